@@ -1,0 +1,163 @@
+import { Command, InvalidArgumentError, Option } from "commander";
+import { ConfigError } from "../../config.js";
+import { isSecretKey, isSigningSecret } from "../../domain/secret-keys.js";
+import { createPaysim, isLoopbackHost, type PaysimInstance } from "../../paysim.js";
+import { NewerDatabaseError } from "../../store/open.js";
+import { VERSION } from "../../version.js";
+import { instanceFilePath, readInstanceFile, writeInstanceFile } from "../instance-file.js";
+import { consoleOutput, type Output } from "../output.js";
+
+interface StartFlags {
+  port: number;
+  host: string;
+  db: string;
+  secretKey?: string;
+  config?: string;
+  forwardTo?: string[];
+  webhookSecret?: string;
+  timeScale: number;
+  ui: boolean;
+  json: boolean;
+}
+
+function integer(name: string, min: number, max: number) {
+  return (raw: string) => {
+    const value = Number(raw);
+    if (!/^\d+$/.test(raw) || value < min || value > max) throw new InvalidArgumentError(`${name} must be an integer from ${min} to ${max}.`);
+    return value;
+  };
+}
+
+function positiveNumber(raw: string): number {
+  const value = Number(raw);
+  if (!(value > 0) || !Number.isFinite(value)) throw new InvalidArgumentError("must be a positive number, e.g. 60.");
+  return value;
+}
+
+function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}
+
+export function startCommand(output: Output = consoleOutput): Command {
+  return new Command("start")
+    .description("Start the sandbox: the /v1 API, the checkout pages and webhook delivery")
+    .addOption(new Option("-p, --port <port>", "TCP port (0 picks a free one)").env("PAYSIM_PORT").default(7420).argParser(integer("--port", 0, 65535)))
+    .addOption(new Option("--host <host>", "address to listen on").env("PAYSIM_HOST").default("127.0.0.1"))
+    .addOption(new Option("--db <path>", 'SQLite file, or ":memory:" for a throwaway run').env("PAYSIM_DB").default(".paysim/paysim.db"))
+    .addOption(new Option("--secret-key <key>", "the default company's key (sk_test_…); generated on first start").env("PAYSIM_SECRET_KEY"))
+    .addOption(new Option("--config <file>", "JSON file declaring companies, keys and webhook endpoints").env("PAYSIM_CONFIG"))
+    .addOption(new Option("--forward-to <url>", "register a webhook endpoint for the default company (repeatable)").env("PAYSIM_FORWARD_TO").argParser(collect))
+    .addOption(new Option("--webhook-secret <whsec>", "signing secret of the --forward-to endpoints").env("PAYSIM_WEBHOOK_SECRET"))
+    .addOption(new Option("--time-scale <n>", "run the clock n times faster than real time").env("PAYSIM_TIME_SCALE").default(1).argParser(positiveNumber))
+    .addOption(new Option("--no-ui", "print plain log lines instead of the live view").env("PAYSIM_NO_UI"))
+    .addOption(new Option("--json", "print one JSON object per line (NDJSON)").env("PAYSIM_JSON").default(false))
+    .addHelpText(
+      "after",
+      `
+Every option can also be set as an environment variable PAYSIM_<NAME>, e.g. PAYSIM_PORT=8000.
+
+Examples:
+  $ paysim start
+  $ paysim start --port 8000 --forward-to http://localhost:3000/webhooks
+  $ paysim start --db :memory: --secret-key sk_test_ci_0001 --no-ui
+  $ paysim start --config paysim.config.json`,
+    )
+    .action(async (flags: StartFlags) => {
+      process.exitCode = await runStart(flags, output);
+    });
+}
+
+/** Starts paysim, prints where it is, and serves until SIGINT/SIGTERM. Returns the exit code on failure. */
+async function runStart(flags: StartFlags, output: Output): Promise<number | undefined> {
+  if (flags.secretKey !== undefined && !isSecretKey(flags.secretKey)) {
+    output.error("paysim: --secret-key must start with sk_test_ and have at least 8 more characters.");
+    return 1;
+  }
+  if (flags.webhookSecret !== undefined && !isSigningSecret(flags.webhookSecret)) {
+    output.error("paysim: --webhook-secret must start with whsec_ and have at least 8 more characters.");
+    return 1;
+  }
+  const instancePath = instanceFilePath(flags.db);
+  const previous = readInstanceFile(instancePath);
+  const rememberedKey = previous && isSecretKey(previous.secret_key) ? previous.secret_key : undefined;
+
+  let instance: PaysimInstance;
+  try {
+    instance = await createPaysim({
+      port: flags.port,
+      host: flags.host,
+      db: flags.db,
+      secretKey: flags.secretKey ?? (flags.config ? undefined : rememberedKey),
+      config: flags.config,
+      forwardTo: flags.forwardTo,
+      webhookSecret: flags.webhookSecret,
+      timeScale: flags.timeScale,
+      onInternalError: (requestId, error) => output.error(`paysim: internal error in ${requestId}: ${(error as Error)?.stack ?? String(error)}`),
+    });
+  } catch (error) {
+    if (error instanceof ConfigError || error instanceof NewerDatabaseError || error instanceof Error) {
+      output.error(`paysim: ${error.message}`);
+      return 1;
+    }
+    throw error;
+  }
+
+  writeInstanceFile(instancePath, {
+    url: instance.url,
+    secret_key: instance.secretKey,
+    db: flags.db,
+    pid: process.pid,
+    started_at: new Date().toISOString(),
+    webhook_endpoints: instance.companies[0]!.endpoints.map((e) => ({ id: e.id, url: e.url, secret: e.secret })),
+  });
+
+  printBanner(instance, flags, output);
+  instance.bus.on("request.logged", (r) => {
+    output.line(
+      flags.json
+        ? JSON.stringify({ type: "request", request_id: r.requestId, method: r.method, path: r.path, status: r.status, duration_ms: Number(r.durationMs.toFixed(1)) })
+        : `${r.method} ${r.path} ${r.status} ${r.durationMs.toFixed(1)}ms`,
+    );
+  });
+
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) process.exit(130);
+    stopping = true;
+    if (!flags.json) output.line(`paysim: ${signal} received, stopping…`);
+    void instance.close().then(() => process.exit(0));
+  };
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+  return undefined;
+}
+
+function printBanner(instance: PaysimInstance, flags: StartFlags, output: Output): void {
+  if (flags.json) {
+    output.line(
+      JSON.stringify({
+        type: "started",
+        version: VERSION,
+        url: instance.url,
+        db: flags.db,
+        companies: instance.companies.map((c) => ({
+          name: c.company.name,
+          currency: c.company.currency,
+          secret_key: c.secretKey ?? null,
+          webhook_endpoints: c.endpoints.map((e) => ({ id: e.id, url: e.url, secret: e.secret })),
+        })),
+      }),
+    );
+    return;
+  }
+  output.line(`paysim ${VERSION} listening on ${instance.url}`);
+  for (const { company, secretKey, endpoints } of instance.companies) {
+    output.line(`  company   ${company.name} (${company.currency})${company.is_default ? " [default]" : ""}`);
+    output.line(`  key       ${secretKey ?? "(stored hashed; not known to this start)"}`);
+    for (const endpoint of endpoints) output.line(`  webhook   ${endpoint.url}  signing secret ${endpoint.secret}`);
+  }
+  output.line(`  database  ${flags.db}`);
+  if (!isLoopbackHost(flags.host)) {
+    output.line(`  warning   listening on ${flags.host}: this sandbox is reachable from the network.`);
+  }
+}

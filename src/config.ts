@@ -1,0 +1,91 @@
+import { readFileSync } from "node:fs";
+import { z } from "zod";
+import { EVENT_TYPES } from "./domain/events.js";
+import { isCurrency } from "./domain/money.js";
+import { isSecretKey, isSigningSecret } from "./domain/secret-keys.js";
+
+/** A bad config file: the message names the file and the field. */
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ConfigError";
+  }
+}
+
+const endpointSchema = z.strictObject({
+  url: z.string().refine(isHttpUrl, { error: "must be an http:// or https:// URL" }),
+  secret: z.string().refine(isSigningSecret, { error: "must start with whsec_ and have at least 8 more characters" }).optional(),
+  enabled_events: z
+    .array(z.enum(["*", ...EVENT_TYPES], { error: `must be "*" or a known event type (${EVENT_TYPES.join(", ")})` }))
+    .min(1, { error: "must list at least one event type, or \"*\"" })
+    .default(["*"]),
+});
+
+const companySchema = z.strictObject({
+  name: z.string({ error: "must be a non-empty string" }).trim().min(1, { error: "must be a non-empty string" }).max(200),
+  currency: z.string().refine(isCurrency, { error: "must be an upper-case ISO 4217 code such as EUR" }).default("EUR"),
+  secret_key: z.string().refine(isSecretKey, { error: "must start with sk_test_ and have at least 8 more characters" }).optional(),
+  webhook_endpoints: z.array(endpointSchema).default([]),
+});
+
+const configSchema = z
+  .strictObject({ companies: z.array(companySchema).min(1, { error: "must declare at least one company" }) })
+  .superRefine((config, ctx) => {
+    const names = new Set<string>();
+    const keys = new Set<string>();
+    config.companies.forEach((company, i) => {
+      if (names.has(company.name)) ctx.addIssue({ code: "custom", path: ["companies", i, "name"], message: `"${company.name}" is declared twice` });
+      names.add(company.name);
+      if (company.secret_key !== undefined) {
+        if (keys.has(company.secret_key)) ctx.addIssue({ code: "custom", path: ["companies", i, "secret_key"], message: "is used by another company" });
+        keys.add(company.secret_key);
+      }
+    });
+  });
+
+export type PaysimConfig = z.output<typeof configSchema>;
+export type CompanyConfig = PaysimConfig["companies"][number];
+export type EndpointConfig = CompanyConfig["webhook_endpoints"][number];
+
+export function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === "http:" || url.protocol === "https:";
+  } catch {
+    return false;
+  }
+}
+
+/** `companies[0].currency` from a zod path. */
+function fieldName(path: PropertyKey[]): string {
+  return path.reduce<string>((out, part) => (typeof part === "number" ? `${out}[${part}]` : out ? `${out}.${String(part)}` : String(part)), "");
+}
+
+/** Validates a config object; `source` names it in errors. */
+export function parseConfig(value: unknown, source: string): PaysimConfig {
+  const result = configSchema.safeParse(value);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0]!;
+  if (issue.code === "unrecognized_keys") {
+    throw new ConfigError(`Invalid config file ${source}: unknown field "${fieldName([...issue.path, issue.keys[0]!])}".`);
+  }
+  const field = fieldName(issue.path) || "(top level)";
+  throw new ConfigError(`Invalid config file ${source}: ${field} ${issue.message}.`);
+}
+
+/** Reads and validates a JSON config file. */
+export function loadConfigFile(path: string): PaysimConfig {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    throw new ConfigError(`Cannot read config file ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}.`);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new ConfigError(`Invalid config file ${path}: not valid JSON (${(error as Error).message}).`);
+  }
+  return parseConfig(value, path);
+}

@@ -1,0 +1,30 @@
+/**
+ * The error codes paysim answers with. The HTTP status of each lives in
+ * server/errors.ts: domain code raises a code, only the HTTP layer knows statuses.
+ */
+export type ErrorCode =
+  | "invalid_request"
+  | "unauthorized"
+  | "forbidden"
+  | "not_found"
+  | "method_not_allowed"
+  | "idempotency_conflict"
+  | "payload_too_large"
+  | "internal_error";
+
+/**
+ * An error meant for the API caller: its message says what to change.
+ *
+ * @example
+ * throw new ApiError("invalid_request", "amount must be a positive integer.", "amount");
+ */
+export class ApiError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly param?: string,
+  ) {
+    super(message);
+    this.name = "ApiError";
+  }
+}

@@ -1,0 +1,21 @@
+/** Every event type paysim emits (SPEC §7). */
+export const EVENT_TYPES = [
+  "payment_intent.created",
+  "payment_intent.authorized",
+  "payment_intent.captured",
+  "payment_intent.canceled",
+  "payment_intent.failed",
+  "payout.created",
+  "payout.processing",
+  "payout.succeeded",
+  "payout.failed",
+  "payout.returned",
+  "payout.reversed",
+  "payout.partially_reversed",
+] as const;
+
+export type EventType = (typeof EVENT_TYPES)[number];
+
+export function isEventType(value: string): value is EventType {
+  return (EVENT_TYPES as readonly string[]).includes(value);
+}

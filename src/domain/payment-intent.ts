@@ -1,0 +1,67 @@
+import { ApiError } from "./errors.js";
+
+export const PAYMENT_INTENT_STATES = ["created", "authorized", "captured", "canceled", "failed"] as const;
+export type PaymentIntentState = (typeof PAYMENT_INTENT_STATES)[number];
+
+export type PaymentIntentTrigger = "authorize" | "fail" | "capture" | "cancel";
+
+export type PaymentIntentEventType =
+  | "payment_intent.created"
+  | "payment_intent.authorized"
+  | "payment_intent.captured"
+  | "payment_intent.canceled"
+  | "payment_intent.failed";
+
+interface Transition {
+  from: PaymentIntentState;
+  trigger: PaymentIntentTrigger;
+  to: PaymentIntentState;
+  event: PaymentIntentEventType;
+}
+
+/** The seed's transition table, row for row. Anything not here is refused. */
+export const PAYMENT_INTENT_TRANSITIONS: readonly Transition[] = [
+  { from: "created", trigger: "authorize", to: "authorized", event: "payment_intent.authorized" },
+  { from: "created", trigger: "fail", to: "failed", event: "payment_intent.failed" },
+  { from: "created", trigger: "cancel", to: "canceled", event: "payment_intent.canceled" },
+  { from: "authorized", trigger: "capture", to: "captured", event: "payment_intent.captured" },
+  { from: "authorized", trigger: "cancel", to: "canceled", event: "payment_intent.canceled" },
+];
+
+const ALLOWED_FROM: Record<PaymentIntentTrigger, string> = {
+  authorize: "created",
+  fail: "created",
+  capture: "authorized",
+  cancel: "created or authorized",
+};
+
+const PAST: Record<PaymentIntentTrigger, string> = {
+  authorize: "authorized",
+  fail: "failed",
+  capture: "captured",
+  cancel: "canceled",
+};
+
+/**
+ * The state after `trigger`, and the event it emits; throws `invalid_request`
+ * for any move the table does not hold.
+ *
+ * @example
+ * transitionPaymentIntent("authorized", "capture") // { to: "captured", event: "payment_intent.captured" }
+ */
+export function transitionPaymentIntent(
+  from: PaymentIntentState,
+  trigger: PaymentIntentTrigger,
+): { to: PaymentIntentState; event: PaymentIntentEventType } {
+  const row = PAYMENT_INTENT_TRANSITIONS.find((t) => t.from === from && t.trigger === trigger);
+  if (!row) {
+    throw new ApiError(
+      "invalid_request",
+      `Cannot ${trigger} a payment intent in state "${from}": only a payment intent in state ${ALLOWED_FROM[trigger]} can be ${PAST[trigger]}.`,
+    );
+  }
+  return { to: row.to, event: row.event };
+}
+
+export const CAPTURE_METHODS = ["automatic", "manual"] as const;
+export type CaptureMethod = (typeof CAPTURE_METHODS)[number];

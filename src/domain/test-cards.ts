@@ -1,0 +1,29 @@
+import { readFileSync } from "node:fs";
+
+/** A test payment method and the card behind it, as listed in fixtures/test-cards.json. */
+export interface TestCard {
+  payment_method: string;
+  number: string;
+  brand: string;
+  outcome: "authorized" | "failed";
+  failure_reason: string | null;
+  description: string;
+}
+
+/** Outcome of presenting a card: authorized, or failed with a reason. */
+export interface CardOutcome {
+  card: { last4: string; brand: string };
+  failure_reason: string | null;
+}
+
+/** Loads the test cards (data in fixtures/, not code). */
+export function loadTestCards(fixturesDir: URL): TestCard[] {
+  return JSON.parse(readFileSync(new URL("test-cards.json", fixturesDir), "utf8")) as TestCard[];
+}
+
+/** What a test payment method does, or undefined for an unknown one. */
+export function outcomeForPaymentMethod(cards: readonly TestCard[], paymentMethod: string): CardOutcome | undefined {
+  const card = cards.find((c) => c.payment_method === paymentMethod);
+  if (!card) return undefined;
+  return { card: { last4: card.number.slice(-4), brand: card.brand }, failure_reason: card.failure_reason };
+}

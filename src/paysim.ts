@@ -1,0 +1,169 @@
+import { serve, type ServerType } from "@hono/node-server";
+import type { AddressInfo } from "node:net";
+import type { Server } from "node:http";
+import { Bus } from "./bus.js";
+import { loadConfigFile, parseConfig, type PaysimConfig } from "./config.js";
+import { loadTestCards } from "./domain/test-cards.js";
+import { createClock, type Clock } from "./runtime/clock.js";
+import { createApp } from "./server/app.js";
+import { bootstrap, type BootstrappedCompany } from "./services/bootstrap.js";
+import { createCommandRunner } from "./services/commands.js";
+import { createPaymentIntentService } from "./services/payment-intents.js";
+import { createUnitOfWork } from "./services/unit-of-work.js";
+import { createStore, type Store } from "./store/index.js";
+import { openDatabase } from "./store/open.js";
+import type { WebhookEndpointRow } from "./store/repos/webhook-endpoints.js";
+import { FIXTURES_DIR } from "./version.js";
+
+export interface PaysimOptions {
+  /** TCP port; 0 picks a free one. */
+  port?: number;
+  host?: string;
+  /** SQLite file, or ":memory:". */
+  db?: string;
+  /** The default company's secret key; generated when absent. */
+  secretKey?: string;
+  /** A config file path, or the config itself. */
+  config?: string | PaysimConfig;
+  forwardTo?: string | readonly string[];
+  webhookSecret?: string;
+  timeScale?: number;
+  /** Called with the request id of an unexpected error (a bug) and the error. */
+  onInternalError?: (requestId: string, error: unknown) => void;
+}
+
+export interface PaysimInstance {
+  url: string;
+  port: number;
+  host: string;
+  /** The default company's key. */
+  secretKey: string;
+  /** Whether this start generated `secretKey`. */
+  generatedKey: boolean;
+  /** Every declared company with its key (when known) and endpoints; the default first. */
+  companies: BootstrappedCompany[];
+  /** The --forward-to endpoints, in the order given. */
+  forwardEndpoints: WebhookEndpointRow[];
+  clock: Clock;
+  bus: Bus;
+  store: Store;
+  /** Moves the clock and does all due work before resolving. */
+  advanceClock(seconds: number): Promise<void>;
+  /** Stops listening, then closes the database. Safe to call twice. */
+  close(): Promise<void>;
+}
+
+const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|::1|\[::1\])$/;
+
+export function isLoopbackHost(host: string): boolean {
+  return LOOPBACK.test(host);
+}
+
+const CLOCK_OFFSET = "clock_offset_ms";
+const CLOCK_HIGH_WATER = "clock_high_water_ms";
+
+/**
+ * Builds one paysim instance: database, clock, bus, services, HTTP server.
+ * The one way to make an instance, used by `paysim start` and `startPaysim()`.
+ */
+export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimInstance> {
+  const host = options.host ?? "127.0.0.1";
+  // A bad config is refused before the database is even opened.
+  const config =
+    typeof options.config === "string" ? loadConfigFile(options.config) : options.config === undefined ? undefined : parseConfig(options.config, "(options.config)");
+  const db = openDatabase(options.db ?? ":memory:");
+  try {
+    const store = createStore(db);
+    const clock = createClock({
+      timeScale: options.timeScale ?? 1,
+      offsetMs: Number(store.meta.get(CLOCK_OFFSET) ?? 0),
+      notBeforeMs: Number(store.meta.get(CLOCK_HIGH_WATER) ?? 0),
+    });
+    const forwardTo = options.forwardTo === undefined ? [] : typeof options.forwardTo === "string" ? [options.forwardTo] : options.forwardTo;
+    const boot = bootstrap(store, clock, { config, secretKey: options.secretKey, forwardTo, webhookSecret: options.webhookSecret });
+
+    const bus = new Bus();
+    const testCards = loadTestCards(FIXTURES_DIR);
+    let baseUrl = "";
+    const run = createUnitOfWork(store, bus, clock);
+    const execute = createCommandRunner(store, clock, run);
+    const paymentIntents = createPaymentIntentService({ store, clock, testCards, baseUrl: () => baseUrl });
+
+    const saveClock = () => {
+      store.meta.set(CLOCK_OFFSET, String(clock.offsetSeconds() * 1000));
+      store.meta.set(CLOCK_HIGH_WATER, String(clock.now()));
+    };
+    const advanceClock = async (seconds: number) => {
+      clock.advance(seconds);
+      store.transaction(saveClock);
+    };
+
+    const app = createApp({
+      store,
+      clock,
+      bus,
+      run,
+      execute,
+      paymentIntents,
+      testCards,
+      loopbackOnly: isLoopbackHost(host),
+      baseUrl: () => baseUrl,
+      advanceClock,
+      reportError: options.onInternalError ?? ((requestId, error) => console.error(`paysim: internal error in ${requestId}:`, error)),
+    });
+
+    const server = await listen(app.fetch, options.port ?? 0, host);
+    const port = (server.address() as AddressInfo).port;
+    const urlHost = host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
+    baseUrl = `http://${urlHost}:${port}`;
+
+    let closing: Promise<void> | undefined;
+    return {
+      url: baseUrl,
+      port,
+      host,
+      secretKey: boot.companies[0]!.secretKey!,
+      generatedKey: boot.generatedKey,
+      companies: boot.companies,
+      forwardEndpoints: boot.forwardEndpoints,
+      clock,
+      bus,
+      store,
+      advanceClock,
+      close() {
+        closing ??= (async () => {
+          await new Promise<void>((resolve) => {
+            (server as Server).close(() => resolve());
+            (server as Server).closeAllConnections?.();
+          });
+          if (db.open) {
+            store.transaction(saveClock);
+            db.close();
+          }
+        })();
+        return closing;
+      },
+    };
+  } catch (error) {
+    if (db.open) db.close();
+    throw error;
+  }
+}
+
+/** Starts the HTTP server and waits until it listens (or fails to). */
+function listen(fetch: (request: Request) => Response | Promise<Response>, port: number, hostname: string): Promise<ServerType> {
+  return new Promise((resolve, reject) => {
+    const server = serve({ fetch, port, hostname }, () => {
+      server.off("error", onError);
+      resolve(server);
+    });
+    const onError = (error: NodeJS.ErrnoException) => {
+      reject(
+        error.code === "EADDRINUSE"
+          ? new Error(`Port ${port} on ${hostname} is already in use: stop the other process or pass --port.`)
+          : error,
+      );
+    };
+    server.once("error", onError);
+  });
+}

@@ -1,0 +1,34 @@
+import type { Bus } from "../bus.js";
+import type { TestCard } from "../domain/test-cards.js";
+import type { Clock } from "../runtime/clock.js";
+import type { ExecuteCommand } from "../services/commands.js";
+import type { PaymentIntentService } from "../services/payment-intents.js";
+import type { RunUnit } from "../services/unit-of-work.js";
+import type { Store } from "../store/index.js";
+import type { Company } from "../store/repos/companies.js";
+
+/** What the HTTP layer is built from; createPaysim assembles it. */
+export interface AppDeps {
+  store: Store;
+  clock: Clock;
+  bus: Bus;
+  run: RunUnit;
+  execute: ExecuteCommand;
+  paymentIntents: PaymentIntentService;
+  testCards: readonly TestCard[];
+  /** Refuse requests whose Host is not a loopback name (DNS-rebinding defence). */
+  loopbackOnly: boolean;
+  /** Absolute base URL of this instance, known once it listens. */
+  baseUrl: () => string;
+  /** Moves the clock forward and does all work that falls due before resolving. */
+  advanceClock: (seconds: number) => Promise<void>;
+  /** Where unexpected errors are reported (with their request id). */
+  reportError: (requestId: string, error: unknown) => void;
+}
+
+export interface AppEnv {
+  Variables: {
+    requestId: string;
+    company: Company;
+  };
+}

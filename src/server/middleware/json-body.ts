@@ -1,0 +1,88 @@
+import type { Context } from "hono";
+import { ApiError } from "../../domain/errors.js";
+import { maskValue } from "../../domain/masking.js";
+
+export const MAX_BODY_BYTES = 64 * 1024;
+const MAX_DEPTH = 32;
+
+const TOO_LARGE = () => new ApiError("payload_too_large", `The request body is larger than ${MAX_BODY_BYTES / 1024} KiB.`);
+
+/** Reads at most MAX_BODY_BYTES of the body; more is a 413 whatever Content-Length claimed. */
+async function readLimited(request: Request): Promise<Uint8Array> {
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > MAX_BODY_BYTES) throw TOO_LARGE();
+  if (!request.body) return new Uint8Array();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = request.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_BODY_BYTES) {
+      await reader.cancel();
+      throw TOO_LARGE();
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks);
+}
+
+function depthExceeds(value: unknown, limit: number): boolean {
+  if (limit < 0) return true;
+  if (Array.isArray(value)) return value.some((item) => depthExceeds(item, limit - 1));
+  if (value !== null && typeof value === "object") return Object.values(value).some((item) => depthExceeds(item, limit - 1));
+  return false;
+}
+
+/**
+ * The request's JSON object body, masked (SPEC §9) before anything else sees it.
+ * No body at all reads as `{}`. Checks run in the SPEC's order: size (413), then
+ * content type, encoding, JSON syntax and shape (400).
+ */
+export async function readJsonBody(c: Context): Promise<Record<string, unknown>> {
+  const bytes = await readLimited(c.req.raw);
+  if (bytes.byteLength === 0) return {};
+  const type = (c.req.header("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+  if (type !== "application/json") {
+    throw new ApiError("invalid_request", "The request body must be JSON, sent with Content-Type: application/json.");
+  }
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    throw new ApiError("invalid_request", "The request body is not valid UTF-8.");
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new ApiError("invalid_request", "The request body is not valid JSON: check quotes, commas and brackets.");
+  }
+  if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
+    throw new ApiError("invalid_request", "The request body must be a JSON object, e.g. {\"amount\": 1000}.");
+  }
+  if (depthExceeds(parsed, MAX_DEPTH)) {
+    throw new ApiError("invalid_request", `The request body is nested more than ${MAX_DEPTH} levels deep.`);
+  }
+  return maskValue(parsed) as Record<string, unknown>;
+}
+
+const KEY_SHAPE = /^[\x20-\x7e]{1,255}$/;
+
+/** The Idempotency-Key header, checked for shape; required on creations (SPEC §6). */
+export function idempotencyKey(c: Context, required: boolean): string | undefined {
+  const key = c.req.header("idempotency-key");
+  if (key === undefined) {
+    if (!required) return undefined;
+    throw new ApiError(
+      "invalid_request",
+      "The Idempotency-Key header is required on this call: send a unique value per operation, e.g. a UUID.",
+      "Idempotency-Key",
+    );
+  }
+  if (!KEY_SHAPE.test(key)) {
+    throw new ApiError("invalid_request", "Idempotency-Key must be 1 to 255 printable ASCII characters.", "Idempotency-Key");
+  }
+  return key;
+}

@@ -1,0 +1,26 @@
+import type { MiddlewareHandler } from "hono";
+import type { Bus } from "../../bus.js";
+import { newId } from "../../domain/ids.js";
+import { maskText } from "../../domain/masking.js";
+import type { AppEnv } from "../env.js";
+
+/**
+ * Gives every request its `req_…` id (the `Request-Id` header of every answer)
+ * and announces it on the bus once answered, for the log and the live view.
+ */
+export function requestId(bus: Bus): MiddlewareHandler<AppEnv> {
+  return async function requestIdMiddleware(c, next) {
+    const started = performance.now();
+    const id = newId("req");
+    c.set("requestId", id);
+    await next();
+    c.res.headers.set("Request-Id", id);
+    bus.emit("request.logged", {
+      requestId: id,
+      method: c.req.method,
+      path: maskText(c.req.path),
+      status: c.res.status,
+      durationMs: performance.now() - started,
+    });
+  };
+}

@@ -1,0 +1,21 @@
+import type { Context } from "hono";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import type { CommandResponse } from "../services/commands.js";
+import type { AppEnv } from "./env.js";
+
+/** Answers with a resource and this request's id. */
+export function ok(c: Context<AppEnv>, resource: object, status: 200 | 201 = 200): Response {
+  return c.json({ ...resource, request_id: c.get("requestId") }, status);
+}
+
+/** Answers with a command's stored text (a replay keeps the original body and request_id). */
+export function sendCommand(c: Context<AppEnv>, response: CommandResponse): Response {
+  const headers: Record<string, string> = { "Content-Type": "application/json" };
+  if (response.replayed) headers["Idempotent-Replayed"] = "true";
+  return c.body(response.text, response.status as ContentfulStatusCode, headers);
+}
+
+/** A list envelope (SPEC §4). */
+export function list(c: Context<AppEnv>, data: object[], hasMore: boolean): Response {
+  return c.json({ object: "list", data, has_more: hasMore, request_id: c.get("requestId") });
+}

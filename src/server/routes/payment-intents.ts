@@ -1,0 +1,71 @@
+import { Hono } from "hono";
+import { z } from "zod";
+import { CAPTURE_METHODS, PAYMENT_INTENT_STATES } from "../../domain/payment-intent.js";
+import { amountSchema, currencySchema, descriptionSchema, parseOrThrow } from "../../domain/validation.js";
+import type { AppDeps, AppEnv } from "../env.js";
+import { parseListQuery } from "../list-query.js";
+import { idempotencyKey, readJsonBody } from "../middleware/json-body.js";
+import { list, ok, sendCommand } from "../respond.js";
+
+const createSchema = z.strictObject({
+  amount: amountSchema,
+  currency: currencySchema.optional(),
+  description: descriptionSchema.optional(),
+  capture_method: z.enum(CAPTURE_METHODS, { error: "capture_method must be \"automatic\" or \"manual\"." }).optional(),
+});
+
+const authorizeSchema = z.strictObject({
+  payment_method: z.string({ error: "payment_method must be a test payment method such as \"pm_card_visa\"." }).optional(),
+});
+
+const noBodySchema = z.strictObject({});
+
+/** /v1/payment_intents: create, read, list, authorize, capture, cancel (SPEC §4). */
+export function paymentIntentRoutes(deps: AppDeps) {
+  const { execute, paymentIntents } = deps;
+  const app = new Hono<AppEnv>();
+
+  app.post("/", async (c) => {
+    const body = await readJsonBody(c);
+    const company = c.get("company");
+    const request = { companyId: company.id, requestId: c.get("requestId"), method: "POST", path: c.req.path, body, idempotencyKey: idempotencyKey(c, true) };
+    return sendCommand(c, execute(request, (work) => {
+      const input = parseOrThrow(createSchema, body);
+      return { status: 201, resource: paymentIntents.toResource(paymentIntents.create(work, company, input)) };
+    }));
+  });
+
+  app.get("/", (c) => {
+    const query = parseListQuery(c, { name: "state", values: PAYMENT_INTENT_STATES }, paymentIntents.seqOf);
+    const page = paymentIntents.list(c.get("company").id, query);
+    return list(c, page.rows.map(paymentIntents.toResource), page.hasMore);
+  });
+
+  app.get("/:id", (c) => ok(c, paymentIntents.toResource(paymentIntents.get(c.get("company").id, c.req.param("id")))));
+
+  /** authorize, capture and cancel share one shape: optional key, load, validate, move. */
+  const transition = (name: "authorize" | "capture" | "cancel") =>
+    app.post(`/:id/${name}`, async (c) => {
+      const body = await readJsonBody(c);
+      const company = c.get("company");
+      const request = { companyId: company.id, requestId: c.get("requestId"), method: "POST", path: c.req.path, body, idempotencyKey: idempotencyKey(c, false) };
+      return sendCommand(c, execute(request, (work) => {
+        const row = paymentIntents.get(company.id, c.req.param("id"));
+        let updated;
+        if (name === "authorize") {
+          const input = parseOrThrow(authorizeSchema, body);
+          updated = paymentIntents.authorize(work, row, paymentIntents.cardForPaymentMethod(input.payment_method ?? "pm_card_visa"));
+        } else {
+          parseOrThrow(noBodySchema, body);
+          updated = name === "capture" ? paymentIntents.capture(work, row) : paymentIntents.cancel(work, row);
+        }
+        return { status: 200, resource: paymentIntents.toResource(updated) };
+      }));
+    });
+  transition("authorize");
+  transition("capture");
+  transition("cancel");
+
+  return app;
+}
+

@@ -1,0 +1,70 @@
+import { fingerprint } from "../domain/canonical-json.js";
+import { ApiError } from "../domain/errors.js";
+import type { Clock } from "../runtime/clock.js";
+import { MS } from "../runtime/clock.js";
+import type { Store } from "../store/index.js";
+import type { RunUnit, Work } from "./unit-of-work.js";
+
+export const IDEMPOTENCY_WINDOW_MS = 24 * MS.hour;
+
+export interface CommandRequest {
+  companyId: string;
+  requestId: string;
+  method: string;
+  path: string;
+  /** The Idempotency-Key header, already checked for shape; undefined when absent. */
+  idempotencyKey: string | undefined;
+  /** The masked request body. */
+  body: unknown;
+}
+
+export interface CommandResult {
+  status: number;
+  /** The resource to answer with; `request_id` is added here. */
+  resource: object;
+}
+
+export interface CommandResponse {
+  status: number;
+  /** The exact JSON text to send. */
+  text: string;
+  replayed: boolean;
+}
+
+/**
+ * Runs a state-changing call: with an Idempotency-Key, the lookup, the change,
+ * its events and the stored response all sit in one transaction, so concurrent
+ * requests with one key make exactly one object (SPEC §6).
+ */
+export function createCommandRunner(store: Store, clock: Clock, run: RunUnit) {
+  return function execute(request: CommandRequest, change: (work: Work) => CommandResult): CommandResponse {
+    return run(request.requestId, (work) => {
+      const scope = request.idempotencyKey === undefined
+        ? undefined
+        : { company_id: request.companyId, method: request.method, path: request.path, key: request.idempotencyKey };
+      const print = scope ? fingerprint(request.body) : "";
+      const now = clock.now();
+      if (scope) {
+        const stored = store.idempotencyKeys.find(scope);
+        if (stored && now - stored.created_ms < IDEMPOTENCY_WINDOW_MS) {
+          if (stored.fingerprint !== print) {
+            throw new ApiError(
+              "idempotency_conflict",
+              "This Idempotency-Key was already used with a different request body. Use a new key for a new operation.",
+              "Idempotency-Key",
+            );
+          }
+          return { status: stored.status, text: stored.body, replayed: true };
+        }
+      }
+      const result = change(work);
+      const text = JSON.stringify({ ...result.resource, request_id: request.requestId });
+      if (scope && result.status >= 200 && result.status < 300) {
+        store.idempotencyKeys.save({ ...scope, fingerprint: print, status: result.status, body: text, created_ms: now });
+      }
+      return { status: result.status, text, replayed: false };
+    });
+  };
+}
+
+export type ExecuteCommand = ReturnType<typeof createCommandRunner>;

@@ -1,0 +1,144 @@
+import { ApiError } from "../domain/errors.js";
+import { newId } from "../domain/ids.js";
+import {
+  transitionPaymentIntent,
+  type CaptureMethod,
+  type PaymentIntentState,
+  type PaymentIntentTrigger,
+} from "../domain/payment-intent.js";
+import { outcomeForPaymentMethod, type TestCard } from "../domain/test-cards.js";
+import type { Clock } from "../runtime/clock.js";
+import type { Store } from "../store/index.js";
+import type { Company } from "../store/repos/companies.js";
+import type { PageQuery } from "../store/repos/paging.js";
+import type { PaymentIntentRow } from "../store/repos/payment-intents.js";
+import { uniqueReference } from "./references.js";
+import type { Work } from "./unit-of-work.js";
+
+export interface CreatePaymentIntentInput {
+  amount: number;
+  currency?: string | undefined;
+  description?: string | undefined;
+  capture_method?: CaptureMethod | undefined;
+}
+
+export interface PaymentIntentResource {
+  id: string;
+  object: "payment_intent";
+  reference: string;
+  amount: number;
+  currency: string;
+  description: string | null;
+  capture_method: string;
+  state: string;
+  card: { last4: string; brand: string } | null;
+  failure_reason: string | null;
+  checkout_url: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface PaymentIntentDeps {
+  store: Store;
+  clock: Clock;
+  testCards: readonly TestCard[];
+  baseUrl: () => string;
+}
+
+/** A card presented for an intent: what authorize and the checkout page both pass. */
+export interface PresentedCard {
+  card: { last4: string; brand: string };
+  failure_reason: string | null;
+}
+
+/** Payment-intent operations shared by the API routes and the checkout page. */
+export function createPaymentIntentService({ store, clock, testCards, baseUrl }: PaymentIntentDeps) {
+  function toResource(row: PaymentIntentRow): PaymentIntentResource {
+    return {
+      id: row.id,
+      object: "payment_intent",
+      reference: row.reference,
+      amount: row.amount,
+      currency: row.currency,
+      description: row.description,
+      capture_method: row.capture_method,
+      state: row.state,
+      card: row.card_last4 && row.card_brand ? { last4: row.card_last4, brand: row.card_brand } : null,
+      failure_reason: row.failure_reason,
+      checkout_url: `${baseUrl()}/checkout/${row.id}`,
+      created_at: row.created_at,
+      updated_at: row.updated_at,
+    };
+  }
+
+  function get(companyId: string, id: string): PaymentIntentRow {
+    const row = store.paymentIntents.byId(companyId, id);
+    if (!row) throw new ApiError("not_found", `No such payment intent: "${id}".`);
+    return row;
+  }
+
+  /** Applies one table move to `row`, saves it and records its event. */
+  function move(work: Work, row: PaymentIntentRow, trigger: PaymentIntentTrigger, changes: Partial<PaymentIntentRow> = {}) {
+    const { to, event } = transitionPaymentIntent(row.state as PaymentIntentState, trigger);
+    const updated = store.paymentIntents.update({ ...row, ...changes, state: to, updated_at: clock.nowIso() }, row.state);
+    work.recordEvent({ companyId: row.company_id, type: event, objectId: row.id, data: toResource(updated) });
+    return updated;
+  }
+
+  return {
+    toResource,
+    get,
+
+    create(work: Work, company: Company, input: CreatePaymentIntentInput): PaymentIntentRow {
+      const now = clock.nowIso();
+      const row = store.paymentIntents.insert({
+        id: newId("pi"),
+        company_id: company.id,
+        reference: uniqueReference("PAY", (ref) => store.paymentIntents.referenceTaken(company.id, ref)),
+        amount: input.amount,
+        currency: input.currency ?? company.currency,
+        description: input.description ?? null,
+        capture_method: input.capture_method ?? "automatic",
+        state: "created",
+        card_last4: null,
+        card_brand: null,
+        failure_reason: null,
+        created_at: now,
+        updated_at: now,
+      });
+      work.recordEvent({ companyId: company.id, type: "payment_intent.created", objectId: row.id, data: toResource(row) });
+      return row;
+    },
+
+    /** Resolves a test payment method to the card it stands for; 400 when unknown. */
+    cardForPaymentMethod(paymentMethod: string): PresentedCard {
+      const outcome = outcomeForPaymentMethod(testCards, paymentMethod);
+      if (!outcome) {
+        const known = testCards.map((c) => c.payment_method).join(", ");
+        throw new ApiError("invalid_request", `Unknown payment_method "${paymentMethod}". Use a test method: ${known}.`, "payment_method");
+      }
+      return outcome;
+    },
+
+    /**
+     * Presents a card: a good one authorizes (and captures at once when the
+     * capture method is automatic), a declining one fails the intent with its reason.
+     */
+    authorize(work: Work, row: PaymentIntentRow, presented: PresentedCard): PaymentIntentRow {
+      const card = { card_last4: presented.card.last4, card_brand: presented.card.brand };
+      if (presented.failure_reason) {
+        return move(work, row, "fail", { ...card, failure_reason: presented.failure_reason });
+      }
+      const authorized = move(work, row, "authorize", card);
+      return authorized.capture_method === "automatic" ? move(work, authorized, "capture") : authorized;
+    },
+
+    capture: (work: Work, row: PaymentIntentRow) => move(work, row, "capture"),
+    cancel: (work: Work, row: PaymentIntentRow) => move(work, row, "cancel"),
+
+    list: (companyId: string, query: PageQuery) => store.paymentIntents.list(companyId, query),
+    seqOf: (companyId: string, id: string) => store.paymentIntents.seqOf(companyId, id),
+  };
+}
+
+export type PaymentIntentService = ReturnType<typeof createPaymentIntentService>;

@@ -1,0 +1,71 @@
+import type { Bus } from "../bus.js";
+import { newId } from "../domain/ids.js";
+import { maskValue } from "../domain/masking.js";
+import type { EventType } from "../domain/events.js";
+import type { Clock } from "../runtime/clock.js";
+import type { Store } from "../store/index.js";
+import type { StoredEvent } from "../store/repos/events.js";
+
+export interface NewEvent {
+  companyId: string;
+  type: EventType;
+  objectId: string | null;
+  data: object;
+}
+
+/** What a change may do inside its transaction besides writing rows: record events. */
+export interface Work {
+  readonly requestId: string;
+  recordEvent(event: NewEvent): StoredEvent;
+}
+
+/**
+ * Runs a change and its events in ONE transaction, then announces the events on
+ * the bus once the transaction has committed (never for a rolled-back change).
+ * A unit started inside another joins it, so an outer wrapper (idempotency)
+ * and an inner change commit together.
+ */
+export function createUnitOfWork(store: Store, bus: Bus, clock: Clock) {
+  let current: { work: Work; events: StoredEvent[] } | undefined;
+
+  function recordEvent(requestId: string, events: StoredEvent[], event: NewEvent): StoredEvent {
+    const id = newId("evt");
+    const createdAt = clock.nowIso();
+    const body = JSON.stringify({
+      id,
+      object: "event",
+      type: event.type,
+      created_at: createdAt,
+      request_id: requestId,
+      data: maskValue(event.data),
+    });
+    const stored = store.events.insert({
+      id,
+      company_id: event.companyId,
+      type: event.type,
+      object_id: event.objectId,
+      request_id: requestId,
+      created_at: createdAt,
+      body,
+    });
+    events.push(stored);
+    return stored;
+  }
+
+  return function run<T>(requestId: string, fn: (work: Work) => T): T {
+    if (current) return fn(current.work);
+    const events: StoredEvent[] = [];
+    const work: Work = { requestId, recordEvent: (event) => recordEvent(requestId, events, event) };
+    current = { work, events };
+    let result: T;
+    try {
+      result = store.transaction(() => fn(work));
+    } finally {
+      current = undefined;
+    }
+    for (const event of events) bus.emit("event.created", event);
+    return result;
+  };
+}
+
+export type RunUnit = ReturnType<typeof createUnitOfWork>;

@@ -1,0 +1,40 @@
+import type { Db } from "./open.js";
+import { createApiKeysRepo } from "./repos/api-keys.js";
+import { createCompaniesRepo } from "./repos/companies.js";
+import { createEventsRepo } from "./repos/events.js";
+import { createIdempotencyKeysRepo } from "./repos/idempotency-keys.js";
+import { createMetaRepo } from "./repos/meta.js";
+import { createPaymentIntentsRepo } from "./repos/payment-intents.js";
+import { createWebhookEndpointsRepo } from "./repos/webhook-endpoints.js";
+
+/** Every table's statements, prepared once for this database. SQL lives only below here. */
+export function createStore(db: Db): StoreShape {
+  return {
+    db,
+    meta: createMetaRepo(db),
+    companies: createCompaniesRepo(db),
+    apiKeys: createApiKeysRepo(db),
+    paymentIntents: createPaymentIntentsRepo(db),
+    events: createEventsRepo(db),
+    idempotencyKeys: createIdempotencyKeysRepo(db),
+    webhookEndpoints: createWebhookEndpointsRepo(db),
+    /** Runs `fn` in one IMMEDIATE transaction (nested calls become savepoints). */
+    transaction<T>(fn: () => T): T {
+      return db.transaction(fn).immediate();
+    },
+  };
+}
+
+interface StoreShape {
+  db: Db;
+  meta: ReturnType<typeof createMetaRepo>;
+  companies: ReturnType<typeof createCompaniesRepo>;
+  apiKeys: ReturnType<typeof createApiKeysRepo>;
+  paymentIntents: ReturnType<typeof createPaymentIntentsRepo>;
+  events: ReturnType<typeof createEventsRepo>;
+  idempotencyKeys: ReturnType<typeof createIdempotencyKeysRepo>;
+  webhookEndpoints: ReturnType<typeof createWebhookEndpointsRepo>;
+  transaction<T>(fn: () => T): T;
+}
+
+export type Store = StoreShape;

@@ -1,0 +1,11 @@
+import type { Database } from "better-sqlite3";
+import { migration010 } from "./010-initial.js";
+
+export interface Migration {
+  /** PRAGMA user_version after this step; steps of 10 leave room for fixes in between. */
+  version: number;
+  up(db: Database): void;
+}
+
+/** Every schema step, in order. Append only: a released step never changes. */
+export const MIGRATIONS: readonly Migration[] = [migration010];

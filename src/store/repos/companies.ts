@@ -1,0 +1,32 @@
+import type { Db } from "../open.js";
+
+export interface Company {
+  id: string;
+  name: string;
+  currency: string;
+  is_default: number;
+  created_at: string;
+}
+
+export function createCompaniesRepo(db: Db) {
+  const insert = db.prepare(
+    "INSERT INTO companies (id, name, currency, is_default, created_at) VALUES (@id, @name, @currency, @is_default, @created_at)",
+  );
+  const byId = db.prepare("SELECT * FROM companies WHERE id = ?");
+  const byName = db.prepare("SELECT * FROM companies WHERE name = ?");
+  const defaultCompany = db.prepare("SELECT * FROM companies WHERE is_default = 1");
+  const clearDefault = db.prepare("UPDATE companies SET is_default = 0 WHERE is_default = 1");
+  const setDefault = db.prepare("UPDATE companies SET is_default = 1 WHERE id = ?");
+  const setCurrency = db.prepare("UPDATE companies SET currency = ? WHERE id = ?");
+  return {
+    insert: (company: Company) => void insert.run(company),
+    byId: (id: string) => byId.get(id) as Company | undefined,
+    byName: (name: string) => byName.get(name) as Company | undefined,
+    defaultCompany: () => defaultCompany.get() as Company | undefined,
+    makeDefault(id: string) {
+      clearDefault.run();
+      setDefault.run(id);
+    },
+    setCurrency: (id: string, currency: string) => void setCurrency.run(currency, id),
+  };
+}

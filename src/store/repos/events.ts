@@ -1,0 +1,29 @@
+import type { Db } from "../open.js";
+import { pagedLister, type PageQuery } from "./paging.js";
+
+/** An event as stored: `body` is the exact JSON text sent on every delivery attempt. */
+export interface StoredEvent {
+  seq: number;
+  id: string;
+  company_id: string;
+  type: string;
+  object_id: string | null;
+  request_id: string;
+  created_at: string;
+  body: string;
+}
+
+export function createEventsRepo(db: Db) {
+  const insert = db.prepare(`
+    INSERT INTO events (id, company_id, type, object_id, request_id, created_at, body)
+    VALUES (@id, @company_id, @type, @object_id, @request_id, @created_at, @body)
+    RETURNING *`);
+  const byId = db.prepare("SELECT * FROM events WHERE company_id = ? AND id = ?");
+  const pages = pagedLister<StoredEvent>(db, "events", "type");
+  return {
+    insert: (event: Omit<StoredEvent, "seq">) => insert.get(event) as StoredEvent,
+    byId: (companyId: string, id: string) => byId.get(companyId, id) as StoredEvent | undefined,
+    list: (companyId: string, query: PageQuery) => pages.list(companyId, query),
+    seqOf: (companyId: string, id: string) => pages.seqOf(companyId, id),
+  };
+}

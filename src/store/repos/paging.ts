@@ -1,0 +1,46 @@
+import type { Db } from "../open.js";
+
+export interface PageQuery {
+  limit: number;
+  /** Only rows whose filter column equals this. */
+  filter?: string | undefined;
+  /** Only rows older than the row with this seq (the `starting_after` cursor). */
+  beforeSeq?: number | undefined;
+}
+
+export interface Page<T> {
+  rows: T[];
+  hasMore: boolean;
+}
+
+/**
+ * Newest-first pages of a company's rows in `table`, optionally filtered on one
+ * column, with the four statement variants prepared once.
+ */
+export function pagedLister<Row>(db: Db, table: string, filterColumn: string) {
+  const base = `SELECT * FROM ${table} WHERE company_id = @company`;
+  const order = `ORDER BY seq DESC LIMIT @limit`;
+  const plain = db.prepare(`${base} ${order}`);
+  const filtered = db.prepare(`${base} AND ${filterColumn} = @filter ${order}`);
+  const after = db.prepare(`${base} AND seq < @before ${order}`);
+  const filteredAfter = db.prepare(`${base} AND ${filterColumn} = @filter AND seq < @before ${order}`);
+  const seqOf = db.prepare(`SELECT seq FROM ${table} WHERE company_id = ? AND id = ?`).pluck();
+
+  return {
+    list(companyId: string, query: PageQuery): Page<Row> {
+      const stmt =
+        query.filter === undefined
+          ? query.beforeSeq === undefined ? plain : after
+          : query.beforeSeq === undefined ? filtered : filteredAfter;
+      const params: Record<string, unknown> = { company: companyId, limit: query.limit + 1 };
+      if (query.filter !== undefined) params.filter = query.filter;
+      if (query.beforeSeq !== undefined) params.before = query.beforeSeq;
+      const rows = stmt.all(params) as Row[];
+      return { rows: rows.slice(0, query.limit), hasMore: rows.length > query.limit };
+    },
+    /** The seq of a company's row, for a cursor; undefined if not the company's. */
+    seqOf(companyId: string, id: string): number | undefined {
+      return seqOf.get(companyId, id) as number | undefined;
+    },
+  };
+}

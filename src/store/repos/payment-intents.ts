@@ -1,0 +1,53 @@
+import type { Db } from "../open.js";
+import { pagedLister, type PageQuery } from "./paging.js";
+
+export interface PaymentIntentRow {
+  seq: number;
+  id: string;
+  company_id: string;
+  reference: string;
+  amount: number;
+  currency: string;
+  description: string | null;
+  capture_method: string;
+  state: string;
+  card_last4: string | null;
+  card_brand: string | null;
+  failure_reason: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export type NewPaymentIntentRow = Omit<PaymentIntentRow, "seq">;
+
+export function createPaymentIntentsRepo(db: Db) {
+  const insert = db.prepare(`
+    INSERT INTO payment_intents (id, company_id, reference, amount, currency, description, capture_method, state,
+                                 card_last4, card_brand, failure_reason, created_at, updated_at)
+    VALUES (@id, @company_id, @reference, @amount, @currency, @description, @capture_method, @state,
+            @card_last4, @card_brand, @failure_reason, @created_at, @updated_at)
+    RETURNING *`);
+  const byId = db.prepare("SELECT * FROM payment_intents WHERE company_id = ? AND id = ?");
+  const referenceTaken = db.prepare("SELECT 1 FROM payment_intents WHERE company_id = ? AND reference = ?").pluck();
+  // The state it moves from is part of the WHERE: a concurrent move can never be overwritten.
+  const update = db.prepare(`
+    UPDATE payment_intents
+       SET state = @state, card_last4 = @card_last4, card_brand = @card_brand,
+           failure_reason = @failure_reason, updated_at = @updated_at
+     WHERE company_id = @company_id AND id = @id AND state = @from_state
+    RETURNING *`);
+  const pages = pagedLister<PaymentIntentRow>(db, "payment_intents", "state");
+
+  return {
+    insert: (row: NewPaymentIntentRow) => insert.get(row) as PaymentIntentRow,
+    byId: (companyId: string, id: string) => byId.get(companyId, id) as PaymentIntentRow | undefined,
+    referenceTaken: (companyId: string, reference: string) => referenceTaken.get(companyId, reference) === 1,
+    update(row: PaymentIntentRow, fromState: string): PaymentIntentRow {
+      const updated = update.get({ ...row, from_state: fromState }) as PaymentIntentRow | undefined;
+      if (!updated) throw new Error(`payment intent ${row.id} was not in state ${fromState}`);
+      return updated;
+    },
+    list: (companyId: string, query: PageQuery) => pages.list(companyId, query),
+    seqOf: (companyId: string, id: string) => pages.seqOf(companyId, id),
+  };
+}

@@ -1,0 +1,30 @@
+import type { Db } from "../open.js";
+
+export interface WebhookEndpointRow {
+  seq: number;
+  id: string;
+  company_id: string;
+  url: string;
+  secret: string;
+  /** JSON array of event types, or ["*"]. */
+  enabled_events: string;
+  created_at: string;
+  deleted_at: string | null;
+}
+
+export function createWebhookEndpointsRepo(db: Db) {
+  const insert = db.prepare(`
+    INSERT INTO webhook_endpoints (id, company_id, url, secret, enabled_events, created_at)
+    VALUES (@id, @company_id, @url, @secret, @enabled_events, @created_at) RETURNING *`);
+  const live = db.prepare("SELECT * FROM webhook_endpoints WHERE company_id = ? AND deleted_at IS NULL ORDER BY seq");
+  const byUrl = db.prepare(
+    "SELECT * FROM webhook_endpoints WHERE company_id = ? AND url = ? AND deleted_at IS NULL ORDER BY seq LIMIT 1",
+  );
+  const setSecret = db.prepare("UPDATE webhook_endpoints SET secret = ? WHERE id = ?");
+  return {
+    setSecret: (id: string, secret: string) => void setSecret.run(secret, id),
+    insert: (row: Omit<WebhookEndpointRow, "seq" | "deleted_at">) => insert.get(row) as WebhookEndpointRow,
+    live: (companyId: string) => live.all(companyId) as WebhookEndpointRow[],
+    byUrl: (companyId: string, url: string) => byUrl.get(companyId, url) as WebhookEndpointRow | undefined,
+  };
+}

@@ -1,0 +1,87 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createPaysim, type PaysimInstance, type PaysimOptions } from "../../src/paysim.js";
+
+/** A fresh temporary folder, removed by the returned cleanup. */
+export function tempDir(prefix = "paysim-test-"): { dir: string; cleanup: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+export interface ApiResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+export interface ApiCall {
+  body?: unknown;
+  /** Raw body text, sent as is (with `contentType`). */
+  raw?: string | Uint8Array;
+  contentType?: string;
+  key?: string | null;
+  idempotencyKey?: string;
+  headers?: Record<string, string>;
+}
+
+export interface TestPaysim extends PaysimInstance {
+  dbPath: string;
+  /** Calls the instance over real HTTP with the default company's key unless `key` says otherwise. */
+  api<T = any>(method: string, path: string, call?: ApiCall): Promise<ApiResponse<T>>;
+  /** Stops the instance and removes its folder. */
+  dispose(): Promise<void>;
+}
+
+/**
+ * A paysim on 127.0.0.1 (random port) with a real SQLite file in a temp folder.
+ *
+ * @example
+ * const paysim = await startTestPaysim();
+ * const created = await paysim.api("POST", "/v1/payment_intents", { body: { amount: 1000 }, idempotencyKey: "k1" });
+ */
+export async function startTestPaysim(options: PaysimOptions = {}): Promise<TestPaysim> {
+  const { dir, cleanup } = tempDir();
+  const dbPath = options.db ?? join(dir, "paysim.db");
+  const instance = await createPaysim({ port: 0, db: dbPath, ...options });
+  return Object.assign(instance, {
+    dbPath,
+    api: <T>(method: string, path: string, call: ApiCall = {}) => callApi<T>(instance.url, instance.secretKey, method, path, call),
+    async dispose() {
+      await instance.close();
+      cleanup();
+    },
+  });
+}
+
+export async function callApi<T = any>(baseUrl: string, defaultKey: string, method: string, path: string, call: ApiCall = {}): Promise<ApiResponse<T>> {
+  const headers: Record<string, string> = { ...call.headers };
+  const key = call.key === undefined ? defaultKey : call.key;
+  if (key !== null) headers.Authorization = `Bearer ${key}`;
+  if (call.idempotencyKey !== undefined) headers["Idempotency-Key"] = call.idempotencyKey;
+  let body: string | Uint8Array | undefined;
+  if (call.raw !== undefined) {
+    body = call.raw;
+    if (call.contentType) headers["Content-Type"] = call.contentType;
+  } else if (call.body !== undefined) {
+    body = JSON.stringify(call.body);
+    headers["Content-Type"] = call.contentType ?? "application/json";
+  }
+  const response = await fetch(baseUrl + path, { method, headers, body });
+  const text = await response.text();
+  let parsed: unknown = undefined;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  return { status: response.status, headers: response.headers, body: parsed as T, text };
+}
+
+let counter = 0;
+/** A fresh Idempotency-Key. */
+export function freshKey(): string {
+  counter += 1;
+  return `test-key-${process.pid}-${Date.now()}-${counter}`;
+}
