@@ -3,9 +3,12 @@ import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
 import { Bus } from "./bus.js";
 import { loadConfigFile, parseConfig, type PaysimConfig } from "./config.js";
-import { loadTestCards } from "./domain/test-cards.js";
+import { loadTestCards, loadTestDestinations } from "./fixture-data.js";
 import { createClock, type Clock } from "./runtime/clock.js";
+import { createScheduler, type Scheduler } from "./runtime/scheduler.js";
 import { createApp } from "./server/app.js";
+import { createPayoutService } from "./services/payouts.js";
+import { createPayoutSimulator, type PayoutMode, type PayoutSimulator } from "./sim/payout-simulator.js";
 import { bootstrap, type BootstrappedCompany } from "./services/bootstrap.js";
 import { createCommandRunner } from "./services/commands.js";
 import { createPaymentIntentService } from "./services/payment-intents.js";
@@ -13,7 +16,6 @@ import { createUnitOfWork } from "./services/unit-of-work.js";
 import { createStore, type Store } from "./store/index.js";
 import { openDatabase } from "./store/open.js";
 import type { WebhookEndpointRow } from "./store/repos/webhook-endpoints.js";
-import { FIXTURES_DIR } from "./version.js";
 
 export interface PaysimOptions {
   /** TCP port; 0 picks a free one. */
@@ -28,6 +30,13 @@ export interface PaysimOptions {
   forwardTo?: string | readonly string[];
   webhookSecret?: string;
   timeScale?: number;
+  /** `auto` (default): payouts move by their token's outcome on the clock; `manual`: only when told. */
+  payouts?: PayoutMode;
+  /**
+   * The source of real time the clock scales. For paysim's own tests, which
+   * replay a restart with time passed while paysim was down; leave it unset.
+   */
+  realNow?: () => number;
   /** Called with the request id of an unexpected error (a bug) and the error. */
   onInternalError?: (requestId: string, error: unknown) => void;
 }
@@ -47,6 +56,7 @@ export interface PaysimInstance {
   clock: Clock;
   bus: Bus;
   store: Store;
+  scheduler: Scheduler;
   /** Moves the clock and does all due work before resolving. */
   advanceClock(seconds: number): Promise<void>;
   /** Stops listening, then closes the database. Safe to call twice. */
@@ -76,6 +86,7 @@ export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimI
     const store = createStore(db);
     const clock = createClock({
       timeScale: options.timeScale ?? 1,
+      realNow: options.realNow,
       offsetMs: Number(store.meta.get(CLOCK_OFFSET) ?? 0),
       notBeforeMs: Number(store.meta.get(CLOCK_HIGH_WATER) ?? 0),
     });
@@ -83,11 +94,26 @@ export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimI
     const boot = bootstrap(store, clock, { config, secretKey: options.secretKey, forwardTo, webhookSecret: options.webhookSecret });
 
     const bus = new Bus();
-    const testCards = loadTestCards(FIXTURES_DIR);
+    const testCards = loadTestCards();
     let baseUrl = "";
     const run = createUnitOfWork(store, bus, clock);
     const execute = createCommandRunner(store, clock, run);
     const paymentIntents = createPaymentIntentService({ store, clock, testCards, baseUrl: () => baseUrl });
+    const reportError = options.onInternalError ?? ((requestId, error) => console.error(`paysim: internal error in ${requestId}:`, error));
+    const scheduler = createScheduler({
+      store,
+      clock,
+      run,
+      onError: (job, error) => reportError(`job ${job.kind} ${job.subject_id}`, error),
+    });
+    let simulator: PayoutSimulator | undefined;
+    const payouts = createPayoutService({ store, clock, destinations: loadTestDestinations(), planner: () => simulator! });
+    simulator = createPayoutSimulator({
+      scheduler,
+      mode: options.payouts ?? "auto",
+      destinations: loadTestDestinations(),
+      move: payouts.moveAutomatically,
+    });
 
     const saveClock = () => {
       store.meta.set(CLOCK_OFFSET, String(clock.offsetSeconds() * 1000));
@@ -96,6 +122,7 @@ export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimI
     const advanceClock = async (seconds: number) => {
       clock.advance(seconds);
       store.transaction(saveClock);
+      scheduler.drain();
     };
 
     const app = createApp({
@@ -105,17 +132,19 @@ export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimI
       run,
       execute,
       paymentIntents,
+      payouts,
       testCards,
       loopbackOnly: isLoopbackHost(host),
       baseUrl: () => baseUrl,
       advanceClock,
-      reportError: options.onInternalError ?? ((requestId, error) => console.error(`paysim: internal error in ${requestId}:`, error)),
+      reportError,
     });
 
     const server = await listen(app.fetch, options.port ?? 0, host);
     const port = (server.address() as AddressInfo).port;
     const urlHost = host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
     baseUrl = `http://${urlHost}:${port}`;
+    scheduler.start();
 
     let closing: Promise<void> | undefined;
     return {
@@ -129,6 +158,7 @@ export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimI
       clock,
       bus,
       store,
+      scheduler,
       advanceClock,
       close() {
         closing ??= (async () => {
@@ -136,6 +166,7 @@ export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimI
             (server as Server).close(() => resolve());
             (server as Server).closeAllConnections?.();
           });
+          await scheduler.stop();
           if (db.open) {
             store.transaction(saveClock);
             db.close();

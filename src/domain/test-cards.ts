@@ -1,5 +1,3 @@
-import { readFileSync } from "node:fs";
-
 /** A test payment method and the card behind it, as listed in fixtures/test-cards.json. */
 export interface TestCard {
   payment_method: string;
@@ -14,11 +12,6 @@ export interface TestCard {
 export interface CardOutcome {
   card: { last4: string; brand: string };
   failure_reason: string | null;
-}
-
-/** Loads the test cards (data in fixtures/, not code). */
-export function loadTestCards(fixturesDir: URL): TestCard[] {
-  return JSON.parse(readFileSync(new URL("test-cards.json", fixturesDir), "utf8")) as TestCard[];
 }
 
 /** What a test payment method does, or undefined for an unknown one. */

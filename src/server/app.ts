@@ -10,6 +10,7 @@ import { requestId } from "./middleware/request-id.js";
 import { ok } from "./respond.js";
 import { eventRoutes } from "./routes/events.js";
 import { paymentIntentRoutes } from "./routes/payment-intents.js";
+import { payoutRoutes } from "./routes/payouts.js";
 import { sandboxRoutes } from "./routes/sandbox.js";
 
 /**
@@ -37,6 +38,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
 
   app.get("/health", (c) => ok(c, { status: "ok", version: VERSION }));
   app.route("/v1/payment_intents", paymentIntentRoutes(deps));
+  app.route("/v1/payouts", payoutRoutes(deps));
   app.route("/v1/events", eventRoutes(deps));
   app.route("/v1/sandbox", sandboxRoutes(deps));
 

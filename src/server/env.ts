@@ -3,6 +3,7 @@ import type { TestCard } from "../domain/test-cards.js";
 import type { Clock } from "../runtime/clock.js";
 import type { ExecuteCommand } from "../services/commands.js";
 import type { PaymentIntentService } from "../services/payment-intents.js";
+import type { PayoutService } from "../services/payouts.js";
 import type { RunUnit } from "../services/unit-of-work.js";
 import type { Store } from "../store/index.js";
 import type { Company } from "../store/repos/companies.js";
@@ -15,6 +16,7 @@ export interface AppDeps {
   run: RunUnit;
   execute: ExecuteCommand;
   paymentIntents: PaymentIntentService;
+  payouts: PayoutService;
   testCards: readonly TestCard[];
   /** Refuse requests whose Host is not a loopback name (DNS-rebinding defence). */
   loopbackOnly: boolean;

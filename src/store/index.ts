@@ -3,8 +3,10 @@ import { createApiKeysRepo } from "./repos/api-keys.js";
 import { createCompaniesRepo } from "./repos/companies.js";
 import { createEventsRepo } from "./repos/events.js";
 import { createIdempotencyKeysRepo } from "./repos/idempotency-keys.js";
+import { createJobsRepo } from "./repos/jobs.js";
 import { createMetaRepo } from "./repos/meta.js";
 import { createPaymentIntentsRepo } from "./repos/payment-intents.js";
+import { createPayoutsRepo } from "./repos/payouts.js";
 import { createWebhookEndpointsRepo } from "./repos/webhook-endpoints.js";
 
 /** Every table's statements, prepared once for this database. SQL lives only below here. */
@@ -15,6 +17,8 @@ export function createStore(db: Db): StoreShape {
     companies: createCompaniesRepo(db),
     apiKeys: createApiKeysRepo(db),
     paymentIntents: createPaymentIntentsRepo(db),
+    payouts: createPayoutsRepo(db),
+    jobs: createJobsRepo(db),
     events: createEventsRepo(db),
     idempotencyKeys: createIdempotencyKeysRepo(db),
     webhookEndpoints: createWebhookEndpointsRepo(db),
@@ -31,6 +35,8 @@ interface StoreShape {
   companies: ReturnType<typeof createCompaniesRepo>;
   apiKeys: ReturnType<typeof createApiKeysRepo>;
   paymentIntents: ReturnType<typeof createPaymentIntentsRepo>;
+  payouts: ReturnType<typeof createPayoutsRepo>;
+  jobs: ReturnType<typeof createJobsRepo>;
   events: ReturnType<typeof createEventsRepo>;
   idempotencyKeys: ReturnType<typeof createIdempotencyKeysRepo>;
   webhookEndpoints: ReturnType<typeof createWebhookEndpointsRepo>;

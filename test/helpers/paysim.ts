@@ -85,3 +85,33 @@ export function freshKey(): string {
   counter += 1;
   return `test-key-${process.pid}-${Date.now()}-${counter}`;
 }
+
+/** Creates a payment intent with a fresh Idempotency-Key; fails the test unless it answers 201. */
+export async function createIntent(paysim: Pick<TestPaysim, "api">, body: object = { amount: 1000 }, key?: string): Promise<any> {
+  const response = await paysim.api("POST", "/v1/payment_intents", { body, idempotencyKey: freshKey(), key });
+  if (response.status !== 201) throw new Error(`creating a payment intent answered ${response.status}: ${response.text}`);
+  return response.body;
+}
+
+/** The id of the company's newest event (undefined when it has none): a cheap "was anything emitted?" probe. */
+export async function newestEventId(paysim: Pick<TestPaysim, "api">, key?: string): Promise<string | undefined> {
+  const response = await paysim.api("GET", "/v1/events?limit=1", { key });
+  if (response.status !== 200) throw new Error(`listing events answered ${response.status}: ${response.text}`);
+  return response.body.data[0]?.id;
+}
+
+/** The company's events newer than `afterId` (all of them when undefined), oldest first. */
+export async function eventsSince(paysim: Pick<TestPaysim, "api">, afterId: string | undefined, key?: string): Promise<any[]> {
+  const newer: any[] = [];
+  let cursor: string | undefined;
+  for (;;) {
+    const response = await paysim.api("GET", `/v1/events?limit=100${cursor ? `&starting_after=${cursor}` : ""}`, { key });
+    if (response.status !== 200) throw new Error(`listing events answered ${response.status}: ${response.text}`);
+    for (const event of response.body.data) {
+      if (event.id === afterId) return newer.reverse();
+      newer.push(event);
+    }
+    if (!response.body.has_more) return newer.reverse();
+    cursor = response.body.data.at(-1).id;
+  }
+}

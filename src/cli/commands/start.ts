@@ -16,6 +16,7 @@ interface StartFlags {
   forwardTo?: string[];
   webhookSecret?: string;
   timeScale: number;
+  payouts: "auto" | "manual";
   ui: boolean;
   json: boolean;
 }
@@ -49,6 +50,7 @@ export function startCommand(output: Output = consoleOutput): Command {
     .addOption(new Option("--forward-to <url>", "register a webhook endpoint for the default company (repeatable)").env("PAYSIM_FORWARD_TO").argParser(collect))
     .addOption(new Option("--webhook-secret <whsec>", "signing secret of the --forward-to endpoints").env("PAYSIM_WEBHOOK_SECRET"))
     .addOption(new Option("--time-scale <n>", "run the clock n times faster than real time").env("PAYSIM_TIME_SCALE").default(1).argParser(positiveNumber))
+    .addOption(new Option("--payouts <mode>", "auto: payouts move by their token's outcome; manual: only when told").env("PAYSIM_PAYOUTS").choices(["auto", "manual"]).default("auto"))
     .addOption(new Option("--no-ui", "print plain log lines instead of the live view").env("PAYSIM_NO_UI"))
     .addOption(new Option("--json", "print one JSON object per line (NDJSON)").env("PAYSIM_JSON").default(false))
     .addHelpText(
@@ -92,6 +94,7 @@ async function runStart(flags: StartFlags, output: Output): Promise<number | und
       forwardTo: flags.forwardTo,
       webhookSecret: flags.webhookSecret,
       timeScale: flags.timeScale,
+      payouts: flags.payouts,
       onInternalError: (requestId, error) => output.error(`paysim: internal error in ${requestId}: ${(error as Error)?.stack ?? String(error)}`),
     });
   } catch (error) {
@@ -107,7 +110,7 @@ async function runStart(flags: StartFlags, output: Output): Promise<number | und
     secret_key: instance.secretKey,
     db: flags.db,
     pid: process.pid,
-    started_at: new Date().toISOString(),
+    started_at: instance.clock.nowIso(),
     webhook_endpoints: instance.companies[0]!.endpoints.map((e) => ({ id: e.id, url: e.url, secret: e.secret })),
   });
 

@@ -1,9 +1,10 @@
 import { Hono } from "hono";
 import { z } from "zod";
+import { PAYOUT_STATUSES } from "../../domain/payout.js";
 import { parseOrThrow } from "../../domain/validation.js";
 import type { AppDeps, AppEnv } from "../env.js";
-import { readJsonBody } from "../middleware/json-body.js";
-import { ok } from "../respond.js";
+import { idempotencyKey, readJsonBody } from "../middleware/json-body.js";
+import { ok, sendCommand } from "../respond.js";
 
 export const MAX_ADVANCE_SECONDS = 31_536_000;
 
@@ -15,8 +16,16 @@ const advanceSchema = z.strictObject({
     .max(MAX_ADVANCE_SECONDS, { error: `seconds must be an integer from 1 to ${MAX_ADVANCE_SECONDS} (one year).` }),
 });
 
-/** /v1/sandbox: controls a real provider does not have (SPEC §8). */
-export function sandboxRoutes({ clock, advanceClock }: AppDeps) {
+const transitionSchema = z.strictObject({
+  to: z.enum(PAYOUT_STATUSES, {
+    error: (issue) =>
+      `${issue.input === undefined ? "to is required" : "to must be a payout status"}: one of ${PAYOUT_STATUSES.join(", ")}.`,
+  }),
+  amount: z.number({ error: "amount must be an integer in minor units." }).optional(),
+});
+
+/** /v1/sandbox: controls a real provider does not have (SPEC §5, §8). */
+export function sandboxRoutes({ clock, advanceClock, execute, payouts }: AppDeps) {
   const app = new Hono<AppEnv>();
   const clockResource = () => ({
     object: "clock",
@@ -31,6 +40,17 @@ export function sandboxRoutes({ clock, advanceClock }: AppDeps) {
     const { seconds } = parseOrThrow(advanceSchema, await readJsonBody(c));
     await advanceClock(seconds);
     return ok(c, clockResource());
+  });
+
+  app.post("/payouts/:id/transition", async (c) => {
+    const body = await readJsonBody(c);
+    const company = c.get("company");
+    const request = { companyId: company.id, requestId: c.get("requestId"), method: "POST", path: c.req.path, body, idempotencyKey: idempotencyKey(c, false) };
+    return sendCommand(c, execute(request, (work) => {
+      const row = payouts.get(company.id, c.req.param("id"));
+      const input = parseOrThrow(transitionSchema, body);
+      return { status: 200, resource: payouts.toResource(payouts.moveManually(work, row, input.to, input.amount)) };
+    }));
   });
 
   return app;

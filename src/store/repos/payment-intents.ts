@@ -28,6 +28,7 @@ export function createPaymentIntentsRepo(db: Db) {
             @card_last4, @card_brand, @failure_reason, @created_at, @updated_at)
     RETURNING *`);
   const byId = db.prepare("SELECT * FROM payment_intents WHERE company_id = ? AND id = ?");
+  const byCheckoutId = db.prepare("SELECT * FROM payment_intents WHERE id = ?");
   const referenceTaken = db.prepare("SELECT 1 FROM payment_intents WHERE company_id = ? AND reference = ?").pluck();
   // The state it moves from is part of the WHERE: a concurrent move can never be overwritten.
   const update = db.prepare(`
@@ -41,6 +42,8 @@ export function createPaymentIntentsRepo(db: Db) {
   return {
     insert: (row: NewPaymentIntentRow) => insert.get(row) as PaymentIntentRow,
     byId: (companyId: string, id: string) => byId.get(companyId, id) as PaymentIntentRow | undefined,
+    /** The hosted checkout page has no key: its unguessable id in the URL is the capability. */
+    byCheckoutId: (id: string) => byCheckoutId.get(id) as PaymentIntentRow | undefined,
     referenceTaken: (companyId: string, reference: string) => referenceTaken.get(companyId, reference) === 1,
     update(row: PaymentIntentRow, fromState: string): PaymentIntentRow {
       const updated = update.get({ ...row, from_state: fromState }) as PaymentIntentRow | undefined;

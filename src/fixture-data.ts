@@ -1,0 +1,12 @@
+import { readFileSync } from "node:fs";
+import type { TestDestination } from "./domain/payout.js";
+import type { TestCard } from "./domain/test-cards.js";
+import { FIXTURES_DIR } from "./version.js";
+
+/** Reads one JSON data file of fixtures/: test data lives there, not in code. */
+function readJsonFixture<T>(name: string): T {
+  return JSON.parse(readFileSync(new URL(name, FIXTURES_DIR), "utf8")) as T;
+}
+
+export const loadTestCards = () => readJsonFixture<TestCard[]>("test-cards.json");
+export const loadTestDestinations = () => readJsonFixture<TestDestination[]>("test-destinations.json");

@@ -1,0 +1,51 @@
+import { Hono } from "hono";
+import { z } from "zod";
+import { DESTINATION_TYPES, PAYOUT_STATUSES } from "../../domain/payout.js";
+import { amountSchema, currencySchema, descriptionSchema, parseOrThrow } from "../../domain/validation.js";
+import type { AppDeps, AppEnv } from "../env.js";
+import { parseListQuery } from "../list-query.js";
+import { idempotencyKey, readJsonBody } from "../middleware/json-body.js";
+import { list, ok, sendCommand } from "../respond.js";
+
+const createSchema = z.strictObject({
+  amount: amountSchema,
+  currency: currencySchema,
+  destination_type: z.enum(DESTINATION_TYPES, {
+    error: (issue) =>
+      issue.input === undefined
+        ? `destination_type is required: one of ${DESTINATION_TYPES.join(", ")}.`
+        : `destination_type must be one of ${DESTINATION_TYPES.join(", ")}.`,
+  }),
+  destination_token: z.string({
+    error: (issue) =>
+      issue.input === undefined
+        ? "destination_token is required: a destination token such as tok_card_visa."
+        : "destination_token must be a string token such as tok_card_visa.",
+  }),
+  description: descriptionSchema.optional(),
+});
+
+/** /v1/payouts: create, read, list (SPEC §5). */
+export function payoutRoutes({ execute, payouts }: AppDeps) {
+  const app = new Hono<AppEnv>();
+
+  app.post("/", async (c) => {
+    const body = await readJsonBody(c);
+    const company = c.get("company");
+    const request = { companyId: company.id, requestId: c.get("requestId"), method: "POST", path: c.req.path, body, idempotencyKey: idempotencyKey(c, true) };
+    return sendCommand(c, execute(request, (work) => {
+      const input = parseOrThrow(createSchema, body);
+      return { status: 201, resource: payouts.toResource(payouts.create(work, company, input)) };
+    }));
+  });
+
+  app.get("/", (c) => {
+    const query = parseListQuery(c, { name: "status", values: PAYOUT_STATUSES }, payouts.seqOf);
+    const page = payouts.list(c.get("company").id, query);
+    return list(c, page.rows.map(payouts.toResource), page.hasMore);
+  });
+
+  app.get("/:id", (c) => ok(c, payouts.toResource(payouts.get(c.get("company").id, c.req.param("id")))));
+
+  return app;
+}

@@ -1,0 +1,161 @@
+import { ApiError } from "../domain/errors.js";
+import { newId } from "../domain/ids.js";
+import {
+  checkMoveAmount,
+  looksLikeCardNumber,
+  movesFrom,
+  statusEffects,
+  transitionPayout,
+  type DestinationType,
+  type PayoutStatus,
+  type TestDestination,
+} from "../domain/payout.js";
+import type { Clock } from "../runtime/clock.js";
+import type { Store } from "../store/index.js";
+import type { Company } from "../store/repos/companies.js";
+import type { PageQuery } from "../store/repos/paging.js";
+import type { PayoutRow } from "../store/repos/payouts.js";
+import { uniqueReference } from "./references.js";
+import type { Work } from "./unit-of-work.js";
+
+export interface CreatePayoutInput {
+  amount: number;
+  currency: string;
+  destination_type: DestinationType;
+  destination_token: string;
+  description?: string | undefined;
+}
+
+export interface PayoutResource {
+  id: string;
+  object: "payout";
+  reference: string;
+  amount: number;
+  currency: string;
+  status: string;
+  destination_type: string;
+  destination_masked: string;
+  description: string | null;
+  failure_reason: string | null;
+  amount_reversed: number;
+  created_at: string;
+  updated_at: string;
+}
+
+/** How a new payout's automatic moves are planned, and obsolete ones dropped. */
+export interface PayoutPlanner {
+  plan(payout: PayoutRow): void;
+  cancelObsolete(payout: PayoutRow): void;
+}
+
+export function toPayoutResource(row: PayoutRow): PayoutResource {
+  return {
+    id: row.id,
+    object: "payout",
+    reference: row.reference,
+    amount: row.amount,
+    currency: row.currency,
+    status: row.status,
+    destination_type: row.destination_type,
+    destination_masked: row.destination_masked,
+    description: row.description,
+    failure_reason: row.failure_reason,
+    amount_reversed: row.amount_reversed,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+/** Payout operations shared by the API, the sandbox transition call and the simulator. */
+export function createPayoutService(deps: { store: Store; clock: Clock; destinations: readonly TestDestination[]; planner: () => PayoutPlanner }) {
+  const { store, clock, destinations } = deps;
+
+  function destinationFor(input: CreatePayoutInput): TestDestination {
+    // The body was masked on entry: a card number arrives as "************4242" and is never kept.
+    if (looksLikeCardNumber(input.destination_token)) {
+      throw new ApiError(
+        "invalid_request",
+        "destination_token must be a destination token (e.g. tok_card_visa), never a card number: card numbers are not accepted by this API.",
+        "destination_token",
+      );
+    }
+    const destination = destinations.find((d) => d.token === input.destination_token);
+    if (!destination) {
+      const known = destinations.map((d) => d.token).join(", ");
+      throw new ApiError("invalid_request", `Unknown destination_token. Use a test token: ${known}.`, "destination_token");
+    }
+    if (destination.type !== input.destination_type) {
+      throw new ApiError(
+        "invalid_request",
+        `destination_token ${destination.token} is a ${destination.type} token but destination_type is "${input.destination_type}".`,
+        "destination_token",
+      );
+    }
+    return destination;
+  }
+
+  /** Makes one drawn move, records payout.<status>; amount only for a partial reversal. */
+  function move(work: Work, row: PayoutRow, to: PayoutStatus, amount?: number): PayoutRow {
+    const event = transitionPayout(row.status as PayoutStatus, to);
+    checkMoveAmount(to, row.amount, amount);
+    const updated = store.payouts.update(
+      { ...row, status: to, ...statusEffects(to, row.amount, amount), updated_at: clock.nowIso() },
+      row.status,
+    );
+    work.recordEvent({ companyId: row.company_id, type: event, objectId: row.id, data: toPayoutResource(updated) });
+    return updated;
+  }
+
+  return {
+    toResource: toPayoutResource,
+
+    get(companyId: string, id: string): PayoutRow {
+      const row = store.payouts.byId(companyId, id);
+      if (!row) throw new ApiError("not_found", `No such payout: "${id}".`);
+      return row;
+    },
+
+    create(work: Work, company: Company, input: CreatePayoutInput): PayoutRow {
+      const destination = destinationFor(input);
+      const now = clock.nowIso();
+      const row = store.payouts.insert({
+        id: newId("po"),
+        company_id: company.id,
+        reference: uniqueReference("POUT", (ref) => store.payouts.referenceTaken(company.id, ref)),
+        amount: input.amount,
+        currency: input.currency,
+        status: "pending",
+        destination_type: destination.type,
+        destination_token: destination.token,
+        destination_masked: destination.masked,
+        description: input.description ?? null,
+        failure_reason: null,
+        amount_reversed: 0,
+        created_at: now,
+        updated_at: now,
+      });
+      work.recordEvent({ companyId: company.id, type: "payout.created", objectId: row.id, data: toPayoutResource(row) });
+      deps.planner().plan(row);
+      return row;
+    },
+
+    /** A move asked for through the sandbox call: automatic moves that no longer apply are dropped first. */
+    moveManually(work: Work, row: PayoutRow, to: PayoutStatus, amount?: number): PayoutRow {
+      const updated = move(work, row, to, amount);
+      deps.planner().cancelObsolete(updated);
+      return updated;
+    },
+
+    /** The simulator's move: a no-op when the payout has already left the status it expects. */
+    moveAutomatically(work: Work, payoutId: string, to: PayoutStatus): void {
+      const row = store.payouts.byIdForJob(payoutId);
+      if (!row || !movesFrom(row.status as PayoutStatus).includes(to)) return;
+      move(work, row, to);
+    },
+
+    list: (companyId: string, query: PageQuery) => store.payouts.list(companyId, query),
+    seqOf: (companyId: string, id: string) => store.payouts.seqOf(companyId, id),
+  };
+}
+
+export type PayoutService = ReturnType<typeof createPayoutService>;

@@ -1,0 +1,57 @@
+import { AUTO_MOVES, movesFrom, type PayoutStatus, type TestDestination } from "../domain/payout.js";
+import type { Scheduler } from "../runtime/scheduler.js";
+import type { PayoutRow } from "../store/repos/payouts.js";
+import type { Work } from "../services/unit-of-work.js";
+
+export const PAYOUT_MOVE_JOB = "payout.move";
+
+export type PayoutMode = "auto" | "manual";
+
+interface MovePayload {
+  to: PayoutStatus;
+}
+
+/**
+ * `--payouts auto`: plans each payout's moves by its token's outcome at fixed
+ * clock offsets from created_at (SPEC §5), on the persisted scheduler, so they
+ * survive restarts and are reached at once by a clock advance.
+ */
+export function createPayoutSimulator(options: {
+  scheduler: Scheduler;
+  mode: PayoutMode;
+  destinations: readonly TestDestination[];
+  /** Makes one automatic move if it still applies (the payout may have moved meanwhile). */
+  move: (work: Work, payoutId: string, to: PayoutStatus) => void;
+}) {
+  const { scheduler, mode, destinations, move } = options;
+
+  scheduler.register(PAYOUT_MOVE_JOB, {
+    sync: (job, work) => move(work, job.subjectId, (job.payload as MovePayload).to),
+  });
+
+  return {
+    mode,
+
+    /** Schedules a new payout's automatic moves (in the creating transaction). */
+    plan(payout: PayoutRow): void {
+      if (mode !== "auto") return;
+      const destination = destinations.find((d) => d.token === payout.destination_token);
+      if (!destination) return;
+      const created = Date.parse(payout.created_at);
+      for (const step of AUTO_MOVES[destination.outcome]) {
+        scheduler.schedule({ kind: PAYOUT_MOVE_JOB, subjectId: payout.id, dueMs: created + step.afterMs, payload: { to: step.to } satisfies MovePayload });
+      }
+    },
+
+    /**
+     * After a manual move, drops the automatic moves that no longer apply: the
+     * next one must be drawn from the new status (processing → succeeded stays).
+     */
+    cancelObsolete(payout: PayoutRow): void {
+      const allowed = new Set(movesFrom(payout.status as PayoutStatus));
+      scheduler.cancel(payout.id, PAYOUT_MOVE_JOB, (job) => allowed.has((job.payload as MovePayload).to));
+    },
+  };
+}
+
+export type PayoutSimulator = ReturnType<typeof createPayoutSimulator>;

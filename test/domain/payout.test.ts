@@ -1,0 +1,105 @@
+import { describe, expect, it } from "vitest";
+import { ApiError } from "../../src/domain/errors.js";
+import {
+  checkMoveAmount,
+  looksLikeCardNumber,
+  PAYOUT_STATUSES,
+  statusEffects,
+  transitionPayout,
+  type PayoutStatus,
+} from "../../src/domain/payout.js";
+
+const DRAWN: [PayoutStatus, PayoutStatus][] = [
+  ["pending", "processing"],
+  ["pending", "failed"],
+  ["pending", "returned"],
+  ["processing", "succeeded"],
+  ["succeeded", "reversed"],
+  ["succeeded", "partially_reversed"],
+];
+
+function codeOf(fn: () => unknown): string | undefined {
+  try {
+    fn();
+  } catch (error) {
+    return error instanceof ApiError ? error.code : "not an ApiError";
+  }
+  return undefined;
+}
+
+describe("payout state machine", () => {
+  it.each(DRAWN)("allows %s → %s and emits payout.<status>", (from, to) => {
+    expect(transitionPayout(from, to)).toBe(`payout.${to}`);
+  });
+
+  const undrawn = PAYOUT_STATUSES.flatMap((from) =>
+    PAYOUT_STATUSES.filter((to) => !DRAWN.some(([f, t]) => f === from && t === to)).map((to) => [from, to] as const),
+  );
+
+  it("refuses the 43 moves the diagram does not draw", () => {
+    expect(undrawn).toHaveLength(PAYOUT_STATUSES.length ** 2 - DRAWN.length);
+  });
+
+  it.each(undrawn)("refuses %s → %s with invalid_request", (from, to) => {
+    expect(codeOf(() => transitionPayout(from, to))).toBe("invalid_request");
+  });
+
+  it("names the allowed moves, or finality, in the refusal", () => {
+    expect(() => transitionPayout("pending", "succeeded")).toThrow(/"processing" or "failed" or "returned"/);
+    expect(() => transitionPayout("reversed", "succeeded")).toThrow(/"reversed" is final/);
+  });
+});
+
+describe("amount of a move", () => {
+  it.each([
+    ["partially_reversed", 1, undefined],
+    ["partially_reversed", 4999, undefined],
+    ["reversed", undefined, undefined],
+    ["processing", undefined, undefined],
+  ] as const)("accepts %s with amount %s", (to, amount) => {
+    expect(codeOf(() => checkMoveAmount(to, 5000, amount))).toBeUndefined();
+  });
+
+  it.each([
+    ["partially_reversed", undefined],
+    ["partially_reversed", 0],
+    ["partially_reversed", -1],
+    ["partially_reversed", 5000],
+    ["partially_reversed", 6000],
+    ["partially_reversed", 10.5],
+    ["reversed", 100],
+    ["succeeded", 100],
+  ] as const)("refuses %s with amount %s (param amount)", (to, amount) => {
+    try {
+      checkMoveAmount(to, 5000, amount);
+      expect.unreachable();
+    } catch (error) {
+      expect((error as ApiError).param).toBe("amount");
+    }
+  });
+});
+
+describe("status effects", () => {
+  it.each([
+    ["failed", { failure_reason: "destination_rejected", amount_reversed: 0 }],
+    ["returned", { failure_reason: "returned_by_bank", amount_reversed: 0 }],
+    ["reversed", { failure_reason: null, amount_reversed: 5000 }],
+    ["partially_reversed", { failure_reason: null, amount_reversed: 1200 }],
+    ["succeeded", { failure_reason: null, amount_reversed: 0 }],
+  ] as const)("%s sets %o", (to, effects) => {
+    expect(statusEffects(to, 5000, 1200)).toEqual(effects);
+  });
+});
+
+describe("looksLikeCardNumber", () => {
+  it.each([
+    ["************4242", true],
+    ["**** **** **** 4242", true],
+    ["4242424242424242", true],
+    ["tok_card_visa", false],
+    ["1234", false],
+    ["****", false],
+  ])("%s → %s", (value, expected) => {
+    expect(looksLikeCardNumber(value)).toBe(expected);
+  });
+});

@@ -1,0 +1,206 @@
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { Bus } from "../../src/bus.js";
+import { createClock, type Clock } from "../../src/runtime/clock.js";
+import { createScheduler, type Scheduler } from "../../src/runtime/scheduler.js";
+import { createUnitOfWork } from "../../src/services/unit-of-work.js";
+import { createStore, type Store } from "../../src/store/index.js";
+import { openDatabase } from "../../src/store/open.js";
+import { tempDir } from "../helpers/paysim.js";
+
+const T0 = Date.parse("2030-01-01T00:00:00.000Z");
+
+interface Harness {
+  store: Store;
+  clock: Clock;
+  scheduler: Scheduler;
+  ran: string[];
+  errors: unknown[];
+  close(): Promise<void>;
+}
+
+const open: Harness[] = [];
+const dirs: (() => void)[] = [];
+afterEach(async () => {
+  for (const h of open.splice(0)) await h.close();
+  for (const cleanup of dirs.splice(0)) cleanup();
+});
+
+/** A scheduler on a real SQLite file, its clock fed by a real-time source the test moves. */
+function harness(dbPath: string, realNow: () => number): Harness {
+  const db = openDatabase(dbPath);
+  const store = createStore(db);
+  const clock = createClock({ realNow });
+  const run = createUnitOfWork(store, new Bus(), clock);
+  const ran: string[] = [];
+  const errors: unknown[] = [];
+  const scheduler = createScheduler({ store, clock, run, onError: (_job, error) => errors.push(error) });
+  scheduler.register("record", { sync: (job) => void ran.push(String(job.payload)) });
+  const h: Harness = {
+    store,
+    clock,
+    scheduler,
+    ran,
+    errors,
+    async close() {
+      await scheduler.stop();
+      if (db.open) db.close();
+    },
+  };
+  open.push(h);
+  return h;
+}
+
+function newDbPath(): string {
+  const { dir, cleanup } = tempDir();
+  dirs.push(cleanup);
+  return join(dir, "paysim.db");
+}
+
+function schedule(h: Harness, payload: string, dueMs: number, kind = "record") {
+  h.store.transaction(() => h.scheduler.schedule({ kind, subjectId: `subject-${payload}`, dueMs, payload }));
+}
+
+describe("scheduler", () => {
+  it("runs every due job in due order on drain, and leaves jobs not yet due", () => {
+    const h = harness(newDbPath(), () => T0);
+    h.scheduler.start();
+    schedule(h, "c", T0 + 3000);
+    schedule(h, "a", T0 + 1000);
+    schedule(h, "later", T0 + 60_000);
+    schedule(h, "b", T0 + 2000);
+    h.clock.advance(5);
+    h.scheduler.drain();
+    expect(h.ran).toEqual(["a", "b", "c"]);
+    expect(h.store.jobs.nextDueAfter(h.clock.now())).toBe(T0 + 60_000);
+  });
+
+  it("runs a job made due by another job in the same drain", () => {
+    const h = harness(newDbPath(), () => T0);
+    h.scheduler.register("chain", {
+      sync: (job) => {
+        h.ran.push("first");
+        h.scheduler.schedule({ kind: "record", subjectId: job.subjectId, dueMs: job.dueMs + 1000, payload: "second" });
+      },
+    });
+    h.scheduler.start();
+    schedule(h, "x", T0 + 1000, "chain");
+    h.clock.advance(10);
+    h.scheduler.drain();
+    expect(h.ran).toEqual(["first", "second"]);
+  });
+
+  it("keeps jobs across a restart: overdue ones run at start, the others wait for their time", async () => {
+    const path = newDbPath();
+    let real = T0;
+    const first = harness(path, () => real);
+    first.scheduler.start();
+    schedule(first, "overdue", T0 + 2000);
+    schedule(first, "not-yet", T0 + 10_000);
+    await first.close();
+
+    real = T0 + 5000; // paysim was down for five seconds
+    const second = harness(path, () => real);
+    second.scheduler.start();
+    expect(second.ran).toEqual(["overdue"]);
+    second.clock.advance(5);
+    second.scheduler.drain();
+    expect(second.ran).toEqual(["overdue", "not-yet"]);
+  });
+
+  it("removes a job only with its handler's writes, so a job is never lost", () => {
+    const h = harness(newDbPath(), () => T0);
+    h.scheduler.register("explodes", {
+      sync: () => {
+        throw new Error("handler bug");
+      },
+    });
+    h.scheduler.start();
+    schedule(h, "boom", T0, "explodes");
+    h.scheduler.drain();
+    expect(h.errors).toHaveLength(1);
+    // Postponed rather than retried in a loop, and still there.
+    expect(h.store.jobs.nextDueAfter(T0)).toBeGreaterThan(T0);
+  });
+
+  it("keeps an async job's row until its writes commit; a stop mid-flight leaves it for the next start", async () => {
+    const path = newDbPath();
+    const first = harness(path, () => T0);
+    let release!: () => void;
+    const started = new Promise<void>((resolveStarted) => {
+      first.scheduler.register("attempt", {
+        async: (_job, signal) =>
+          new Promise((_resolve, reject) => {
+            resolveStarted();
+            release = () => reject(new Error("never answered"));
+            signal.addEventListener("abort", () => reject(new Error("aborted")));
+          }),
+      });
+    });
+    first.scheduler.start();
+    schedule(first, "deliver", T0, "attempt");
+    await started;
+    expect(first.scheduler.inFlightCount()).toBe(1);
+    await first.close(); // aborts the attempt; its row must survive
+    expect(release).toBeTypeOf("function");
+
+    const second = harness(path, () => T0);
+    const committed: string[] = [];
+    second.scheduler.register("attempt", {
+      async: async (job) => () => void committed.push(job.subjectId),
+    });
+    second.scheduler.start();
+    await second.scheduler.idle();
+    expect(committed).toEqual(["subject-deliver"]);
+    expect(second.store.jobs.nextDueAfter(0)).toBeUndefined();
+  });
+
+  it("bounds the async jobs in flight and starts the rest as slots free", async () => {
+    const h = harness(newDbPath(), () => T0);
+    const db = h.store;
+    const scheduler = createScheduler({ store: db, clock: h.clock, run: createUnitOfWork(db, new Bus(), h.clock), maxInFlight: 2, onError: () => {} });
+    open.push({ ...h, scheduler, close: async () => scheduler.stop() });
+    let peak = 0;
+    const done: string[] = [];
+    scheduler.register("attempt", {
+      async: async (job) => {
+        peak = Math.max(peak, scheduler.inFlightCount() + 1);
+        await new Promise((resolve) => setImmediate(resolve));
+        return () => void done.push(job.subjectId);
+      },
+    });
+    scheduler.start();
+    db.transaction(() => {
+      for (let i = 0; i < 6; i++) scheduler.schedule({ kind: "attempt", subjectId: `s${i}`, dueMs: T0 });
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    await scheduler.idle();
+    expect(done.sort()).toEqual(["s0", "s1", "s2", "s3", "s4", "s5"]);
+    expect(peak).toBeLessThanOrEqual(2);
+  });
+
+  it("fires on its own timer in scaled real time", async () => {
+    const h = harness(newDbPath(), Date.now);
+    const fast = createClock({ timeScale: 10_000 });
+    const scheduler = createScheduler({ store: h.store, clock: fast, run: createUnitOfWork(h.store, new Bus(), fast), onError: () => {} });
+    open.push({ ...h, scheduler, close: async () => scheduler.stop() });
+    const fired = new Promise<string>((resolve) => scheduler.register("tick", { sync: (job) => resolve(String(job.payload)) }));
+    scheduler.start();
+    // One virtual minute: a tenth of a real second at this scale.
+    h.store.transaction(() => scheduler.schedule({ kind: "tick", subjectId: "t", dueMs: fast.now() + 60_000, payload: "fired" }));
+    expect(await fired).toBe("fired");
+  });
+
+  it("cancels a subject's jobs that the keep test rejects", () => {
+    const h = harness(newDbPath(), () => T0);
+    h.scheduler.start();
+    h.store.transaction(() => {
+      h.scheduler.schedule({ kind: "record", subjectId: "po_1", dueMs: T0 + 1000, payload: "drop" });
+      h.scheduler.schedule({ kind: "record", subjectId: "po_1", dueMs: T0 + 2000, payload: "keep" });
+      h.scheduler.cancel("po_1", "record", (job) => job.payload === "keep");
+    });
+    h.clock.advance(5);
+    h.scheduler.drain();
+    expect(h.ran).toEqual(["keep"]);
+  });
+});
