@@ -1,5 +1,6 @@
 import { EventEmitter } from "node:events";
 import type { StoredEvent } from "./store/repos/events.js";
+import type { DeliveryUpdate } from "./webhooks/dispatcher.js";
 
 /** A finished API request, as the log and the live view show it. */
 export interface RequestLogged {
@@ -13,6 +14,7 @@ export interface RequestLogged {
 export interface BusEvents {
   "request.logged": [RequestLogged];
   "event.created": [StoredEvent];
+  "delivery.updated": [DeliveryUpdate];
 }
 
 /**

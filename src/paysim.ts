@@ -16,6 +16,8 @@ import { createUnitOfWork } from "./services/unit-of-work.js";
 import { createStore, type Store } from "./store/index.js";
 import { openDatabase } from "./store/open.js";
 import type { WebhookEndpointRow } from "./store/repos/webhook-endpoints.js";
+import { createDispatcher } from "./webhooks/dispatcher.js";
+import { createOutbox, type Outbox } from "./webhooks/outbox.js";
 
 export interface PaysimOptions {
   /** TCP port; 0 picks a free one. */
@@ -32,6 +34,8 @@ export interface PaysimOptions {
   timeScale?: number;
   /** `auto` (default): payouts move by their token's outcome on the clock; `manual`: only when told. */
   payouts?: PayoutMode;
+  /** How long a webhook receiver has to answer, in ms (default 20 000). */
+  webhookTimeout?: number;
   /**
    * The source of real time the clock scales. For paysim's own tests, which
    * replay a restart with time passed while paysim was down; leave it unset.
@@ -96,7 +100,8 @@ export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimI
     const bus = new Bus();
     const testCards = loadTestCards();
     let baseUrl = "";
-    const run = createUnitOfWork(store, bus, clock);
+    let outbox: Outbox | undefined;
+    const run = createUnitOfWork(store, bus, clock, () => outbox?.enqueue);
     const execute = createCommandRunner(store, clock, run);
     const paymentIntents = createPaymentIntentService({ store, clock, testCards, baseUrl: () => baseUrl });
     const reportError = options.onInternalError ?? ((requestId, error) => console.error(`paysim: internal error in ${requestId}:`, error));
@@ -106,6 +111,8 @@ export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimI
       run,
       onError: (job, error) => reportError(`job ${job.kind} ${job.subject_id}`, error),
     });
+    outbox = createOutbox({ store, clock, scheduler });
+    const dispatcher = createDispatcher({ store, clock, scheduler, bus, timeoutMs: options.webhookTimeout });
     let simulator: PayoutSimulator | undefined;
     const payouts = createPayoutService({ store, clock, destinations: loadTestDestinations(), planner: () => simulator! });
     simulator = createPayoutSimulator({
@@ -133,6 +140,7 @@ export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimI
       execute,
       paymentIntents,
       payouts,
+      outbox,
       testCards,
       loopbackOnly: isLoopbackHost(host),
       baseUrl: () => baseUrl,
@@ -144,6 +152,7 @@ export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimI
     const port = (server.address() as AddressInfo).port;
     const urlHost = host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
     baseUrl = `http://${urlHost}:${port}`;
+    dispatcher.recover();
     scheduler.start();
 
     let closing: Promise<void> | undefined;

@@ -11,6 +11,11 @@ const KEPT_DIGITS = 4;
 const DROPPED_FIELDS = new Set(["cvv", "cvc", "security_code"]);
 const CARD_NUMBER_FIELDS = new Set(["pan", "card_number"]);
 
+/** Whether a field of this name (cvv, cvc, security_code, any case) is dropped by masking. */
+export function isDroppedField(name: string): boolean {
+  return DROPPED_FIELDS.has(name.toLowerCase());
+}
+
 /** Masks every digit of `run` but the last four, keeping its separators. */
 function maskDigits(run: string): string {
   let digitsLeft = run.replace(/\D/g, "").length;

@@ -22,6 +22,12 @@ export type SyncJobHandler = (job: Job, work: Work) => void;
  */
 export type AsyncJobHandler = (job: Job, signal: AbortSignal) => Promise<((work: Work) => void) | void>;
 
+/** At most `max` async jobs with the same key run at once (one slow webhook endpoint must not hold every slot). */
+export interface ConcurrencyLimit {
+  key: (job: Job) => string;
+  max: number;
+}
+
 export interface NewJob {
   kind: string;
   subjectId: string;
@@ -50,8 +56,9 @@ const RETRY_FAILED_JOB_MS = 60_000;
  */
 export function createScheduler({ store, clock, run, maxInFlight = 64, onError }: SchedulerOptions) {
   const syncHandlers = new Map<string, SyncJobHandler>();
-  const asyncHandlers = new Map<string, AsyncJobHandler>();
+  const asyncHandlers = new Map<string, { handler: AsyncJobHandler; limit?: ConcurrencyLimit | undefined }>();
   const inFlight = new Map<number, Promise<void>>();
+  const inFlightByKey = new Map<string, number>();
   const abort = new AbortController();
   let timer: NodeJS.Timeout | undefined;
   let armedFor = Infinity;
@@ -88,10 +95,16 @@ export function createScheduler({ store, clock, run, maxInFlight = 64, onError }
     }
   }
 
-  function startAsync(row: JobRow, handler: AsyncJobHandler) {
+  /** Starts an async job unless its slots are full; true if it started. */
+  function startAsync(row: JobRow, { handler, limit }: { handler: AsyncJobHandler; limit?: ConcurrencyLimit | undefined }): boolean {
+    if (inFlight.size >= maxInFlight) return false;
+    const job = toJob(row);
+    const key = limit?.key(job);
+    if (key !== undefined && (inFlightByKey.get(key) ?? 0) >= limit!.max) return false;
+    if (key !== undefined) inFlightByKey.set(key, (inFlightByKey.get(key) ?? 0) + 1);
     const task = (async () => {
       try {
-        const commit = await handler(toJob(row), abort.signal);
+        const commit = await handler(job, abort.signal);
         if (stopped) return; // the row stays: the next start runs it again
         run(newId("req"), (work) => {
           commit?.(work);
@@ -101,10 +114,12 @@ export function createScheduler({ store, clock, run, maxInFlight = 64, onError }
         if (!stopped) postpone(row, error);
       } finally {
         inFlight.delete(row.seq);
+        if (key !== undefined) inFlightByKey.set(key, inFlightByKey.get(key)! - 1);
         requestDrain();
       }
     })();
     inFlight.set(row.seq, task);
+    return true;
   }
 
   /** One pass over every due job in (due, seq) order; true if anything ran or started. */
@@ -125,10 +140,7 @@ export function createScheduler({ store, clock, run, maxInFlight = 64, onError }
           continue;
         }
         const asyncHandler = asyncHandlers.get(row.kind);
-        if (asyncHandler && inFlight.size < maxInFlight) {
-          startAsync(row, asyncHandler);
-          progressed = true;
-        }
+        if (asyncHandler && startAsync(row, asyncHandler)) progressed = true;
       }
     }
   }
@@ -165,9 +177,9 @@ export function createScheduler({ store, clock, run, maxInFlight = 64, onError }
   }
 
   return {
-    register(kind: string, handler: { sync: SyncJobHandler } | { async: AsyncJobHandler }) {
+    register(kind: string, handler: { sync: SyncJobHandler } | { async: AsyncJobHandler; limit?: ConcurrencyLimit }) {
       if ("sync" in handler) syncHandlers.set(kind, handler.sync);
-      else asyncHandlers.set(kind, handler.async);
+      else asyncHandlers.set(kind, { handler: handler.async, limit: handler.limit });
     },
 
     /** Persists a job; call it inside the unit of work that decides it. */

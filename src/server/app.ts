@@ -12,6 +12,7 @@ import { eventRoutes } from "./routes/events.js";
 import { paymentIntentRoutes } from "./routes/payment-intents.js";
 import { payoutRoutes } from "./routes/payouts.js";
 import { sandboxRoutes } from "./routes/sandbox.js";
+import { webhookEndpointRoutes } from "./routes/webhook-endpoints.js";
 
 /**
  * The whole HTTP surface. Middleware order gives the SPEC §2 precedence:
@@ -40,6 +41,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route("/v1/payment_intents", paymentIntentRoutes(deps));
   app.route("/v1/payouts", payoutRoutes(deps));
   app.route("/v1/events", eventRoutes(deps));
+  app.route("/v1/webhook_endpoints", webhookEndpointRoutes(deps));
   app.route("/v1/sandbox", sandboxRoutes(deps));
 
   app.notFound((c) => errorResponse(c, new ApiError("not_found", `No route ${c.req.method} ${c.req.path}. See the README for the /v1 endpoints.`)));

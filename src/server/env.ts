@@ -7,6 +7,7 @@ import type { PayoutService } from "../services/payouts.js";
 import type { RunUnit } from "../services/unit-of-work.js";
 import type { Store } from "../store/index.js";
 import type { Company } from "../store/repos/companies.js";
+import type { Outbox } from "../webhooks/outbox.js";
 
 /** What the HTTP layer is built from; createPaysim assembles it. */
 export interface AppDeps {
@@ -17,6 +18,7 @@ export interface AppDeps {
   execute: ExecuteCommand;
   paymentIntents: PaymentIntentService;
   payouts: PayoutService;
+  outbox: Outbox;
   testCards: readonly TestCard[];
   /** Refuse requests whose Host is not a loopback name (DNS-rebinding defence). */
   loopbackOnly: boolean;

@@ -5,6 +5,7 @@ import type { Clock } from "../runtime/clock.js";
 import type { Store } from "../store/index.js";
 import type { Company } from "../store/repos/companies.js";
 import type { WebhookEndpointRow } from "../store/repos/webhook-endpoints.js";
+import { insertEndpoint } from "./webhook-endpoints.js";
 
 export const DEFAULT_COMPANY = { name: "Sandbox Merchant", currency: "EUR" } as const;
 
@@ -107,12 +108,5 @@ function ensureEndpoint(
     if (secret !== undefined && secret !== existing.secret) store.webhookEndpoints.setSecret(existing.id, secret);
     return store.webhookEndpoints.byUrl(companyId, url)!;
   }
-  return store.webhookEndpoints.insert({
-    id: newId("we"),
-    company_id: companyId,
-    url,
-    secret: secret ?? newSecret("whsec_"),
-    enabled_events: JSON.stringify(enabledEvents),
-    created_at: now,
-  });
+  return insertEndpoint(store, { companyId, url, secret, enabledEvents, createdAt: now });
 }

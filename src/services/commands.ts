@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { fingerprint } from "../domain/canonical-json.js";
 import { ApiError } from "../domain/errors.js";
 import type { Clock } from "../runtime/clock.js";
@@ -6,6 +7,14 @@ import type { Store } from "../store/index.js";
 import type { RunUnit, Work } from "./unit-of-work.js";
 
 export const IDEMPOTENCY_WINDOW_MS = 24 * MS.hour;
+
+/**
+ * A key is the client's free text and may hold anything, even a card number: only its
+ * hash is stored (SPEC §9). Masking it instead would merge keys that differ in masked digits.
+ */
+function keyHash(key: string): string {
+  return createHash("sha256").update(key, "utf8").digest("hex");
+}
 
 export interface CommandRequest {
   companyId: string;
@@ -22,6 +31,8 @@ export interface CommandResult {
   status: number;
   /** The resource to answer with; `request_id` is added here. */
   resource: object;
+  /** An event answers with its own `request_id` (the request that caused it), not this one's. */
+  keepsRequestId?: boolean;
 }
 
 export interface CommandResponse {
@@ -41,7 +52,7 @@ export function createCommandRunner(store: Store, clock: Clock, run: RunUnit) {
     return run(request.requestId, (work) => {
       const scope = request.idempotencyKey === undefined
         ? undefined
-        : { company_id: request.companyId, method: request.method, path: request.path, key: request.idempotencyKey };
+        : { company_id: request.companyId, method: request.method, path: request.path, key: keyHash(request.idempotencyKey) };
       const print = scope ? fingerprint(request.body) : "";
       const now = clock.now();
       if (scope) {
@@ -58,7 +69,7 @@ export function createCommandRunner(store: Store, clock: Clock, run: RunUnit) {
         }
       }
       const result = change(work);
-      const text = JSON.stringify({ ...result.resource, request_id: request.requestId });
+      const text = JSON.stringify(result.keepsRequestId ? result.resource : { ...result.resource, request_id: request.requestId });
       if (scope && result.status >= 200 && result.status < 300) {
         store.idempotencyKeys.save({ ...scope, fingerprint: print, status: result.status, body: text, created_ms: now });
       }

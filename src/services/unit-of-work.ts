@@ -13,11 +13,17 @@ export interface NewEvent {
   data: object;
 }
 
-/** What a change may do inside its transaction besides writing rows: record events. */
+/** What a change may do inside its transaction besides writing rows. */
 export interface Work {
   readonly requestId: string;
+  /** Records an event, and (through the outbox) its deliveries, in this transaction. */
   recordEvent(event: NewEvent): StoredEvent;
+  /** Runs `fn` once the transaction has committed (never if it rolls back). */
+  afterCommit(fn: () => void): void;
 }
+
+/** Called for every event recorded, inside its transaction: the webhook outbox. */
+export type EventRecordedHook = (event: StoredEvent) => void;
 
 /**
  * Runs a change and its events in ONE transaction, then announces the events on
@@ -25,8 +31,8 @@ export interface Work {
  * A unit started inside another joins it, so an outer wrapper (idempotency)
  * and an inner change commit together.
  */
-export function createUnitOfWork(store: Store, bus: Bus, clock: Clock) {
-  let current: { work: Work; events: StoredEvent[] } | undefined;
+export function createUnitOfWork(store: Store, bus: Bus, clock: Clock, onEventRecorded: () => EventRecordedHook | undefined = () => undefined) {
+  let current: { work: Work; events: StoredEvent[]; after: (() => void)[] } | undefined;
 
   function recordEvent(requestId: string, events: StoredEvent[], event: NewEvent): StoredEvent {
     const id = newId("evt");
@@ -49,14 +55,20 @@ export function createUnitOfWork(store: Store, bus: Bus, clock: Clock) {
       body,
     });
     events.push(stored);
+    onEventRecorded()?.(stored);
     return stored;
   }
 
   return function run<T>(requestId: string, fn: (work: Work) => T): T {
     if (current) return fn(current.work);
     const events: StoredEvent[] = [];
-    const work: Work = { requestId, recordEvent: (event) => recordEvent(requestId, events, event) };
-    current = { work, events };
+    const after: (() => void)[] = [];
+    const work: Work = {
+      requestId,
+      recordEvent: (event) => recordEvent(requestId, events, event),
+      afterCommit: (callback) => void after.push(callback),
+    };
+    current = { work, events, after };
     let result: T;
     try {
       result = store.transaction(() => fn(work));
@@ -64,6 +76,7 @@ export function createUnitOfWork(store: Store, bus: Bus, clock: Clock) {
       current = undefined;
     }
     for (const event of events) bus.emit("event.created", event);
+    for (const callback of after) callback();
     return result;
   };
 }

@@ -1,6 +1,8 @@
 import type { Db } from "./open.js";
 import { createApiKeysRepo } from "./repos/api-keys.js";
 import { createCompaniesRepo } from "./repos/companies.js";
+import { createDeliveriesRepo } from "./repos/deliveries.js";
+import { createDeliveryAttemptsRepo } from "./repos/delivery-attempts.js";
 import { createEventsRepo } from "./repos/events.js";
 import { createIdempotencyKeysRepo } from "./repos/idempotency-keys.js";
 import { createJobsRepo } from "./repos/jobs.js";
@@ -22,6 +24,8 @@ export function createStore(db: Db): StoreShape {
     events: createEventsRepo(db),
     idempotencyKeys: createIdempotencyKeysRepo(db),
     webhookEndpoints: createWebhookEndpointsRepo(db),
+    deliveries: createDeliveriesRepo(db),
+    deliveryAttempts: createDeliveryAttemptsRepo(db),
     /** Runs `fn` in one IMMEDIATE transaction (nested calls become savepoints). */
     transaction<T>(fn: () => T): T {
       return db.transaction(fn).immediate();
@@ -40,6 +44,8 @@ interface StoreShape {
   events: ReturnType<typeof createEventsRepo>;
   idempotencyKeys: ReturnType<typeof createIdempotencyKeysRepo>;
   webhookEndpoints: ReturnType<typeof createWebhookEndpointsRepo>;
+  deliveries: ReturnType<typeof createDeliveriesRepo>;
+  deliveryAttempts: ReturnType<typeof createDeliveryAttemptsRepo>;
   transaction<T>(fn: () => T): T;
 }
 

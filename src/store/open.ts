@@ -33,6 +33,8 @@ export function openDatabase(path: string, migrations: readonly Migration[] = MI
   }
   const db = new Database(path);
   try {
+    // Refuse a database from a newer paysim before changing anything in it, even its journal mode.
+    refuseNewer(db, path, migrations);
     if (!inMemory) db.pragma("journal_mode = WAL");
     db.pragma("synchronous = NORMAL");
     db.pragma("foreign_keys = ON");
@@ -48,11 +50,17 @@ export function openDatabase(path: string, migrations: readonly Migration[] = MI
   return db;
 }
 
-/** Applies every pending step in one transaction; refuses a database from a newer paysim. */
-export function migrate(db: Db, path: string, migrations: readonly Migration[]): void {
+/** Throws NewerDatabaseError when the database's schema is newer than `migrations` know; answers its version. */
+function refuseNewer(db: Db, path: string, migrations: readonly Migration[]): number {
   const current = db.pragma("user_version", { simple: true }) as number;
   const latest = migrations.at(-1)?.version ?? 0;
   if (current > latest) throw new NewerDatabaseError(path, current, latest);
+  return current;
+}
+
+/** Applies every pending step in one transaction; refuses a database from a newer paysim. */
+export function migrate(db: Db, path: string, migrations: readonly Migration[]): void {
+  const current = refuseNewer(db, path, migrations);
   const pending = migrations.filter((m) => m.version > current);
   if (pending.length === 0) return;
   db.transaction(() => {

@@ -17,6 +17,7 @@ interface StartFlags {
   webhookSecret?: string;
   timeScale: number;
   payouts: "auto" | "manual";
+  webhookTimeout: number;
   ui: boolean;
   json: boolean;
 }
@@ -51,6 +52,7 @@ export function startCommand(output: Output = consoleOutput): Command {
     .addOption(new Option("--webhook-secret <whsec>", "signing secret of the --forward-to endpoints").env("PAYSIM_WEBHOOK_SECRET"))
     .addOption(new Option("--time-scale <n>", "run the clock n times faster than real time").env("PAYSIM_TIME_SCALE").default(1).argParser(positiveNumber))
     .addOption(new Option("--payouts <mode>", "auto: payouts move by their token's outcome; manual: only when told").env("PAYSIM_PAYOUTS").choices(["auto", "manual"]).default("auto"))
+    .addOption(new Option("--webhook-timeout <ms>", "how long a webhook receiver has to answer").env("PAYSIM_WEBHOOK_TIMEOUT").default(20000).argParser(integer("--webhook-timeout", 1, 600000)))
     .addOption(new Option("--no-ui", "print plain log lines instead of the live view").env("PAYSIM_NO_UI"))
     .addOption(new Option("--json", "print one JSON object per line (NDJSON)").env("PAYSIM_JSON").default(false))
     .addHelpText(
@@ -95,6 +97,7 @@ async function runStart(flags: StartFlags, output: Output): Promise<number | und
       webhookSecret: flags.webhookSecret,
       timeScale: flags.timeScale,
       payouts: flags.payouts,
+      webhookTimeout: flags.webhookTimeout,
       onInternalError: (requestId, error) => output.error(`paysim: internal error in ${requestId}: ${(error as Error)?.stack ?? String(error)}`),
     });
   } catch (error) {

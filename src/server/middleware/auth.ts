@@ -4,7 +4,8 @@ import { hashSecretKey } from "../../domain/secret-keys.js";
 import type { Store } from "../../store/index.js";
 import type { AppEnv } from "../env.js";
 
-const BEARER = /^Bearer +(\S+) *$/;
+// The scheme name is case-insensitive (RFC 9110 §11.1); the key is not.
+const BEARER = /^Bearer +(\S+) *$/i;
 
 /** Finds the company of the `Authorization: Bearer` key; every /v1 call needs one. */
 export function auth(store: Store): MiddlewareHandler<AppEnv> {

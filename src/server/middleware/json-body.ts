@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import { ApiError } from "../../domain/errors.js";
-import { maskValue } from "../../domain/masking.js";
+import { isDroppedField, maskValue } from "../../domain/masking.js";
 
 export const MAX_BODY_BYTES = 64 * 1024;
 const MAX_DEPTH = 32;
@@ -65,7 +65,11 @@ export async function readJsonBody(c: Context): Promise<Record<string, unknown>>
   if (depthExceeds(parsed, MAX_DEPTH)) {
     throw new ApiError("invalid_request", `The request body is nested more than ${MAX_DEPTH} levels deep.`);
   }
-  return maskValue(parsed) as Record<string, unknown>;
+  const masked = maskValue(parsed) as Record<string, unknown>;
+  // Masking drops a top-level cvv, but it is still a field no call accepts: keep its
+  // name (never its value) so that validation refuses it instead of silently ignoring it.
+  for (const key of Object.keys(parsed)) if (isDroppedField(key)) masked[key] = "[removed]";
+  return masked;
 }
 
 const KEY_SHAPE = /^[\x20-\x7e]{1,255}$/;

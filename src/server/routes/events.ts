@@ -1,10 +1,14 @@
 import { Hono } from "hono";
+import { z } from "zod";
 import { ApiError } from "../../domain/errors.js";
 import { EVENT_TYPES } from "../../domain/events.js";
+import { parseOrThrow } from "../../domain/validation.js";
 import type { StoredEvent } from "../../store/repos/events.js";
+import { deliveriesOf } from "../../webhooks/deliveries-view.js";
 import type { AppDeps, AppEnv } from "../env.js";
 import { parseListQuery } from "../list-query.js";
-import { list } from "../respond.js";
+import { idempotencyKey, readJsonBody } from "../middleware/json-body.js";
+import { list, sendCommand } from "../respond.js";
 
 /** The event as the API shows it: the stored body, parsed. */
 export function eventResource(event: StoredEvent): Record<string, unknown> {
@@ -15,8 +19,14 @@ export function eventResource(event: StoredEvent): Record<string, unknown> {
  * /v1/events (SPEC §7). An event's own `request_id` is the request that caused
  * it, so a read answers with that one in the body; the `Request-Id` header names the read.
  */
-export function eventRoutes({ store }: AppDeps) {
+export function eventRoutes({ store, execute, outbox }: AppDeps) {
   const app = new Hono<AppEnv>();
+
+  const find = (companyId: string, id: string) => {
+    const event = store.events.byId(companyId, id);
+    if (!event) throw new ApiError("not_found", `No such event: "${id}".`);
+    return event;
+  };
 
   app.get("/", (c) => {
     const query = parseListQuery(c, { name: "type", values: EVENT_TYPES }, store.events.seqOf);
@@ -25,10 +35,21 @@ export function eventRoutes({ store }: AppDeps) {
   });
 
   app.get("/:id", (c) => {
-    const id = c.req.param("id");
-    const event = store.events.byId(c.get("company").id, id);
-    if (!event) throw new ApiError("not_found", `No such event: "${id}".`);
-    return c.json({ ...eventResource(event), deliveries: [] });
+    const event = find(c.get("company").id, c.req.param("id"));
+    return c.json({ ...eventResource(event), deliveries: deliveriesOf(store, event.id) });
+  });
+
+  /** A new delivery to every endpoint listening now, whatever happened to the earlier ones. */
+  app.post("/:id/resend", async (c) => {
+    const body = await readJsonBody(c);
+    const company = c.get("company");
+    const request = { companyId: company.id, requestId: c.get("requestId"), method: "POST", path: c.req.path, body, idempotencyKey: idempotencyKey(c, false) };
+    return sendCommand(c, execute(request, () => {
+      const event = find(company.id, c.req.param("id"));
+      parseOrThrow(z.strictObject({}), body);
+      outbox.enqueue(event);
+      return { status: 200, resource: { ...eventResource(event), deliveries: deliveriesOf(store, event.id) }, keepsRequestId: true };
+    }));
   });
 
   return app;

@@ -1,7 +1,9 @@
 import { Hono } from "hono";
 import { z } from "zod";
+import { EVENT_TYPES } from "../../domain/events.js";
 import { PAYOUT_STATUSES } from "../../domain/payout.js";
-import { parseOrThrow } from "../../domain/validation.js";
+import { amountSchema, currencySchema, parseOrThrow } from "../../domain/validation.js";
+import { eventResource } from "./events.js";
 import type { AppDeps, AppEnv } from "../env.js";
 import { idempotencyKey, readJsonBody } from "../middleware/json-body.js";
 import { ok, sendCommand } from "../respond.js";
@@ -22,6 +24,21 @@ const transitionSchema = z.strictObject({
       `${issue.input === undefined ? "to is required" : "to must be a payout status"}: one of ${PAYOUT_STATUSES.join(", ")}.`,
   }),
   amount: z.number({ error: "amount must be an integer in minor units." }).optional(),
+});
+
+/** The ingest body: a known type, and data with the three validated fields; the rest of data is free-form. */
+const ingestSchema = z.strictObject({
+  type: z.enum(EVENT_TYPES, {
+    error: (issue) => `${issue.input === undefined ? "type is required" : "type must be a known event type"}: one of ${EVENT_TYPES.join(", ")}.`,
+  }),
+  data: z.looseObject(
+    {
+      reference: z.string({ error: "data.reference is required: a string." }),
+      amount: amountSchema,
+      currency: currencySchema,
+    },
+    { error: "data is required: an object with reference, amount and currency." },
+  ),
 });
 
 /** /v1/sandbox: controls a real provider does not have (SPEC §5, §8). */
@@ -50,6 +67,19 @@ export function sandboxRoutes({ clock, advanceClock, execute, payouts }: AppDeps
       const row = payouts.get(company.id, c.req.param("id"));
       const input = parseOrThrow(transitionSchema, body);
       return { status: 200, resource: payouts.toResource(payouts.moveManually(work, row, input.to, input.amount)) };
+    }));
+  });
+
+  /** The seed's test-event ingestion: stored (masked) as a received event, then delivered. */
+  app.post("/webhook_ingest", async (c) => {
+    const body = await readJsonBody(c);
+    const company = c.get("company");
+    const request = { companyId: company.id, requestId: c.get("requestId"), method: "POST", path: c.req.path, body, idempotencyKey: idempotencyKey(c, false) };
+    return sendCommand(c, execute(request, (work) => {
+      const input = parseOrThrow(ingestSchema, body);
+      const objectId = typeof input.data.id === "string" ? input.data.id : null;
+      const event = work.recordEvent({ companyId: company.id, type: input.type, objectId, data: input.data });
+      return { status: 201, resource: eventResource(event), keepsRequestId: true };
     }));
   });
 

@@ -19,10 +19,13 @@ export function createEventsRepo(db: Db) {
     VALUES (@id, @company_id, @type, @object_id, @request_id, @created_at, @body)
     RETURNING *`);
   const byId = db.prepare("SELECT * FROM events WHERE company_id = ? AND id = ?");
+  const bodyForDelivery = db.prepare("SELECT body FROM events WHERE id = ?").pluck();
   const pages = pagedLister<StoredEvent>(db, "events", "type");
   return {
     insert: (event: Omit<StoredEvent, "seq">) => insert.get(event) as StoredEvent,
     byId: (companyId: string, id: string) => byId.get(companyId, id) as StoredEvent | undefined,
+    /** For the dispatcher: the exact bytes of an event its own outbox names. */
+    bodyForDelivery: (id: string) => bodyForDelivery.get(id) as string | undefined,
     list: (companyId: string, query: PageQuery) => pages.list(companyId, query),
     seqOf: (companyId: string, id: string) => pages.seqOf(companyId, id),
   };

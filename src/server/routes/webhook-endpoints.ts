@@ -1,0 +1,67 @@
+import { Hono } from "hono";
+import { z } from "zod";
+import { isHttpUrl } from "../../config.js";
+import { ApiError } from "../../domain/errors.js";
+import { EVENT_TYPES } from "../../domain/events.js";
+import { parseOrThrow } from "../../domain/validation.js";
+import { insertEndpoint, toEndpointResource } from "../../services/webhook-endpoints.js";
+import type { AppDeps, AppEnv } from "../env.js";
+import { idempotencyKey, readJsonBody } from "../middleware/json-body.js";
+import { list, ok, sendCommand } from "../respond.js";
+
+const createSchema = z.strictObject({
+  url: z
+    .string({ error: "url is required: the http:// or https:// address that receives the events." })
+    .max(2048, { error: "url must be at most 2048 characters." })
+    .refine(isHttpUrl, { error: "url must be an http:// or https:// URL, e.g. http://localhost:3000/webhooks." }),
+  enabled_events: z
+    .array(z.enum(["*", ...EVENT_TYPES]), {
+      error: `enabled_events must be a list of event types (${EVENT_TYPES.join(", ")}) or ["*"].`,
+    })
+    .min(1, { error: "enabled_events must list at least one event type, or \"*\"." })
+    .optional(),
+});
+
+const noQuery = z.strictObject({});
+
+/** /v1/webhook_endpoints: where a company's events are delivered (SPEC §7). */
+export function webhookEndpointRoutes({ store, clock, execute, outbox }: AppDeps) {
+  const app = new Hono<AppEnv>();
+
+  const find = (companyId: string, id: string) => {
+    const row = store.webhookEndpoints.byId(companyId, id);
+    if (!row) throw new ApiError("not_found", `No such webhook endpoint: "${id}".`);
+    return row;
+  };
+
+  app.post("/", async (c) => {
+    const body = await readJsonBody(c);
+    const company = c.get("company");
+    const request = { companyId: company.id, requestId: c.get("requestId"), method: "POST", path: c.req.path, body, idempotencyKey: idempotencyKey(c, false) };
+    return sendCommand(c, execute(request, () => {
+      const input = parseOrThrow(createSchema, body);
+      const row = insertEndpoint(store, { companyId: company.id, url: input.url, enabledEvents: input.enabled_events ?? ["*"], createdAt: clock.nowIso() });
+      return { status: 201, resource: toEndpointResource(row) };
+    }));
+  });
+
+  app.get("/", (c) => {
+    parseOrThrow(noQuery, c.req.query());
+    return list(c, store.webhookEndpoints.live(c.get("company").id).map(toEndpointResource), false);
+  });
+
+  app.get("/:id", (c) => ok(c, toEndpointResource(find(c.get("company").id, c.req.param("id")))));
+
+  app.delete("/:id", (c) => {
+    const company = c.get("company");
+    const id = c.req.param("id");
+    store.transaction(() => {
+      find(company.id, id);
+      store.webhookEndpoints.softDelete(company.id, id, clock.nowIso());
+      outbox.stopForEndpoint(id);
+    });
+    return ok(c, { id, object: "webhook_endpoint", deleted: true });
+  });
+
+  return app;
+}
