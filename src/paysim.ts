@@ -27,6 +27,8 @@ export interface PaysimOptions {
   db?: string;
   /** The default company's secret key; generated when absent. */
   secretKey?: string;
+  /** A key an earlier start generated (`paysim start` reads it from instance.json); reused when no key is given. */
+  rememberedSecretKey?: string;
   /** A config file path, or the config itself. */
   config?: string | PaysimConfig;
   forwardTo?: string | readonly string[];
@@ -95,7 +97,7 @@ export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimI
       notBeforeMs: Number(store.meta.get(CLOCK_HIGH_WATER) ?? 0),
     });
     const forwardTo = options.forwardTo === undefined ? [] : typeof options.forwardTo === "string" ? [options.forwardTo] : options.forwardTo;
-    const boot = bootstrap(store, clock, { config, secretKey: options.secretKey, forwardTo, webhookSecret: options.webhookSecret });
+    const boot = bootstrap(store, clock, { config, secretKey: options.secretKey, rememberedSecretKey: options.rememberedSecretKey, forwardTo, webhookSecret: options.webhookSecret });
 
     const bus = new Bus();
     const testCards = loadTestCards();

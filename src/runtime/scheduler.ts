@@ -39,7 +39,7 @@ export interface SchedulerOptions {
   store: Store;
   clock: Clock;
   run: RunUnit;
-  /** Async jobs running at once at most; the rest wait their turn. */
+  /** Async jobs running at once at most (plus one per concurrency key with none running); the rest wait their turn. */
   maxInFlight?: number;
   onError: (job: JobRow, error: unknown) => void;
 }
@@ -62,6 +62,8 @@ export function createScheduler({ store, clock, run, maxInFlight = 64, onError }
   const abort = new AbortController();
   let timer: NodeJS.Timeout | undefined;
   let armedFor = Infinity;
+  /** The clock time the last drain covered: every job due by then has run or started (or waits for a slot). */
+  let drainedUpTo = -Infinity;
   let drainQueued = false;
   let started = false;
   let stopped = false;
@@ -97,10 +99,13 @@ export function createScheduler({ store, clock, run, maxInFlight = 64, onError }
 
   /** Starts an async job unless its slots are full; true if it started. */
   function startAsync(row: JobRow, { handler, limit }: { handler: AsyncJobHandler; limit?: ConcurrencyLimit | undefined }): boolean {
-    if (inFlight.size >= maxInFlight) return false;
     const job = toJob(row);
     const key = limit?.key(job);
-    if (key !== undefined && (inFlightByKey.get(key) ?? 0) >= limit!.max) return false;
+    const running = key === undefined ? 0 : (inFlightByKey.get(key) ?? 0);
+    if (key !== undefined && running >= limit!.max) return false;
+    // Past the global bound, a key with nothing running still gets one slot: hung
+    // endpoints filling every slot must not starve a healthy one.
+    if (inFlight.size >= maxInFlight && (key === undefined || running > 0)) return false;
     if (key !== undefined) inFlightByKey.set(key, (inFlightByKey.get(key) ?? 0) + 1);
     const task = (async () => {
       try {
@@ -152,6 +157,7 @@ export function createScheduler({ store, clock, run, maxInFlight = 64, onError }
     while (pass(now)) {
       // a job may have made another job due (e.g. processing then succeeded): pass again
     }
+    drainedUpTo = now;
     arm();
   }
 
@@ -166,7 +172,9 @@ export function createScheduler({ store, clock, run, maxInFlight = 64, onError }
 
   function arm() {
     if (stopped) return;
-    const next = store.jobs.nextDueAfter(clock.now());
+    // Counted from what the last drain covered, not from now: a job that fell due
+    // while the drain ran must fire at once, not be skipped.
+    const next = store.jobs.nextDueAfter(drainedUpTo);
     if (timer) clearTimeout(timer);
     timer = undefined;
     armedFor = next ?? Infinity;

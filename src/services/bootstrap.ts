@@ -11,8 +11,13 @@ export const DEFAULT_COMPANY = { name: "Sandbox Merchant", currency: "EUR" } as 
 
 export interface BootstrapOptions {
   config?: PaysimConfig | undefined;
-  /** The default company's key (from --secret-key, or read back from instance.json). */
+  /** The default company's key (from --secret-key). */
   secretKey?: string | undefined;
+  /**
+   * The default company's key from an earlier start (instance.json): reused when
+   * no key is given, unless it now belongs to another company.
+   */
+  rememberedSecretKey?: string | undefined;
   /** URLs registered as endpoints of the default company (--forward-to). */
   forwardTo?: readonly string[] | undefined;
   /** Signing secret of the --forward-to endpoints. */
@@ -47,8 +52,14 @@ export function bootstrap(store: Store, clock: Clock, options: BootstrapOptions)
   let generatedKey = false;
   const defaultKeys = [first.secret_key, options.secretKey].filter((k): k is string => k !== undefined);
   if (defaultKeys.length === 0) {
-    defaultKeys.push(newSecret("sk_test_"));
-    generatedKey = true;
+    const remembered = options.rememberedSecretKey;
+    const owner = remembered === undefined ? undefined : store.apiKeys.companyIdFor(hashSecretKey(remembered));
+    if (remembered !== undefined && (owner === undefined || store.companies.byId(owner)?.name === first.name)) {
+      defaultKeys.push(remembered);
+    } else {
+      defaultKeys.push(newSecret("sk_test_"));
+      generatedKey = true;
+    }
   }
 
   // Check every key before writing anything: a key never moves between companies.

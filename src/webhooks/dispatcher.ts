@@ -95,9 +95,11 @@ export function createDispatcher(options: { store: Store; clock: Clock; schedule
       const succeeded = outcome.statusCode !== null && outcome.statusCode >= 200 && outcome.statusCode < 300;
       let next: number | undefined;
       let status = current.status;
-      if (current.status === "pending") {
-        next = succeeded ? undefined : nextAttemptAt(attemptCount, attemptedMs);
-        status = succeeded ? "succeeded" : next === undefined ? "failed" : "pending";
+      // A 2xx means the receiver got the event, even if its endpoint was deleted while the attempt was in flight.
+      if (succeeded) status = "succeeded";
+      else if (current.status === "pending") {
+        next = nextAttemptAt(attemptCount, attemptedMs);
+        status = next === undefined ? "failed" : "pending";
       }
       const updated = store.deliveries.update({
         id: delivery.id,

@@ -57,7 +57,8 @@ export function verifySignature(
     else if (key === "v1") signatures.push(value);
   }
   if (t === undefined || !/^\d{1,12}$/.test(t) || signatures.length === 0) return false;
-  if (Math.abs(now - Number(t)) > toleranceSeconds) return false;
+  // Written as "not within" so that a NaN tolerance or now refuses instead of accepting any age.
+  if (!(Math.abs(now - Number(t)) <= toleranceSeconds)) return false;
   const expected = Buffer.from(hmacHex(secret, t, rawBody), "hex");
   return signatures.some((signature) => {
     if (!/^[0-9a-f]{64}$/i.test(signature)) return false;

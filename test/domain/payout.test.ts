@@ -51,16 +51,16 @@ describe("payout state machine", () => {
 });
 
 describe("amount of a move", () => {
-  it.each([
-    ["partially_reversed", 1, undefined],
-    ["partially_reversed", 4999, undefined],
-    ["reversed", undefined, undefined],
-    ["processing", undefined, undefined],
-  ] as const)("accepts %s with amount %s", (to, amount) => {
+  it.each<[PayoutStatus, number | undefined]>([
+    ["partially_reversed", 1],
+    ["partially_reversed", 4999],
+    ["reversed", undefined],
+    ["processing", undefined],
+  ])("accepts %s with amount %s", (to, amount) => {
     expect(codeOf(() => checkMoveAmount(to, 5000, amount))).toBeUndefined();
   });
 
-  it.each([
+  it.each<[PayoutStatus, number | undefined]>([
     ["partially_reversed", undefined],
     ["partially_reversed", 0],
     ["partially_reversed", -1],
@@ -69,7 +69,7 @@ describe("amount of a move", () => {
     ["partially_reversed", 10.5],
     ["reversed", 100],
     ["succeeded", 100],
-  ] as const)("refuses %s with amount %s (param amount)", (to, amount) => {
+  ])("refuses %s with amount %s (param amount)", (to, amount) => {
     try {
       checkMoveAmount(to, 5000, amount);
       expect.unreachable();

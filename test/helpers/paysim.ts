@@ -79,6 +79,11 @@ export async function callApi<T = any>(baseUrl: string, defaultKey: string, meth
   return { status: response.status, headers: response.headers, body: parsed as T, text };
 }
 
+/** An `api` bound to any running instance and key, for helpers that take `{ api }`. */
+export function clientFor(baseUrl: string, key: string): Pick<TestPaysim, "api"> {
+  return { api: <T>(method: string, path: string, call: ApiCall = {}) => callApi<T>(baseUrl, key, method, path, call) };
+}
+
 let counter = 0;
 /** A fresh Idempotency-Key. */
 export function freshKey(): string {

@@ -191,6 +191,21 @@ describe("scheduler", () => {
     expect(await fired).toBe("fired");
   });
 
+  it("fires a job that fell due while a drain was running instead of skipping it", async () => {
+    // Each read of real time moves it on by 400 ms: the clock runs on during the drain itself.
+    let real = T0;
+    const h = harness(newDbPath(), () => (real += 400));
+    const ran = new Promise<string>((resolve) => h.scheduler.register("late", { sync: () => resolve("late job ran") }));
+    h.store.transaction(() => {
+      h.scheduler.schedule({ kind: "record", subjectId: "a", dueMs: real + 1000, payload: "first" });
+      h.scheduler.schedule({ kind: "late", subjectId: "b", dueMs: real + 2500 });
+    });
+    h.clock.advance(1);
+    h.scheduler.start();
+    expect(await ran).toBe("late job ran");
+    expect(h.ran).toEqual(["first"]);
+  });
+
   it("cancels a subject's jobs that the keep test rejects", () => {
     const h = harness(newDbPath(), () => T0);
     h.scheduler.start();

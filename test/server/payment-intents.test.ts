@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freshKey, startTestPaysim, type TestPaysim } from "../helpers/paysim.js";
+import { expectApiError } from "../helpers/errors.js";
+import { createIntent, freshKey, startTestPaysim, type TestPaysim } from "../helpers/paysim.js";
 
 let paysim: TestPaysim;
 beforeAll(async () => {
@@ -9,16 +10,18 @@ afterAll(async () => {
   await paysim.dispose();
 });
 
-async function createIntent(body: object = { amount: 1000 }) {
-  const response = await paysim.api("POST", "/v1/payment_intents", { body, idempotencyKey: freshKey() });
-  expect(response.status).toBe(201);
-  return response.body;
-}
+const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 describe("POST /v1/payment_intents", () => {
   it("creates an intent in state created with its checkout URL and the company currency", async () => {
     const response = await paysim.api("POST", "/v1/payment_intents", { body: { amount: 1000, description: "Order 42" }, idempotencyKey: freshKey() });
     expect(response.status).toBe(201);
+    expect(Object.keys(response.body).sort()).toEqual(
+      [
+        "id", "object", "reference", "amount", "currency", "description", "capture_method", "state",
+        "card", "failure_reason", "checkout_url", "created_at", "updated_at", "request_id",
+      ].sort(),
+    );
     expect(response.body).toMatchObject({
       object: "payment_intent",
       amount: 1000,
@@ -32,41 +35,45 @@ describe("POST /v1/payment_intents", () => {
     expect(response.body.id).toMatch(/^pi_[0-9A-Za-z]{24}$/);
     expect(response.body.reference).toMatch(/^PAY-[0-9A-Z]{10}$/);
     expect(response.body.checkout_url).toBe(`${paysim.url}/checkout/${response.body.id}`);
+    expect(response.body.created_at).toMatch(ISO_MS);
+    expect(response.body.updated_at).toBe(response.body.created_at);
     expect(response.body.request_id).toMatch(/^req_[0-9A-Za-z]{24}$/);
     expect(response.headers.get("request-id")).toBe(response.body.request_id);
+    expect(response.headers.get("content-type")).toMatch(/^application\/json/);
+  });
+
+  it("takes the currency and capture method given", async () => {
+    const intent = await createIntent(paysim, { amount: 5000, currency: "USD", capture_method: "manual" });
+    expect(intent).toMatchObject({ amount: 5000, currency: "USD", capture_method: "manual", description: null });
+  });
+
+  it("gives every intent its own id and reference", async () => {
+    const intents = await Promise.all(Array.from({ length: 10 }, () => createIntent(paysim)));
+    expect(new Set(intents.map((pi) => pi.id)).size).toBe(10);
+    expect(new Set(intents.map((pi) => pi.reference)).size).toBe(10);
+  });
+
+  it("takes the timestamps from the virtual clock", async () => {
+    const before = (await paysim.api("GET", "/v1/sandbox/clock")).body.now;
+    const intent = await createIntent(paysim);
+    const after = (await paysim.api("GET", "/v1/sandbox/clock")).body.now;
+    expect(Date.parse(intent.created_at)).toBeGreaterThanOrEqual(Date.parse(before));
+    expect(Date.parse(intent.created_at)).toBeLessThanOrEqual(Date.parse(after));
   });
 });
 
-describe("payment intent transitions over HTTP", () => {
-  it("authorizes then captures a manual intent, emitting each event", async () => {
-    const intent = await createIntent({ amount: 2500, capture_method: "manual" });
-    const authorized = await paysim.api("POST", `/v1/payment_intents/${intent.id}/authorize`, { body: { payment_method: "pm_card_mastercard" } });
-    expect(authorized.status).toBe(200);
-    expect(authorized.body).toMatchObject({ state: "authorized", card: { last4: "4444", brand: "mastercard" } });
-    const captured = await paysim.api("POST", `/v1/payment_intents/${intent.id}/capture`);
-    expect(captured.body.state).toBe("captured");
-    const events = await paysim.api("GET", `/v1/events?limit=3`);
-    expect(events.body.data.map((e: any) => e.type)).toEqual([
-      "payment_intent.captured",
-      "payment_intent.authorized",
-      "payment_intent.created",
-    ]);
+describe("GET /v1/payment_intents/:id", () => {
+  it("reads back what the creation answered, with its own request id", async () => {
+    const intent = await createIntent(paysim, { amount: 777, description: "read me" });
+    const response = await paysim.api("GET", `/v1/payment_intents/${intent.id}`);
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ ...intent, request_id: response.headers.get("request-id") });
+    expect(response.body.request_id).not.toBe(intent.request_id);
   });
 
-  it("captures at once on authorize when the capture method is automatic", async () => {
-    const intent = await createIntent();
-    const response = await paysim.api("POST", `/v1/payment_intents/${intent.id}/authorize`);
-    expect(response.body).toMatchObject({ state: "captured", card: { last4: "4242", brand: "visa" } });
-  });
-
-  it("refuses to capture a created intent, changing nothing and emitting nothing", async () => {
-    const intent = await createIntent({ amount: 700, capture_method: "manual" });
-    const before = await paysim.api("GET", "/v1/events?limit=1");
-    const response = await paysim.api("POST", `/v1/payment_intents/${intent.id}/capture`);
-    expect(response.status).toBe(400);
-    expect(response.body.error.code).toBe("invalid_request");
-    expect((await paysim.api("GET", `/v1/payment_intents/${intent.id}`)).body.state).toBe("created");
-    const after = await paysim.api("GET", "/v1/events?limit=1");
-    expect(after.body.data[0].id).toBe(before.body.data[0].id);
+  it.each(["pi_ZZZZZZZZZZZZZZZZZZZZZZZZ", "pi_nope", "evt_ZZZZZZZZZZZZZZZZZZZZZZZZ", "x"])("answers 404 not_found for the unknown id %s", async (id) => {
+    const response = await paysim.api("GET", `/v1/payment_intents/${id}`);
+    expectApiError(response, 404, "not_found");
+    expect(response.body.error.message).toBe(`No such payment intent: "${id}".`);
   });
 });

@@ -16,7 +16,14 @@ async function readLimited(request: Request): Promise<Uint8Array> {
   let size = 0;
   const reader = request.body.getReader();
   for (;;) {
-    const { done, value } = await reader.read();
+    let chunk: Awaited<ReturnType<typeof reader.read>>;
+    try {
+      chunk = await reader.read();
+    } catch {
+      // The client went away mid-body: nobody is left to answer, and it is no bug of paysim's.
+      throw new ApiError("invalid_request", "The request body was cut short before its announced length.");
+    }
+    const { done, value } = chunk;
     if (done) break;
     size += value.byteLength;
     if (size > MAX_BODY_BYTES) {

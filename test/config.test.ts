@@ -1,0 +1,120 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { ConfigError, loadConfigFile, parseConfig } from "../src/config.js";
+import { tempDir } from "./helpers/paysim.js";
+
+const folder = tempDir("paysim-config-");
+afterAll(() => folder.cleanup());
+
+let files = 0;
+function configFile(content: unknown): string {
+  const path = join(folder.dir, `config-${++files}.json`);
+  writeFileSync(path, typeof content === "string" ? content : JSON.stringify(content));
+  return path;
+}
+
+function refusal(load: () => unknown): ConfigError {
+  try {
+    load();
+  } catch (error) {
+    if (error instanceof ConfigError) return error;
+    throw error;
+  }
+  throw new Error("expected the config to be refused");
+}
+
+const company = (extra: object = {}) => ({ name: "Acme", ...extra });
+const endpoint = (extra: object = {}) => ({ url: "http://127.0.0.1:3000/hooks", ...extra });
+
+describe("a bad config file is refused naming the file and the field", () => {
+  it.each([
+    ["a lower-case currency", { companies: [company({ currency: "eur" })] }, "companies[0].currency"],
+    ["an unknown currency", { companies: [company({ currency: "XYZ" })] }, "companies[0].currency"],
+    ["a non-string currency", { companies: [company({ currency: 978 })] }, "companies[0].currency"],
+    ["an unknown company field", { companies: [company({ colour: "red" })] }, 'unknown field "companies[0].colour"'],
+    ["an unknown top-level field", { companies: [company()], compnies: [] }, 'unknown field "compnies"'],
+    ["an unknown endpoint field", { companies: [company({ webhook_endpoints: [endpoint({ events: [] })] })] }, 'unknown field "companies[0].webhook_endpoints[0].events"'],
+    ["a duplicate company name", { companies: [company(), { name: "Other" }, company()] }, "companies[2].name"],
+    ["a secret_key without sk_test_", { companies: [company({ secret_key: "sk_live_0123456789" })] }, "companies[0].secret_key"],
+    ["a secret_key too short", { companies: [company({ secret_key: "sk_test_1" })] }, "companies[0].secret_key"],
+    ["a secret_key with a space", { companies: [company({ secret_key: "sk_test_0123 456789" })] }, "companies[0].secret_key"],
+    ["a secret_key used twice", { companies: [company({ secret_key: "sk_test_shared_0001" }), { name: "B", secret_key: "sk_test_shared_0001" }] }, "companies[1].secret_key"],
+    ["an empty company name", { companies: [{ name: "  " }] }, "companies[0].name"],
+    ["a missing company name", { companies: [{ currency: "EUR" }] }, "companies[0].name"],
+    ["no companies", { companies: [] }, "companies"],
+    ["a missing companies list", {}, "companies"],
+    ["an endpoint URL that is not http(s)", { companies: [company({ webhook_endpoints: [endpoint({ url: "ftp://example.com/x" })] })] }, "companies[0].webhook_endpoints[0].url"],
+    ["an endpoint secret without whsec_", { companies: [company({ webhook_endpoints: [endpoint({ secret: "secret_0123456789" })] })] }, "companies[0].webhook_endpoints[0].secret"],
+    ["an unknown event type", { companies: [company({ webhook_endpoints: [endpoint({ enabled_events: ["payment_intent.refunded"] })] })] }, "companies[0].webhook_endpoints[0].enabled_events[0]"],
+    ["an empty enabled_events", { companies: [company({ webhook_endpoints: [endpoint({ enabled_events: [] })] })] }, "companies[0].webhook_endpoints[0].enabled_events"],
+    ["a top-level array", [company()], "(top level)"],
+  ])("%s", (_name, content, field) => {
+    const path = configFile(content);
+    const error = refusal(() => loadConfigFile(path));
+    expect(error.message).toContain(path);
+    expect(error.message).toContain(field);
+    expect(error.name).toBe("ConfigError");
+  });
+
+  it("refuses a file that is not JSON, naming the file", () => {
+    const path = configFile("{ companies: [ }");
+    const error = refusal(() => loadConfigFile(path));
+    expect(error.message).toContain(path);
+    expect(error.message).toMatch(/not valid JSON/);
+  });
+
+  it("refuses a missing file, naming it and the reason", () => {
+    const path = join(folder.dir, "does-not-exist.json");
+    const error = refusal(() => loadConfigFile(path));
+    expect(error.message).toContain(path);
+    expect(error.message).toContain("ENOENT");
+  });
+
+  it("names the given source for a config passed as an object", () => {
+    const error = refusal(() => parseConfig({ companies: [company({ currency: "eur" })] }, "(options.config)"));
+    expect(error.message).toContain("(options.config)");
+    expect(error.message).toContain("companies[0].currency");
+  });
+
+  it("does not repeat a refused secret_key or signing secret in the message", () => {
+    const key = refusal(() => parseConfig({ companies: [company({ secret_key: "sk_live_0123456789" })] }, "f.json"));
+    expect(key.message).not.toContain("sk_live_0123456789");
+    const secret = refusal(() => parseConfig({ companies: [company({ webhook_endpoints: [endpoint({ secret: "topsecret_0123" })] })] }, "f.json"));
+    expect(secret.message).not.toContain("topsecret_0123");
+  });
+});
+
+describe("a good config file", () => {
+  it("fills the documented defaults: currency EUR, no endpoints, enabled_events [\"*\"], no secret", () => {
+    const config = loadConfigFile(configFile({ companies: [company({ webhook_endpoints: [endpoint()] }), { name: "Globex", currency: "USD" }] }));
+    expect(config).toEqual({
+      companies: [
+        { name: "Acme", currency: "EUR", webhook_endpoints: [{ url: "http://127.0.0.1:3000/hooks", enabled_events: ["*"] }] },
+        { name: "Globex", currency: "USD", webhook_endpoints: [] },
+      ],
+    });
+  });
+
+  it("keeps what the SPEC example declares", () => {
+    const example = {
+      companies: [
+        {
+          name: "Acme",
+          currency: "EUR",
+          secret_key: "sk_test_acme_0001",
+          webhook_endpoints: [{ url: "http://127.0.0.1:3000/hooks", secret: "whsec_acme_0001", enabled_events: ["*"] }],
+        },
+        { name: "Globex", currency: "USD", secret_key: "sk_test_globex_0001" },
+      ],
+    };
+    expect(loadConfigFile(configFile(example))).toEqual({
+      companies: [example.companies[0], { ...example.companies[1], webhook_endpoints: [] }],
+    });
+  });
+
+  it("accepts listed event types in enabled_events", () => {
+    const config = parseConfig({ companies: [company({ webhook_endpoints: [endpoint({ enabled_events: ["payment_intent.captured", "payout.failed"] })] })] }, "x");
+    expect(config.companies[0]!.webhook_endpoints[0]!.enabled_events).toEqual(["payment_intent.captured", "payout.failed"]);
+  });
+});

@@ -1,0 +1,63 @@
+import { describe, expect, it } from "vitest";
+import { looksLikeId, newId, newReference, newSecret, randomString, type IdPrefix } from "../../src/domain/ids.js";
+
+const PREFIXES: IdPrefix[] = ["pi", "po", "evt", "req", "we", "co", "job", "del"];
+
+describe("newId", () => {
+  it.each(PREFIXES)("gives %s_ followed by 24 base62 characters", (prefix) => {
+    expect(newId(prefix)).toMatch(new RegExp(`^${prefix}_[0-9A-Za-z]{24}$`));
+  });
+
+  it("never repeats across many draws", () => {
+    const ids = new Set(Array.from({ length: 2000 }, () => newId("pi")));
+    expect(ids.size).toBe(2000);
+  });
+
+  it("draws from the whole base62 alphabet", () => {
+    const seen = new Set(Array.from({ length: 1000 }, () => newId("evt").slice(4)).join(""));
+    expect(seen.size).toBe(62);
+  });
+});
+
+describe("newReference", () => {
+  it.each([
+    ["PAY", /^PAY-[0-9A-Z]{10}$/],
+    ["POUT", /^POUT-[0-9A-Z]{10}$/],
+  ] as const)("gives %s- followed by 10 upper-case letters or digits", (prefix, shape) => {
+    for (let i = 0; i < 50; i++) expect(newReference(prefix)).toMatch(shape);
+  });
+});
+
+describe("newSecret", () => {
+  it.each([
+    ["sk_test_", /^sk_test_[0-9A-Za-z]{32}$/],
+    ["whsec_", /^whsec_[0-9A-Za-z]{32}$/],
+  ] as const)("gives %s followed by 32 base62 characters", (prefix, shape) => {
+    expect(newSecret(prefix)).toMatch(shape);
+    expect(newSecret(prefix)).not.toBe(newSecret(prefix));
+  });
+});
+
+describe("randomString", () => {
+  it.each([0, 1, 7, 24, 300])("gives exactly %i characters", (length) => {
+    expect(randomString("ab", length)).toHaveLength(length);
+  });
+
+  it("uses only the given alphabet", () => {
+    expect(randomString("xyz", 500)).toMatch(/^[xyz]{500}$/);
+  });
+});
+
+describe("looksLikeId", () => {
+  it.each([
+    ["pi_" + "a".repeat(24), "pi", true],
+    ["evt_" + "Z9".repeat(12), "evt", true],
+    ["pi_" + "a".repeat(23), "pi", false],
+    ["pi_" + "a".repeat(25), "pi", false],
+    ["pi_" + "a".repeat(23) + "-", "pi", false],
+    ["po_" + "a".repeat(24), "pi", false],
+    ["", "pi", false],
+  ] as const)("%s as %s: %s", (value, prefix, expected) => {
+    expect(looksLikeId(value, prefix)).toBe(expected);
+  });
+});

@@ -1,0 +1,94 @@
+import { describe, expect, it } from "vitest";
+import { maskText, maskValue } from "../../src/domain/masking.js";
+
+const digits = (n: number) => Array.from({ length: n }, (_, i) => String((i + 1) % 10)).join("");
+
+describe("maskText", () => {
+  it.each([
+    ["a plain 16-digit PAN", "4242424242424242", "************4242"],
+    ["a PAN split by single spaces", "4242 4242 4242 4242", "**** **** **** 4242"],
+    ["a PAN split by single hyphens", "4242-4242-4242-4242", "****-****-****-4242"],
+    ["a PAN with mixed single separators", "4242-4242 4242-4242", "****-**** ****-4242"],
+    ["a PAN inside a sentence", "paid with 5555555555554444 today", "paid with ************4444 today"],
+    ["a 15-digit Amex number", "378282246310005", "***********0005"],
+    ["a run of exactly 13 digits", digits(13), `${"*".repeat(9)}${digits(13).slice(-4)}`],
+    ["a run of exactly 19 digits", digits(19), `${"*".repeat(15)}${digits(19).slice(-4)}`],
+    ["a run of 20 digits (a PAN with digits glued on)", digits(20), `${"*".repeat(16)}${digits(20).slice(-4)}`],
+    ["a run of 40 digits", digits(40), `${"*".repeat(36)}${digits(40).slice(-4)}`],
+    ["two PANs in one text", "a 4242424242424242 b 5555555555554444", "a ************4242 b ************4444"],
+  ])("masks %s, keeping the last 4 digits", (_name, input, expected) => {
+    expect(maskText(input)).toBe(expected);
+  });
+
+  it.each([
+    ["a run of 12 digits", digits(12)],
+    ["a short order number", "Order 42"],
+    ["a date", "2024-01-31"],
+    ["a phone number with spaces", "+33 6 12 34 56 78"],
+    ["an empty string", ""],
+    ["digits separated by double spaces (not one run)", "4242  4242  4242"],
+  ])("leaves %s untouched", (_name, input) => {
+    expect(maskText(input)).toBe(input);
+  });
+
+  it("never leaves more than 4 digits of a PAN visible whatever its separators", () => {
+    for (const input of ["4242424242424242", "4242 4242 4242 4242", "4242-4242-4242-4242"]) {
+      expect(maskText(input).replace(/\D/g, "")).toBe("4242");
+    }
+  });
+});
+
+describe("maskValue", () => {
+  it("masks PANs in every string at any depth, arrays included", () => {
+    const input = { a: "4242424242424242", b: { c: ["x 4242 4242 4242 4242", { d: "4242-4242-4242-4242" }] } };
+    expect(maskValue(input)).toEqual({
+      a: "************4242",
+      b: { c: ["x **** **** **** 4242", { d: "****-****-****-4242" }] },
+    });
+  });
+
+  it.each(["cvv", "cvc", "security_code", "CVV", "Cvc", "SECURITY_CODE"])("drops a field named %s at any depth", (field) => {
+    expect(maskValue({ [field]: "123", keep: 1, card: { [field]: 456, last4: "4242" } })).toEqual({ keep: 1, card: { last4: "4242" } });
+  });
+
+  it.each([
+    ["pan", { pan: "4242424242424242" }, { pan: "************4242" }],
+    ["card_number", { card_number: "4242 4242 4242 4242" }, { card_number: "**** **** **** 4242" }],
+    ["card.number", { card: { number: "4242424242424242" } }, { card: { number: "************4242" } }],
+    ["a short pan (masked whatever its length)", { pan: "42424242" }, { pan: "****4242" }],
+    ["a numeric card_number", { card_number: 4242424242424242 }, { card_number: "************4242" }],
+    ["PAN (upper case field name)", { PAN: "1234567890" }, { PAN: "******7890" }],
+  ])("masks a card-number field: %s", (_name, input, expected) => {
+    expect(maskValue(input)).toEqual(expected);
+  });
+
+  it("does not treat a field named number outside a card as a card number", () => {
+    expect(maskValue({ number: "12345678", order: { number: "98765432" } })).toEqual({ number: "12345678", order: { number: "98765432" } });
+  });
+
+  it("turns an integer long enough to be a PAN into a masked string", () => {
+    expect(maskValue({ amount: 4242424242424242 })).toEqual({ amount: "************4242" });
+    expect(maskValue(4000000000000002)).toBe("************0002");
+  });
+
+  it("keeps ordinary numbers, booleans and null as they are", () => {
+    expect(maskValue({ amount: 1000, big: 999_999_999_999, ok: true, none: null, f: 1.5 })).toEqual({
+      amount: 1000,
+      big: 999_999_999_999,
+      ok: true,
+      none: null,
+      f: 1.5,
+    });
+  });
+
+  it("masks a PAN used as a field name", () => {
+    expect(maskValue({ "4242424242424242": "x" })).toEqual({ "************4242": "x" });
+  });
+
+  it("does not change the value it is given", () => {
+    const input = { pan: "4242424242424242", cvv: "123", nested: ["4242424242424242"] };
+    const copy = structuredClone(input);
+    maskValue(input);
+    expect(input).toEqual(copy);
+  });
+});

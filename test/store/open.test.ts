@@ -1,0 +1,171 @@
+import Database from "better-sqlite3";
+import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { MIGRATIONS, type Migration } from "../../src/store/migrations/index.js";
+import { migration010 } from "../../src/store/migrations/010-initial.js";
+import { NewerDatabaseError, openDatabase, type Db } from "../../src/store/open.js";
+import { tempDir } from "../helpers/paysim.js";
+
+const LATEST = MIGRATIONS.at(-1)!.version;
+const INITIAL_TABLES = ["api_keys", "companies", "events", "idempotency_keys", "meta", "payment_intents", "webhook_endpoints"];
+
+const folders: { cleanup: () => void }[] = [];
+const opened: Db[] = [];
+function freshPath(name = "paysim.db"): string {
+  const folder = tempDir("paysim-store-");
+  folders.push(folder);
+  return join(folder.dir, name);
+}
+function open(path: string, migrations?: readonly Migration[]): Db {
+  const db = migrations ? openDatabase(path, migrations) : openDatabase(path);
+  opened.push(db);
+  return db;
+}
+afterEach(() => {
+  for (const db of opened.splice(0)) if (db.open) db.close();
+  for (const folder of folders.splice(0)) folder.cleanup();
+});
+
+const tables = (db: Db) =>
+  (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all() as string[]);
+const userVersion = (db: Db) => db.pragma("user_version", { simple: true });
+const mode = (path: string) => statSync(path).mode & 0o777;
+
+describe("openDatabase on a new file", () => {
+  it("migrates to the latest version, numbered in steps of 10, with the initial tables", () => {
+    const db = open(freshPath());
+    expect(userVersion(db)).toBe(LATEST);
+    expect(MIGRATIONS.map((m) => m.version)).toEqual(MIGRATIONS.map((_, i) => (i + 1) * 10));
+    expect(tables(db)).toEqual(expect.arrayContaining(INITIAL_TABLES));
+  });
+
+  it("stops at version 10 with exactly the initial tables when only the first step is known", () => {
+    const db = open(freshPath(), [migration010]);
+    expect(userVersion(db)).toBe(10);
+    expect(tables(db)).toEqual(INITIAL_TABLES);
+  });
+
+  it("turns on WAL and foreign keys", () => {
+    const db = open(freshPath());
+    expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
+    expect(db.pragma("foreign_keys", { simple: true })).toBe(1);
+  });
+
+  it("creates missing parent folders", () => {
+    const path = join(freshPath(), "..", "a", "b", "paysim.db");
+    open(path);
+    expect(existsSync(path)).toBe(true);
+  });
+
+  it("gives the database and its -wal and -shm files mode 0600", () => {
+    const path = freshPath();
+    const db = open(path);
+    db.prepare("INSERT INTO meta (key, value) VALUES ('k', 'v')").run();
+    expect(mode(path)).toBe(0o600);
+    expect(existsSync(`${path}-wal`)).toBe(true);
+    expect(mode(`${path}-wal`)).toBe(0o600);
+    expect(mode(`${path}-shm`)).toBe(0o600);
+  });
+
+  it("makes an existing world-readable database file private", () => {
+    const path = freshPath();
+    open(path).close();
+    chmodSync(path, 0o644);
+    open(path);
+    expect(mode(path)).toBe(0o600);
+  });
+
+  it("opens :memory: without touching the disk", () => {
+    const db = open(":memory:");
+    expect(userVersion(db)).toBe(LATEST);
+    expect(existsSync(":memory:")).toBe(false);
+  });
+});
+
+describe("openDatabase on an existing file", () => {
+  it("is a no-op when the file is already at the latest version: no step runs again, data kept", () => {
+    const path = freshPath();
+    let runs = 0;
+    const counted: Migration[] = [{ version: 10, up: (db) => void (runs++, migration010.up(db)) }];
+    const first = open(path, counted);
+    first.prepare("INSERT INTO meta (key, value) VALUES ('kept', 'yes')").run();
+    first.close();
+    const again = open(path, counted);
+    expect(runs).toBe(1);
+    expect(userVersion(again)).toBe(10);
+    expect(again.prepare("SELECT value FROM meta WHERE key = 'kept'").pluck().get()).toBe("yes");
+  });
+
+  it("applies only the pending steps, keeping the data of earlier ones (N−1 → N)", () => {
+    const path = freshPath();
+    const old = open(path, [migration010]);
+    old.prepare("INSERT INTO meta (key, value) VALUES ('from', 'v10')").run();
+    old.close();
+    const steps: number[] = [];
+    const later: Migration = { version: 20, up: (db) => void (steps.push(20), db.exec("CREATE TABLE later_table (x INTEGER)")) };
+    const db = open(path, [migration010, later]);
+    expect(steps).toEqual([20]);
+    expect(userVersion(db)).toBe(20);
+    expect(tables(db)).toContain("later_table");
+    expect(db.prepare("SELECT value FROM meta WHERE key = 'from'").pluck().get()).toBe("v10");
+  });
+
+  it("applies pending steps in one transaction: a failing step leaves the database as it was", () => {
+    const path = freshPath();
+    open(path, [migration010]).close();
+    const broken: Migration[] = [
+      migration010,
+      { version: 20, up: (db) => db.exec("CREATE TABLE half_done (x INTEGER)") },
+      { version: 30, up: () => { throw new Error("step 30 failed"); } },
+    ];
+    expect(() => openDatabase(path, broken)).toThrow("step 30 failed");
+    const db = open(path, [migration010]);
+    expect(userVersion(db)).toBe(10);
+    expect(tables(db)).not.toContain("half_done");
+  });
+
+  it("refuses a database from a newer paysim with NewerDatabaseError naming the file and both versions", () => {
+    const path = freshPath();
+    const raw = new Database(path);
+    raw.exec("CREATE TABLE future (x TEXT); INSERT INTO future VALUES ('from the future')");
+    raw.pragma(`user_version = ${LATEST + 10}`);
+    raw.close();
+
+    let caught: unknown;
+    try {
+      openDatabase(path);
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(NewerDatabaseError);
+    expect((caught as Error).message).toContain(path);
+    expect((caught as Error).message).toContain(String(LATEST + 10));
+    expect((caught as Error).message).toContain(String(LATEST));
+  });
+
+  it("leaves a newer database's bytes untouched (no WAL switch, no migration)", () => {
+    const path = freshPath();
+    const raw = new Database(path);
+    raw.exec("CREATE TABLE future (x TEXT); INSERT INTO future VALUES ('from the future')");
+    raw.pragma(`user_version = ${LATEST + 10}`);
+    raw.close();
+    const before = readFileSync(path);
+
+    expect(() => openDatabase(path)).toThrow(NewerDatabaseError);
+    expect(readFileSync(path).equals(before)).toBe(true);
+    expect(existsSync(`${path}-wal`)).toBe(false);
+    const check = new Database(path, { readonly: true });
+    expect(check.pragma("user_version", { simple: true })).toBe(LATEST + 10);
+    expect(check.pragma("journal_mode", { simple: true })).toBe("delete");
+    check.close();
+  });
+
+  it("refuses a file that is not a database with an error, leaving it as it was", () => {
+    const path = freshPath();
+    writeFileSync(path, "this is not sqlite, just text ".repeat(100));
+    const before = readFileSync(path);
+    expect(() => openDatabase(path)).toThrow();
+    expect(readFileSync(path).equals(before)).toBe(true);
+  });
+});
