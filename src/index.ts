@@ -1,5 +1,5 @@
 /**
- * The public API of the `paysim` package.
+ * The public API of the `paysim` package: run a sandbox inside your own test suite.
  *
  * @example
  * import { startPaysim } from "paysim";
@@ -7,5 +7,97 @@
  * // … call paysim.url with paysim.secretKey …
  * await paysim.close();
  */
+import { toAdvanceSeconds } from "./domain/duration.js";
+import { createPaysim, type PaysimOptions } from "./paysim.js";
+import type { PaysimConfig } from "./config.js";
+
 export { createPaysim, type PaysimInstance, type PaysimOptions } from "./paysim.js";
 export { ConfigError, type PaysimConfig } from "./config.js";
+export { InvalidDurationError } from "./domain/duration.js";
+export { verifySignature, type VerifyOptions } from "./webhooks/sign.js";
+
+/** The options of `paysim start`, in camelCase (SPEC §1). */
+export interface StartPaysimOptions {
+  /** TCP port; default 0 (a free one). */
+  port?: number;
+  /** Address to listen on; default 127.0.0.1. */
+  host?: string;
+  /** SQLite file; default ":memory:", so nothing is written. */
+  db?: string;
+  /** The default company's key (sk_test_…); generated when absent. */
+  secretKey?: string;
+  /** Webhook endpoint URL(s) registered for the default company. */
+  forwardTo?: string | readonly string[];
+  /** Signing secret (whsec_…) of the forwardTo endpoints; generated when absent. */
+  webhookSecret?: string;
+  /** Run the clock this many times faster than real time; default 1. */
+  timeScale?: number;
+  /** "auto" (default): payouts move by themselves on the clock; "manual": only when told. */
+  payouts?: "auto" | "manual";
+  /** How long a webhook endpoint has to answer, in milliseconds; default 20000. */
+  webhookTimeout?: number;
+  /** A config file path, or the config itself (companies, keys, endpoints). */
+  config?: string | PaysimConfig;
+  /** Called with the request id and the error when paysim hits a bug; by default nothing is printed. */
+  onInternalError?: (requestId: string, error: unknown) => void;
+}
+
+/** A running in-process paysim. */
+export interface RunningPaysim {
+  /** Base URL, e.g. "http://127.0.0.1:53411". */
+  url: string;
+  /** The default company's secret key: send it as `Authorization: Bearer <key>`. */
+  secretKey: string;
+  /** The signing secret of the first forwardTo endpoint; undefined without forwardTo. */
+  signingSecret: string | undefined;
+  clock: {
+    /** The virtual now. */
+    now(): Date;
+    /**
+     * Moves the virtual clock forward by a duration ("90s", "10m", "6h", "1d") or a
+     * number of seconds, and resolves once the work that fell due is done (payout
+     * moves made, due webhook attempts started). Resolves with the new now.
+     */
+    advance(duration: string | number): Promise<Date>;
+  };
+  /** Stops the server and frees its port, timers and database. Safe to call twice. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts a paysim inside this process: port 0 and an in-memory database unless told
+ * otherwise. Prints nothing and writes no file unless `db` names one. Several can
+ * run side by side.
+ *
+ * @example
+ * const paysim = await startPaysim({ forwardTo: "http://127.0.0.1:3000/webhooks", payouts: "manual" });
+ * await fetch(`${paysim.url}/v1/payment_intents`, {
+ *   method: "POST",
+ *   headers: { Authorization: `Bearer ${paysim.secretKey}`, "Content-Type": "application/json", "Idempotency-Key": "order-1" },
+ *   body: JSON.stringify({ amount: 1000 }),
+ * });
+ * await paysim.clock.advance("6h");
+ * await paysim.close();
+ */
+export async function startPaysim(options: StartPaysimOptions = {}): Promise<RunningPaysim> {
+  const instanceOptions: PaysimOptions = {
+    ...options,
+    port: options.port ?? 0,
+    db: options.db ?? ":memory:",
+    onInternalError: options.onInternalError ?? (() => {}),
+  };
+  const instance = await createPaysim(instanceOptions);
+  return {
+    url: instance.url,
+    secretKey: instance.secretKey,
+    signingSecret: instance.forwardEndpoints[0]?.secret,
+    clock: {
+      now: () => new Date(instance.clock.now()),
+      async advance(duration) {
+        await instance.advanceClock(toAdvanceSeconds(duration));
+        return new Date(instance.clock.now());
+      },
+    },
+    close: () => instance.close(),
+  };
+}

@@ -1,16 +1,66 @@
-import { Command } from "commander";
+import { Command, CommanderError } from "commander";
 import { VERSION } from "../version.js";
+import { CliError } from "./client.js";
+import { clockCommand } from "./commands/clock.js";
+import { eventsCommand } from "./commands/events.js";
+import { fixturesCommand } from "./commands/fixtures.js";
+import { payoutsCommand } from "./commands/payouts.js";
 import { startCommand } from "./commands/start.js";
+import { triggerCommand } from "./commands/trigger.js";
+import { consoleOutput, type Output } from "./output.js";
 
 /** The `paysim` program: one command per file under commands/. */
-export function buildProgram(): Command {
-  return new Command("paysim")
+export function buildProgram(output: Output = consoleOutput): Command {
+  const program = new Command("paysim")
     .description("A local sandbox of the payment collection and payout service")
     .version(VERSION, "-v, --version")
-    .showHelpAfterError()
-    .addCommand(startCommand());
+    .addCommand(startCommand(output))
+    .addCommand(triggerCommand(output))
+    .addCommand(fixturesCommand(output))
+    .addCommand(eventsCommand(output))
+    .addCommand(payoutsCommand(output))
+    .addCommand(clockCommand(output))
+    .addHelpText(
+      "after",
+      `
+The commands other than start find the server through --url/--key, else
+PAYSIM_URL/PAYSIM_SECRET_KEY, else the .paysim/instance.json that start wrote.
+Exit status: 0 success, 1 a refused request or a bad argument, 2 no server reachable.
+
+Examples:
+  $ paysim start
+  $ paysim trigger payment_intent.captured
+  $ paysim events list --type payment_intent.captured
+  $ paysim clock advance 6h`,
+    );
+  configureAll(program);
+  return program;
 }
 
-export async function main(argv: string[] = process.argv): Promise<void> {
-  await buildProgram().parseAsync(argv);
+/**
+ * addCommand() does not pass settings down, so every command gets them here: usage
+ * after an argument error, and errors thrown to main() rather than process.exit().
+ */
+function configureAll(command: Command): void {
+  command.showHelpAfterError().exitOverride();
+  for (const sub of command.commands) configureAll(sub);
+}
+
+/** Runs the CLI; sets process.exitCode (0, 1 refused/bad argument, 2 no server) instead of exiting. */
+export async function main(argv: string[] = process.argv, output: Output = consoleOutput): Promise<void> {
+  try {
+    await buildProgram(output).parseAsync(argv);
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // Commander has printed the message (and the usage, or the help or version).
+      process.exitCode = error.exitCode;
+      return;
+    }
+    if (error instanceof CliError) {
+      output.error(`paysim: ${error.message}`);
+      process.exitCode = error.exitCode;
+      return;
+    }
+    throw error;
+  }
 }

@@ -39,31 +39,56 @@ export interface SchedulerOptions {
   store: Store;
   clock: Clock;
   run: RunUnit;
-  /** Async jobs running at once at most (plus one per concurrency key with none running); the rest wait their turn. */
+  /** Async jobs running at once at most; the rest wait their turn. */
   maxInFlight?: number;
   onError: (job: JobRow, error: unknown) => void;
 }
 
 const BATCH = 500;
+/** Due async jobs held in memory at most; more are loaded as these start. */
+const MAX_QUEUED = 20_000;
 const MAX_TIMER_MS = 2 ** 31 - 1;
 /** A job whose handler threw is tried again this much later (clock time), not in a loop. */
 const RETRY_FAILED_JOB_MS = 60_000;
+const BEFORE_ALL = { due: -1, seq: -1 };
+
+interface AsyncKind {
+  handler: AsyncJobHandler;
+  limit?: ConcurrencyLimit | undefined;
+}
+
+interface Queued {
+  job: Job;
+  kind: AsyncKind;
+  key: string;
+}
 
 /**
  * Jobs persisted in SQLite with a due time on the paysim clock. A timer fires
  * the next one in real time (scaled); `drain()` runs everything due, earliest
  * first, so a clock advance does all due work before it answers.
+ *
+ * Sync jobs (payout moves) run in the drain itself. Due async jobs (webhook
+ * attempts) are read from the table once, through a cursor that only moves
+ * forward, into one FIFO queue per key; slots are handed out round-robin
+ * across keys, so a slow endpoint cannot starve the others and no job is
+ * rescanned while it waits.
  */
 export function createScheduler({ store, clock, run, maxInFlight = 64, onError }: SchedulerOptions) {
   const syncHandlers = new Map<string, SyncJobHandler>();
-  const asyncHandlers = new Map<string, { handler: AsyncJobHandler; limit?: ConcurrencyLimit | undefined }>();
+  const asyncKinds = new Map<string, AsyncKind>();
   const inFlight = new Map<number, Promise<void>>();
   const inFlightByKey = new Map<string, number>();
+  const queues = new Map<string, Queued[]>();
+  const queuedSeqs = new Set<number>();
   const abort = new AbortController();
+  /** Every due async job up to here is queued, running or done. */
+  let asyncCursor = BEFORE_ALL;
+  let moreDueAsync = false;
   let timer: NodeJS.Timeout | undefined;
   let armedFor = Infinity;
-  /** The clock time the last drain covered: every job due by then has run or started (or waits for a slot). */
-  let drainedUpTo = -Infinity;
+  /** The clock time the last drain covered: every job due by then has run, started or been queued. */
+  let drainedUpTo = -1;
   let drainQueued = false;
   let started = false;
   let stopped = false;
@@ -76,87 +101,127 @@ export function createScheduler({ store, clock, run, maxInFlight = 64, onError }
     payload: JSON.parse(row.payload) as unknown,
   });
 
-  function postpone(row: JobRow, error: unknown) {
+  function postpone(job: Job, error: unknown) {
+    const row: JobRow = { seq: job.seq, kind: job.kind, subject_id: job.subjectId, due_ms: job.dueMs, payload: JSON.stringify(job.payload) };
     onError(row, error);
     if (stopped) return;
     store.transaction(() => {
       if (store.jobs.remove(row.seq)) {
-        store.jobs.insert({ kind: row.kind, subject_id: row.subject_id, due_ms: clock.now() + RETRY_FAILED_JOB_MS, payload: row.payload });
+        const retry = store.jobs.insert({ ...row, due_ms: clock.now() + RETRY_FAILED_JOB_MS });
+        noteFuture(retry.due_ms);
       }
     });
   }
 
-  function runSync(row: JobRow, handler: SyncJobHandler) {
+  function runSync(job: Job, handler: SyncJobHandler) {
     try {
       run(newId("req"), (work) => {
-        handler(toJob(row), work);
-        store.jobs.remove(row.seq);
+        handler(job, work);
+        store.jobs.remove(job.seq);
       });
     } catch (error) {
-      postpone(row, error);
+      postpone(job, error);
     }
   }
 
-  /** Starts an async job unless its slots are full; true if it started. */
-  function startAsync(row: JobRow, { handler, limit }: { handler: AsyncJobHandler; limit?: ConcurrencyLimit | undefined }): boolean {
-    const job = toJob(row);
-    const key = limit?.key(job);
-    const running = key === undefined ? 0 : (inFlightByKey.get(key) ?? 0);
-    if (key !== undefined && running >= limit!.max) return false;
+  /** Runs every due sync job in due order; true if any ran. */
+  function runDueSync(now: number): boolean {
+    const kinds = [...syncHandlers.keys()];
+    if (kinds.length === 0) return false;
+    let ran = false;
+    let cursor = BEFORE_ALL;
+    for (;;) {
+      const rows = store.jobs.dueOfKinds(kinds, now, cursor, BATCH);
+      if (rows.length === 0 || stopped) return ran;
+      for (const row of rows) {
+        cursor = { due: row.due_ms, seq: row.seq };
+        runSync(toJob(row), syncHandlers.get(row.kind)!);
+        ran = true;
+        if (stopped) return ran;
+      }
+    }
+  }
+
+  /** Queues due async jobs past the cursor, up to MAX_QUEUED held in memory. */
+  function loadDueAsync(now: number) {
+    const kinds = [...asyncKinds.keys()];
+    if (kinds.length === 0) return;
+    moreDueAsync = false;
+    while (queuedSeqs.size < MAX_QUEUED) {
+      const rows = store.jobs.dueOfKinds(kinds, now, asyncCursor, Math.min(BATCH, MAX_QUEUED - queuedSeqs.size));
+      if (rows.length === 0) return;
+      for (const row of rows) {
+        asyncCursor = { due: row.due_ms, seq: row.seq };
+        if (inFlight.has(row.seq) || queuedSeqs.has(row.seq)) continue;
+        const job = toJob(row);
+        const kind = asyncKinds.get(row.kind)!;
+        const key = kind.limit?.key(job) ?? row.kind;
+        let queue = queues.get(key);
+        if (!queue) queues.set(key, (queue = []));
+        queue.push({ job, kind, key });
+        queuedSeqs.add(row.seq);
+      }
+    }
+    moreDueAsync = true;
+  }
+
+  function canStart(item: Queued): boolean {
+    const running = inFlightByKey.get(item.key) ?? 0;
+    if (item.kind.limit && running >= item.kind.limit.max) return false;
     // Past the global bound, a key with nothing running still gets one slot: hung
     // endpoints filling every slot must not starve a healthy one.
-    if (inFlight.size >= maxInFlight && (key === undefined || running > 0)) return false;
-    if (key !== undefined) inFlightByKey.set(key, (inFlightByKey.get(key) ?? 0) + 1);
+    return inFlight.size < maxInFlight || running === 0;
+  }
+
+  /** Hands free slots to queued jobs, one key at a time in turn. */
+  function dispatch() {
+    let startedOne = true;
+    while (startedOne && !stopped) {
+      startedOne = false;
+      for (const [key, queue] of queues) {
+        if (queue.length === 0) {
+          queues.delete(key);
+          continue;
+        }
+        if (!canStart(queue[0]!)) continue;
+        start(queue.shift()!);
+        startedOne = true;
+      }
+    }
+    if (moreDueAsync && queuedSeqs.size < MAX_QUEUED / 2) requestDrain();
+  }
+
+  function start({ job, kind, key }: Queued) {
+    queuedSeqs.delete(job.seq);
+    inFlightByKey.set(key, (inFlightByKey.get(key) ?? 0) + 1);
     const task = (async () => {
       try {
-        const commit = await handler(job, abort.signal);
+        const commit = await kind.handler(job, abort.signal);
         if (stopped) return; // the row stays: the next start runs it again
         run(newId("req"), (work) => {
           commit?.(work);
-          store.jobs.remove(row.seq);
+          store.jobs.remove(job.seq);
         });
       } catch (error) {
-        if (!stopped) postpone(row, error);
+        if (!stopped) postpone(job, error);
       } finally {
-        inFlight.delete(row.seq);
-        if (key !== undefined) inFlightByKey.set(key, inFlightByKey.get(key)! - 1);
-        requestDrain();
+        inFlight.delete(job.seq);
+        inFlightByKey.set(key, inFlightByKey.get(key)! - 1);
+        if (!stopped) dispatch();
       }
     })();
-    inFlight.set(row.seq, task);
-    return true;
+    inFlight.set(job.seq, task);
   }
 
-  /** One pass over every due job in (due, seq) order; true if anything ran or started. */
-  function pass(now: number): boolean {
-    let progressed = false;
-    let cursor = { due: -Infinity, seq: -1 };
-    for (;;) {
-      const rows = store.jobs.dueAfter(now, cursor.due, cursor.seq, BATCH);
-      if (rows.length === 0) return progressed;
-      for (const row of rows) {
-        cursor = { due: row.due_ms, seq: row.seq };
-        if (stopped) return progressed;
-        if (inFlight.has(row.seq)) continue;
-        const syncHandler = syncHandlers.get(row.kind);
-        if (syncHandler) {
-          runSync(row, syncHandler);
-          progressed = true;
-          continue;
-        }
-        const asyncHandler = asyncHandlers.get(row.kind);
-        if (asyncHandler && startAsync(row, asyncHandler)) progressed = true;
-      }
-    }
-  }
-
-  /** Runs every due sync job and starts due async ones (up to the in-flight bound), then re-arms the timer. */
+  /** Runs every due sync job, queues and starts due async ones, then re-arms the timer. */
   function drain(): void {
     if (!started || stopped) return;
     const now = clock.now();
-    while (pass(now)) {
-      // a job may have made another job due (e.g. processing then succeeded): pass again
+    while (runDueSync(now)) {
+      // a job may have made another job due (e.g. processing then succeeded): run again
     }
+    loadDueAsync(now);
+    dispatch();
     drainedUpTo = now;
     arm();
   }
@@ -184,24 +249,37 @@ export function createScheduler({ store, clock, run, maxInFlight = 64, onError }
     timer.unref();
   }
 
+  /** A job due later than the armed time needs no timer change; an earlier one re-arms. */
+  function noteFuture(dueMs: number) {
+    if (dueMs < armedFor) setImmediate(() => started && !stopped && arm());
+  }
+
   return {
     register(kind: string, handler: { sync: SyncJobHandler } | { async: AsyncJobHandler; limit?: ConcurrencyLimit }) {
       if ("sync" in handler) syncHandlers.set(kind, handler.sync);
-      else asyncHandlers.set(kind, { handler: handler.async, limit: handler.limit });
+      else asyncKinds.set(kind, { handler: handler.async, limit: handler.limit });
     },
 
     /** Persists a job; call it inside the unit of work that decides it. */
     schedule(job: NewJob): JobRow {
       const row = store.jobs.insert({ kind: job.kind, subject_id: job.subjectId, due_ms: job.dueMs, payload: JSON.stringify(job.payload ?? null) });
       if (job.dueMs <= clock.now()) requestDrain();
-      else if (job.dueMs < armedFor) setImmediate(() => started && !stopped && arm());
+      else noteFuture(job.dueMs);
       return row;
     },
 
-    /** Removes a subject's jobs of one kind that `keep` rejects. */
+    /** Removes a subject's jobs of one kind that `keep` rejects (queued ones included). */
     cancel(subjectId: string, kind: string, keep: (job: Job) => boolean = () => false): void {
       for (const row of store.jobs.forSubject(subjectId, kind)) {
-        if (!keep(toJob(row))) store.jobs.remove(row.seq);
+        const job = toJob(row);
+        if (keep(job)) continue;
+        store.jobs.remove(row.seq);
+        if (queuedSeqs.delete(row.seq)) {
+          for (const queue of queues.values()) {
+            const at = queue.findIndex((item) => item.job.seq === row.seq);
+            if (at !== -1) queue.splice(at, 1);
+          }
+        }
       }
     },
 
@@ -217,13 +295,15 @@ export function createScheduler({ store, clock, run, maxInFlight = 64, onError }
     async stop() {
       stopped = true;
       if (timer) clearTimeout(timer);
+      queues.clear();
+      queuedSeqs.clear();
       abort.abort();
       await Promise.allSettled([...inFlight.values()]);
     },
 
-    /** Resolves once no async job is running (tests and benchmarks). */
+    /** Resolves once no async job is running or waiting for a slot (tests and benchmarks). */
     async idle() {
-      while (inFlight.size > 0 || drainQueued) {
+      while (inFlight.size > 0 || queuedSeqs.size > 0 || drainQueued) {
         await Promise.allSettled([...inFlight.values()]);
         await new Promise((resolve) => setImmediate(resolve));
       }

@@ -1,11 +1,14 @@
 import { Command, InvalidArgumentError, Option } from "commander";
 import { ConfigError } from "../../config.js";
 import { isSecretKey, isSigningSecret } from "../../domain/secret-keys.js";
-import { createPaysim, isLoopbackHost, type PaysimInstance } from "../../paysim.js";
+import { createPaysim, type PaysimInstance } from "../../paysim.js";
 import { NewerDatabaseError } from "../../store/open.js";
-import { VERSION } from "../../version.js";
 import { instanceFilePath, readInstanceFile, writeInstanceFile } from "../instance-file.js";
 import { consoleOutput, type Output } from "../output.js";
+import { colourEnabled } from "../format.js";
+import { startJsonReporter } from "../reporters/json.js";
+import { startLinesReporter } from "../reporters/lines.js";
+import { renderLiveView } from "../../ui/render-live-view.js";
 
 interface StartFlags {
   port: number;
@@ -118,14 +121,29 @@ async function runStart(flags: StartFlags, output: Output): Promise<number | und
     webhook_endpoints: instance.companies[0]!.endpoints.map((e) => ({ id: e.id, url: e.url, secret: e.secret })),
   });
 
-  printBanner(instance, flags, output);
-  instance.bus.on("request.logged", (r) => {
-    output.line(
-      flags.json
-        ? JSON.stringify({ type: "request", request_id: r.requestId, method: r.method, path: r.path, status: r.status, duration_ms: Number(r.durationMs.toFixed(1)) })
-        : `${r.method} ${r.path} ${r.status} ${r.durationMs.toFixed(1)}ms`,
+  const view = process.stdout.isTTY && flags.ui && !flags.json ? "live" : flags.json ? "json" : "lines";
+  if (view === "live") {
+    // The live view handles q and Ctrl-C itself (raw mode); signals from elsewhere quit it the same way.
+    const live = renderLiveView(instance, { db: flags.db, host: flags.host });
+    let signalled = false;
+    const quit = () => {
+      if (signalled) process.exit(130);
+      signalled = true;
+      void live.quit();
+    };
+    process.on("SIGINT", quit);
+    process.on("SIGTERM", quit);
+    void live.waitUntilExit().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        output.error(`paysim: the live view failed: ${(error as Error)?.stack ?? String(error)}`);
+        process.exit(1);
+      },
     );
-  });
+    return undefined;
+  }
+  if (view === "json") startJsonReporter(instance, output, { db: flags.db });
+  else startLinesReporter(instance, output, { db: flags.db, host: flags.host, colour: colourEnabled(process.stdout) });
 
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
@@ -137,34 +155,4 @@ async function runStart(flags: StartFlags, output: Output): Promise<number | und
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);
   return undefined;
-}
-
-function printBanner(instance: PaysimInstance, flags: StartFlags, output: Output): void {
-  if (flags.json) {
-    output.line(
-      JSON.stringify({
-        type: "started",
-        version: VERSION,
-        url: instance.url,
-        db: flags.db,
-        companies: instance.companies.map((c) => ({
-          name: c.company.name,
-          currency: c.company.currency,
-          secret_key: c.secretKey ?? null,
-          webhook_endpoints: c.endpoints.map((e) => ({ id: e.id, url: e.url, secret: e.secret })),
-        })),
-      }),
-    );
-    return;
-  }
-  output.line(`paysim ${VERSION} listening on ${instance.url}`);
-  for (const { company, secretKey, endpoints } of instance.companies) {
-    output.line(`  company   ${company.name} (${company.currency})${company.is_default ? " [default]" : ""}`);
-    output.line(`  key       ${secretKey ?? "(stored hashed; not known to this start)"}`);
-    for (const endpoint of endpoints) output.line(`  webhook   ${endpoint.url}  signing secret ${endpoint.secret}`);
-  }
-  output.line(`  database  ${flags.db}`);
-  if (!isLoopbackHost(flags.host)) {
-    output.line(`  warning   listening on ${flags.host}: this sandbox is reachable from the network.`);
-  }
 }

@@ -28,14 +28,17 @@ export const migration020: Migration = {
 
       -- A job is due at a time of the paysim clock; it stays until its handler
       -- has committed, so a crash mid-job runs it again (handlers are idempotent).
+      -- AUTOINCREMENT: a seq is never reused, so the scheduler's cursor and its
+      -- in-flight set can never mistake a new job for a finished one.
       CREATE TABLE jobs (
-        seq        INTEGER PRIMARY KEY,
+        seq        INTEGER PRIMARY KEY AUTOINCREMENT,
         kind       TEXT NOT NULL,
         subject_id TEXT NOT NULL,
         due_ms     INTEGER NOT NULL,
         payload    TEXT NOT NULL
       );
       CREATE INDEX jobs_by_due ON jobs (due_ms, seq);
+      CREATE INDEX jobs_by_kind_due ON jobs (kind, due_ms, seq);
       CREATE INDEX jobs_by_subject ON jobs (subject_id);
     `);
   },

@@ -14,10 +14,11 @@ export function createJobsRepo(db: Db) {
   const remove = db.prepare("DELETE FROM jobs WHERE seq = ?");
   const removeForSubject = db.prepare("DELETE FROM jobs WHERE subject_id = ? AND kind = ?");
   const forSubject = db.prepare("SELECT * FROM jobs WHERE subject_id = ? AND kind = ? ORDER BY due_ms, seq");
-  // Keyset pagination over due jobs in (due_ms, seq) order.
-  const dueAfter = db.prepare(`
+  // Keyset pagination over due jobs of some kinds, in (due_ms, seq) order.
+  const dueOfKinds = db.prepare(`
     SELECT * FROM jobs
-     WHERE due_ms <= @now AND (due_ms > @due OR (due_ms = @due AND seq > @seq))
+     WHERE kind IN (SELECT value FROM json_each(@kinds)) AND due_ms <= @now
+       AND (due_ms > @due OR (due_ms = @due AND seq > @seq))
      ORDER BY due_ms, seq LIMIT @limit`);
   const nextDueAfter = db.prepare("SELECT MIN(due_ms) FROM jobs WHERE due_ms > ?").pluck();
   return {
@@ -25,9 +26,9 @@ export function createJobsRepo(db: Db) {
     remove: (seq: number) => remove.run(seq).changes === 1,
     removeForSubject: (subjectId: string, kind: string) => removeForSubject.run(subjectId, kind).changes,
     forSubject: (subjectId: string, kind: string) => forSubject.all(subjectId, kind) as JobRow[],
-    /** Jobs due at or before `nowMs` that come after (due, seq) in due order. */
-    dueAfter: (nowMs: number, due: number, seq: number, limit: number) =>
-      dueAfter.all({ now: nowMs, due: Number.isFinite(due) ? due : -1, seq, limit }) as JobRow[],
+    /** Jobs of these kinds due at or before `nowMs` that come after (due, seq) in due order. */
+    dueOfKinds: (kinds: readonly string[], nowMs: number, after: { due: number; seq: number }, limit: number) =>
+      dueOfKinds.all({ kinds: JSON.stringify(kinds), now: nowMs, due: after.due, seq: after.seq, limit }) as JobRow[],
     /** The earliest due time after `nowMs`, if any job waits. */
     nextDueAfter: (nowMs: number) => (nextDueAfter.get(nowMs) as number | null) ?? undefined,
   };

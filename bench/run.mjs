@@ -1,0 +1,278 @@
+#!/usr/bin/env node
+// npm run bench: measures the built paysim against the floor of its own stack, in one run.
+// Not part of npm test: numbers depend on the machine; they are recorded, never asserted.
+import autocannon from "autocannon";
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer, request, Agent } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+
+const ROOT = new URL("..", import.meta.url).pathname;
+const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+const CONNECTIONS = 50;
+const KEY = "sk_test_bench_0000000001";
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const percentile = (xs, p) => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+};
+const rssMb = (pid) => {
+  const line = readFileSync(`/proc/${pid}/status`, "utf8").split("\n").find((l) => l.startsWith("VmRSS:"));
+  return Math.round(Number(line.split(/\s+/)[1]) / 1024);
+};
+
+/** Spawns a server and resolves when its banner names its URL. */
+function startServer(args, label) {
+  const started = performance.now();
+  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, NO_COLOR: "1" } });
+  return new Promise((resolve, reject) => {
+    let out = "";
+    const onData = (chunk) => {
+      out += chunk;
+      const match = /listening on (http:\/\/\S+)/.exec(out);
+      if (match) {
+        child.stdout.off("data", onData);
+        child.stdout.resume(); // keep draining its log lines
+        resolve({ child, url: match[1], spawnedAt: started });
+      }
+    };
+    child.stdout.on("data", onData);
+    child.once("exit", (code) => reject(new Error(`${label} exited with ${code} before listening:\n${out}`)));
+  });
+}
+
+function stop(child) {
+  return new Promise((resolve) => {
+    child.once("exit", resolve);
+    child.kill("SIGTERM");
+  });
+}
+
+async function firstHealth(url) {
+  for (;;) {
+    try {
+      const res = await fetch(`${url}/health`);
+      if (res.status === 200) return;
+    } catch {}
+    await new Promise((r) => setTimeout(r, 2));
+  }
+}
+
+/** Spawn → first 200 on /health. */
+async function coldStart(args, label) {
+  const times = [];
+  for (let i = 0; i < 5; i++) {
+    const dir = mkdtempSync(join(tmpdir(), "paysim-bench-cold-"));
+    const started = performance.now();
+    const child = spawn(process.execPath, args(dir), { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"] });
+    let url;
+    await new Promise((resolve) => {
+      let out = "";
+      child.stdout.on("data", (chunk) => {
+        out += chunk;
+        const match = /listening on (http:\/\/\S+)/.exec(out);
+        if (match && !url) {
+          url = match[1];
+          resolve();
+        }
+      });
+    });
+    await firstHealth(url);
+    times.push(performance.now() - started);
+    await stop(child);
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return { label, median_ms: Math.round(median(times)), runs_ms: times.map(Math.round) };
+}
+
+function cannon(options) {
+  return new Promise((resolve, reject) => {
+    const instance = autocannon({ connections: CONNECTIONS, duration: DURATION, ...options }, (error, result) => (error ? reject(error) : resolve(result)));
+    autocannon.track(instance, { renderProgressBar: false, renderResultsTable: false, renderLatencyTable: false });
+  });
+}
+
+const summary = (result) => ({
+  req_per_s: Math.round(result.requests.average),
+  p50_ms: result.latency.p50,
+  p99_ms: result.latency.p99,
+  non_2xx: result.non2xx,
+  errors: result.errors + result.timeouts,
+});
+
+const jsonHeaders = { authorization: `Bearer ${KEY}`, "content-type": "application/json" };
+
+async function httpJson(url, method, path, body, headers = {}) {
+  const res = await fetch(url + path, { method, headers: { ...jsonHeaders, ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
+  return res.json();
+}
+
+async function main() {
+  const dir = mkdtempSync(join(tmpdir(), "paysim-bench-"));
+  const db = join(dir, "paysim.db");
+  const results = { date: new Date().toISOString(), node: process.version, connections: CONNECTIONS, duration_s: DURATION };
+
+  // --- throughput -------------------------------------------------------------------------
+  const floor = await startServer([join(ROOT, "bench/floor.mjs")], "floor");
+  const paysim = await startServer([join(ROOT, "bin/paysim.js"), "start", "--no-ui", "--port", "0", "--db", db, "--secret-key", KEY, "--payouts", "manual"], "paysim");
+  await firstHealth(paysim.url);
+  results.rss_idle_mb = rssMb(paysim.child.pid);
+
+  const seed = await httpJson(paysim.url, "POST", "/v1/payment_intents", { amount: 1000 }, { "idempotency-key": "seed" });
+  for (let i = 0; i < 20; i++) await httpJson(paysim.url, "POST", "/v1/payment_intents", { amount: 1000 + i }, { "idempotency-key": `seed-${i}` });
+
+  const floorResult = await cannon({ url: `${floor.url}/floor` });
+  let n = 0;
+  const create = await cannon({
+    url: paysim.url,
+    requests: [{ method: "POST", path: "/v1/payment_intents", body: '{"amount":1000,"description":"bench"}', setupRequest: (req) => ({ ...req, headers: { ...jsonHeaders, "idempotency-key": `bench-${process.pid}-${n++}` } }) }],
+  });
+  const read = await cannon({ url: `${paysim.url}/v1/payment_intents/${seed.id}`, headers: jsonHeaders });
+  const list = await cannon({ url: `${paysim.url}/v1/payment_intents?limit=10`, headers: jsonHeaders });
+  const replay = await cannon({ url: `${paysim.url}/v1/payment_intents`, method: "POST", body: JSON.stringify({ amount: 1000 }), headers: { ...jsonHeaders, "idempotency-key": "seed" } });
+  results.rss_after_load_mb = rssMb(paysim.child.pid);
+
+  const floorRps = summary(floorResult).req_per_s;
+  const withRatio = (r) => ({ ...summary(r), ratio_to_floor: Number((summary(r).req_per_s / floorRps).toFixed(2)) });
+  results.throughput = {
+    floor_get: summary(floorResult),
+    create_payment_intent: withRatio(create),
+    read_by_id: withRatio(read),
+    list_limit_10: withRatio(list),
+    idempotent_replay: withRatio(replay),
+  };
+  await stop(paysim.child);
+  await stop(floor.child);
+
+  // --- cold start ---------------------------------------------------------------------------
+  results.cold_start = {
+    paysim: await coldStart((d) => [join(ROOT, "bin/paysim.js"), "start", "--no-ui", "--port", "0", "--db", join(d, "p.db")], "paysim"),
+    floor: await coldStart(() => [join(ROOT, "bench/floor.mjs")], "floor"),
+  };
+  results.cold_start.ratio = Number((results.cold_start.paysim.median_ms / results.cold_start.floor.median_ms).toFixed(2));
+
+  // --- webhooks -----------------------------------------------------------------------------
+  results.webhooks = await benchWebhooks(dir);
+  results.scheduler = await benchScheduler(dir);
+
+  rmSync(dir, { recursive: true, force: true });
+  print(results);
+  writeFileSync(join(ROOT, "bench/results.json"), `${JSON.stringify(results, null, 2)}\n`);
+}
+
+/** A receiver on 127.0.0.1 recording when each event arrives; `status()` answers each request. */
+async function startReceiver(status = () => 200) {
+  const arrivals = new Map();
+  let waiters = [];
+  const server = createServer((req, res) => {
+    const chunks = [];
+    req.on("data", (c) => chunks.push(c));
+    req.on("end", () => {
+      const event = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+      const code = status(event);
+      if (code < 300 && !arrivals.has(event.data.id)) arrivals.set(event.data.id, performance.now());
+      res.statusCode = code;
+      res.end();
+      waiters = waiters.filter((w) => (arrivals.size >= w.count ? (w.resolve(), false) : true));
+    });
+  });
+  await new Promise((r) => server.listen(0, "127.0.0.1", r));
+  return {
+    url: `http://127.0.0.1:${server.address().port}/hooks`,
+    arrivals,
+    waitFor: (count) => (arrivals.size >= count ? Promise.resolve() : new Promise((resolve) => waiters.push({ count, resolve }))),
+    close: () => new Promise((r) => server.close(r)),
+  };
+}
+
+/** Fires `count` creations with `concurrency` in flight; resolves with each object's send time. */
+async function createMany(url, count, concurrency, body) {
+  const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
+  const sent = new Map();
+  let next = 0;
+  const one = () =>
+    new Promise((resolve, reject) => {
+      const i = next++;
+      const payload = JSON.stringify(body(i));
+      const started = performance.now();
+      const req = request(`${url}/v1/payment_intents`, { method: "POST", agent, headers: { ...jsonHeaders, "idempotency-key": `wh-${process.pid}-${i}`, "content-length": Buffer.byteLength(payload) } }, (res) => {
+        const chunks = [];
+        res.on("data", (c) => chunks.push(c));
+        res.on("end", () => {
+          sent.set(JSON.parse(Buffer.concat(chunks).toString("utf8")).id, started);
+          resolve();
+        });
+      });
+      req.on("error", reject);
+      req.end(payload);
+    });
+  const worker = async () => {
+    while (next < count) await one();
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  agent.destroy();
+  return sent;
+}
+
+async function benchWebhooks(dir) {
+  const COUNT = 2000;
+  const receiver = await startReceiver();
+  const server = await startServer([join(ROOT, "bin/paysim.js"), "start", "--no-ui", "--port", "0", "--db", join(dir, "webhooks.db"), "--secret-key", KEY, "--forward-to", receiver.url], "paysim");
+  const started = performance.now();
+  const sent = await createMany(server.url, COUNT, 50, (i) => ({ amount: 100 + i }));
+  await receiver.waitFor(COUNT);
+  const elapsed = (Math.max(...receiver.arrivals.values()) - started) / 1000;
+  const latencies = [...sent].map(([id, at]) => receiver.arrivals.get(id) - at);
+  await stop(server.child);
+  await receiver.close();
+  return {
+    events: COUNT,
+    deliveries_per_s: Math.round(COUNT / elapsed),
+    latency_p50_ms: Number(percentile(latencies, 50).toFixed(1)),
+    latency_p99_ms: Number(percentile(latencies, 99).toFixed(1)),
+  };
+}
+
+async function benchScheduler(dir) {
+  const COUNT = 10_000;
+  let failing = true;
+  const receiver = await startReceiver(() => (failing ? 500 : 200));
+  const server = await startServer([join(ROOT, "bin/paysim.js"), "start", "--no-ui", "--port", "0", "--db", join(dir, "scheduler.db"), "--secret-key", KEY, "--forward-to", receiver.url], "paysim");
+  await createMany(server.url, COUNT, 50, (i) => ({ amount: 100 + i }));
+  // Wait until every first attempt has failed and its retry is scheduled.
+  for (;;) {
+    const events = await httpJson(server.url, "GET", "/v1/events?limit=1&type=payment_intent.created");
+    const detail = await httpJson(server.url, "GET", `/v1/events/${events.data[0].id}`);
+    if (detail.deliveries[0]?.attempts.length >= 1 && detail.deliveries[0].next_attempt_at) break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  failing = false;
+  const started = performance.now();
+  await httpJson(server.url, "POST", "/v1/sandbox/clock/advance", { seconds: 30 });
+  const advanceAnswered = performance.now() - started;
+  await receiver.waitFor(COUNT);
+  const drained = performance.now() - started;
+  await stop(server.child);
+  await receiver.close();
+  return { due_retries: COUNT, advance_answered_ms: Math.round(advanceAnswered), drained_ms: Math.round(drained) };
+}
+
+function print(r) {
+  const t = r.throughput;
+  const row = (name, x) => `${name.padEnd(24)} ${String(x.req_per_s).padStart(7)} req/s  p50 ${String(x.p50_ms).padStart(4)} ms  p99 ${String(x.p99_ms).padStart(4)} ms${x.ratio_to_floor === undefined ? "" : `  ×${x.ratio_to_floor} of floor`}`;
+  console.log(`\npaysim benchmark ${r.date} (Node ${r.node}, ${r.connections} connections, ${r.duration_s} s each)\n`);
+  console.log(row("floor GET", t.floor_get));
+  console.log(row("create payment intent", t.create_payment_intent));
+  console.log(row("read by id", t.read_by_id));
+  console.log(row("list (limit=10)", t.list_limit_10));
+  console.log(row("idempotent replay", t.idempotent_replay));
+  console.log(`\ncold start               paysim ${r.cold_start.paysim.median_ms} ms, floor ${r.cold_start.floor.median_ms} ms (×${r.cold_start.ratio})`);
+  console.log(`RSS                      idle ${r.rss_idle_mb} MB, after load ${r.rss_after_load_mb} MB`);
+  console.log(`webhooks                 ${r.webhooks.deliveries_per_s} deliveries/s, p50 ${r.webhooks.latency_p50_ms} ms, p99 ${r.webhooks.latency_p99_ms} ms (${r.webhooks.events} events)`);
+  console.log(`scheduler                ${r.scheduler.due_retries} due retries drained in ${r.scheduler.drained_ms} ms (advance answered in ${r.scheduler.advance_answered_ms} ms)\n`);
+}
+
+await main();

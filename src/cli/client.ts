@@ -1,0 +1,206 @@
+import { Option, type Command } from "commander";
+import type { FixtureClient, FixtureMethod } from "../fixtures/runner.js";
+import { instanceFilePath, readInstanceFile } from "./instance-file.js";
+
+/**
+ * How the commands other than `start` reach a running paysim: over HTTP with a
+ * merchant key, never by opening its database (SPEC §1).
+ */
+
+/** A failure the CLI reports in one line and exits with: 1 refused or bad argument, 2 no server. */
+export class CliError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode: 1 | 2 = 1,
+  ) {
+    super(message);
+    this.name = "CliError";
+  }
+}
+
+/** Nothing answered at the URL (connection refused, unknown host, no answer in time): exit 2. */
+export class ServerUnreachableError extends CliError {
+  constructor(readonly url: string, reason: string) {
+    super(
+      `no paysim server reachable at ${url} (${reason}). Start one with \`paysim start\`, or point to a running one with --url and --key (or PAYSIM_URL and PAYSIM_SECRET_KEY).`,
+      2,
+    );
+    this.name = "ServerUnreachableError";
+  }
+}
+
+/** The server refused the request: its error code and message, as the SPEC §2 body gives them. */
+export class ApiRequestError extends CliError {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    readonly detail: string,
+    readonly param?: string,
+  ) {
+    super(`${code}: ${detail}${param === undefined ? "" : ` (param: ${param})`}`, 1);
+    this.name = "ApiRequestError";
+  }
+}
+
+export interface ConnectionFlags {
+  url?: string;
+  key?: string;
+}
+
+export interface Connection {
+  url: string;
+  key: string;
+}
+
+/**
+ * Where the server is and which key to use: `--url`/`--key`, else PAYSIM_URL /
+ * PAYSIM_SECRET_KEY, else the instance.json that `paysim start` wrote (in
+ * `.paysim/` of the working folder, or beside PAYSIM_DB when that is set). The
+ * file's key is only taken for the file's own URL, so that a key never travels to
+ * a server it was not made for.
+ *
+ * @example
+ * resolveConnection({ url: "http://127.0.0.1:7420", key: "sk_test_…" }, process.env, process.cwd());
+ */
+export function resolveConnection(flags: ConnectionFlags, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Connection {
+  const given = (value: string | undefined) => (value === undefined || value === "" ? undefined : value);
+  let url = given(flags.url) ?? given(env.PAYSIM_URL);
+  let key = given(flags.key) ?? given(env.PAYSIM_SECRET_KEY);
+  const filePath = instanceFilePath(given(env.PAYSIM_DB) ?? ":memory:", cwd);
+  if (url === undefined || key === undefined) {
+    const file = readInstanceFile(filePath);
+    if (file && typeof file.url === "string") {
+      if (url === undefined) url = file.url;
+      if (key === undefined && sameServer(file.url, url) && typeof file.secret_key === "string") key = file.secret_key;
+    }
+  }
+  if (url === undefined) {
+    throw new CliError(
+      `no paysim server known: no --url, no PAYSIM_URL and no ${filePath}. Run \`paysim start\` in this folder, or pass --url and --key.`,
+      2,
+    );
+  }
+  const normalized = normalizeUrl(url);
+  if (key === undefined) {
+    throw new CliError(`no secret key for ${normalized}: pass --key sk_test_… or set PAYSIM_SECRET_KEY.`);
+  }
+  return { url: normalized, key };
+}
+
+function normalizeUrl(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new CliError(`${JSON.stringify(url)} is not a URL: give the base URL paysim printed, e.g. http://127.0.0.1:7420.`);
+  }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
+    throw new CliError(`${JSON.stringify(url)} is not an http(s) URL: give the base URL paysim printed, e.g. http://127.0.0.1:7420.`);
+  }
+  return parsed.origin + parsed.pathname.replace(/\/+$/, "");
+}
+
+function sameServer(a: string, b: string): boolean {
+  try {
+    return normalizeUrl(a) === normalizeUrl(b);
+  } catch {
+    return false;
+  }
+}
+
+export interface ApiResult {
+  status: number;
+  body: unknown;
+}
+
+export interface ApiClient extends FixtureClient {
+  readonly url: string;
+  /** One call; answers whatever status the server gave. Throws ServerUnreachableError when nothing answers. */
+  request(method: FixtureMethod, path: string, options?: { body?: unknown; idempotencyKey?: string }): Promise<ApiResult>;
+  /** One call that must succeed: a refusal becomes an ApiRequestError carrying the server's code and message. */
+  call<T = Record<string, unknown>>(method: FixtureMethod, path: string, options?: { body?: unknown; idempotencyKey?: string }): Promise<T>;
+}
+
+/** Long enough for a `clock advance` that does a year of due work before it answers. */
+const REQUEST_TIMEOUT_MS = 120_000;
+
+/**
+ * @example
+ * const client = createApiClient({ url: "http://127.0.0.1:7420", key: "sk_test_…" });
+ * const clock = await client.call("GET", "/v1/sandbox/clock");
+ */
+export function createApiClient(connection: Connection, timeoutMs = REQUEST_TIMEOUT_MS): ApiClient {
+  const request: ApiClient["request"] = async (method, path, options = {}) => {
+    const headers: Record<string, string> = { Authorization: `Bearer ${connection.key}`, Accept: "application/json" };
+    if (options.body !== undefined) headers["Content-Type"] = "application/json";
+    if (options.idempotencyKey !== undefined) headers["Idempotency-Key"] = options.idempotencyKey;
+    let response: Response;
+    let text: string;
+    try {
+      response = await fetch(connection.url + path, {
+        method,
+        headers,
+        body: options.body === undefined ? undefined : JSON.stringify(options.body),
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+      text = await response.text();
+    } catch (error) {
+      throw new ServerUnreachableError(connection.url, reasonOf(error, timeoutMs));
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      throw new ApiRequestError(
+        response.status,
+        "unexpected_response",
+        `${connection.url} answered ${method} ${path} with HTTP ${response.status} and a body that is not JSON; is it a paysim server?`,
+      );
+    }
+    return { status: response.status, body };
+  };
+
+  return {
+    url: connection.url,
+    request,
+    async call<T>(method: FixtureMethod, path: string, options: { body?: unknown; idempotencyKey?: string } = {}) {
+      const { status, body } = await request(method, path, options);
+      if (status >= 200 && status <= 299) return body as T;
+      const error = (body as { error?: { code?: unknown; message?: unknown; param?: unknown } } | null)?.error ?? {};
+      throw new ApiRequestError(
+        status,
+        typeof error.code === "string" ? error.code : "unexpected_response",
+        typeof error.message === "string" ? error.message : `HTTP ${status} without an error body.`,
+        typeof error.param === "string" ? error.param : undefined,
+      );
+    },
+  };
+}
+
+function reasonOf(error: unknown, timeoutMs: number): string {
+  if (error instanceof DOMException && (error.name === "TimeoutError" || error.name === "AbortError")) {
+    return `no answer within ${timeoutMs / 1000} s`;
+  }
+  const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause;
+  if (typeof cause?.code === "string") return cause.code;
+  if (typeof cause?.message === "string") return cause.message;
+  return (error as Error)?.message ?? String(error);
+}
+
+/** The flags every server-talking command takes. */
+export interface ClientFlags extends ConnectionFlags {
+  json?: boolean;
+}
+
+/** Adds --url, --key and --json to a command. */
+export function withClientOptions(command: Command): Command {
+  return command
+    .addOption(new Option("--url <url>", "base URL of the running paysim (else PAYSIM_URL, else .paysim/instance.json)"))
+    .addOption(new Option("--key <sk_test_…>", "merchant secret key (else PAYSIM_SECRET_KEY, else .paysim/instance.json)"))
+    .addOption(new Option("--json", "print the raw JSON the server answered"));
+}
+
+/** Resolves the connection from flags and environment, and builds a client for it. */
+export function connect(flags: ConnectionFlags): ApiClient {
+  return createApiClient(resolveConnection(flags));
+}

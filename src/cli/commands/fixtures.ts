@@ -1,0 +1,64 @@
+import { Command, Option } from "commander";
+import { applyOverrides, parseFixture, type Fixture } from "../../fixtures/runner.js";
+import { connect, withClientOptions, type ClientFlags } from "../client.js";
+import { json } from "../format.js";
+import { consoleOutput, type Output } from "../output.js";
+import { asCliError, collectOverride, parseOverrides, readFixtureText, runSteps, stepsJson, stepTable } from "../steps.js";
+
+interface RunFlags extends ClientFlags {
+  override?: string[];
+}
+
+export function fixturesCommand(output: Output = consoleOutput): Command {
+  const run = withClientOptions(
+    new Command("run")
+      .description("Run a fixture file of your own: ordered API calls that may refer to earlier responses")
+      .argument("<file>", "a JSON fixture file")
+      .addOption(new Option("--override <step.field=value>", "change a field of a step before running it (repeatable)").argParser(collectOverride)),
+  )
+    .addHelpText(
+      "after",
+      `
+A fixture file lists steps, run in order. \${name.field.sub} in a path or body is
+replaced by that field of the response of the earlier step called "name". Each POST
+gets a fresh Idempotency-Key unless the step gives "idempotency_key".
+
+  { "steps": [
+      { "name": "pi",   "method": "POST", "path": "/v1/payment_intents", "body": { "amount": 1000, "capture_method": "manual" } },
+      { "name": "auth", "method": "POST", "path": "/v1/payment_intents/\${pi.id}/authorize", "body": { "payment_method": "pm_card_visa" } } ] }
+
+Examples:
+  $ paysim fixtures run checkout.json
+  $ paysim fixtures run checkout.json --override pi.body.amount=5000
+  $ paysim fixtures run checkout.json --json`,
+    )
+    .action(async (file: string, flags: RunFlags) => {
+      await runFixtureFile(file, flags, output);
+    });
+
+  return new Command("fixtures")
+    .description("Run fixture files against the running server")
+    .addCommand(run)
+    .addHelpText(
+      "after",
+      `
+Examples:
+  $ paysim fixtures run checkout.json`,
+    );
+}
+
+async function runFixtureFile(file: string, flags: RunFlags, output: Output): Promise<void> {
+  const overrides = parseOverrides(flags.override);
+  let fixture: Fixture;
+  try {
+    fixture = applyOverrides(parseFixture(readFixtureText(file), file), overrides, file);
+  } catch (error) {
+    throw asCliError(error);
+  }
+  const results = await runSteps(fixture, connect(flags), output, flags.json === true);
+  if (flags.json) {
+    output.line(json({ steps: stepsJson(results) }));
+    return;
+  }
+  for (const line of stepTable(results)) output.line(line);
+}

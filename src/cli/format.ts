@@ -1,0 +1,109 @@
+/**
+ * Human-readable output of the CLI: aligned columns and label/value blocks.
+ * Colour only on a terminal and only when NO_COLOR is not set (https://no-color.org).
+ */
+
+/** SGR codes (open, close). Written out rather than util.styleText, which re-checks the stream itself on newer Node. */
+const STYLES = {
+  dim: [2, 22],
+  red: [31, 39],
+  green: [32, 39],
+  yellow: [33, 39],
+  cyan: [36, 39],
+} as const;
+type Style = keyof typeof STYLES;
+
+export function colourEnabled(stream: { isTTY?: boolean } = process.stdout, env: NodeJS.ProcessEnv = process.env): boolean {
+  return stream.isTTY === true && (env.NO_COLOR === undefined || env.NO_COLOR === "") && env.TERM !== "dumb";
+}
+
+export function paint(text: string, style: Style, enabled = colourEnabled()): string {
+  if (!enabled || text === "") return text;
+  const [open, close] = STYLES[style];
+  return `\u001b[${open}m${text}\u001b[${close}m`;
+}
+
+const STATUS_STYLES: Record<string, Style> = {
+  succeeded: "green",
+  captured: "green",
+  failed: "red",
+  canceled: "yellow",
+  returned: "yellow",
+  reversed: "yellow",
+  partially_reversed: "yellow",
+  created: "cyan",
+  authorized: "cyan",
+  pending: "cyan",
+  processing: "cyan",
+};
+
+/** A state or status word, coloured by where it leaves the object: done, failed, undone, or on its way. */
+export function paintStatus(status: string, enabled = colourEnabled()): string {
+  const style = STATUS_STYLES[status];
+  return style ? paint(status, style, enabled) : status;
+}
+
+/** A column may colour its cells; widths are measured before colouring so columns stay aligned. */
+export interface Column<Row> {
+  header: string;
+  value: (row: Row) => string;
+  paint?: (text: string) => string;
+}
+
+/**
+ * Rows as aligned columns with a header line.
+ *
+ * @example
+ * table([{ id: "evt_1", type: "payout.created" }], [{ header: "ID", value: (r) => r.id }, { header: "TYPE", value: (r) => r.type }]);
+ * // ID     TYPE
+ * // evt_1  payout.created
+ */
+export function table<Row>(rows: readonly Row[], columns: readonly Column<Row>[], enabled = colourEnabled()): string[] {
+  const cells = rows.map((row) => columns.map((column) => column.value(row)));
+  const widths = columns.map((column, i) => Math.max(column.header.length, ...cells.map((r) => r[i]!.length)));
+  const lastIndex = columns.length - 1;
+  const pad = (text: string, i: number) => (i === lastIndex ? text : text.padEnd(widths[i]!));
+  const header = columns.map((column, i) => pad(column.header, i)).join("  ").trimEnd();
+  return [
+    paint(header, "dim", enabled),
+    ...cells.map((r) =>
+      r
+        .map((text, i) => {
+          const padded = pad(text, i);
+          const styler = columns[i]!.paint;
+          return styler && enabled ? styler(text) + padded.slice(text.length) : padded;
+        })
+        .join("  ")
+        .trimEnd(),
+    ),
+  ];
+}
+
+/**
+ * A block of label/value lines with the values aligned.
+ *
+ * @example
+ * fields([["id", "po_1"], ["status", "succeeded"]]);
+ * // id      po_1
+ * // status  succeeded
+ */
+export function fields(pairs: readonly (readonly [string, string])[], indent = "", enabled = colourEnabled()): string[] {
+  const width = Math.max(...pairs.map(([label]) => label.length));
+  return pairs.map(([label, value]) => `${indent}${paint(label.padEnd(width), "dim", enabled)}  ${value}`.trimEnd());
+}
+
+/** A field of a loosely typed API object as display text: "—" when absent or null. */
+export function text(value: unknown): string {
+  if (value === undefined || value === null || value === "") return "—";
+  return typeof value === "string" ? value : JSON.stringify(value);
+}
+
+/** An amount in minor units with its currency, e.g. "1000 EUR". */
+export function money(amount: unknown, currency: unknown): string {
+  return amount === undefined || amount === null ? "—" : `${text(amount)} ${text(currency)}`.trim();
+}
+
+/** Pretty JSON, for --json and for nested data. */
+export function json(value: unknown): string {
+  return JSON.stringify(value, null, 2);
+}

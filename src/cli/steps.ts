@@ -1,0 +1,66 @@
+/** What `trigger` and `fixtures run` share: reading overrides, showing steps, turning run errors into exits. */
+import { readFileSync } from "node:fs";
+import { FixtureError, parseOverride, runFixture, StepFailedError, type Fixture, type Override, type StepResult } from "../fixtures/runner.js";
+import { CliError, type ApiClient } from "./client.js";
+import { paintStatus, table, text } from "./format.js";
+import type { Output } from "./output.js";
+
+export function collectOverride(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}
+
+/** Parses every `--override`; a malformed one is a bad argument (exit 1). */
+export function parseOverrides(raw: readonly string[] | undefined): Override[] {
+  try {
+    return (raw ?? []).map(parseOverride);
+  } catch (error) {
+    throw asCliError(error);
+  }
+}
+
+/** The objects a run made, one line per step. */
+export function stepTable(results: readonly StepResult[]): string[] {
+  return table(results, [
+    { header: "STEP", value: (r) => r.label },
+    { header: "CALL", value: (r) => `${r.method} ${r.path}` },
+    { header: "HTTP", value: (r) => String(r.status) },
+    { header: "OBJECT", value: (r) => text(r.response.id) },
+    { header: "STATE", value: (r) => text(r.response.state ?? r.response.status), paint: paintStatus },
+  ]);
+}
+
+/** Fixture and step failures are exit 1 with the step and field named. */
+export function asCliError(error: unknown): unknown {
+  if (error instanceof FixtureError) return new CliError(`bad fixture: ${error.message}`);
+  if (error instanceof StepFailedError) return new CliError(error.message);
+  return error;
+}
+
+/** Reads a fixture file's text; a missing or unreadable file is a bad argument. */
+export function readFixtureText(path: string): string {
+  try {
+    return readFileSync(path, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new CliError(code === "ENOENT" ? `no fixture file at ${path}.` : `cannot read the fixture file ${path} (${code ?? (error as Error).message}).`);
+  }
+}
+
+/**
+ * Runs a fixture; when a step fails, the steps that did succeed are shown first
+ * (their objects exist on the server now), then the failure becomes exit 1.
+ */
+export async function runSteps(fixture: Fixture, client: ApiClient, output: Output, asJson: boolean): Promise<StepResult[]> {
+  const done: StepResult[] = [];
+  try {
+    return await runFixture(fixture, client, { onStep: (result) => done.push(result) });
+  } catch (error) {
+    if (!asJson && done.length > 0 && error instanceof StepFailedError) for (const line of stepTable(done)) output.line(line);
+    throw asCliError(error);
+  }
+}
+
+/** The --json shape of a run's steps. */
+export function stepsJson(results: readonly StepResult[]): object[] {
+  return results.map((r) => ({ step: r.label, method: r.method, path: r.path, status: r.status, response: r.response }));
+}

@@ -1,0 +1,50 @@
+import { App, type StaticLine } from "./App.js";
+import { useClockNow } from "./hooks/use-clock-now.js";
+import { useLiveModel, type LiveSource } from "./hooks/use-live-model.js";
+import { useQuitKeys } from "./hooks/use-quit-keys.js";
+import { useTerminalRows } from "./hooks/use-terminal-rows.js";
+import { visibleInFlight } from "./model.js";
+
+export interface LiveViewProps {
+  source: LiveSource;
+  url: string;
+  /** The banner lines, printed once at the top. */
+  banner: readonly string[];
+  colour: boolean;
+  onQuit: () => void;
+  stopping?: boolean;
+  /** Longest wait between a bus event and the frame that shows it (default 100 ms: about 10 frames a second). */
+  throttleMs?: number;
+}
+
+/** Lines the live region keeps for itself: its title, the "older not shown" line, the status line, spacing. */
+const RESERVED_ROWS = 5;
+
+/** The live view wired to an instance: bus subscription, 1 s ticker, quit keys; App draws. */
+export function LiveView({ source, url, banner, colour, onQuit, stopping = false, throttleMs = 100 }: LiveViewProps) {
+  const firstLines: StaticLine[] = [{ kind: "banner", lines: banner }];
+  const snapshot = useLiveModel(source, { throttleMs, firstLines });
+  const ticked = useClockNow(source.clock);
+  const rows = useTerminalRows();
+  useQuitKeys(onQuit);
+
+  // The clock never runs backwards: the later of the two readings is the current one.
+  const now = Math.max(ticked, snapshot.now);
+  const inFlight = visibleInFlight(snapshot.model, Math.max(2, rows - RESERVED_ROWS));
+  return (
+    <App
+      printed={snapshot.printed}
+      batch={snapshot.batch}
+      inFlight={inFlight}
+      now={now}
+      colour={colour}
+      status={{
+        url,
+        clock: new Date(now).toISOString(),
+        timeScale: source.clock.timeScale,
+        inFlight: snapshot.model.inFlight.size,
+        stopping,
+      }}
+    />
+  );
+}

@@ -1,0 +1,54 @@
+import { maskText } from "../domain/masking.js";
+import { isLoopbackHost, type PaysimInstance } from "../paysim.js";
+import { VERSION } from "../version.js";
+
+/** What `paysim start` tells the developer first: where it listens, with which keys and secrets. */
+export interface BannerFacts {
+  version: string;
+  url: string;
+  db: string;
+  companies: {
+    name: string;
+    currency: string;
+    isDefault: boolean;
+    /** Undefined when the key is stored hashed and this start was not given it. */
+    secretKey: string | undefined;
+    endpoints: { url: string; secret: string }[];
+  }[];
+  /** Set when listening beyond loopback: the sandbox is reachable from the network. */
+  exposedHost: string | undefined;
+}
+
+export function bannerFacts(instance: Pick<PaysimInstance, "url" | "companies">, options: { db: string; host: string }): BannerFacts {
+  return {
+    version: VERSION,
+    url: instance.url,
+    db: options.db,
+    companies: instance.companies.map(({ company, secretKey, endpoints }) => ({
+      name: company.name,
+      currency: company.currency,
+      isDefault: company.is_default === 1,
+      secretKey,
+      endpoints: endpoints.map((e) => ({ url: e.url, secret: e.secret })),
+    })),
+    exposedHost: isLoopbackHost(options.host) ? undefined : options.host,
+  };
+}
+
+/**
+ * The banner as lines (masked), the same in the plain log and at the top of the live view.
+ * Other tools read these lines (`listening on`, `  key       sk_test_…`): keep their shape.
+ */
+export function bannerLines(facts: BannerFacts): string[] {
+  const lines = [`paysim ${facts.version} listening on ${facts.url}`];
+  for (const company of facts.companies) {
+    lines.push(`  company   ${company.name} (${company.currency})${company.isDefault ? " [default]" : ""}`);
+    lines.push(`  key       ${company.secretKey ?? "(stored hashed; not known to this start)"}`);
+    for (const endpoint of company.endpoints) lines.push(`  webhook   ${endpoint.url}  signing secret ${endpoint.secret}`);
+  }
+  lines.push(`  database  ${facts.db}`);
+  if (facts.exposedHost !== undefined) {
+    lines.push(`  warning   listening on ${facts.exposedHost}: this sandbox is reachable from the network.`);
+  }
+  return lines.map(maskText);
+}

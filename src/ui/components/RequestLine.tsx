@@ -1,0 +1,16 @@
+import { Text } from "ink";
+import { requestDuration, timeOfDay } from "../describe.js";
+import type { RequestView } from "../model.js";
+import { statusTone, Tone } from "./Tone.js";
+
+/** `12:00:01  POST /v1/payment_intents 201 12.3ms` */
+export function RequestLine({ request }: { request: RequestView }) {
+  return (
+    <Text wrap="truncate-end">
+      <Tone tone="muted">{timeOfDay(request.at)}</Tone>
+      {"  "}
+      <Tone tone="strong">{request.method}</Tone> {request.path} <Tone tone={statusTone(request.status)}>{String(request.status)}</Tone>{" "}
+      <Tone tone="muted">{requestDuration(request.durationMs)}</Tone>
+    </Text>
+  );
+}

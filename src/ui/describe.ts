@@ -1,0 +1,113 @@
+import { MAX_ATTEMPTS } from "../webhooks/retry-schedule.js";
+import type { DeliveryState } from "./model.js";
+
+/**
+ * The words paysim uses for a delivery's progress, shared by the live view and
+ * the plain and JSON reporters so that all three say the same thing.
+ */
+
+/** Retries after the first attempt (6). */
+export const MAX_RETRIES = MAX_ATTEMPTS - 1;
+
+/** How one attempt ended: an HTTP status, or no answer and why. */
+export interface AttemptResult {
+  statusCode: number | null;
+  error: string | null;
+  durationMs: number;
+}
+
+/**
+ * Time left until a retry, counted down in whole seconds (rounded up, so it
+ * reads 00:01 until the moment it is due).
+ *
+ * @example
+ * countdown(119_000)    // "01:59"
+ * countdown(3_600_000)  // "1:00:00"
+ */
+export function countdown(ms: number): string {
+  const total = Math.max(0, Math.ceil(ms / 1000));
+  const hours = Math.floor(total / 3600);
+  const minutes = Math.floor((total % 3600) / 60);
+  const seconds = total % 60;
+  const mmss = `${String(minutes).padStart(2, "0")}:${String(seconds).padStart(2, "0")}`;
+  return hours > 0 ? `${hours}:${mmss}` : mmss;
+}
+
+/**
+ * The retry that comes after `attemptsMade` attempts.
+ *
+ * @example
+ * retryLabel(1) // "retry 1/6"
+ */
+export function retryLabel(attemptsMade: number): string {
+  return `retry ${attemptsMade}/${MAX_RETRIES}`;
+}
+
+/** The answer in a word: the status code, or the network failure. */
+export function lastOutcome(result: Pick<AttemptResult, "statusCode" | "error">): string {
+  return result.statusCode !== null ? String(result.statusCode) : (result.error ?? "no answer");
+}
+
+/**
+ * @example
+ * attemptText({ statusCode: 500, error: null, durationMs: 12.4 }) // "500 12ms"
+ */
+export function attemptText(result: AttemptResult): string {
+  return `${lastOutcome(result)} ${Math.round(result.durationMs)}ms`;
+}
+
+/** A delivery the dispatcher marked failed before its last attempt: only a deleted endpoint does that. */
+export function gaveUp(attempts: number): boolean {
+  return attempts >= MAX_ATTEMPTS;
+}
+
+/**
+ * @example
+ * gaveUpText(7, { statusCode: 500, error: null }) // "gave up after 7 attempts (last 500)"
+ */
+export function gaveUpText(attempts: number, last: Pick<AttemptResult, "statusCode" | "error">): string {
+  return `gave up after ${attempts} attempts (last ${lastOutcome(last)})`;
+}
+
+/** A delivery whose endpoint was deleted before it finished. */
+export function stoppedText(attempts: number, last: Pick<AttemptResult, "statusCode" | "error"> | null): string {
+  if (attempts === 0) return "stopped: endpoint deleted";
+  const plural = attempts === 1 ? "attempt" : "attempts";
+  return `stopped: endpoint deleted after ${attempts} ${plural}${last ? ` (last ${lastOutcome(last)})` : ""}`;
+}
+
+/** HH:MM:SS (UTC, like every time paysim shows) of an epoch-ms or ISO time. */
+export function timeOfDay(time: number | string): string {
+  return new Date(time).toISOString().slice(11, 19);
+}
+
+/** A request's duration as the log has always printed it. */
+export function requestDuration(durationMs: number): string {
+  return `${durationMs.toFixed(1)}ms`;
+}
+
+/**
+ * Where a delivery stands at clock time `now`, in the live view's words.
+ *
+ * @example
+ * deliveryStateText({ kind: "failing", attempts: 2, last: { statusCode: 500, error: null, durationMs: 9 }, nextAttemptMs: t + 119_000 }, t)
+ * // "500, retry 2/6 in 01:59"
+ */
+export function deliveryStateText(state: DeliveryState, now: number): string {
+  switch (state.kind) {
+    case "sending":
+      return "sending…";
+    case "delivered":
+      return `delivered ${lastOutcome(state.last)} in ${Math.round(state.last.durationMs)}ms`;
+    case "failing": {
+      const retry = `${lastOutcome(state.last)}, ${retryLabel(state.attempts)}`;
+      if (state.nextAttemptMs === null) return `${retry} scheduled`;
+      const left = state.nextAttemptMs - now;
+      return left > 0 ? `${retry} in ${countdown(left)}` : `${retry} due now`;
+    }
+    case "gave_up":
+      return gaveUpText(state.attempts, state.last);
+    case "stopped":
+      return stoppedText(state.attempts, state.last);
+  }
+}

@@ -1,0 +1,12 @@
+import { useInput, useStdin } from "ink";
+
+/** `q` or Ctrl-C calls `onQuit` (Ink's own Ctrl-C exit is off: quitting must close the instance first). */
+export function useQuitKeys(onQuit: () => void): void {
+  const { isRawModeSupported } = useStdin();
+  useInput(
+    (input, key) => {
+      if (input === "q" || (key.ctrl && input === "c")) onQuit();
+    },
+    { isActive: isRawModeSupported },
+  );
+}

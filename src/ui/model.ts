@@ -1,0 +1,328 @@
+import type { RequestLogged } from "../bus.js";
+import { maskText } from "../domain/masking.js";
+import type { DeliveryStatus } from "../store/repos/deliveries.js";
+import type { StoredEvent } from "../store/repos/events.js";
+import type { WebhookEndpointRow } from "../store/repos/webhook-endpoints.js";
+import type { DeliveryUpdate } from "../webhooks/dispatcher.js";
+import { listensTo } from "../webhooks/outbox.js";
+import { gaveUp, type AttemptResult } from "./describe.js";
+
+/**
+ * The live view's state, kept outside React: pure reducers over what the bus
+ * announced, bounded whatever the traffic. Events whose deliveries are all
+ * finished, and requests, become `unprinted` lines (printed once, then
+ * dropped); events still waiting on a delivery stay `inFlight` and are redrawn.
+ */
+
+export const LIMITS = {
+  /** Events waiting on a delivery that the view tracks; older ones are dropped from it. */
+  inFlight: 100,
+  /** Finished lines waiting for the next render; in a burst the oldest are summarised. */
+  unprinted: 150,
+  /** Events remembered (type, object) for deliveries that arrive after the event was printed. */
+  recent: 500,
+} as const;
+
+/** An endpoint the view knows of, so it can show "sending…" before the first attempt ends. */
+export type KnownEndpoint = Pick<WebhookEndpointRow, "id" | "url" | "company_id" | "enabled_events">;
+
+export type DeliveryState =
+  | { kind: "sending" }
+  | { kind: "delivered"; attempts: number; last: AttemptResult }
+  | { kind: "failing"; attempts: number; last: AttemptResult; nextAttemptMs: number | null }
+  | { kind: "gave_up"; attempts: number; last: AttemptResult }
+  | { kind: "stopped"; attempts: number; last: AttemptResult | null };
+
+export interface DeliveryView {
+  /** Null while only expected ("sending…"): no attempt has reported yet. */
+  deliveryId: string | null;
+  endpointId: string;
+  url: string;
+  state: DeliveryState;
+}
+
+export interface EventView {
+  id: string;
+  type: string;
+  objectId: string | null;
+  /** Null when the event is known only from a delivery (e.g. one from before this start). */
+  createdAt: string | null;
+  deliveries: readonly DeliveryView[];
+}
+
+export interface RequestView {
+  requestId: string;
+  method: string;
+  path: string;
+  status: number;
+  durationMs: number;
+  /** Clock time the request was logged (ISO). */
+  at: string;
+}
+
+/** A finished line: printed once above the live region. */
+export type Printed =
+  | { kind: "request"; request: RequestView }
+  | { kind: "event"; event: EventView }
+  /** Finished lines dropped unprinted in a burst, counted. */
+  | { kind: "skipped"; events: number; requests: number };
+
+export interface EventFacts {
+  id: string;
+  type: string;
+  objectId: string | null;
+  companyId: string;
+  createdAt: string;
+}
+
+export interface DeliveryFacts {
+  deliveryId: string;
+  eventId: string;
+  eventType: string;
+  endpointId: string;
+  url: string;
+  status: DeliveryStatus;
+  attempts: number;
+  nextAttemptMs: number | null;
+  last: AttemptResult;
+}
+
+export type LiveAction =
+  | { kind: "event"; event: EventFacts }
+  | { kind: "delivery"; delivery: DeliveryFacts }
+  | { kind: "request"; request: RequestView };
+
+type EventSummary = Pick<EventView, "id" | "type" | "objectId" | "createdAt">;
+
+export interface LiveModel {
+  readonly endpoints: readonly KnownEndpoint[];
+  /** Oldest first (a Map keeps insertion order; an update keeps the place). */
+  readonly inFlight: ReadonlyMap<string, EventView>;
+  readonly recent: ReadonlyMap<string, EventSummary>;
+  readonly unprinted: readonly Printed[];
+  readonly skipped: { readonly events: number; readonly requests: number };
+  /** In-flight events dropped from the view to stay bounded. */
+  readonly dropped: number;
+}
+
+// --- actions from bus payloads: small copies, masked, without the event body ---
+
+export function eventAction(event: StoredEvent): LiveAction {
+  return {
+    kind: "event",
+    event: { id: event.id, type: event.type, objectId: event.object_id, companyId: event.company_id, createdAt: event.created_at },
+  };
+}
+
+export function deliveryAction(update: DeliveryUpdate): LiveAction {
+  const { delivery, attempt } = update;
+  return {
+    kind: "delivery",
+    delivery: {
+      deliveryId: delivery.id,
+      eventId: delivery.event_id,
+      eventType: update.eventType,
+      endpointId: delivery.endpoint_id,
+      url: maskText(delivery.url),
+      status: delivery.status,
+      attempts: delivery.attempt_count,
+      nextAttemptMs: delivery.next_attempt_ms,
+      last: { statusCode: attempt.statusCode, error: attempt.error === null ? null : maskText(attempt.error), durationMs: attempt.durationMs },
+    },
+  };
+}
+
+export function requestAction(request: RequestLogged, atIso: string): LiveAction {
+  return {
+    kind: "request",
+    request: {
+      requestId: request.requestId,
+      method: request.method,
+      path: maskText(request.path),
+      status: request.status,
+      durationMs: request.durationMs,
+      at: atIso,
+    },
+  };
+}
+
+// --- reducers ---
+
+export function createLiveModel(endpoints: readonly KnownEndpoint[] = []): LiveModel {
+  return {
+    endpoints: endpoints.map((e) => ({ id: e.id, url: maskText(e.url), company_id: e.company_id, enabled_events: e.enabled_events })),
+    inFlight: new Map(),
+    recent: new Map(),
+    unprinted: [],
+    skipped: { events: 0, requests: 0 },
+    dropped: 0,
+  };
+}
+
+type Draft = {
+  endpoints: KnownEndpoint[];
+  inFlight: Map<string, EventView>;
+  recent: Map<string, EventSummary>;
+  unprinted: Printed[];
+  skipped: { events: number; requests: number };
+  dropped: number;
+};
+
+/**
+ * Applies a batch of actions (what the bus said since the last render). Pure:
+ * `model` is not changed; the containers are copied once per batch, not per action.
+ */
+export function applyActions(model: LiveModel, actions: readonly LiveAction[]): LiveModel {
+  const draft: Draft = {
+    endpoints: [...model.endpoints],
+    inFlight: new Map(model.inFlight),
+    recent: new Map(model.recent),
+    unprinted: [...model.unprinted],
+    skipped: { ...model.skipped },
+    dropped: model.dropped,
+  };
+  for (const action of actions) {
+    if (action.kind === "event") onEvent(draft, action.event);
+    else if (action.kind === "delivery") onDelivery(draft, action.delivery);
+    else onRequest(draft, action.request);
+  }
+  return draft;
+}
+
+export function reduce(model: LiveModel, action: LiveAction): LiveModel {
+  return applyActions(model, [action]);
+}
+
+/** The finished lines to print now (a burst's dropped ones summarised first), and the model without them. */
+export function takePrinted(model: LiveModel): { printed: Printed[]; model: LiveModel } {
+  const { events, requests } = model.skipped;
+  if (model.unprinted.length === 0 && events === 0 && requests === 0) return { printed: [], model };
+  const printed: Printed[] = events + requests > 0 ? [{ kind: "skipped", events, requests }, ...model.unprinted] : [...model.unprinted];
+  return { printed, model: { ...model, unprinted: [], skipped: { events: 0, requests: 0 } } };
+}
+
+/**
+ * The newest in-flight events that fit in `maxLines` lines (an event takes one
+ * line plus one per delivery), oldest first, and how many tracked ones did not fit.
+ */
+export function visibleInFlight(model: LiveModel, maxLines: number): { events: EventView[]; hidden: number; atCapacity: boolean } {
+  const all = [...model.inFlight.values()];
+  const shown: EventView[] = [];
+  let lines = 0;
+  for (let i = all.length - 1; i >= 0; i--) {
+    const event = all[i]!;
+    const height = 1 + event.deliveries.length;
+    if (lines + height > maxLines) break;
+    lines += height;
+    shown.push(event);
+  }
+  // At capacity, older in-flight events may have been dropped from the view (they come back when a delivery reports).
+  return { events: shown.reverse(), hidden: all.length - shown.length, atCapacity: model.dropped > 0 && all.length >= LIMITS.inFlight };
+}
+
+export function isFinished(state: DeliveryState): boolean {
+  return state.kind === "delivered" || state.kind === "gave_up" || state.kind === "stopped";
+}
+
+function onEvent(draft: Draft, facts: EventFacts): void {
+  const summary: EventSummary = { id: facts.id, type: facts.type, objectId: facts.objectId, createdAt: facts.createdAt };
+  remember(draft, summary);
+  // listensTo reads only enabled_events of the row.
+  const expected = draft.endpoints.filter((e) => e.company_id === facts.companyId && listensTo(e as WebhookEndpointRow, facts.type));
+  const view: EventView = {
+    ...summary,
+    deliveries: expected.map((e) => ({ deliveryId: null, endpointId: e.id, url: e.url, state: { kind: "sending" } })),
+  };
+  if (view.deliveries.length === 0) print(draft, { kind: "event", event: view });
+  else track(draft, view);
+}
+
+function onDelivery(draft: Draft, facts: DeliveryFacts): void {
+  const existing = draft.inFlight.get(facts.eventId);
+  const base: EventView = existing ?? {
+    ...(draft.recent.get(facts.eventId) ?? { id: facts.eventId, type: facts.eventType, objectId: null, createdAt: null }),
+    deliveries: [],
+  };
+  const state = deliveryState(facts);
+  const view: EventView = { ...base, deliveries: upsert(base.deliveries, { deliveryId: facts.deliveryId, endpointId: facts.endpointId, url: facts.url, state }) };
+  settle(draft, view, existing !== undefined);
+}
+
+/** Request lines are printed; a successful DELETE of an endpoint also stops what the view waited for from it. */
+function onRequest(draft: Draft, request: RequestView): void {
+  print(draft, { kind: "request", request });
+  const deleted = deletedEndpointId(request);
+  if (deleted === undefined) return;
+  // The dispatcher stops a deleted endpoint's deliveries without a bus event: this request is the only news of it.
+  draft.endpoints = draft.endpoints.filter((e) => e.id !== deleted);
+  for (const event of [...draft.inFlight.values()]) {
+    if (!event.deliveries.some((d) => d.endpointId === deleted && !isFinished(d.state))) continue;
+    const deliveries = event.deliveries.map((d) =>
+      d.endpointId === deleted && !isFinished(d.state) ? { ...d, state: stopped(d.state) } : d,
+    );
+    settle(draft, { ...event, deliveries }, true);
+  }
+}
+
+const DELETE_ENDPOINT = /^\/v1\/webhook_endpoints\/(we_[0-9A-Za-z]+)\/?$/;
+
+function deletedEndpointId(request: RequestView): string | undefined {
+  if (request.method !== "DELETE" || request.status < 200 || request.status >= 300) return undefined;
+  return DELETE_ENDPOINT.exec(request.path)?.[1];
+}
+
+function stopped(state: DeliveryState): DeliveryState {
+  if (state.kind === "failing") return { kind: "stopped", attempts: state.attempts, last: state.last };
+  return { kind: "stopped", attempts: 0, last: null };
+}
+
+function deliveryState(facts: DeliveryFacts): DeliveryState {
+  const { attempts, last } = facts;
+  if (facts.status === "succeeded") return { kind: "delivered", attempts, last };
+  if (facts.status === "failed") return gaveUp(attempts) ? { kind: "gave_up", attempts, last } : { kind: "stopped", attempts, last };
+  return { kind: "failing", attempts, last, nextAttemptMs: facts.nextAttemptMs };
+}
+
+/** Replaces the same delivery, else the endpoint's "sending…" placeholder, else adds it. */
+function upsert(deliveries: readonly DeliveryView[], next: DeliveryView): DeliveryView[] {
+  let index = deliveries.findIndex((d) => d.deliveryId === next.deliveryId);
+  if (index < 0) index = deliveries.findIndex((d) => d.deliveryId === null && d.endpointId === next.endpointId);
+  if (index < 0) return [...deliveries, next];
+  return deliveries.map((d, i) => (i === index ? next : d));
+}
+
+/** A finished event is printed; an unfinished one stays (in its place) or joins the in-flight list. */
+function settle(draft: Draft, view: EventView, tracked: boolean): void {
+  if (view.deliveries.every((d) => isFinished(d.state))) {
+    draft.inFlight.delete(view.id);
+    print(draft, { kind: "event", event: view });
+  } else if (tracked) {
+    draft.inFlight.set(view.id, view);
+  } else {
+    track(draft, view);
+  }
+}
+
+function track(draft: Draft, view: EventView): void {
+  if (draft.inFlight.size >= LIMITS.inFlight) {
+    const oldest = draft.inFlight.keys().next().value!;
+    draft.inFlight.delete(oldest);
+    draft.dropped++;
+  }
+  draft.inFlight.set(view.id, view);
+}
+
+function remember(draft: Draft, summary: EventSummary): void {
+  draft.recent.delete(summary.id);
+  draft.recent.set(summary.id, summary);
+  if (draft.recent.size > LIMITS.recent) draft.recent.delete(draft.recent.keys().next().value!);
+}
+
+function print(draft: Draft, line: Printed): void {
+  draft.unprinted.push(line);
+  if (draft.unprinted.length > LIMITS.unprinted) {
+    const oldest = draft.unprinted.shift()!;
+    if (oldest.kind === "event") draft.skipped.events++;
+    else if (oldest.kind === "request") draft.skipped.requests++;
+  }
+}

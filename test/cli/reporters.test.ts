@@ -1,0 +1,148 @@
+import { afterEach, describe, expect, it } from "vitest";
+import type { StoredEvent } from "../../src/store/repos/events.js";
+import { deliveryLine, eventLine, requestLine } from "../../src/cli/reporters/lines.js";
+import type { DeliveryUpdate } from "../../src/webhooks/dispatcher.js";
+import { RETRY_DELAYS_MS } from "../../src/webhooks/retry-schedule.js";
+import { startCli, startPaysimCli, type CliHandle } from "../helpers/cli.js";
+import { callApi, clientFor, createIntent, tempDir } from "../helpers/paysim.js";
+import { startReceiver, type Receiver } from "../helpers/receiver.js";
+
+const T0 = Date.parse("2026-05-01T12:00:00.000Z");
+
+function update(status: DeliveryUpdate["delivery"]["status"], attempts: number, statusCode: number | null, next: number | null): DeliveryUpdate {
+  return {
+    eventType: "payment_intent.created",
+    attempt: { statusCode, error: statusCode === null ? "connection refused" : null, durationMs: 12.4 },
+    delivery: {
+      seq: 1, id: "del_1", event_id: "evt_1", company_id: "co_1", endpoint_id: "we_1", url: "http://127.0.0.1:3000/hooks",
+      status, attempt_count: attempts, next_attempt_ms: next, created_at: "", updated_at: "",
+    },
+  };
+}
+
+describe("plain log lines", () => {
+  it.each([
+    ["a request", requestLine({ requestId: "req_1", method: "POST", path: "/v1/payment_intents", status: 201, durationMs: 12.34 }), "POST /v1/payment_intents 201 12.3ms"],
+    [
+      "an event",
+      eventLine({ id: "evt_1", type: "payout.created", object_id: "po_1" } as StoredEvent),
+      "event evt_1 payout.created po_1",
+    ],
+    [
+      "a failed attempt with a retry ahead",
+      deliveryLine(update("pending", 1, 500, T0 + 30_000)),
+      "delivery evt_1 → http://127.0.0.1:3000/hooks 500 12ms, retry 1/6 at 2026-05-01T12:00:30.000Z",
+    ],
+    [
+      "an attempt without an answer",
+      deliveryLine(update("pending", 2, null, T0 + 120_000)),
+      "delivery evt_1 → http://127.0.0.1:3000/hooks connection refused 12ms, retry 2/6 at 2026-05-01T12:02:00.000Z",
+    ],
+    ["a delivered attempt", deliveryLine(update("succeeded", 3, 200, null)), "delivery evt_1 → http://127.0.0.1:3000/hooks 200 12ms, delivered"],
+    ["the last failed attempt", deliveryLine(update("failed", 7, 500, null)), "delivery evt_1 → http://127.0.0.1:3000/hooks 500 12ms, gave up after 7 attempts"],
+    [
+      "an attempt to a deleted endpoint",
+      deliveryLine(update("failed", 2, 500, null)),
+      "delivery evt_1 → http://127.0.0.1:3000/hooks 500 12ms, stopped after 2 attempts (endpoint deleted)",
+    ],
+  ])("%s", (_name, line, expected) => {
+    expect(line).toBe(expected);
+  });
+});
+
+const children: CliHandle[] = [];
+const cleanups: (() => unknown)[] = [];
+afterEach(async () => {
+  for (const child of children.splice(0)) await child.stop("SIGKILL");
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
+
+async function receiverAnswering(status: number): Promise<Receiver> {
+  const receiver = await startReceiver(status);
+  cleanups.push(() => receiver.close());
+  return receiver;
+}
+
+function folder(): string {
+  const { dir, cleanup } = tempDir("paysim-reporters-");
+  cleanups.push(cleanup);
+  return dir;
+}
+
+const ISO = String.raw`\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z`;
+
+describe("paysim start outside a TTY", () => {
+  it("prints the banner, then a line per request, event and delivery attempt, through retries to delivered and to given up", async () => {
+    const receiver = await receiverAnswering(500);
+    const started = await startPaysimCli(["--no-ui", "--db", ":memory:", "--forward-to", receiver.url], { cwd: folder() });
+    children.push(started.cli);
+    const { cli, url, key } = started;
+    const advance = (seconds: number) => callApi(url, key, "POST", "/v1/sandbox/clock/advance", { body: { seconds } });
+
+    const intent = await createIntent(clientFor(url, key));
+    const [, eventId] = await cli.waitFor(new RegExp(`^event (evt_\\w+) payment_intent\\.created ${intent.id}$`, "m"));
+    const deliveryTo = (tail: string) => new RegExp(`^delivery ${eventId} → ${receiver.url} ${tail}$`, "m");
+    await cli.waitFor(deliveryTo(`500 \\d+ms, retry 1/6 at ${ISO}`));
+    await advance(30);
+    await cli.waitFor(deliveryTo(`500 \\d+ms, retry 2/6 at ${ISO}`));
+    receiver.respondWith(200);
+    await advance(120);
+    await cli.waitFor(deliveryTo("200 \\d+ms, delivered"));
+
+    receiver.respondWith(500);
+    const second = await createIntent(clientFor(url, key));
+    const [, secondEventId] = await cli.waitFor(new RegExp(`^event (evt_\\w+) payment_intent\\.created ${second.id}$`, "m"));
+    for (const [i, delay] of RETRY_DELAYS_MS.entries()) {
+      await cli.waitFor(new RegExp(`^delivery ${secondEventId} → \\S+ 500 \\d+ms, retry ${i + 1}/6 at`, "m"));
+      await advance(delay / 1000);
+    }
+    await cli.waitFor(new RegExp(`^delivery ${secondEventId} → ${receiver.url} 500 \\d+ms, gave up after 7 attempts$`, "m"));
+
+    // Request lines keep their shape, and nothing else starts like one.
+    const requestLines = cli.stdout().split("\n").filter((line) => /^[A-Z]+ \//.test(line));
+    expect(requestLines.length).toBe(2 + 2 + RETRY_DELAYS_MS.length);
+    for (const line of requestLines) expect(line).toMatch(/^(POST|GET) \/v1\/[\w/]+ 20[01] \d+\.\dms$/);
+  });
+
+  it("--json prints one JSON object per line: started, then request, event and delivery", async () => {
+    const receiver = await receiverAnswering(200);
+    const cli = startCli(["start", "--json", "--port", "0", "--db", ":memory:", "--forward-to", receiver.url], { cwd: folder() });
+    children.push(cli);
+    await cli.waitFor(/^\{"type":"started".*\}$/m);
+    const started = JSON.parse(cli.stdout().split("\n")[0]!);
+    const url: string = started.url;
+    const key: string = started.companies[0].secret_key;
+    expect(started).toMatchObject({ type: "started", db: ":memory:", companies: [{ webhook_endpoints: [{ url: receiver.url, secret: expect.stringMatching(/^whsec_/) }] }] });
+
+    const intent = await createIntent(clientFor(url, key));
+    await cli.waitFor(/"type":"delivery"/);
+    const { code, stdout } = await cli.stop("SIGTERM");
+    expect(code).toBe(0);
+
+    const lines = stdout.trimEnd().split("\n").map((line) => JSON.parse(line));
+    expect(lines[0].type).toBe("started");
+    expect(lines.slice(1).map((line) => line.type).sort()).toEqual(["delivery", "event", "request"]);
+    const [event, request, delivery] = ["event", "request", "delivery"].map((type) => lines.find((line) => line.type === type));
+    expect(event).toEqual({
+      type: "event",
+      id: expect.stringMatching(/^evt_/),
+      event_type: "payment_intent.created",
+      object_id: intent.id,
+      company_id: expect.stringMatching(/^co_/),
+      request_id: expect.stringMatching(/^req_/),
+      created_at: expect.stringMatching(new RegExp(`^${ISO}$`)),
+    });
+    expect(request).toMatchObject({ type: "request", method: "POST", path: "/v1/payment_intents", status: 201, request_id: event.request_id });
+    expect(delivery).toMatchObject({
+      type: "delivery",
+      event_id: event.id,
+      event_type: "payment_intent.created",
+      url: receiver.url,
+      attempt: 1,
+      status_code: 200,
+      error: null,
+      status: "succeeded",
+      next_attempt_at: null,
+    });
+  });
+});

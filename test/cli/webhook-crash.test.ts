@@ -1,0 +1,129 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { setTimeout as delay } from "node:timers/promises";
+import { afterEach, describe, expect, it } from "vitest";
+import { verifySignature } from "../../src/webhooks/sign.js";
+import { startPaysimCli, type StartedPaysim } from "../helpers/cli.js";
+import { callApi, createIntent, clientFor, tempDir } from "../helpers/paysim.js";
+import { startReceiver, type Receiver } from "../helpers/receiver.js";
+
+// The real binary (dist/): run `npm run build` before these tests.
+
+const SECRET = "whsec_crash_test_secret_01";
+
+let receiver: Receiver | undefined;
+const children: StartedPaysim[] = [];
+const cleanups: (() => void)[] = [];
+afterEach(async () => {
+  for (const child of children.splice(0)) await child.cli.stop("SIGKILL");
+  await receiver?.close();
+  receiver = undefined;
+  for (const cleanup of cleanups.splice(0)) cleanup();
+});
+
+/** A folder for the database; instance.json is written beside it. */
+function databaseFolder(): { dir: string; db: string } {
+  const { dir, cleanup } = tempDir("paysim-crash-");
+  cleanups.push(cleanup);
+  return { dir, db: join(dir, "paysim.db") };
+}
+
+async function startChild(db: string, forwardTo: string): Promise<StartedPaysim> {
+  const started = await startPaysimCli(["--no-ui", "--db", db, "--forward-to", forwardTo, "--webhook-secret", SECRET]);
+  children.push(started);
+  return started;
+}
+
+/** SIGKILL: no clean shutdown, nothing flushed beyond what was committed. */
+async function kill(started: StartedPaysim): Promise<void> {
+  const result = await started.cli.stop("SIGKILL");
+  expect(result.signal).toBe("SIGKILL");
+  children.splice(children.indexOf(started), 1);
+}
+
+/**
+ * Waits until the child's API shows what `check` wants. The child is another
+ * process: the only way to see its state is to ask it, so this asks again
+ * until it matches (bounded, to fail a hung test with the last answer).
+ */
+async function eventWhen(started: StartedPaysim, eventId: string, check: (event: any) => boolean): Promise<any> {
+  let last: any;
+  for (let tries = 0; tries < 500; tries++) {
+    last = (await callApi(started.url, started.key, "GET", `/v1/events/${eventId}`)).body;
+    if (check(last)) return last;
+    await delay(20);
+  }
+  throw new Error(`the event never reached the expected state; last seen: ${JSON.stringify(last)}`);
+}
+
+async function createdEventId(started: StartedPaysim): Promise<string> {
+  const intent = await createIntent(clientFor(started.url, started.key));
+  const events = await callApi(started.url, started.key, "GET", "/v1/events?type=payment_intent.created&limit=1");
+  expect(events.body.data[0].data.id).toBe(intent.id);
+  return events.body.data[0].id;
+}
+
+describe("webhook deliveries survive paysim being killed (SIGKILL)", () => {
+  it("keeps a failed delivery's retry across a kill: it is sent after the restart when the clock reaches it, not before", async () => {
+    const { dir, db } = databaseFolder();
+    receiver = await startReceiver(200);
+    receiver.queue(500);
+    const first = await startChild(db, receiver.url);
+    const instanceFile = JSON.parse(readFileSync(join(dir, "instance.json"), "utf8"));
+    expect(instanceFile.secret_key).toBe(first.key);
+    expect(instanceFile.webhook_endpoints).toEqual([{ id: expect.stringMatching(/^we_/), url: receiver.url, secret: SECRET }]);
+
+    const eventId = await createdEventId(first);
+    await receiver.waitForRequests(1);
+    const failed = await eventWhen(first, eventId, (e) => e.deliveries[0]?.attempts[0]?.status_code === 500);
+    const due = Date.parse(failed.deliveries[0].next_attempt_at);
+    expect(due).toBe(Date.parse(failed.deliveries[0].attempts[0].attempted_at) + 30_000);
+    await kill(first);
+
+    const second = await startChild(db, receiver.url);
+    expect(second.key).toBe(first.key);
+    const afterRestart = await eventWhen(second, eventId, () => true);
+    expect(afterRestart.deliveries).toHaveLength(1);
+    expect(afterRestart.deliveries[0]).toMatchObject({ status: "pending", next_attempt_at: failed.deliveries[0].next_attempt_at });
+    expect(afterRestart.deliveries[0].attempts).toEqual(failed.deliveries[0].attempts);
+    expect(receiver.requests).toHaveLength(1);
+
+    const advanced = await callApi(second.url, second.key, "POST", "/v1/sandbox/clock/advance", { body: { seconds: 30 } });
+    expect(advanced.status).toBe(200);
+    const [original, retry] = await receiver.waitForRequests(2);
+    expect(retry!.body.equals(original!.body)).toBe(true);
+    expect(retry!.headers["service-event-id"]).toBe(eventId);
+    expect(verifySignature(retry!.body, retry!.headers["service-signature"] as string, SECRET)).toBe(true);
+
+    const delivered = await eventWhen(second, eventId, (e) => e.deliveries[0].status === "succeeded");
+    expect(delivered.deliveries[0].attempts.map((a: any) => a.status_code)).toEqual([500, 200]);
+    expect(delivered.deliveries[0].next_attempt_at).toBeNull();
+    expect(receiver.requests).toHaveLength(2);
+  });
+
+  it("sends an attempt cut off by a kill again at once after the restart, and shows the cut-off attempt as interrupted", async () => {
+    const { db } = databaseFolder();
+    receiver = await startReceiver(200);
+    receiver.queue("hang");
+    const first = await startChild(db, receiver.url);
+    const eventId = await createdEventId(first);
+    await receiver.waitForRequests(1);
+    expect(receiver.hangingCount()).toBe(1);
+    await kill(first); // while the receiver still holds the request open
+
+    // No clock advance: the restart itself sends it again.
+    const second = await startChild(db, receiver.url);
+    const [cutOff, again] = await receiver.waitForRequests(2);
+    expect(again!.body.equals(cutOff!.body)).toBe(true);
+    expect(again!.headers["service-event-id"]).toBe(eventId);
+    expect(verifySignature(again!.body, again!.headers["service-signature"] as string, SECRET)).toBe(true);
+
+    const delivered = await eventWhen(second, eventId, (e) => e.deliveries[0]?.status === "succeeded");
+    const [interrupted, resent] = delivered.deliveries[0].attempts;
+    expect(delivered.deliveries).toHaveLength(1);
+    expect(delivered.deliveries[0].attempts).toHaveLength(2);
+    expect(interrupted).toMatchObject({ status_code: null, error: expect.stringMatching(/interrupted/) });
+    expect(resent).toMatchObject({ status_code: 200, error: null });
+    expect(receiver.requests).toHaveLength(2);
+  });
+});

@@ -1,0 +1,124 @@
+import { createServer, type IncomingHttpHeaders, type ServerResponse } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+
+/** One request as it reached the receiver: the raw body bytes, never re-serialised. */
+export interface ReceivedRequest {
+  method: string;
+  url: string;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+}
+
+/**
+ * What the receiver does with a request once its body has arrived:
+ * - a number: answer with that status (and a short body);
+ * - "hang": answer nothing until `release()` or until the client closes the socket;
+ * - "destroy": close the connection without answering (the client sees a reset).
+ */
+export type Behaviour = number | "hang" | "destroy";
+
+export interface Receiver {
+  /** `http://127.0.0.1:<port>/hooks`: where paysim is told to deliver. */
+  readonly url: string;
+  /** Every request received so far, in arrival order. */
+  readonly requests: readonly ReceivedRequest[];
+  /** Requests currently held open by "hang". */
+  hangingCount(): number;
+  /** Resolves with the requests once at least `n` have arrived (body complete). */
+  waitForRequests(n: number): Promise<ReceivedRequest[]>;
+  /** The behaviour of every request that has no queued one left. */
+  respondWith(behaviour: Behaviour): void;
+  /** Behaviours for the next requests, one each, before falling back to `respondWith`'s. */
+  queue(...behaviours: Behaviour[]): void;
+  /** Answers every hanging request with `status`. */
+  release(status?: number): void;
+  /** Destroys every open socket (hanging ones included) and stops listening. */
+  close(): Promise<void>;
+}
+
+/**
+ * A real webhook receiver on 127.0.0.1 (random port), programmable per request.
+ *
+ * @example
+ * const receiver = await startReceiver();
+ * receiver.queue(500, 500);           // the first two attempts fail
+ * const [first] = await receiver.waitForRequests(1);
+ */
+export async function startReceiver(initial: Behaviour = 200): Promise<Receiver> {
+  const requests: ReceivedRequest[] = [];
+  const queued: Behaviour[] = [];
+  const hanging = new Set<ServerResponse>();
+  const sockets = new Set<Socket>();
+  const waiters: { n: number; resolve: (requests: ReceivedRequest[]) => void }[] = [];
+  let fallback = initial;
+
+  const notify = () => {
+    for (const waiter of [...waiters]) {
+      if (requests.length >= waiter.n) {
+        waiters.splice(waiters.indexOf(waiter), 1);
+        waiter.resolve([...requests]);
+      }
+    }
+  };
+
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => {
+      const behaviour = queued.length > 0 ? queued.shift()! : fallback;
+      requests.push({ method: req.method ?? "", url: req.url ?? "", headers: req.headers, body: Buffer.concat(chunks) });
+      if (behaviour === "destroy") {
+        req.socket.destroy();
+      } else if (behaviour === "hang") {
+        hanging.add(res);
+        res.on("close", () => hanging.delete(res));
+      } else {
+        res.writeHead(behaviour, { "Content-Type": "text/plain" }).end(`answered ${behaviour}`);
+      }
+      notify();
+    });
+  });
+  server.on("connection", (socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    url: `http://127.0.0.1:${port}/hooks`,
+    requests,
+    hangingCount: () => hanging.size,
+    waitForRequests(n) {
+      return new Promise((resolve) => {
+        waiters.push({ n, resolve });
+        notify();
+      });
+    },
+    respondWith(behaviour) {
+      fallback = behaviour;
+    },
+    queue(...behaviours) {
+      queued.push(...behaviours);
+    },
+    release(status = 200) {
+      for (const res of [...hanging]) {
+        hanging.delete(res);
+        res.writeHead(status, { "Content-Type": "text/plain" }).end(`answered ${status}`);
+      }
+    },
+    close() {
+      for (const socket of sockets) socket.destroy();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** A URL on 127.0.0.1 where nothing listens: a port just freed by a server that was closed. */
+export async function closedPortUrl(): Promise<string> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return `http://127.0.0.1:${port}/hooks`;
+}

@@ -1,0 +1,195 @@
+import "./helpers/as-a-terminal.js";
+import chalk from "chalk";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { MAX_ATTEMPTS, RETRY_DELAYS_MS } from "../../src/webhooks/retry-schedule.js";
+import { closedPortUrl, startReceiver, type Receiver } from "../helpers/receiver.js";
+import { createIntent, startTestPaysim, type TestPaysim } from "../helpers/paysim.js";
+import { normalise, renderView, type RenderedView } from "./helpers/live-view.js";
+
+/** Real time stands still: only advanceClock moves the clock, so countdowns are exact. */
+const FROZEN = Date.parse("2026-05-01T12:00:00.000Z");
+const frozen = () => FROZEN;
+
+const open: { paysim?: TestPaysim; receiver?: Receiver; view?: RenderedView }[] = [];
+afterEach(async () => {
+  for (const { view, paysim, receiver } of open.splice(0)) {
+    view?.unmount();
+    await paysim?.dispose();
+    await receiver?.close();
+  }
+});
+
+async function setUp(behaviour: number | "hang", options: Parameters<typeof startTestPaysim>[0] = {}) {
+  const receiver = await startReceiver(behaviour);
+  const paysim = await startTestPaysim({ forwardTo: receiver.url, realNow: frozen, ...options });
+  const view = renderView(paysim);
+  open.push({ paysim, receiver, view });
+  return { receiver, paysim, view };
+}
+
+describe("the live view", () => {
+  it("shows the banner, then a delivered event with its status and duration, and the request that caused it", async () => {
+    const { paysim, view } = await setUp(200);
+    const intent = await createIntent(paysim);
+    const frame = await view.waitForFrame(/delivered 200/);
+
+    expect(frame).toContain(intent.id);
+    expect(normalise(frame)).toMatchInlineSnapshot(`
+      "paysim VERSION listening on http://127.0.0.1:PORT
+        company   Sandbox Merchant (EUR) [default]
+        key       sk_test_…
+        webhook   http://127.0.0.1:PORT/hooks  signing secret whsec_…
+        database  :memory:
+
+      12:00:00  POST /v1/payment_intents 201 Nms
+      12:00:00  payment_intent.created     pi_…  evt_…
+                ✓ delivered 200 in Nms  → http://127.0.0.1:PORT/hooks
+      paysim http://127.0.0.1:PORT · clock … · 0 in flight · q to quit"
+    `);
+  });
+
+  it("counts a failing delivery's retry down in clock time: an advance of 10 s takes 10 s off", async () => {
+    const { paysim, view } = await setUp(500);
+    await createIntent(paysim);
+    await view.waitForFrame("↻ 500, retry 1/6 in 00:30");
+    expect(normalise(view.frame())).toContain(`in flight
+12:00:00  payment_intent.created     pi_…  evt_…
+          ↻ 500, retry 1/6 in 00:30  → http://127.0.0.1:PORT/hooks
+paysim http://127.0.0.1:PORT · clock … · 1 in flight · q to quit`);
+
+    await paysim.advanceClock(10);
+    await view.waitForFrame("↻ 500, retry 1/6 in 00:20");
+
+    await paysim.advanceClock(20);
+    await view.waitForFrame("↻ 500, retry 2/6 in 02:00");
+    expect(view.frame()).not.toContain("retry 1/6");
+  });
+
+  it("shows a delivery that never answered as given up after the last attempt, with its last status", async () => {
+    const { paysim, receiver, view } = await setUp(500);
+    await createIntent(paysim);
+    await view.waitForFrame("retry 1/6 in 00:30");
+    for (const [i, delay] of RETRY_DELAYS_MS.entries()) {
+      await paysim.advanceClock(delay / 1000);
+      await receiver.waitForRequests(i + 2);
+      if (i + 2 < MAX_ATTEMPTS) await view.waitForFrame(`retry ${i + 2}/6 in`);
+    }
+    const frame = await view.waitForFrame("✗ gave up after 7 attempts (last 500)");
+    expect(frame).toMatch(/ · 0 in flight · /);
+    expect(frame).not.toContain("in flight\n");
+  });
+
+  it("names a network failure instead of a status", async () => {
+    const receiver = await startReceiver(200);
+    const paysim = await startTestPaysim({ forwardTo: await closedPortUrl(), realNow: frozen });
+    const view = renderView(paysim);
+    open.push({ paysim, receiver, view });
+    await createIntent(paysim);
+    await view.waitForFrame("↻ connection refused, retry 1/6 in 00:30");
+  });
+
+  it("shows 'sending…' for an endpoint whose first attempt has not finished yet", async () => {
+    const { paysim, receiver, view } = await setUp("hang");
+    await createIntent(paysim);
+    await receiver.waitForRequests(1);
+    await view.waitForFrame(/… sending…\s+→ http:\/\/127\.0\.0\.1:\d+\/hooks/);
+    receiver.release(204);
+    await view.waitForFrame("✓ delivered 204");
+    expect(view.frame()).toMatch(/ · 0 in flight · /);
+  });
+
+  it("lists the API requests: method, path (card numbers masked), status and duration", async () => {
+    const { paysim, view } = await setUp(200);
+    await paysim.api("GET", "/v1/payment_intents?limit=1");
+    await paysim.api("GET", "/v1/payment_intents/4242424242424242");
+    await paysim.api("GET", "/v1/events", { key: null });
+    const frame = await view.waitForFrame("GET /v1/events 401");
+    expect(normalise(frame).split("\n").filter((line) => line.includes(" /v1/"))).toEqual([
+      "12:00:00  GET /v1/payment_intents 200 Nms",
+      "12:00:00  GET /v1/payment_intents/************4242 404 Nms",
+      "12:00:00  GET /v1/events 401 Nms",
+    ]);
+    expect(frame).not.toContain("4242424242424242");
+  });
+
+  it("stops waiting for an endpoint that is deleted while its delivery is failing", async () => {
+    const { paysim, view } = await setUp(500);
+    await createIntent(paysim);
+    await view.waitForFrame("retry 1/6 in 00:30");
+    const endpoint = paysim.forwardEndpoints[0]!;
+    expect((await paysim.api("DELETE", `/v1/webhook_endpoints/${endpoint.id}`)).status).toBe(200);
+    const frame = await view.waitForFrame("✗ stopped: endpoint deleted after 1 attempt (last 500)");
+    expect(frame).toMatch(/ · 0 in flight · /);
+  });
+
+  it("cuts every line at the terminal's width, and again after the terminal is narrowed", async () => {
+    const receiver = await startReceiver(500);
+    const longUrl = `${receiver.url}?${"segment=x&".repeat(20)}`;
+    const paysim = await startTestPaysim({ forwardTo: longUrl, realNow: frozen });
+    const view = renderView(paysim);
+    open.push({ paysim, receiver, view });
+    await createIntent(paysim);
+    const wide = await view.waitForFrame("retry 1/6 in 00:30");
+    for (const line of wide.split("\n")) expect(line.length).toBeLessThanOrEqual(100);
+    expect(wide).toMatch(/→ http:\/\/127\.0\.0\.1:\d+\/hooks\?segment=x.*…$/m);
+
+    Object.defineProperty(view.stdout, "columns", { value: 60, configurable: true });
+    view.stdout.emit("resize");
+    // The live region (the delivery line and the status line) is redrawn at 60 columns.
+    const narrow = await view.waitForFrame(/\n {10}↻ 500, retry 1\/6 in 00:30 {2}→ http:[^\n]{0,15}…\npaysim/);
+    const liveRegion = narrow.split("\n").slice(-4);
+    for (const line of liveRegion) expect(line.length).toBeLessThanOrEqual(60);
+  });
+
+  it("redraws a burst of thousands of bus events in a few frames, printing the newest and counting the rest", async () => {
+    const paysim = await startTestPaysim({ realNow: frozen });
+    const view = renderView(paysim, { throttleMs: 50 });
+    open.push({ paysim, view });
+    await view.waitForFrame("q to quit");
+    const before = view.frameCount();
+    const company = paysim.companies[0]!.company.id;
+    const count = 5000;
+    for (let i = 0; i < count; i++) {
+      const id = `evt_burst${String(i).padStart(19, "0")}`;
+      paysim.bus.emit("event.created", { seq: i, id, company_id: company, type: "payout.created", object_id: `po_${i}`, request_id: "req_burst", created_at: new Date(FROZEN).toISOString(), body: "{}" });
+    }
+    const frame = await view.waitForFrame(`evt_burst${String(count - 1).padStart(19, "0")}`);
+    expect(frame).toMatch(/… \d+ events and 0 requests not shown/);
+    // Re-renders are throttled: nowhere near one per event.
+    expect(view.frameCount() - before).toBeLessThan(20);
+  });
+
+  it("asks to quit on q and on Ctrl-C, and not on other keys", async () => {
+    const paysim = await startTestPaysim({ realNow: frozen });
+    const view = renderView(paysim);
+    open.push({ paysim, view });
+    await view.waitForFrame("q to quit");
+    view.stdin.write("x");
+    view.stdin.write("q");
+    view.stdin.write("\u0003");
+    await vi.waitFor(() => expect(view.quitRequests()).toBe(2));
+  });
+
+  it("uses colours only when told to", async () => {
+    const level = chalk.level;
+    chalk.level = 1;
+    try {
+      const paysim = await startTestPaysim({ realNow: frozen });
+      const plain = renderView(paysim, { colour: false });
+      const coloured = renderView(paysim, { colour: true });
+      open.push({ paysim, view: plain }, { view: coloured });
+      await paysim.api("GET", "/v1/payment_intents");
+      await plain.waitForFrame("GET /v1/payment_intents 200");
+      await coloured.waitForFrame("GET /v1/payment_intents 200");
+      // eslint-disable-next-line no-control-regex
+      expect(rawFrame(plain)).not.toMatch(/\u001b\[/);
+      expect(rawFrame(coloured)).toContain("\u001b[32m200\u001b[39m");
+    } finally {
+      chalk.level = level;
+    }
+  });
+});
+
+function rawFrame(view: RenderedView): string {
+  return view.stdout.lastFrame() ?? "";
+}

@@ -1,0 +1,257 @@
+import { describe, expect, it } from "vitest";
+import {
+  applyActions,
+  createLiveModel,
+  deliveryAction,
+  eventAction,
+  LIMITS,
+  reduce,
+  requestAction,
+  takePrinted,
+  visibleInFlight,
+  type DeliveryFacts,
+  type KnownEndpoint,
+  type LiveAction,
+  type LiveModel,
+} from "../../src/ui/model.js";
+import type { DeliveryUpdate } from "../../src/webhooks/dispatcher.js";
+
+const T0 = Date.parse("2026-05-01T12:00:00.000Z");
+const ACME = "co_acme";
+const GLOBEX = "co_globex";
+
+const hooks: KnownEndpoint = { id: "we_hooks", url: "http://127.0.0.1:3000/hooks", company_id: ACME, enabled_events: '["*"]' };
+const payoutsOnly: KnownEndpoint = { id: "we_payouts", url: "http://127.0.0.1:3000/payouts", company_id: ACME, enabled_events: '["payout.created"]' };
+const globexHooks: KnownEndpoint = { id: "we_globex", url: "http://127.0.0.1:4000/hooks", company_id: GLOBEX, enabled_events: '["*"]' };
+
+function event(id: string, type = "payment_intent.created", companyId = ACME): LiveAction {
+  return { kind: "event", event: { id, type, objectId: `pi_${id}`, companyId, createdAt: new Date(T0).toISOString() } };
+}
+
+function delivery(eventId: string, overrides: Partial<DeliveryFacts> = {}): LiveAction {
+  return {
+    kind: "delivery",
+    delivery: {
+      deliveryId: `del_${eventId}_hooks`,
+      eventId,
+      eventType: "payment_intent.created",
+      endpointId: hooks.id,
+      url: hooks.url,
+      status: "succeeded",
+      attempts: 1,
+      nextAttemptMs: null,
+      last: { statusCode: 200, error: null, durationMs: 12 },
+      ...overrides,
+    },
+  };
+}
+
+const failing = (eventId: string, attempts: number, statusCode: number | null = 500) =>
+  delivery(eventId, {
+    status: "pending",
+    attempts,
+    nextAttemptMs: T0 + 30_000,
+    last: { statusCode, error: statusCode === null ? "connection refused" : null, durationMs: 5 },
+  });
+
+function request(method: string, path: string, status = 200): LiveAction {
+  return { kind: "request", request: { requestId: `req_${path}`, method, path, status, durationMs: 1.5, at: new Date(T0).toISOString() } };
+}
+
+/** What a reader of the model sees: in-flight events with their delivery kinds, and the lines to print. */
+function summary(model: LiveModel) {
+  const { printed } = takePrinted(model);
+  return {
+    inFlight: [...model.inFlight.values()].map((e) => `${e.id}: ${e.deliveries.map((d) => `${d.endpointId}=${d.state.kind}`).join(" ")}`),
+    printed: printed.map((p) =>
+      p.kind === "request"
+        ? `request ${p.request.method} ${p.request.path}`
+        : p.kind === "event"
+          ? `event ${p.event.id} ${p.event.type}: ${p.event.deliveries.map((d) => `${d.endpointId}=${d.state.kind}`).join(" ")}`.trimEnd()
+          : `skipped ${p.events} events, ${p.requests} requests`,
+    ),
+  };
+}
+
+describe("live view model", () => {
+  const cases: { name: string; endpoints: KnownEndpoint[]; actions: LiveAction[]; inFlight: string[]; printed: string[] }[] = [
+    {
+      name: "an event with no endpoint listening is printed at once",
+      endpoints: [payoutsOnly],
+      actions: [event("evt_1")],
+      inFlight: [],
+      printed: ["event evt_1 payment_intent.created:"],
+    },
+    {
+      name: "an event waits as 'sending' for each of its company's endpoints that listen to its type",
+      endpoints: [hooks, payoutsOnly, globexHooks],
+      actions: [event("evt_1")],
+      inFlight: ["evt_1: we_hooks=sending"],
+      printed: [],
+    },
+    {
+      name: "a delivered attempt replaces the 'sending' placeholder and prints the finished event",
+      endpoints: [hooks],
+      actions: [event("evt_1"), delivery("evt_1")],
+      inFlight: [],
+      printed: ["event evt_1 payment_intent.created: we_hooks=delivered"],
+    },
+    {
+      name: "a failed attempt with a retry ahead keeps the event in flight",
+      endpoints: [hooks],
+      actions: [event("evt_1"), failing("evt_1", 1)],
+      inFlight: ["evt_1: we_hooks=failing"],
+      printed: [],
+    },
+    {
+      name: "the seventh failed attempt gives up and prints the event",
+      endpoints: [hooks],
+      actions: [event("evt_1"), failing("evt_1", 1), delivery("evt_1", { status: "failed", attempts: 7, last: { statusCode: 500, error: null, durationMs: 4 } })],
+      inFlight: [],
+      printed: ["event evt_1 payment_intent.created: we_hooks=gave_up"],
+    },
+    {
+      name: "an event stays in flight until every endpoint has finished",
+      endpoints: [hooks, { ...hooks, id: "we_second", url: "http://127.0.0.1:3001/hooks" }],
+      actions: [event("evt_1"), delivery("evt_1")],
+      inFlight: ["evt_1: we_hooks=delivered we_second=sending"],
+      printed: [],
+    },
+    {
+      name: "a delivery for an event the view never saw (e.g. from before this start) is shown under the delivery's event type",
+      endpoints: [],
+      actions: [delivery("evt_old")],
+      inFlight: [],
+      printed: ["event evt_old payment_intent.created: we_hooks=delivered"],
+    },
+    {
+      name: "a delivery to an endpoint created after the start is added to its event",
+      endpoints: [],
+      actions: [event("evt_1"), failing("evt_1", 1)],
+      inFlight: ["evt_1: we_hooks=failing"],
+      printed: ["event evt_1 payment_intent.created:"],
+    },
+    {
+      name: "a resend is a second delivery to the same endpoint, shown beside the first",
+      endpoints: [hooks],
+      actions: [event("evt_1"), delivery("evt_1"), delivery("evt_1", { deliveryId: "del_resend" })],
+      inFlight: [],
+      printed: ["event evt_1 payment_intent.created: we_hooks=delivered", "event evt_1 payment_intent.created: we_hooks=delivered"],
+    },
+    {
+      name: "requests are printed in order",
+      endpoints: [],
+      actions: [request("POST", "/v1/payment_intents", 201), request("GET", "/v1/events", 401)],
+      inFlight: [],
+      printed: ["request POST /v1/payment_intents", "request GET /v1/events"],
+    },
+    {
+      name: "deleting an endpoint stops what the view waited for from it, and later events do not wait for it",
+      endpoints: [hooks],
+      actions: [event("evt_1"), failing("evt_1", 2), request("DELETE", "/v1/webhook_endpoints/we_hooks"), event("evt_2")],
+      inFlight: [],
+      printed: ["request DELETE /v1/webhook_endpoints/we_hooks", "event evt_1 payment_intent.created: we_hooks=stopped", "event evt_2 payment_intent.created:"],
+    },
+    {
+      name: "a refused delete (404) changes nothing",
+      endpoints: [hooks],
+      actions: [event("evt_1"), request("DELETE", "/v1/webhook_endpoints/we_hooks", 404)],
+      inFlight: ["evt_1: we_hooks=sending"],
+      printed: ["request DELETE /v1/webhook_endpoints/we_hooks"],
+    },
+  ];
+
+  it.each(cases)("$name", ({ endpoints, actions, inFlight, printed }) => {
+    const model = applyActions(createLiveModel(endpoints), actions);
+    expect(summary(model)).toEqual({ inFlight, printed });
+  });
+
+  it("does not change the model it is given", () => {
+    const before = reduce(createLiveModel([hooks]), event("evt_1"));
+    const after = reduce(before, delivery("evt_1"));
+    expect([...before.inFlight.keys()]).toEqual(["evt_1"]);
+    expect(before.unprinted).toHaveLength(0);
+    expect(after.inFlight.size).toBe(0);
+  });
+
+  it("keeps a failing delivery's retry number, last status and next attempt time", () => {
+    const model = applyActions(createLiveModel([hooks]), [event("evt_1"), failing("evt_1", 2, null)]);
+    expect(model.inFlight.get("evt_1")!.deliveries[0]!.state).toEqual({
+      kind: "failing",
+      attempts: 2,
+      nextAttemptMs: T0 + 30_000,
+      last: { statusCode: null, error: "connection refused", durationMs: 5 },
+    });
+  });
+
+  it("prints each finished line once: taking the printed lines empties them", () => {
+    const model = applyActions(createLiveModel(), [request("GET", "/v1/events")]);
+    const first = takePrinted(model);
+    expect(first.printed).toHaveLength(1);
+    expect(takePrinted(first.model).printed).toHaveLength(0);
+  });
+
+  it("stays bounded in a burst: the oldest unprinted lines are counted instead of kept", () => {
+    const burst = Array.from({ length: LIMITS.unprinted + 250 }, (_, i) => (i % 2 === 0 ? event(`evt_${i}`) : request("GET", `/v1/events/${i}`)));
+    const model = applyActions(createLiveModel(), burst);
+    expect(model.unprinted).toHaveLength(LIMITS.unprinted);
+    const { printed } = takePrinted(model);
+    expect(printed[0]).toEqual({ kind: "skipped", events: 125, requests: 125 });
+    expect(printed.at(-1)).toMatchObject({ kind: "request", request: { path: `/v1/events/${LIMITS.unprinted + 249}` } });
+  });
+
+  it("tracks at most the newest in-flight events, dropping the oldest", () => {
+    const burst = Array.from({ length: LIMITS.inFlight + 20 }, (_, i) => event(`evt_${i}`));
+    const model = applyActions(createLiveModel([hooks]), burst);
+    expect(model.inFlight.size).toBe(LIMITS.inFlight);
+    expect(model.inFlight.has("evt_0")).toBe(false);
+    expect(model.inFlight.has(`evt_${LIMITS.inFlight + 19}`)).toBe(true);
+    expect(model.dropped).toBe(20);
+  });
+
+  it("remembers a printed event's type and object for a delivery that reports later", () => {
+    const model = applyActions(createLiveModel(), [event("evt_1", "payout.created"), delivery("evt_1", { eventType: "payout.created" })]);
+    const { printed } = takePrinted(model);
+    expect(printed[1]).toMatchObject({ kind: "event", event: { id: "evt_1", objectId: "pi_evt_1", createdAt: "2026-05-01T12:00:00.000Z" } });
+  });
+
+  const fitCases = [
+    { maxLines: 100, shown: ["evt_0", "evt_1", "evt_2"], hidden: 0 },
+    { maxLines: 4, shown: ["evt_1", "evt_2"], hidden: 1 },
+    { maxLines: 2, shown: ["evt_2"], hidden: 2 },
+    { maxLines: 1, shown: [], hidden: 3 },
+  ];
+  it.each(fitCases)("shows the newest in-flight events that fit in $maxLines lines", ({ maxLines, shown, hidden }) => {
+    const model = applyActions(createLiveModel([hooks]), [event("evt_0"), event("evt_1"), event("evt_2")]);
+    const visible = visibleInFlight(model, maxLines);
+    expect(visible.events.map((e) => e.id)).toEqual(shown);
+    expect(visible.hidden).toBe(hidden);
+  });
+});
+
+describe("actions from bus payloads", () => {
+  it("masks a card number in a request path and keeps no event body", () => {
+    const action = requestAction({ requestId: "req_1", method: "GET", path: "/v1/payment_intents/4242424242424242", status: 404, durationMs: 1 }, "2026-05-01T12:00:00.000Z");
+    expect(action).toMatchObject({ request: { path: "/v1/payment_intents/************4242" } });
+    const fromEvent = eventAction({ seq: 1, id: "evt_1", company_id: ACME, type: "payout.created", object_id: "po_1", request_id: "req_1", created_at: "2026-05-01T12:00:00.000Z", body: "{}" });
+    expect(JSON.stringify(fromEvent)).not.toContain("body");
+  });
+
+  it("takes the delivery's state, attempt count and next attempt from the dispatcher's update", () => {
+    const update: DeliveryUpdate = {
+      eventType: "payment_intent.created",
+      attempt: { statusCode: null, error: "connection refused", durationMs: 3 },
+      delivery: {
+        seq: 1, id: "del_1", event_id: "evt_1", company_id: ACME, endpoint_id: "we_1", url: "http://127.0.0.1:9/x",
+        status: "pending", attempt_count: 1, next_attempt_ms: T0 + 30_000, created_at: "", updated_at: "",
+      },
+    };
+    expect(deliveryAction(update)).toEqual({
+      kind: "delivery",
+      delivery: {
+        deliveryId: "del_1", eventId: "evt_1", eventType: "payment_intent.created", endpointId: "we_1", url: "http://127.0.0.1:9/x",
+        status: "pending", attempts: 1, nextAttemptMs: T0 + 30_000, last: { statusCode: null, error: "connection refused", durationMs: 3 },
+      },
+    });
+  });
+});
