@@ -47,10 +47,11 @@ export type PaysimConfig = z.output<typeof configSchema>;
 export type CompanyConfig = PaysimConfig["companies"][number];
 export type EndpointConfig = CompanyConfig["webhook_endpoints"][number];
 
+/** An http(s) URL without credentials (fetch refuses them, and they would show in every delivery record). */
 export function isHttpUrl(value: string): boolean {
   try {
     const url = new URL(value);
-    return url.protocol === "http:" || url.protocol === "https:";
+    return (url.protocol === "http:" || url.protocol === "https:") && url.username === "" && url.password === "";
   } catch {
     return false;
   }

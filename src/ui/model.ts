@@ -227,8 +227,7 @@ export function isFinished(state: DeliveryState): boolean {
 function onEvent(draft: Draft, facts: EventFacts): void {
   const summary: EventSummary = { id: facts.id, type: facts.type, objectId: facts.objectId, createdAt: facts.createdAt };
   remember(draft, summary);
-  // listensTo reads only enabled_events of the row.
-  const expected = draft.endpoints.filter((e) => e.company_id === facts.companyId && listensTo(e as WebhookEndpointRow, facts.type));
+  const expected = draft.endpoints.filter((e) => e.company_id === facts.companyId && listensTo(e, facts.type));
   const view: EventView = {
     ...summary,
     deliveries: expected.map((e) => ({ deliveryId: null, endpointId: e.id, url: e.url, state: { kind: "sending" } })),

@@ -31,6 +31,7 @@ function describeFailure(error: unknown, timeoutMs: number): string {
   const err = error as { name?: string; cause?: { code?: string; message?: string } };
   if (err?.name === "TimeoutError") return `timeout: no response within ${timeoutMs} ms`;
   const code = err?.cause?.code;
+  if (err?.cause?.message === "bad port") return "port blocked: fetch refuses to connect to this port (use another one)";
   if (code === "ECONNREFUSED") return "connection refused";
   if (code === "ECONNRESET" || code === "UND_ERR_SOCKET") return "connection reset";
   if (code === "ENOTFOUND" || code === "EAI_AGAIN") return "host not found";

@@ -13,7 +13,7 @@ export interface DeliveryJobPayload {
 }
 
 /** Whether an endpoint listens to this event type. */
-export function listensTo(endpoint: WebhookEndpointRow, type: string): boolean {
+export function listensTo(endpoint: Pick<WebhookEndpointRow, "enabled_events">, type: string): boolean {
   const enabled = JSON.parse(endpoint.enabled_events) as string[];
   return enabled.includes("*") || enabled.includes(type);
 }

@@ -40,6 +40,7 @@ describe("the webhook endpoints API", () => {
     ["a file:// URL", "file:///etc/passwd"],
     ["text that is not a URL", "not a url"],
     ["a host without a scheme", "example.test/hooks"],
+    ["a URL with credentials", "http://user:secret@example.test/hooks"],
     ["an empty string", ""],
     ["a number", 3000],
     ["null", null],

@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import { z } from "zod";
+import { MAX_ADVANCE_SECONDS } from "../../domain/duration.js";
 import { EVENT_TYPES } from "../../domain/events.js";
 import { PAYOUT_STATUSES } from "../../domain/payout.js";
 import { amountSchema, currencySchema, parseOrThrow } from "../../domain/validation.js";
@@ -8,7 +9,6 @@ import type { AppDeps, AppEnv } from "../env.js";
 import { idempotencyKey, readJsonBody } from "../middleware/json-body.js";
 import { ok, sendCommand } from "../respond.js";
 
-export const MAX_ADVANCE_SECONDS = 31_536_000;
 
 const advanceSchema = z.strictObject({
   seconds: z
