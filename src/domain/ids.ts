@@ -5,15 +5,29 @@ const UPPER_ALNUM = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
 
 export type IdPrefix = "pi" | "po" | "evt" | "req" | "we" | "co" | "job" | "del";
 
+/**
+ * Random bytes drawn from the cryptographic source 8 KiB at a time: one
+ * randomBytes call per id cost several per cent of a request.
+ */
+const POOL_SIZE = 8192;
+let pool = randomBytes(POOL_SIZE);
+let poolOffset = 0;
+
+function nextRandomByte(): number {
+  if (poolOffset === POOL_SIZE) {
+    pool = randomBytes(POOL_SIZE);
+    poolOffset = 0;
+  }
+  return pool[poolOffset++]!;
+}
+
 /** `length` characters drawn uniformly from `alphabet` with a cryptographic source (rejection sampling, no modulo bias). */
 export function randomString(alphabet: string, length: number): string {
   const limit = 256 - (256 % alphabet.length);
   let out = "";
   while (out.length < length) {
-    for (const byte of randomBytes(length * 2)) {
-      if (byte < limit) out += alphabet[byte % alphabet.length];
-      if (out.length === length) break;
-    }
+    const byte = nextRandomByte();
+    if (byte < limit) out += alphabet[byte % alphabet.length];
   }
   return out;
 }

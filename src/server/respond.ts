@@ -8,8 +8,9 @@ export function ok(c: Context<AppEnv>, resource: object, status: 200 | 201 = 200
   return c.json({ ...resource, request_id: c.get("requestId") }, status);
 }
 
-/** Answers with a command's stored text (a replay keeps the original body and request_id). */
-export function sendCommand(c: Context<AppEnv>, response: CommandResponse): Response {
+/** Answers with a command's stored text once it is durable (a replay keeps the original body and request_id). */
+export async function sendCommand(c: Context<AppEnv>, pending: Promise<CommandResponse>): Promise<Response> {
+  const response = await pending;
   const headers: Record<string, string> = { "Content-Type": "application/json" };
   if (response.replayed) headers["Idempotent-Replayed"] = "true";
   return c.body(response.text, response.status as ContentfulStatusCode, headers);

@@ -48,8 +48,8 @@ export interface CommandResponse {
  * requests with one key make exactly one object (SPEC §6).
  */
 export function createCommandRunner(store: Store, clock: Clock, run: RunUnit) {
-  return function execute(request: CommandRequest, change: (work: Work) => CommandResult): CommandResponse {
-    return run(request.requestId, (work) => {
+  return function execute(request: CommandRequest, change: (work: Work) => CommandResult): Promise<CommandResponse> {
+    return run.grouped(request.requestId, (work) => {
       const scope = request.idempotencyKey === undefined
         ? undefined
         : { company_id: request.companyId, method: request.method, path: request.path, key: keyHash(request.idempotencyKey) };

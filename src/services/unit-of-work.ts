@@ -59,8 +59,8 @@ export function createUnitOfWork(store: Store, bus: Bus, clock: Clock, onEventRe
     return stored;
   }
 
-  return function run<T>(requestId: string, fn: (work: Work) => T): T {
-    if (current) return fn(current.work);
+  /** Runs `fn` with a fresh Work inside `transact`, then announces its events once committed. */
+  function within<T, R>(requestId: string, fn: (work: Work) => T, transact: (body: () => T) => R, announce: (result: R, done: () => void) => R): R {
     const events: StoredEvent[] = [];
     const after: (() => void)[] = [];
     const work: Work = {
@@ -69,16 +69,43 @@ export function createUnitOfWork(store: Store, bus: Bus, clock: Clock, onEventRe
       afterCommit: (callback) => void after.push(callback),
     };
     current = { work, events, after };
-    let result: T;
+    let result: R;
     try {
-      result = store.transaction(() => fn(work));
+      result = transact(() => fn(work));
     } finally {
       current = undefined;
     }
-    for (const event of events) bus.emit("event.created", event);
-    for (const callback of after) callback();
-    return result;
-  };
+    return announce(result, () => {
+      for (const event of events) bus.emit("event.created", event);
+      for (const callback of after) callback();
+    });
+  }
+
+  /** A change in its own transaction, durable when it returns. */
+  function run<T>(requestId: string, fn: (work: Work) => T): T {
+    if (current) return fn(current.work);
+    return within(requestId, fn, (body) => store.transaction(body), (result, done) => (done(), result));
+  }
+
+  /**
+   * A change as one unit of a group commit: it runs now, and the promise
+   * resolves once the group is durable (API requests answer only then). A
+   * refused change throws at once, having written nothing.
+   */
+  function grouped<T>(requestId: string, fn: (work: Work) => T): Promise<T> {
+    if (current) return Promise.resolve(fn(current.work));
+    return within(
+      requestId,
+      fn,
+      (body) => {
+        const { result, committed } = store.unit(body);
+        return committed.then(() => result);
+      },
+      (promise, done) => promise.then((result) => (done(), result)),
+    );
+  }
+
+  return Object.assign(run, { grouped });
 }
 
 export type RunUnit = ReturnType<typeof createUnitOfWork>;

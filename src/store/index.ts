@@ -1,3 +1,4 @@
+import { createGroupCommit } from "./group-commit.js";
 import type { Db } from "./open.js";
 import { createApiKeysRepo } from "./repos/api-keys.js";
 import { createCompaniesRepo } from "./repos/companies.js";
@@ -13,6 +14,7 @@ import { createWebhookEndpointsRepo } from "./repos/webhook-endpoints.js";
 
 /** Every table's statements, prepared once for this database. SQL lives only below here. */
 export function createStore(db: Db): StoreShape {
+  const group = createGroupCommit(db);
   return {
     db,
     meta: createMetaRepo(db),
@@ -26,10 +28,12 @@ export function createStore(db: Db): StoreShape {
     webhookEndpoints: createWebhookEndpointsRepo(db),
     deliveries: createDeliveriesRepo(db),
     deliveryAttempts: createDeliveryAttemptsRepo(db),
-    /** Runs `fn` in one IMMEDIATE transaction (nested calls become savepoints). */
-    transaction<T>(fn: () => T): T {
-      return db.transaction(fn).immediate();
-    },
+    /** Runs `fn` in one IMMEDIATE transaction, durable when it returns (nested calls become savepoints). */
+    transaction: group.transaction,
+    /** Runs `fn` as one unit of a group commit: `committed` settles once it is durable. */
+    unit: group.unit,
+    /** Commits the open group now (before closing the database). */
+    flush: group.flush,
   };
 }
 
@@ -47,6 +51,8 @@ interface StoreShape {
   deliveries: ReturnType<typeof createDeliveriesRepo>;
   deliveryAttempts: ReturnType<typeof createDeliveryAttemptsRepo>;
   transaction<T>(fn: () => T): T;
+  unit<T>(fn: () => T): { result: T; committed: Promise<void> };
+  flush(): void;
 }
 
 export type Store = StoreShape;

@@ -2,6 +2,7 @@ import type { MiddlewareHandler } from "hono";
 import { ApiError } from "../../domain/errors.js";
 import { hashSecretKey } from "../../domain/secret-keys.js";
 import type { Store } from "../../store/index.js";
+import type { Company } from "../../store/repos/companies.js";
 import type { AppEnv } from "../env.js";
 
 // The scheme name is case-insensitive (RFC 9110 §11.1); the key is not.
@@ -9,6 +10,17 @@ const BEARER = /^Bearer +(\S+) *$/i;
 
 /** Finds the company of the `Authorization: Bearer` key; every /v1 call needs one. */
 export function auth(store: Store): MiddlewareHandler<AppEnv> {
+  // Keys and companies are fixed once paysim has started, so a known key's company is
+  // looked up once. Unknown keys are never cached: nobody can fill this map.
+  const known = new Map<string, Company>();
+  const companyFor = (keyHash: string): Company | undefined => {
+    const cached = known.get(keyHash);
+    if (cached) return cached;
+    const companyId = store.apiKeys.companyIdFor(keyHash);
+    const company = companyId === undefined ? undefined : store.companies.byId(companyId);
+    if (company) known.set(keyHash, company);
+    return company;
+  };
   return async function authMiddleware(c, next) {
     const header = c.req.header("authorization");
     if (header === undefined) {
@@ -18,8 +30,7 @@ export function auth(store: Store): MiddlewareHandler<AppEnv> {
     if (!match) {
       throw new ApiError("unauthorized", "Malformed Authorization header: it must be Authorization: Bearer <secret key>.");
     }
-    const companyId = store.apiKeys.companyIdFor(hashSecretKey(match[1]!));
-    const company = companyId === undefined ? undefined : store.companies.byId(companyId);
+    const company = companyFor(hashSecretKey(match[1]!));
     if (!company) {
       throw new ApiError("unauthorized", "Unknown API key: use a secret key printed by paysim start (sk_test_…).");
     }

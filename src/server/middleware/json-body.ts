@@ -1,4 +1,5 @@
 import type { Context } from "hono";
+import type { IncomingMessage } from "node:http";
 import { ApiError } from "../../domain/errors.js";
 import { isDroppedField, maskValue } from "../../domain/masking.js";
 
@@ -7,32 +8,78 @@ const MAX_DEPTH = 32;
 
 const TOO_LARGE = () => new ApiError("payload_too_large", `The request body is larger than ${MAX_BODY_BYTES / 1024} KiB.`);
 
-/** Reads at most MAX_BODY_BYTES of the body; more is a 413 whatever Content-Length claimed. */
-async function readLimited(request: Request): Promise<Uint8Array> {
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > MAX_BODY_BYTES) throw TOO_LARGE();
-  if (!request.body) return new Uint8Array();
-  const chunks: Uint8Array[] = [];
+// The client went away mid-body: nobody is left to answer, and it is no bug of paysim's.
+const CUT_SHORT = () => new ApiError("invalid_request", "The request body was cut short before its announced length.");
+
+/** Collects chunks up to MAX_BODY_BYTES; more is a 413 whatever Content-Length claimed. */
+async function collect(chunks: AsyncIterable<Uint8Array>, stop: () => unknown): Promise<Uint8Array> {
+  const parts: Uint8Array[] = [];
   let size = 0;
-  const reader = request.body.getReader();
-  for (;;) {
-    let chunk: Awaited<ReturnType<typeof reader.read>>;
-    try {
-      chunk = await reader.read();
-    } catch {
-      // The client went away mid-body: nobody is left to answer, and it is no bug of paysim's.
-      throw new ApiError("invalid_request", "The request body was cut short before its announced length.");
+  try {
+    for await (const chunk of chunks) {
+      size += chunk.byteLength;
+      if (size > MAX_BODY_BYTES) {
+        await stop();
+        throw TOO_LARGE();
+      }
+      parts.push(chunk);
     }
-    const { done, value } = chunk;
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_BODY_BYTES) {
-      await reader.cancel();
-      throw TOO_LARGE();
-    }
-    chunks.push(value);
+  } catch (error) {
+    throw error instanceof ApiError ? error : CUT_SHORT();
   }
-  return Buffer.concat(chunks);
+  return parts.length === 1 ? parts[0]! : Buffer.concat(parts);
+}
+
+/**
+ * Reads a Node request body with listeners rather than an async iterator: leaving
+ * an iterator early destroys the socket, and a 413 could then not be answered.
+ * The rest of a too-large body is read and dropped.
+ */
+function readIncoming(incoming: IncomingMessage): Promise<Uint8Array> {
+  return new Promise((resolve, reject) => {
+    const parts: Buffer[] = [];
+    let size = 0;
+    let settled = false;
+    const settle = (outcome: () => void) => {
+      if (settled) return;
+      settled = true;
+      outcome();
+    };
+    incoming.on("data", (chunk: Buffer) => {
+      if (settled) return;
+      size += chunk.byteLength;
+      if (size > MAX_BODY_BYTES) settle(() => reject(TOO_LARGE()));
+      else parts.push(chunk);
+    });
+    incoming.on("end", () => settle(() => resolve(parts.length === 1 ? parts[0]! : Buffer.concat(parts))));
+    incoming.on("error", () => settle(() => reject(CUT_SHORT())));
+    incoming.on("close", () => settle(() => reject(CUT_SHORT())));
+  });
+}
+
+/**
+ * Reads the body. On Node it reads the IncomingMessage itself: building a web
+ * Request and its stream just to read a small JSON body cost a tenth of a
+ * request's time. Elsewhere (app.request in tests) it reads the web stream.
+ */
+async function readLimited(c: Context): Promise<Uint8Array> {
+  const declared = Number(c.req.header("content-length") ?? "0");
+  if (declared > MAX_BODY_BYTES) throw TOO_LARGE();
+  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+  if (incoming && !incoming.readableDidRead) return readIncoming(incoming);
+  const body = c.req.raw.body;
+  if (!body) return new Uint8Array();
+  const reader = body.getReader();
+  const chunks = {
+    async *[Symbol.asyncIterator]() {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) return;
+        yield value;
+      }
+    },
+  };
+  return collect(chunks, () => reader.cancel());
 }
 
 function depthExceeds(value: unknown, limit: number): boolean {
@@ -48,7 +95,7 @@ function depthExceeds(value: unknown, limit: number): boolean {
  * content type, encoding, JSON syntax and shape (400).
  */
 export async function readJsonBody(c: Context): Promise<Record<string, unknown>> {
-  const bytes = await readLimited(c.req.raw);
+  const bytes = await readLimited(c);
   if (bytes.byteLength === 0) return {};
   const type = (c.req.header("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
   if (type !== "application/json") {
