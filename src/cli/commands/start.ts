@@ -8,7 +8,6 @@ import { consoleOutput, type Output } from "../output.js";
 import { colourEnabled } from "../format.js";
 import { startJsonReporter } from "../reporters/json.js";
 import { startLinesReporter } from "../reporters/lines.js";
-import { renderLiveView } from "../../ui/render-live-view.js";
 
 interface StartFlags {
   port: number;
@@ -124,6 +123,8 @@ async function runStart(flags: StartFlags, output: Output): Promise<number | und
   const view = process.stdout.isTTY && flags.ui && !flags.json ? "live" : flags.json ? "json" : "lines";
   if (view === "live") {
     // The live view handles q and Ctrl-C itself (raw mode); signals from elsewhere quit it the same way.
+    // Loaded only for a terminal: Ink takes longer to import than the rest of paysim to start.
+    const { renderLiveView } = await import("../../ui/render-live-view.js");
     const live = renderLiveView(instance, { db: flags.db, host: flags.host });
     let signalled = false;
     const quit = () => {
