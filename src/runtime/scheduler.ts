@@ -74,7 +74,7 @@ interface Queued {
  * across keys, so a slow endpoint cannot starve the others and no job is
  * rescanned while it waits.
  */
-export function createScheduler({ store, clock, run, maxInFlight = 64, onError }: SchedulerOptions) {
+export function createScheduler({ store, clock, run, maxInFlight = 128, onError }: SchedulerOptions) {
   const syncHandlers = new Map<string, SyncJobHandler>();
   const asyncKinds = new Map<string, AsyncKind>();
   const inFlight = new Map<number, Promise<void>>();
@@ -198,7 +198,8 @@ export function createScheduler({ store, clock, run, maxInFlight = 64, onError }
       try {
         const commit = await kind.handler(job, abort.signal);
         if (stopped) return; // the row stays: the next start runs it again
-        run(newId("req"), (work) => {
+        // Grouped with the other writes of this turn; until it commits the row stays, so a crash re-runs the job.
+        await run.grouped(newId("req"), (work) => {
           commit?.(work);
           store.jobs.remove(job.seq);
         });

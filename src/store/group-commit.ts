@@ -40,6 +40,15 @@ export function createGroupCommit(db: Db) {
     flush,
 
     /**
+     * Settles once the open group (if any) is durable. Reads share the
+     * connection and so see the open group: an answer waits for this, so that
+     * nothing a client was shown can be lost by a crash.
+     */
+    settled(): Promise<void> {
+      return batch ? batch.committed : Promise.resolve();
+    },
+
+    /**
      * Runs `fn` as one unit of the open batch (opening one if needed). Returns
      * its result at once; `committed` settles when the batch is durable.
      */

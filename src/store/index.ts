@@ -34,6 +34,8 @@ export function createStore(db: Db): StoreShape {
     unit: group.unit,
     /** Commits the open group now (before closing the database). */
     flush: group.flush,
+    /** Settles once everything written so far is durable. */
+    settled: group.settled,
   };
 }
 
@@ -53,6 +55,7 @@ interface StoreShape {
   transaction<T>(fn: () => T): T;
   unit<T>(fn: () => T): { result: T; committed: Promise<void> };
   flush(): void;
+  settled(): Promise<void>;
 }
 
 export type Store = StoreShape;

@@ -10,8 +10,12 @@ import { MAX_ATTEMPTS, nextAttemptAt } from "./retry-schedule.js";
 import { signatureHeader, wallClockSeconds } from "./sign.js";
 
 export const DEFAULT_WEBHOOK_TIMEOUT_MS = 20_000;
-/** Attempts in flight to one endpoint at once: a dead endpoint cannot hold every slot. */
-const PER_ENDPOINT_IN_FLIGHT = 8;
+/**
+ * Attempts in flight to one endpoint at once. Slots are shared round-robin
+ * between endpoints, and an endpoint with none running always gets one, so
+ * a dead endpoint cannot hold the others back.
+ */
+const PER_ENDPOINT_IN_FLIGHT = 32;
 
 export interface AttemptOutcome {
   statusCode: number | null;
@@ -74,7 +78,9 @@ export function createDispatcher(options: { store: Store; clock: Clock; schedule
   const timeoutMs = options.timeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS;
 
   async function attempt(job: Job, stop: AbortSignal): Promise<((work: Work) => void) | void> {
-    const started = store.transaction(() => {
+    // The "before" record joins the group commit of everything else written in
+    // this turn; the request goes out once it is durable.
+    const { result: started, committed } = store.unit(() => {
       const delivery = store.deliveries.byId(job.subjectId);
       if (!delivery || delivery.status !== "pending") return undefined;
       const body = store.events.bodyForDelivery(delivery.event_id);
@@ -84,6 +90,7 @@ export function createDispatcher(options: { store: Store; clock: Clock; schedule
       const row = store.deliveryAttempts.start(delivery.id, new Date(attemptedMs).toISOString());
       return { delivery, body, secret: endpoint.secret, attemptedMs, attemptSeq: row.seq };
     });
+    await committed;
     if (!started) return; // nothing left to deliver: the job is simply removed
     const { delivery, body, secret, attemptedMs, attemptSeq } = started;
     const eventType = (JSON.parse(body) as { type: string }).type;

@@ -67,3 +67,17 @@ describe("group commit", () => {
     expect(rows()).toEqual(["1", "2"]);
   });
 });
+
+describe("settled", () => {
+  it("waits for the open group, and answers at once when none is open", async () => {
+    await expect(group.settled()).resolves.toBeUndefined();
+    const unit = group.unit(() => insert("x"));
+    let settled = false;
+    const waiting = group.settled().then(() => (settled = true));
+    expect(settled).toBe(false);
+    await unit.committed;
+    await waiting;
+    expect(settled).toBe(true);
+    expect(db.inTransaction).toBe(false);
+  });
+});

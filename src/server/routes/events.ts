@@ -10,6 +10,8 @@ import { parseListQuery } from "../list-query.js";
 import { idempotencyKey, readJsonBody } from "../middleware/json-body.js";
 import { list, sendCommand } from "../respond.js";
 
+const NO_BODY = z.strictObject({});
+
 /** The event as the API shows it: the stored body, parsed. */
 export function eventResource(event: StoredEvent): Record<string, unknown> {
   return JSON.parse(event.body) as Record<string, unknown>;
@@ -46,7 +48,7 @@ export function eventRoutes({ store, execute, outbox }: AppDeps) {
     const request = { companyId: company.id, requestId: c.get("requestId"), method: "POST", path: c.req.path, body, idempotencyKey: idempotencyKey(c, false) };
     return sendCommand(c, execute(request, () => {
       const event = find(company.id, c.req.param("id"));
-      parseOrThrow(z.strictObject({}), body);
+      parseOrThrow(NO_BODY, body);
       outbox.enqueue(event);
       return { status: 200, resource: { ...eventResource(event), deliveries: deliveriesOf(store, event.id) }, keepsRequestId: true };
     }));
