@@ -13,6 +13,7 @@ import type { PaysimConfig } from "./config.js";
 
 export { createPaysim, type PaysimInstance, type PaysimOptions } from "./paysim.js";
 export { ConfigError, type PaysimConfig } from "./config.js";
+export { DatabaseInUseError, NewerDatabaseError } from "./store/open.js";
 export { InvalidDurationError } from "./domain/duration.js";
 export { verifySignature, type VerifyOptions } from "./webhooks/sign.js";
 

@@ -18,9 +18,22 @@ export class NewerDatabaseError extends Error {
   }
 }
 
+/** Another process (or another connection in this one) holds the database's lock. */
+export class DatabaseInUseError extends Error {
+  constructor(path: string) {
+    super(
+      `The database ${path} is in use by another paysim (another process holds its lock). ` +
+        `Stop that one first, or start with another --db.`,
+    );
+    this.name = "DatabaseInUseError";
+  }
+}
+
 /**
  * Opens (creating when absent) the database at `path`, or an in-memory one for
  * ":memory:", with WAL and the pragmas paysim relies on, and migrates it.
+ * A file is locked for this connection alone until it closes: a second paysim
+ * on it is refused with DatabaseInUseError.
  */
 export function openDatabase(path: string, migrations: readonly Migration[] = MIGRATIONS): Db {
   const inMemory = path === ":memory:";
@@ -31,8 +44,10 @@ export function openDatabase(path: string, migrations: readonly Migration[] = MI
     if (!existsSync(path)) closeSync(openSync(path, "a", PRIVATE_MODE));
     chmodSync(path, PRIVATE_MODE);
   }
-  const db = new Database(path);
+  // No busy wait while taking the lock: a database in use is refused at once, not after 5 s.
+  const db = new Database(path, { timeout: 0 });
   try {
+    if (!inMemory) lockExclusively(db, path);
     // Refuse a database from a newer paysim before changing anything in it, even its journal mode.
     refuseNewer(db, path, migrations);
     if (!inMemory) db.pragma("journal_mode = WAL");
@@ -48,6 +63,24 @@ export function openDatabase(path: string, migrations: readonly Migration[] = MI
     throw error;
   }
   return db;
+}
+
+/**
+ * Takes the database file's lock and keeps it until close (locking_mode EXCLUSIVE,
+ * which with WAL also keeps the wal-index in memory: no -shm file). Two paysims on
+ * one file would both run the scheduler and deliver every webhook twice. The
+ * empty exclusive transaction takes the lock now, before anything else reads or
+ * writes, and changes no byte of an existing database.
+ */
+function lockExclusively(db: Db, path: string): void {
+  db.pragma("locking_mode = EXCLUSIVE");
+  try {
+    db.exec("BEGIN EXCLUSIVE; COMMIT");
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (typeof code === "string" && (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED"))) throw new DatabaseInUseError(path);
+    throw error;
+  }
 }
 
 /** Throws NewerDatabaseError when the database's schema is newer than `migrations` know; answers its version. */

@@ -45,13 +45,17 @@ function describeFailure(error: unknown, timeoutMs: number): string {
 /** POSTs the exact stored bytes, signed at the real time of this attempt. */
 async function send(url: string, body: string, secret: string, eventId: string, timeoutMs: number, stop: AbortSignal): Promise<AttemptOutcome> {
   const started = performance.now();
-  const timeout = AbortSignal.timeout(timeoutMs);
+  // Not AbortSignal.timeout(): held only weakly by AbortSignal.any(), it can be
+  // garbage-collected before it fires (Node 20), leaving a hung receiver's attempt
+  // waiting forever. This timer holds its controller until it is cleared.
+  const timeout = new AbortController();
+  const timer = setTimeout(() => timeout.abort(new DOMException(`no response within ${timeoutMs} ms`, "TimeoutError")), timeoutMs);
   try {
     const response = await fetch(url, {
       method: "POST",
       body,
       redirect: "manual",
-      signal: AbortSignal.any([stop, timeout]),
+      signal: AbortSignal.any([stop, timeout.signal]),
       headers: {
         "Content-Type": "application/json",
         "Service-Signature": signatureHeader(secret, body, wallClockSeconds()),
@@ -65,6 +69,8 @@ async function send(url: string, body: string, secret: string, eventId: string, 
   } catch (error) {
     if (stop.aborted) throw error; // paysim is stopping: the job stays for the next start
     return { statusCode: null, error: describeFailure(error, timeoutMs), durationMs: Math.round(performance.now() - started) };
+  } finally {
+    clearTimeout(timer);
   }
 }
 

@@ -7,15 +7,23 @@ export interface ReceivedRequest {
   url: string;
   headers: IncomingHttpHeaders;
   body: Buffer;
+  /** What the receiver did with it. */
+  behaviour: Behaviour;
+  /** Whether a status or a slow status was written before the client went away (a "hang" released later is not counted). */
+  answered: boolean;
 }
 
 /**
  * What the receiver does with a request once its body has arrived:
  * - a number: answer with that status (and a short body);
  * - "hang": answer nothing until `release()` or until the client closes the socket;
- * - "destroy": close the connection without answering (the client sees a reset).
+ * - "destroy": close the connection without answering (the client sees a reset);
+ * - `{ status, afterMs }`: answer `status`, but only after `afterMs` (a slow receiver).
  */
-export type Behaviour = number | "hang" | "destroy";
+export type Behaviour = number | "hang" | "destroy" | { status: number; afterMs: number };
+
+/** Chooses the behaviour of each request from the request itself (its body, its headers). */
+export type ChooseBehaviour = (request: Pick<ReceivedRequest, "method" | "url" | "headers" | "body">) => Behaviour;
 
 export interface Receiver {
   /** `http://127.0.0.1:<port>/hooks`: where paysim is told to deliver. */
@@ -26,8 +34,8 @@ export interface Receiver {
   hangingCount(): number;
   /** Resolves with the requests once at least `n` have arrived (body complete). */
   waitForRequests(n: number): Promise<ReceivedRequest[]>;
-  /** The behaviour of every request that has no queued one left. */
-  respondWith(behaviour: Behaviour): void;
+  /** The behaviour of every request that has no queued one left (or a function choosing it per request). */
+  respondWith(behaviour: Behaviour | ChooseBehaviour): void;
   /** Behaviours for the next requests, one each, before falling back to `respondWith`'s. */
   queue(...behaviours: Behaviour[]): void;
   /** Answers every hanging request with `status`. */
@@ -44,13 +52,13 @@ export interface Receiver {
  * receiver.queue(500, 500);           // the first two attempts fail
  * const [first] = await receiver.waitForRequests(1);
  */
-export async function startReceiver(initial: Behaviour = 200): Promise<Receiver> {
+export async function startReceiver(initial: Behaviour | ChooseBehaviour = 200): Promise<Receiver> {
   const requests: ReceivedRequest[] = [];
   const queued: Behaviour[] = [];
   const hanging = new Set<ServerResponse>();
   const sockets = new Set<Socket>();
   const waiters: { n: number; resolve: (requests: ReceivedRequest[]) => void }[] = [];
-  let fallback = initial;
+  let fallback: Behaviour | ChooseBehaviour = initial;
 
   const notify = () => {
     for (const waiter of [...waiters]) {
@@ -65,15 +73,25 @@ export async function startReceiver(initial: Behaviour = 200): Promise<Receiver>
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
     req.on("end", () => {
-      const behaviour = queued.length > 0 ? queued.shift()! : fallback;
-      requests.push({ method: req.method ?? "", url: req.url ?? "", headers: req.headers, body: Buffer.concat(chunks) });
+      const seen = { method: req.method ?? "", url: req.url ?? "", headers: req.headers, body: Buffer.concat(chunks) };
+      const behaviour = queued.length > 0 ? queued.shift()! : typeof fallback === "function" ? fallback(seen) : fallback;
+      const request: ReceivedRequest = { ...seen, behaviour, answered: false };
+      requests.push(request);
+      const answer = (status: number) => {
+        if (res.destroyed) return; // the client gave up first (e.g. its timeout)
+        request.answered = true;
+        res.writeHead(status, { "Content-Type": "text/plain" }).end(`answered ${status}`);
+      };
       if (behaviour === "destroy") {
         req.socket.destroy();
       } else if (behaviour === "hang") {
         hanging.add(res);
         res.on("close", () => hanging.delete(res));
+      } else if (typeof behaviour === "number") {
+        answer(behaviour);
       } else {
-        res.writeHead(behaviour, { "Content-Type": "text/plain" }).end(`answered ${behaviour}`);
+        const timer = setTimeout(() => answer(behaviour.status), behaviour.afterMs);
+        res.on("close", () => clearTimeout(timer));
       }
       notify();
     });

@@ -58,14 +58,14 @@ describe("openDatabase on a new file", () => {
     expect(existsSync(path)).toBe(true);
   });
 
-  it("gives the database and its -wal and -shm files mode 0600", () => {
+  it("gives the database and its -wal file mode 0600, and makes no -shm file (the lock keeps the WAL index in memory)", () => {
     const path = freshPath();
     const db = open(path);
     db.prepare("INSERT INTO meta (key, value) VALUES ('k', 'v')").run();
     expect(mode(path)).toBe(0o600);
     expect(existsSync(`${path}-wal`)).toBe(true);
     expect(mode(`${path}-wal`)).toBe(0o600);
-    expect(mode(`${path}-shm`)).toBe(0o600);
+    expect(existsSync(`${path}-shm`)).toBe(false);
   });
 
   it("makes an existing world-readable database file private", () => {
