@@ -51,7 +51,7 @@ function statusStyle(status: number): "green" | "yellow" | "red" {
  */
 export function startLinesReporter(instance: PaysimInstance, output: Output, options: { db: string; host: string; colour: boolean }): Reporter {
   const chalk = new Chalk({ level: options.colour ? 1 : 0 });
-  const paint: Paint = (text, style) => chalk[style](text);
+  const paint: Paint = options.colour ? (text, style) => chalk[style](text) : (text) => text;
   for (const line of bannerLines(bannerFacts(instance, options))) output.line(line);
 
   const onRequest = (request: RequestLogged) => output.line(requestLine(request, paint));
