@@ -8,6 +8,7 @@ import { auth } from "./middleware/auth.js";
 import { hostGuard } from "./middleware/host-guard.js";
 import { requestId } from "./middleware/request-id.js";
 import { ok } from "./respond.js";
+import { checkoutRoutes } from "./routes/checkout.js";
 import { eventRoutes } from "./routes/events.js";
 import { paymentIntentRoutes } from "./routes/payment-intents.js";
 import { payoutRoutes } from "./routes/payouts.js";
@@ -48,6 +49,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route("/v1/events", eventRoutes(deps));
   app.route("/v1/webhook_endpoints", webhookEndpointRoutes(deps));
   app.route("/v1/sandbox", sandboxRoutes(deps));
+  app.route("/checkout", checkoutRoutes(deps));
 
   app.notFound((c) => errorResponse(c, new ApiError("not_found", `No route ${c.req.method} ${c.req.path}. See the README for the /v1 endpoints.`)));
 
