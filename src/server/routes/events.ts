@@ -7,8 +7,7 @@ import type { StoredEvent } from "../../store/repos/events.js";
 import { deliveriesOf } from "../../webhooks/deliveries-view.js";
 import type { AppDeps, AppEnv } from "../env.js";
 import { parseListQuery } from "../list-query.js";
-import { idempotencyKey, readJsonBody } from "../middleware/json-body.js";
-import { list, sendCommand } from "../respond.js";
+import { list, readCommand, sendCommand } from "../respond.js";
 
 const NO_BODY = z.strictObject({});
 
@@ -43,9 +42,7 @@ export function eventRoutes({ store, execute, outbox }: AppDeps) {
 
   /** A new delivery to every endpoint listening now, whatever happened to the earlier ones. */
   app.post("/:id/resend", async (c) => {
-    const body = await readJsonBody(c);
-    const company = c.get("company");
-    const request = { companyId: company.id, requestId: c.get("requestId"), method: "POST", path: c.req.path, body, idempotencyKey: idempotencyKey(c, false) };
+    const { body, company, request } = await readCommand(c, { keyRequired: false });
     return sendCommand(c, execute(request, () => {
       const event = find(company.id, c.req.param("id"));
       parseOrThrow(NO_BODY, body);

@@ -4,8 +4,7 @@ import { CAPTURE_METHODS, PAYMENT_INTENT_STATES } from "../../domain/payment-int
 import { amountSchema, currencySchema, descriptionSchema, parseOrThrow } from "../../domain/validation.js";
 import type { AppDeps, AppEnv } from "../env.js";
 import { parseListQuery } from "../list-query.js";
-import { idempotencyKey, readJsonBody } from "../middleware/json-body.js";
-import { list, ok, sendCommand } from "../respond.js";
+import { list, ok, readCommand, sendCommand } from "../respond.js";
 
 const createSchema = z.strictObject({
   amount: amountSchema,
@@ -26,9 +25,7 @@ export function paymentIntentRoutes(deps: AppDeps) {
   const app = new Hono<AppEnv>();
 
   app.post("/", async (c) => {
-    const body = await readJsonBody(c);
-    const company = c.get("company");
-    const request = { companyId: company.id, requestId: c.get("requestId"), method: "POST", path: c.req.path, body, idempotencyKey: idempotencyKey(c, true) };
+    const { body, company, request } = await readCommand(c, { keyRequired: true });
     return sendCommand(c, execute(request, (work) => {
       const input = parseOrThrow(createSchema, body);
       return { status: 201, resource: paymentIntents.toResource(paymentIntents.create(work, company, input)) };
@@ -46,9 +43,7 @@ export function paymentIntentRoutes(deps: AppDeps) {
   /** authorize, capture and cancel share one shape: optional key, load, validate, move. */
   const transition = (name: "authorize" | "capture" | "cancel") =>
     app.post(`/:id/${name}`, async (c) => {
-      const body = await readJsonBody(c);
-      const company = c.get("company");
-      const request = { companyId: company.id, requestId: c.get("requestId"), method: "POST", path: c.req.path, body, idempotencyKey: idempotencyKey(c, false) };
+      const { body, company, request } = await readCommand(c, { keyRequired: false });
       return sendCommand(c, execute(request, (work) => {
         const row = paymentIntents.get(company.id, c.req.param("id"));
         let updated;

@@ -4,8 +4,7 @@ import { DESTINATION_TYPES, PAYOUT_STATUSES } from "../../domain/payout.js";
 import { amountSchema, currencySchema, descriptionSchema, parseOrThrow } from "../../domain/validation.js";
 import type { AppDeps, AppEnv } from "../env.js";
 import { parseListQuery } from "../list-query.js";
-import { idempotencyKey, readJsonBody } from "../middleware/json-body.js";
-import { list, ok, sendCommand } from "../respond.js";
+import { list, ok, readCommand, sendCommand } from "../respond.js";
 
 const createSchema = z.strictObject({
   amount: amountSchema,
@@ -30,9 +29,7 @@ export function payoutRoutes({ execute, payouts }: AppDeps) {
   const app = new Hono<AppEnv>();
 
   app.post("/", async (c) => {
-    const body = await readJsonBody(c);
-    const company = c.get("company");
-    const request = { companyId: company.id, requestId: c.get("requestId"), method: "POST", path: c.req.path, body, idempotencyKey: idempotencyKey(c, true) };
+    const { body, company, request } = await readCommand(c, { keyRequired: true });
     return sendCommand(c, execute(request, (work) => {
       const input = parseOrThrow(createSchema, body);
       return { status: 201, resource: payouts.toResource(payouts.create(work, company, input)) };

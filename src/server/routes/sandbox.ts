@@ -6,8 +6,8 @@ import { PAYOUT_STATUSES } from "../../domain/payout.js";
 import { amountSchema, currencySchema, parseOrThrow } from "../../domain/validation.js";
 import { eventResource } from "./events.js";
 import type { AppDeps, AppEnv } from "../env.js";
-import { idempotencyKey, readJsonBody } from "../middleware/json-body.js";
-import { ok, sendCommand } from "../respond.js";
+import { readJsonBody } from "../middleware/json-body.js";
+import { ok, readCommand, sendCommand } from "../respond.js";
 
 
 const advanceSchema = z.strictObject({
@@ -60,9 +60,7 @@ export function sandboxRoutes({ clock, advanceClock, execute, payouts }: AppDeps
   });
 
   app.post("/payouts/:id/transition", async (c) => {
-    const body = await readJsonBody(c);
-    const company = c.get("company");
-    const request = { companyId: company.id, requestId: c.get("requestId"), method: "POST", path: c.req.path, body, idempotencyKey: idempotencyKey(c, false) };
+    const { body, company, request } = await readCommand(c, { keyRequired: false });
     return sendCommand(c, execute(request, (work) => {
       const row = payouts.get(company.id, c.req.param("id"));
       const input = parseOrThrow(transitionSchema, body);
@@ -72,9 +70,7 @@ export function sandboxRoutes({ clock, advanceClock, execute, payouts }: AppDeps
 
   /** The seed's test-event ingestion: stored (masked) as a received event, then delivered. */
   app.post("/webhook_ingest", async (c) => {
-    const body = await readJsonBody(c);
-    const company = c.get("company");
-    const request = { companyId: company.id, requestId: c.get("requestId"), method: "POST", path: c.req.path, body, idempotencyKey: idempotencyKey(c, false) };
+    const { body, company, request } = await readCommand(c, { keyRequired: false });
     return sendCommand(c, execute(request, (work) => {
       const input = parseOrThrow(ingestSchema, body);
       const objectId = typeof input.data.id === "string" ? input.data.id : null;

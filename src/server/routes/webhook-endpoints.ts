@@ -6,8 +6,7 @@ import { EVENT_TYPES } from "../../domain/events.js";
 import { parseOrThrow } from "../../domain/validation.js";
 import { insertEndpoint, toEndpointResource } from "../../services/webhook-endpoints.js";
 import type { AppDeps, AppEnv } from "../env.js";
-import { idempotencyKey, readJsonBody } from "../middleware/json-body.js";
-import { list, ok, sendCommand } from "../respond.js";
+import { list, ok, readCommand, sendCommand } from "../respond.js";
 
 const createSchema = z.strictObject({
   url: z
@@ -35,9 +34,7 @@ export function webhookEndpointRoutes({ store, clock, execute, outbox }: AppDeps
   };
 
   app.post("/", async (c) => {
-    const body = await readJsonBody(c);
-    const company = c.get("company");
-    const request = { companyId: company.id, requestId: c.get("requestId"), method: "POST", path: c.req.path, body, idempotencyKey: idempotencyKey(c, false) };
+    const { body, company, request } = await readCommand(c, { keyRequired: false });
     return sendCommand(c, execute(request, () => {
       const input = parseOrThrow(createSchema, body);
       const row = insertEndpoint(store, { companyId: company.id, url: input.url, enabledEvents: input.enabled_events ?? ["*"], createdAt: clock.nowIso() });
