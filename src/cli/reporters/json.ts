@@ -4,7 +4,7 @@ import type { StoredEvent } from "../../store/repos/events.js";
 import { VERSION } from "../../version.js";
 import type { DeliveryUpdate } from "../../webhooks/dispatcher.js";
 import type { Output } from "../output.js";
-import type { Reporter } from "./lines.js";
+import { subscribe, type Reporter } from "./subscribe.js";
 
 /**
  * NDJSON (--json): one object per line, `type` one of "started", "request",
@@ -45,14 +45,5 @@ export function startJsonReporter(instance: PaysimInstance, output: Output, opti
       status: delivery.status,
       next_attempt_at: delivery.next_attempt_ms === null ? null : new Date(delivery.next_attempt_ms).toISOString(),
     });
-  instance.bus.on("request.logged", onRequest);
-  instance.bus.on("event.created", onEvent);
-  instance.bus.on("delivery.updated", onDelivery);
-  return {
-    stop() {
-      instance.bus.off("request.logged", onRequest);
-      instance.bus.off("event.created", onEvent);
-      instance.bus.off("delivery.updated", onDelivery);
-    },
-  };
+  return subscribe(instance.bus, { request: onRequest, event: onEvent, delivery: onDelivery });
 }

@@ -6,11 +6,9 @@ import { bannerFacts, bannerLines } from "../../ui/banner.js";
 import { attemptText, gaveUp, requestDuration, retryLabel } from "../../ui/describe.js";
 import type { DeliveryUpdate } from "../../webhooks/dispatcher.js";
 import type { Output } from "../output.js";
+import { subscribe, type Reporter } from "./subscribe.js";
 
-export interface Reporter {
-  /** Stops listening to the instance. */
-  stop(): void;
-}
+export type { Reporter } from "./subscribe.js";
 
 type Paint = (text: string, style: "green" | "yellow" | "red") => string;
 
@@ -57,14 +55,5 @@ export function startLinesReporter(instance: PaysimInstance, output: Output, opt
   const onRequest = (request: RequestLogged) => output.line(requestLine(request, paint));
   const onEvent = (event: StoredEvent) => output.line(eventLine(event));
   const onDelivery = (update: DeliveryUpdate) => output.line(deliveryLine(update, paint));
-  instance.bus.on("request.logged", onRequest);
-  instance.bus.on("event.created", onEvent);
-  instance.bus.on("delivery.updated", onDelivery);
-  return {
-    stop() {
-      instance.bus.off("request.logged", onRequest);
-      instance.bus.off("event.created", onEvent);
-      instance.bus.off("delivery.updated", onDelivery);
-    },
-  };
+  return subscribe(instance.bus, { request: onRequest, event: onEvent, delivery: onDelivery });
 }
