@@ -178,6 +178,7 @@ export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimI
             (server as Server).closeAllConnections?.();
           });
           await scheduler.stop();
+          dispatcher.close();
           if (db.open) {
             store.transaction(saveClock);
             db.close();

@@ -7,6 +7,7 @@ import type { Work } from "../services/unit-of-work.js";
 import { VERSION } from "../version.js";
 import { DELIVERY_JOB, type DeliveryJobPayload } from "./outbox.js";
 import { MAX_ATTEMPTS, nextAttemptAt } from "./retry-schedule.js";
+import { createWebhookClient, type WebhookClient } from "./http-client.js";
 import { signatureHeader, wallClockSeconds } from "./sign.js";
 
 export const DEFAULT_WEBHOOK_TIMEOUT_MS = 20_000;
@@ -30,48 +31,18 @@ export interface DeliveryUpdate {
   attempt: AttemptOutcome;
 }
 
-/** Why a request got no HTTP answer, in words a developer can act on. */
-function describeFailure(error: unknown, timeoutMs: number): string {
-  const err = error as { name?: string; cause?: { code?: string; message?: string } };
-  if (err?.name === "TimeoutError") return `timeout: no response within ${timeoutMs} ms`;
-  const code = err?.cause?.code;
-  if (err?.cause?.message === "bad port") return "port blocked: fetch refuses to connect to this port (use another one)";
-  if (code === "ECONNREFUSED") return "connection refused";
-  if (code === "ECONNRESET" || code === "UND_ERR_SOCKET") return "connection reset";
-  if (code === "ENOTFOUND" || code === "EAI_AGAIN") return "host not found";
-  return code ? `network error (${code})` : "network error";
-}
-
 /** POSTs the exact stored bytes, signed at the real time of this attempt. */
-async function send(url: string, body: string, secret: string, eventId: string, timeoutMs: number, stop: AbortSignal): Promise<AttemptOutcome> {
+async function send(client: WebhookClient, url: string, body: string, secret: string, eventId: string, timeoutMs: number, stop: AbortSignal): Promise<AttemptOutcome> {
   const started = performance.now();
-  // Not AbortSignal.timeout(): held only weakly by AbortSignal.any(), it can be
-  // garbage-collected before it fires (Node 20), leaving a hung receiver's attempt
-  // waiting forever. This timer holds its controller until it is cleared.
-  const timeout = new AbortController();
-  const timer = setTimeout(() => timeout.abort(new DOMException(`no response within ${timeoutMs} ms`, "TimeoutError")), timeoutMs);
-  try {
-    const response = await fetch(url, {
-      method: "POST",
-      body,
-      redirect: "manual",
-      signal: AbortSignal.any([stop, timeout.signal]),
-      headers: {
-        "Content-Type": "application/json",
-        "Service-Signature": signatureHeader(secret, body, wallClockSeconds()),
-        "Service-Event-Id": eventId,
-        "User-Agent": `paysim/${VERSION}`,
-      },
-    });
-    // The answer counts once its status arrives; its body is not read.
-    await response.body?.cancel();
-    return { statusCode: response.status, error: null, durationMs: Math.round(performance.now() - started) };
-  } catch (error) {
-    if (stop.aborted) throw error; // paysim is stopping: the job stays for the next start
-    return { statusCode: null, error: describeFailure(error, timeoutMs), durationMs: Math.round(performance.now() - started) };
-  } finally {
-    clearTimeout(timer);
-  }
+  const headers = {
+    "Content-Type": "application/json",
+    "Service-Signature": signatureHeader(secret, body, wallClockSeconds()),
+    "Service-Event-Id": eventId,
+    "User-Agent": `paysim/${VERSION}`,
+  };
+  // Rejects only when paysim is stopping: the job then stays for the next start.
+  const outcome = await client.post(url, body, headers, timeoutMs, stop);
+  return { ...outcome, durationMs: Math.round(performance.now() - started) };
 }
 
 /**
@@ -82,6 +53,7 @@ async function send(url: string, body: string, secret: string, eventId: string, 
 export function createDispatcher(options: { store: Store; clock: Clock; scheduler: Scheduler; bus: Bus; timeoutMs?: number }) {
   const { store, clock, scheduler, bus } = options;
   const timeoutMs = options.timeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS;
+  const client = createWebhookClient({ maxSocketsPerHost: PER_ENDPOINT_IN_FLIGHT });
 
   async function attempt(job: Job, stop: AbortSignal): Promise<((work: Work) => void) | void> {
     // The "before" record joins the group commit of everything else written in
@@ -100,7 +72,7 @@ export function createDispatcher(options: { store: Store; clock: Clock; schedule
     if (!started) return; // nothing left to deliver: the job is simply removed
     const { delivery, body, secret, attemptedMs, attemptSeq } = started;
     const eventType = (JSON.parse(body) as { type: string }).type;
-    const outcome = await send(delivery.url, body, secret, delivery.event_id, timeoutMs, stop);
+    const outcome = await send(client, delivery.url, body, secret, delivery.event_id, timeoutMs, stop);
 
     return (work) => {
       store.deliveryAttempts.finish({ seq: attemptSeq, status_code: outcome.statusCode, error: outcome.error, duration_ms: outcome.durationMs });
@@ -135,6 +107,8 @@ export function createDispatcher(options: { store: Store; clock: Clock; schedule
   });
 
   return {
+    /** Closes the pooled connections to receivers (after the scheduler has stopped). */
+    close: () => client.close(),
     /** After a crash: attempts cut off mid-flight are marked, and their jobs (still there) send again. */
     recover(): number {
       return store.deliveryAttempts.markInterrupted("interrupted: paysim stopped during this attempt; it is sent again");

@@ -66,14 +66,6 @@ describe("a delivery that gets no HTTP answer", () => {
     expect(Date.parse(again.next_attempt_at)).toBe(Date.parse(again.attempts[1].attempted_at) + 120_000);
   });
 
-  it("says so when fetch refuses the endpoint's port, instead of a bare network error", async () => {
-    // Port 9 (discard) is on fetch's list of blocked ports.
-    paysim = await startFrozenPaysim({ forwardTo: "http://127.0.0.1:9/hooks" });
-    const { eventId } = await emitCreatedEvent(paysim);
-    await settle(paysim);
-    expect((await delivery(paysim, eventId)).attempts[0].error).toMatch(/^port blocked/);
-  });
-
   it("records a receiver that resets the connection as connection reset, and retries it on schedule", async () => {
     receiver = await startReceiver(200);
     receiver.queue("destroy");
