@@ -22,12 +22,7 @@ import { webhookEndpointRoutes } from "./routes/webhook-endpoints.js";
 export function createApp(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
 
-  app.use("*", requestId(deps.bus));
-  // Reads see writes of the open group commit: no answer leaves before they are durable.
-  app.use("*", async function answerOnlyDurableState(_c, next) {
-    await next();
-    await deps.store.settled();
-  });
+  app.use("*", requestId(deps.bus, deps.store.settled));
   app.use("*", hostGuard(deps.loopbackOnly));
   app.use(
     "*",
