@@ -1,6 +1,6 @@
 /**
  * Human-readable output of the CLI: aligned columns and label/value blocks.
- * Colour only on a terminal and only when NO_COLOR is not set (https://no-color.org).
+ * Colour only on a terminal, not in CI, and only when NO_COLOR is not set (https://no-color.org).
  */
 
 /** SGR codes (open, close). Written out rather than util.styleText, which re-checks the stream itself on newer Node. */
@@ -13,8 +13,22 @@ const STYLES = {
 } as const;
 type Style = keyof typeof STYLES;
 
+/**
+ * Whether we run under CI, by the same test Ink uses (the is-in-ci package): there Ink holds every
+ * frame back until it exits, so a live view would show nothing, and CI logs want plain text.
+ */
+export function inCi(env: NodeJS.ProcessEnv = process.env): boolean {
+  const set = (name: string) => env[name] !== undefined && env[name] !== "0" && env[name] !== "false";
+  return set("CI") || set("CONTINUOUS_INTEGRATION");
+}
+
+/** Whether a developer is watching `stream` in an interactive terminal: a TTY outside CI. */
+export function interactiveTerminal(stream: { isTTY?: boolean } = process.stdout, env: NodeJS.ProcessEnv = process.env): boolean {
+  return stream.isTTY === true && !inCi(env);
+}
+
 export function colourEnabled(stream: { isTTY?: boolean } = process.stdout, env: NodeJS.ProcessEnv = process.env): boolean {
-  return stream.isTTY === true && (env.NO_COLOR === undefined || env.NO_COLOR === "") && env.TERM !== "dumb";
+  return interactiveTerminal(stream, env) && (env.NO_COLOR === undefined || env.NO_COLOR === "") && env.TERM !== "dumb";
 }
 
 export function paint(text: string, style: Style, enabled = colourEnabled()): string {

@@ -9,6 +9,11 @@ describe("CLI output formatting", () => {
     [{ isTTY: true }, { TERM: "dumb" }, false],
     [{ isTTY: false }, {}, false],
     [{}, {}, false],
+    [{ isTTY: true }, { CI: "true" }, false],
+    [{ isTTY: true }, { CI: "1" }, false],
+    [{ isTTY: true }, { CONTINUOUS_INTEGRATION: "yes" }, false],
+    [{ isTTY: true }, { CI: "false" }, true],
+    [{ isTTY: true }, { CI: "0" }, true],
   ])("colours a stream %j with env %j: %s", (stream, env, expected) => {
     expect(colourEnabled(stream, env)).toBe(expected);
   });

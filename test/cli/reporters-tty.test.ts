@@ -11,12 +11,15 @@ afterEach(() => {
   for (const cleanup of cleanups.splice(0)) cleanup();
 });
 
-/** `paysim start` on a real pseudo-terminal (util-linux `script`), 120 × 40, typed into through `script`'s stdin. */
+/**
+ * `paysim start` on a real pseudo-terminal (util-linux `script`), 120 × 40, typed into through `script`'s stdin.
+ * A developer's terminal by default: the CI variables of the machine running the tests are removed.
+ */
 function startInTerminal(args: string[], env: Record<string, string | undefined> = {}) {
   const { dir, cleanup } = tempDir("paysim-tty-");
   cleanups.push(cleanup);
   const command = `stty cols 120 rows 40; exec "${process.execPath}" "${PAYSIM_BIN}" start ${args.join(" ")}`;
-  const child = spawn("script", ["-qfec", command, "/dev/null"], { cwd: dir, env: cliEnv({ TERM: "xterm-256color", ...env }), stdio: ["pipe", "pipe", "pipe"] });
+  const child = spawn("script", ["-qfec", command, "/dev/null"], { cwd: dir, env: cliEnv({ TERM: "xterm-256color", CI: undefined, CONTINUOUS_INTEGRATION: undefined, ...env }), stdio: ["pipe", "pipe", "pipe"] });
   children.push(child);
   let output = "";
   const raw = () => output;
@@ -88,5 +91,19 @@ describe("paysim start in a terminal", () => {
     await terminal.waitFor(new RegExp(`^event evt_\\w+ payment_intent\\.created ${intent.id}$`, "m"));
     await terminal.waitFor(/^POST \/v1\/payment_intents 201 \d+\.\dms$/m);
     expect(terminal.screen()).not.toContain("q to quit");
+  });
+
+  it("prints plain, uncoloured lines instead under CI, where Ink would hold its frames back", async () => {
+    const terminal = startInTerminal(["--port", "0", "--db", ":memory:"], { CI: "true", NO_COLOR: undefined });
+    const [, url] = await terminal.waitFor(/listening on (http:\/\/\S+)/);
+    const [, key] = await terminal.waitFor(/^ {2}key {7}(sk_test_\S+)$/m);
+    const intent = await createIntent(clientFor(url!, key!));
+    await terminal.waitFor(new RegExp(`^event evt_\\w+ payment_intent\\.created ${intent.id}$`, "m"));
+    await terminal.waitFor(/^POST \/v1\/payment_intents 201 \d+\.\dms$/m);
+    expect(terminal.screen()).not.toContain("q to quit");
+    // eslint-disable-next-line no-control-regex
+    expect(/\u001b\[\d+(;\d+)*m/.test(terminal.raw())).toBe(false);
+    terminal.type("\u0003");
+    expect(await terminal.exit).toBe(0);
   });
 });

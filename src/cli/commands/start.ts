@@ -5,7 +5,7 @@ import { createPaysim, type PaysimInstance } from "../../paysim.js";
 import { NewerDatabaseError } from "../../store/open.js";
 import { instanceFilePath, readInstanceFile, writeInstanceFile } from "../instance-file.js";
 import { consoleOutput, type Output } from "../output.js";
-import { colourEnabled } from "../format.js";
+import { colourEnabled, interactiveTerminal } from "../format.js";
 import { startJsonReporter } from "../reporters/json.js";
 import { startLinesReporter } from "../reporters/lines.js";
 
@@ -120,7 +120,7 @@ async function runStart(flags: StartFlags, output: Output): Promise<number | und
     webhook_endpoints: instance.companies[0]!.endpoints.map((e) => ({ id: e.id, url: e.url, secret: e.secret })),
   });
 
-  const view = process.stdout.isTTY && flags.ui && !flags.json ? "live" : flags.json ? "json" : "lines";
+  const view = interactiveTerminal(process.stdout) && flags.ui && !flags.json ? "live" : flags.json ? "json" : "lines";
   if (view === "live") {
     // The live view handles q and Ctrl-C itself (raw mode); signals from elsewhere quit it the same way.
     // Loaded only for a terminal: Ink takes longer to import than the rest of paysim to start.
