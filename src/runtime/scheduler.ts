@@ -1,3 +1,4 @@
+import { setMaxListeners } from "node:events";
 import { newId } from "../domain/ids.js";
 import type { RunUnit, Work } from "../services/unit-of-work.js";
 import type { Store } from "../store/index.js";
@@ -82,6 +83,9 @@ export function createScheduler({ store, clock, run, maxInFlight = 128, onError 
   const queues = new Map<string, Queued[]>();
   const queuedSeqs = new Set<number>();
   const abort = new AbortController();
+  // Every running async job listens for the stop, so more than Node's default of 10 is the normal
+  // case, not a leak; without this, users would see a MaxListenersExceededWarning under load.
+  setMaxListeners(0, abort.signal);
   /** Every due async job up to here is queued, running or done. */
   let asyncCursor = BEFORE_ALL;
   let moreDueAsync = false;

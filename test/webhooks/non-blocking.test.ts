@@ -7,7 +7,9 @@ const EVENTS = 10;
 
 let paysim: TestPaysim | undefined;
 const receivers: Receiver[] = [];
+const cleanups: (() => void)[] = [];
 afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) cleanup();
   await paysim?.dispose();
   paysim = undefined;
   for (const r of receivers.splice(0)) await r.close();
@@ -64,7 +66,11 @@ describe("a hanging endpoint", () => {
     expect(new Set(hanging.requests.map((r) => r.headers["service-event-id"])).size).toBe(EVENTS);
   });
 
-  it("many hanging endpoints filling every attempt slot still leave one for a healthy endpoint", async () => {
+  it("many hanging endpoints filling every attempt slot still leave one for a healthy endpoint, with no warning printed", async () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(`${warning.name}: ${warning.message}`);
+    process.on("warning", onWarning);
+    cleanups.push(() => process.off("warning", onWarning));
     // 10 endpoints × 10 events: far more hung attempts than paysim runs at once.
     paysim = await startFrozenPaysim({ webhookTimeout: 600_000 });
     const hung: Receiver[] = [];
@@ -83,7 +89,9 @@ describe("a hanging endpoint", () => {
     for (let i = 0; i < EVENTS; i++) await createIntent(paysim);
     await allDelivered;
     expect(healthy.requests).toHaveLength(EVENTS);
-    expect(hung.reduce((sum, r) => sum + r.hangingCount(), 0)).toBeGreaterThan(0);
+    expect(hung.reduce((sum, r) => sum + r.hangingCount(), 0)).toBeGreaterThan(10);
+    // Dozens of attempts wait on the one stop signal at once: that is no listener leak to warn a user of.
+    expect(warnings).toEqual([]);
   });
 
   it("does not hold up a clock advance: it answers while an attempt is in flight", async () => {
