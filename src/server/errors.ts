@@ -2,6 +2,7 @@ import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { ApiError, type ErrorCode } from "../domain/errors.js";
 import { maskText } from "../domain/masking.js";
+import { jsonText } from "./respond.js";
 
 /** The one table from error code to HTTP status (SPEC §2). */
 export const HTTP_STATUS: Record<ErrorCode, ContentfulStatusCode> = {
@@ -29,5 +30,5 @@ export function errorResponse(c: Context, error: ApiError, headers: Record<strin
     request_id: requestId,
   };
   if (error.code === "unauthorized") headers["WWW-Authenticate"] = "Bearer";
-  return c.json(body, HTTP_STATUS[error.code], headers);
+  return jsonText(c, JSON.stringify(body), HTTP_STATUS[error.code], headers);
 }

@@ -1,26 +1,46 @@
 import type { Context } from "hono";
-import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { CommandRequest, CommandResponse } from "../services/commands.js";
 import type { Company } from "../store/repos/companies.js";
 import { idempotencyKey, readJsonBody } from "./middleware/json-body.js";
 import type { AppEnv } from "./env.js";
 
+/** Answers built by `jsonText` already carry their Request-Id header. */
+const withRequestId = new WeakSet<Response>();
+
+/**
+ * A JSON answer with its `Request-Id` header, its headers a plain object:
+ * @hono/node-server writes such a Response straight out, while a Headers
+ * object (which `c.json` plus a later `c.res.headers.set` would build) cost a
+ * small request about as much as everything else paysim does for it.
+ */
+export function jsonText(c: Context, text: string, status = 200, headers?: Record<string, string>): Response {
+  const response = new Response(text, {
+    status,
+    headers: { "Content-Type": "application/json", "Request-Id": c.get("requestId") as string, ...headers },
+  });
+  withRequestId.add(response);
+  return response;
+}
+
+/** Whether `response` was built by `jsonText` (and so needs no Request-Id added). */
+export function carriesRequestId(response: Response): boolean {
+  return withRequestId.has(response);
+}
+
 /** Answers with a resource and this request's id. */
 export function ok(c: Context<AppEnv>, resource: object, status: 200 | 201 = 200): Response {
-  return c.json({ ...resource, request_id: c.get("requestId") }, status);
+  return jsonText(c, JSON.stringify({ ...resource, request_id: c.get("requestId") }), status);
 }
 
 /** Answers with a command's stored text once it is durable (a replay keeps the original body and request_id). */
 export async function sendCommand(c: Context<AppEnv>, pending: Promise<CommandResponse>): Promise<Response> {
   const response = await pending;
-  const headers: Record<string, string> = { "Content-Type": "application/json" };
-  if (response.replayed) headers["Idempotent-Replayed"] = "true";
-  return c.body(response.text, response.status as ContentfulStatusCode, headers);
+  return jsonText(c, response.text, response.status, response.replayed ? { "Idempotent-Replayed": "true" } : undefined);
 }
 
 /** A list envelope (SPEC §4). */
 export function list(c: Context<AppEnv>, data: object[], hasMore: boolean): Response {
-  return c.json({ object: "list", data, has_more: hasMore, request_id: c.get("requestId") });
+  return jsonText(c, JSON.stringify({ object: "list", data, has_more: hasMore, request_id: c.get("requestId") }));
 }
 
 /**

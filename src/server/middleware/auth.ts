@@ -11,14 +11,15 @@ const BEARER = /^Bearer +(\S+) *$/i;
 /** Finds the company of the `Authorization: Bearer` key; every /v1 call needs one. */
 export function auth(store: Store): MiddlewareHandler<AppEnv> {
   // Keys and companies are fixed once paysim has started, so a known key's company is
-  // looked up once. Unknown keys are never cached: nobody can fill this map.
+  // looked up (and the key hashed) once. This map lives in memory only, like the keys paysim
+  // printed; unknown keys are never cached: nobody can fill it.
   const known = new Map<string, Company>();
-  const companyFor = (keyHash: string): Company | undefined => {
-    const cached = known.get(keyHash);
+  const companyFor = (key: string): Company | undefined => {
+    const cached = known.get(key);
     if (cached) return cached;
-    const companyId = store.apiKeys.companyIdFor(keyHash);
+    const companyId = store.apiKeys.companyIdFor(hashSecretKey(key));
     const company = companyId === undefined ? undefined : store.companies.byId(companyId);
-    if (company) known.set(keyHash, company);
+    if (company) known.set(key, company);
     return company;
   };
   return async function authMiddleware(c, next) {
@@ -30,7 +31,7 @@ export function auth(store: Store): MiddlewareHandler<AppEnv> {
     if (!match) {
       throw new ApiError("unauthorized", "Malformed Authorization header: it must be Authorization: Bearer <secret key>.");
     }
-    const company = companyFor(hashSecretKey(match[1]!));
+    const company = companyFor(match[1]!);
     if (!company) {
       throw new ApiError("unauthorized", "Unknown API key: use a secret key printed by paysim start (sk_test_…).");
     }

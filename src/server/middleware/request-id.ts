@@ -3,6 +3,7 @@ import type { Bus } from "../../bus.js";
 import { newId } from "../../domain/ids.js";
 import { maskText } from "../../domain/masking.js";
 import type { AppEnv } from "../env.js";
+import { carriesRequestId } from "../respond.js";
 
 /**
  * Gives every request its `req_…` id (the `Request-Id` header of every answer),
@@ -18,7 +19,8 @@ export function requestId(bus: Bus, settled: () => Promise<void>): MiddlewareHan
     c.set("requestId", id);
     await next();
     await settled();
-    c.res.headers.set("Request-Id", id);
+    // Reading c.res.headers turns a plain-object Response into a Headers one: only when needed.
+    if (!carriesRequestId(c.res)) c.res.headers.set("Request-Id", id);
     bus.emit("request.logged", {
       requestId: id,
       method: c.req.method,

@@ -7,7 +7,7 @@ import type { StoredEvent } from "../../store/repos/events.js";
 import { deliveriesOf } from "../../webhooks/deliveries-view.js";
 import type { AppDeps, AppEnv } from "../env.js";
 import { parseListQuery } from "../list-query.js";
-import { list, readCommand, sendCommand } from "../respond.js";
+import { jsonText, list, readCommand, sendCommand } from "../respond.js";
 
 const NO_BODY = z.strictObject({});
 
@@ -37,7 +37,7 @@ export function eventRoutes({ store, execute, outbox }: AppDeps) {
 
   app.get("/:id", (c) => {
     const event = find(c.get("company").id, c.req.param("id"));
-    return c.json({ ...eventResource(event), deliveries: deliveriesOf(store, event.id) });
+    return jsonText(c, JSON.stringify({ ...eventResource(event), deliveries: deliveriesOf(store, event.id) }));
   });
 
   /** A new delivery to every endpoint listening now, whatever happened to the earlier ones. */
