@@ -50,7 +50,14 @@ export function openDatabase(path: string, migrations: readonly Migration[] = MI
     if (!inMemory) lockExclusively(db, path);
     // Refuse a database from a newer paysim before changing anything in it, even its journal mode.
     refuseNewer(db, path, migrations);
-    if (!inMemory) db.pragma("journal_mode = WAL");
+    if (!inMemory) {
+      db.pragma("journal_mode = WAL");
+      // Checkpoints (copying the WAL into the database file, with an fsync) ran every 1,000 pages,
+      // which under load meant every few group commits and about half of a create's cost. At
+      // 8,192 pages (32 MiB) they run an eighth as often; the WAL file is cut back to that size.
+      db.pragma("wal_autocheckpoint = 8192");
+      db.pragma(`journal_size_limit = ${32 * 1024 * 1024}`);
+    }
     db.pragma("synchronous = NORMAL");
     db.pragma("foreign_keys = ON");
     db.pragma("busy_timeout = 5000");
