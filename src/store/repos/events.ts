@@ -1,4 +1,5 @@
 import type { Db } from "../open.js";
+import { objectRows } from "./object-rows.js";
 import { pagedLister, type PageQuery } from "./paging.js";
 
 /** An event as stored: `body` is the exact JSON text sent on every delivery attempt. */
@@ -18,7 +19,7 @@ export function createEventsRepo(db: Db) {
   const insert = db.prepare(`
     INSERT INTO events (id, company_id, type, object_id, request_id, created_at, body)
     VALUES (?, ?, ?, ?, ?, ?, ?)`);
-  const byId = db.prepare("SELECT * FROM events WHERE company_id = ? AND id = ?");
+  const byId = objectRows<StoredEvent>(db.prepare("SELECT * FROM events WHERE company_id = ? AND id = ?"));
   const bodyForDelivery = db.prepare("SELECT body FROM events WHERE id = ?").pluck();
   const pages = pagedLister<StoredEvent>(db, "events", "type");
   return {
@@ -26,7 +27,7 @@ export function createEventsRepo(db: Db) {
       const { lastInsertRowid } = insert.run(event.id, event.company_id, event.type, event.object_id, event.request_id, event.created_at, event.body);
       return { seq: Number(lastInsertRowid), ...event };
     },
-    byId: (companyId: string, id: string) => byId.get(companyId, id) as StoredEvent | undefined,
+    byId: (companyId: string, id: string) => byId.get(companyId, id),
     /** For the dispatcher: the exact bytes of an event its own outbox names. */
     bodyForDelivery: (id: string) => bodyForDelivery.get(id) as string | undefined,
     list: (companyId: string, query: PageQuery) => pages.list(companyId, query),

@@ -1,4 +1,5 @@
 import type { Db } from "../open.js";
+import { objectRows } from "./object-rows.js";
 
 export interface IdempotencyScope {
   company_id: string;
@@ -16,13 +17,13 @@ export interface StoredResponse extends IdempotencyScope {
 
 export function createIdempotencyKeysRepo(db: Db) {
   // Positional parameters: named ones cost every create and replay more than the lookup.
-  const find = db.prepare("SELECT * FROM idempotency_keys WHERE company_id = ? AND method = ? AND path = ? AND key = ?");
+  const find = objectRows<StoredResponse>(db.prepare("SELECT * FROM idempotency_keys WHERE company_id = ? AND method = ? AND path = ? AND key = ?"));
   // An expired key is free again: its row is replaced.
   const save = db.prepare(`
     INSERT OR REPLACE INTO idempotency_keys (company_id, method, path, key, fingerprint, status, body, created_ms)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
   return {
-    find: (scope: IdempotencyScope) => find.get(scope.company_id, scope.method, scope.path, scope.key) as StoredResponse | undefined,
+    find: (scope: IdempotencyScope) => find.get(scope.company_id, scope.method, scope.path, scope.key),
     save: (row: StoredResponse) =>
       void save.run(row.company_id, row.method, row.path, row.key, row.fingerprint, row.status, row.body, row.created_ms),
   };

@@ -1,4 +1,5 @@
 import type { Db } from "../open.js";
+import { objectRows } from "./object-rows.js";
 import { pagedLister, type PageQuery } from "./paging.js";
 
 export interface PaymentIntentRow {
@@ -27,7 +28,7 @@ export function createPaymentIntentsRepo(db: Db) {
     INSERT INTO payment_intents (id, company_id, reference, amount, currency, description, capture_method, state,
                                  card_last4, card_brand, failure_reason, created_at, updated_at)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
-  const byId = db.prepare("SELECT * FROM payment_intents WHERE company_id = ? AND id = ?");
+  const byId = objectRows<PaymentIntentRow>(db.prepare("SELECT * FROM payment_intents WHERE company_id = ? AND id = ?"));
   const byCheckoutId = db.prepare("SELECT * FROM payment_intents WHERE id = ?");
   const referenceTaken = db.prepare("SELECT 1 FROM payment_intents WHERE company_id = ? AND reference = ?").pluck();
   // The state it moves from is part of the WHERE: a concurrent move can never be overwritten.
@@ -47,7 +48,7 @@ export function createPaymentIntentsRepo(db: Db) {
       );
       return { seq: Number(lastInsertRowid), ...row };
     },
-    byId: (companyId: string, id: string) => byId.get(companyId, id) as PaymentIntentRow | undefined,
+    byId: (companyId: string, id: string) => byId.get(companyId, id),
     /** The hosted checkout page has no key: its unguessable id in the URL is the capability. */
     byCheckoutId: (id: string) => byCheckoutId.get(id) as PaymentIntentRow | undefined,
     referenceTaken: (companyId: string, reference: string) => referenceTaken.get(companyId, reference) === 1,

@@ -1,4 +1,5 @@
 import type { Db } from "../open.js";
+import { objectRows } from "./object-rows.js";
 import { pagedLister, type PageQuery } from "./paging.js";
 
 export interface PayoutRow {
@@ -26,7 +27,7 @@ export function createPayoutsRepo(db: Db) {
     VALUES (@id, @company_id, @reference, @amount, @currency, @status, @destination_type, @destination_token,
             @destination_masked, @description, @failure_reason, @amount_reversed, @created_at, @updated_at)
     RETURNING *`);
-  const byId = db.prepare("SELECT * FROM payouts WHERE company_id = ? AND id = ?");
+  const byId = objectRows<PayoutRow>(db.prepare("SELECT * FROM payouts WHERE company_id = ? AND id = ?"));
   const byIdAnyCompany = db.prepare("SELECT * FROM payouts WHERE id = ?");
   const referenceTaken = db.prepare("SELECT 1 FROM payouts WHERE company_id = ? AND reference = ?").pluck();
   // The status it moves from is part of the WHERE: a concurrent move can never be overwritten.
@@ -39,7 +40,7 @@ export function createPayoutsRepo(db: Db) {
 
   return {
     insert: (row: Omit<PayoutRow, "seq">) => insert.get(row) as PayoutRow,
-    byId: (companyId: string, id: string) => byId.get(companyId, id) as PayoutRow | undefined,
+    byId: (companyId: string, id: string) => byId.get(companyId, id),
     /** For the simulator's own jobs only: a job carries the id of a payout it made itself. */
     byIdForJob: (id: string) => byIdAnyCompany.get(id) as PayoutRow | undefined,
     referenceTaken: (companyId: string, reference: string) => referenceTaken.get(companyId, reference) === 1,
