@@ -23,7 +23,11 @@ export type SyncJobHandler = (job: Job, work: Work) => void;
  */
 export type AsyncJobHandler = (job: Job, signal: AbortSignal) => Promise<((work: Work) => void) | void>;
 
-/** At most `max` async jobs with the same key run at once (one slow webhook endpoint must not hold every slot). */
+/**
+ * At most `max` async jobs with the same key wait on the outside world at once
+ * (one slow webhook endpoint must not hold every slot). A job's slot is freed as
+ * soon as its handler resolves: committing its writes needs no endpoint.
+ */
 export interface ConcurrencyLimit {
   key: (job: Job) => string;
   max: number;
@@ -74,14 +78,23 @@ interface Queued {
  * forward, into one FIFO queue per key; slots are handed out round-robin
  * across keys, so a slow endpoint cannot starve the others and no job is
  * rescanned while it waits.
+ *
+ * An async job starts only once the transaction that scheduled it is durable
+ * (the next group commit, when it was scheduled in one): its handler may act on
+ * the outside world at once, and what it acts on can never be rolled back.
  */
 export function createScheduler({ store, clock, run, maxInFlight = 128, onError }: SchedulerOptions) {
   const syncHandlers = new Map<string, SyncJobHandler>();
   const asyncKinds = new Map<string, AsyncKind>();
   const inFlight = new Map<number, Promise<void>>();
+  /** Async jobs of each key in flight, until their writes have committed. */
   const inFlightByKey = new Map<string, number>();
+  /** Of those, the ones whose handler still waits on the outside world: what a key's limit bounds. */
+  const waitingByKey = new Map<string, number>();
   const queues = new Map<string, Queued[]>();
   const queuedSeqs = new Set<number>();
+  /** Async jobs scheduled in a group commit that has not committed yet, with that commit. */
+  const uncommitted = new Map<number, Promise<void>>();
   const abort = new AbortController();
   // Every running async job listens for the stop, so more than Node's default of 10 is the normal
   // case, not a leak; without this, users would see a MaxListenersExceededWarning under load.
@@ -170,11 +183,10 @@ export function createScheduler({ store, clock, run, maxInFlight = 128, onError 
   }
 
   function canStart(item: Queued): boolean {
-    const running = inFlightByKey.get(item.key) ?? 0;
-    if (item.kind.limit && running >= item.kind.limit.max) return false;
-    // Past the global bound, a key with nothing running still gets one slot: hung
+    if (item.kind.limit && (waitingByKey.get(item.key) ?? 0) >= item.kind.limit.max) return false;
+    // Past the global bound, a key with nothing in flight still gets one slot: hung
     // endpoints filling every slot must not starve a healthy one.
-    return inFlight.size < maxInFlight || running === 0;
+    return inFlight.size < maxInFlight || (inFlightByKey.get(item.key) ?? 0) === 0;
   }
 
   /** Hands free slots to queued jobs, one key at a time in turn. */
@@ -198,10 +210,24 @@ export function createScheduler({ store, clock, run, maxInFlight = 128, onError 
   function start({ job, kind, key }: Queued) {
     queuedSeqs.delete(job.seq);
     inFlightByKey.set(key, (inFlightByKey.get(key) ?? 0) + 1);
+    waitingByKey.set(key, (waitingByKey.get(key) ?? 0) + 1);
+    let waiting = true;
+    const doneWaiting = () => {
+      if (!waiting) return;
+      waiting = false;
+      waitingByKey.set(key, waitingByKey.get(key)! - 1);
+    };
     const task = (async () => {
       try {
+        const scheduledIn = uncommitted.get(job.seq);
+        // Its transaction rolled back: the job never existed.
+        if (scheduledIn && !(await scheduledIn.then(() => true, () => false))) return;
+        if (stopped) return; // the row stays: the next start runs it
         const commit = await kind.handler(job, abort.signal);
         if (stopped) return; // the row stays: the next start runs it again
+        // Done with the outside world: its key's slot goes to the next job while these writes commit.
+        doneWaiting();
+        dispatch();
         // Grouped with the other writes of this turn; until it commits the row stays, so a crash re-runs the job.
         await run.grouped(newId("req"), (work) => {
           commit?.(work);
@@ -212,6 +238,7 @@ export function createScheduler({ store, clock, run, maxInFlight = 128, onError 
       } finally {
         inFlight.delete(job.seq);
         inFlightByKey.set(key, inFlightByKey.get(key)! - 1);
+        doneWaiting();
         if (!stopped) dispatch();
       }
     })();
@@ -268,17 +295,31 @@ export function createScheduler({ store, clock, run, maxInFlight = 128, onError 
     /** Persists a job; call it inside the unit of work that decides it. */
     schedule(job: NewJob): JobRow {
       const row = store.jobs.insert({ kind: job.kind, subject_id: job.subjectId, due_ms: job.dueMs, payload: JSON.stringify(job.payload ?? null) });
+      if (asyncKinds.has(job.kind)) {
+        // Inside a group commit: the job may be read (same connection) before that commits; start() waits for it.
+        // In a transaction of its own it is durable before any drain can run: `settled()` is already settled then.
+        const committed = store.settled();
+        uncommitted.set(row.seq, committed);
+        const forget = () => void uncommitted.delete(row.seq);
+        committed.then(forget, forget);
+      }
       if (job.dueMs <= clock.now()) requestDrain();
       else noteFuture(job.dueMs);
       return row;
     },
 
-    /** Removes a subject's jobs of one kind that `keep` rejects (queued ones included). */
-    cancel(subjectId: string, kind: string, keep: (job: Job) => boolean = () => false): void {
+    /**
+     * Removes a subject's jobs of one kind that `keep` rejects (queued ones
+     * included); answers those of them that had not started. A running one
+     * finishes, and its writes still commit.
+     */
+    cancel(subjectId: string, kind: string, keep: (job: Job) => boolean = () => false): Job[] {
+      const notStarted: Job[] = [];
       for (const row of store.jobs.forSubject(subjectId, kind)) {
         const job = toJob(row);
         if (keep(job)) continue;
         store.jobs.remove(row.seq);
+        if (!inFlight.has(row.seq)) notStarted.push(job);
         if (queuedSeqs.delete(row.seq)) {
           for (const queue of queues.values()) {
             const at = queue.findIndex((item) => item.job.seq === row.seq);
@@ -286,6 +327,7 @@ export function createScheduler({ store, clock, run, maxInFlight = 128, onError 
           }
         }
       }
+      return notStarted;
     },
 
     drain,

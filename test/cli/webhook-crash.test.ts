@@ -126,4 +126,33 @@ describe("webhook deliveries survive paysim being killed (SIGKILL)", () => {
     expect(resent).toMatchObject({ status_code: 200, error: null });
     expect(receiver.requests).toHaveLength(2);
   });
+
+  it("records the first attempt with its event: killed right after the create is answered, it shows as interrupted and is sent again", async () => {
+    const { db } = databaseFolder();
+    let killed = false;
+    // An attempt that gets out before the kill never completes; after the restart the receiver answers.
+    receiver = await startReceiver(() => (killed ? 200 : "hang"));
+    const first = await startChild(db, receiver.url);
+    const intent = await createIntent(clientFor(first.url, first.key));
+    await kill(first); // at once: the attempt may be in flight, or not sent yet
+    killed = true;
+
+    const second = await startChild(db, receiver.url);
+    const events = await callApi(second.url, second.key, "GET", "/v1/events?type=payment_intent.created&limit=1");
+    const eventId = events.body.data[0].id;
+    expect(events.body.data[0].data.id).toBe(intent.id);
+    const delivered = await eventWhen(second, eventId, (e) => e.deliveries[0]?.status === "succeeded");
+    expect(delivered.deliveries).toHaveLength(1);
+    expect(delivered.deliveries[0].attempts).toEqual([
+      { attempted_at: expect.any(String), status_code: null, error: expect.stringMatching(/interrupted/), duration_ms: null },
+      { attempted_at: expect.any(String), status_code: 200, error: null, duration_ms: expect.any(Number) },
+    ]);
+    // Sent once or twice (the cut-off attempt may have reached the receiver), the same signed bytes each time.
+    const received = receiver.requests.filter((r) => r.headers["service-event-id"] === eventId);
+    expect(received.length === 1 || received.length === 2).toBe(true);
+    for (const request of received) {
+      expect(request.body.equals(received[0]!.body)).toBe(true);
+      expect(verifySignature(request.body, request.headers["service-signature"] as string, SECRET)).toBe(true);
+    }
+  });
 });

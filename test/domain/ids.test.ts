@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { looksLikeId, newId, newReference, newSecret, randomString, type IdPrefix } from "../../src/domain/ids.js";
+import { looksLikeId, newId, newOrderedId, newReference, newSecret, randomString, type IdPrefix } from "../../src/domain/ids.js";
 
 const PREFIXES: IdPrefix[] = ["pi", "po", "evt", "req", "we", "co", "job", "del"];
 
@@ -16,6 +16,26 @@ describe("newId", () => {
   it("draws from the whole base62 alphabet", () => {
     const seen = new Set(Array.from({ length: 1000 }, () => newId("evt").slice(4)).join(""));
     expect(seen.size).toBe(62);
+  });
+});
+
+describe("newOrderedId", () => {
+  const T = Date.parse("2030-01-01T00:00:00.000Z");
+
+  it("has the shape of every id: the prefix, then 24 base62 characters", () => {
+    expect(newOrderedId("del", T)).toMatch(/^del_[0-9A-Za-z]{24}$/);
+    expect(newOrderedId("del", 0)).toMatch(/^del_0{8}[0-9A-Za-z]{16}$/);
+  });
+
+  it("sorts by time, as SQLite compares text: a later millisecond always comes after", () => {
+    const times = [0, 1, 61, 62, T - 1, T, T + 1, T + 86_400_000, 62 ** 8 - 1];
+    const ids = times.map((t) => newOrderedId("del", t));
+    expect([...ids].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))).toEqual(ids);
+  });
+
+  it("never repeats within one millisecond", () => {
+    const ids = new Set(Array.from({ length: 2000 }, () => newOrderedId("del", T)));
+    expect(ids.size).toBe(2000);
   });
 });
 

@@ -179,6 +179,51 @@ describe("scheduler", () => {
     expect(peak).toBeLessThanOrEqual(2);
   });
 
+  it("starts an async job only once the group commit that scheduled it is durable", async () => {
+    const h = harness(newDbPath(), () => T0);
+    const seen: string[] = [];
+    h.scheduler.register("attempt", {
+      async: async (job) => {
+        seen.push(`${job.subjectId} started`);
+        return () => {};
+      },
+    });
+    h.scheduler.start();
+    const { committed } = h.store.unit(() => h.scheduler.schedule({ kind: "attempt", subjectId: "s1", dueMs: T0 }));
+    void committed.then(() => seen.push("committed"));
+    h.scheduler.drain(); // reads the job on the same connection before the group commits
+    expect(h.scheduler.inFlightCount()).toBe(1);
+    expect(seen).toEqual([]);
+    await h.scheduler.idle();
+    expect(seen).toEqual(["committed", "s1 started"]);
+  });
+
+  it("frees a key's slot once the job's handler resolves: the next job starts while the first one's writes commit", async () => {
+    const h = harness(newDbPath(), () => T0);
+    const log: string[] = [];
+    let waiting = 0;
+    let peak = 0;
+    h.scheduler.register("attempt", {
+      async: async (job) => {
+        peak = Math.max(peak, ++waiting);
+        log.push(`${job.subjectId} started`);
+        await new Promise((resolve) => setImmediate(resolve));
+        waiting--;
+        return (work) => work.afterCommit(() => log.push(`${job.subjectId} committed`));
+      },
+      limit: { key: () => "one endpoint", max: 1 },
+    });
+    h.scheduler.start();
+    h.store.transaction(() => {
+      for (const subjectId of ["s1", "s2"]) h.scheduler.schedule({ kind: "attempt", subjectId, dueMs: T0 });
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    await h.scheduler.idle();
+    expect(peak).toBe(1);
+    expect(log).toEqual(["s1 started", "s2 started", "s1 committed", "s2 committed"]);
+    expect(h.store.jobs.nextDueAfter(0)).toBeUndefined();
+  });
+
   it("fires on its own timer in scaled real time", async () => {
     const h = harness(newDbPath(), Date.now);
     const fast = createClock({ timeScale: 10_000 });

@@ -1,4 +1,5 @@
 import type { Db } from "../open.js";
+import { objectRows } from "./object-rows.js";
 
 export type DeliveryStatus = "pending" | "succeeded" | "failed";
 
@@ -16,23 +17,49 @@ export interface DeliveryRow {
   updated_at: string;
 }
 
+export interface DeliveryForAttempt {
+  delivery: DeliveryRow;
+  /** The event's stored JSON, byte for byte what is sent. */
+  body: string;
+  eventType: string;
+  secret: string;
+}
+
 export function createDeliveriesRepo(db: Db) {
+  // Positional parameters and no RETURNING: one delivery per event and endpoint, and both cost more than the insert itself.
   const insert = db.prepare(`
     INSERT INTO deliveries (id, event_id, company_id, endpoint_id, url, status, attempt_count, next_attempt_ms, created_at, updated_at)
-    VALUES (@id, @event_id, @company_id, @endpoint_id, @url, 'pending', 0, @next_attempt_ms, @created_at, @created_at)
-    RETURNING *`);
-  const byId = db.prepare("SELECT * FROM deliveries WHERE id = ?");
+    VALUES (?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?)`);
+  const byId = objectRows<DeliveryRow>(db.prepare("SELECT * FROM deliveries WHERE id = ?"));
+  // One statement for all an attempt needs: the endpoint even if deleted since (a delivery in flight finishes).
+  const forAttempt = objectRows<DeliveryRow & { event_body: string; event_type: string; endpoint_secret: string }>(
+    db.prepare(`
+      SELECT d.*, e.body AS event_body, e.type AS event_type, w.secret AS endpoint_secret
+        FROM deliveries d
+        JOIN events e ON e.id = d.event_id
+        JOIN webhook_endpoints w ON w.id = d.endpoint_id
+       WHERE d.id = ?`),
+  );
   const forEvent = db.prepare("SELECT * FROM deliveries WHERE event_id = ? ORDER BY seq");
-  const update = db.prepare(`
-    UPDATE deliveries SET status = @status, attempt_count = @attempt_count, next_attempt_ms = @next_attempt_ms, updated_at = @updated_at
-     WHERE id = @id RETURNING *`);
+  // Positional parameters and no RETURNING: once per attempt, and the caller knows the row.
+  const update = db.prepare("UPDATE deliveries SET status = ?, attempt_count = ?, next_attempt_ms = ?, updated_at = ? WHERE id = ?");
   const pendingForEndpoint = db.prepare("SELECT * FROM deliveries WHERE endpoint_id = ? AND status = 'pending'");
   return {
-    insert: (row: Pick<DeliveryRow, "id" | "event_id" | "company_id" | "endpoint_id" | "url" | "next_attempt_ms" | "created_at">) =>
-      insert.get(row) as DeliveryRow,
-    byId: (id: string) => byId.get(id) as DeliveryRow | undefined,
+    insert(row: Pick<DeliveryRow, "id" | "event_id" | "company_id" | "endpoint_id" | "url" | "next_attempt_ms" | "created_at">): DeliveryRow {
+      const { lastInsertRowid } = insert.run(row.id, row.event_id, row.company_id, row.endpoint_id, row.url, row.next_attempt_ms, row.created_at, row.created_at);
+      return { seq: Number(lastInsertRowid), ...row, status: "pending", attempt_count: 0, updated_at: row.created_at };
+    },
+    byId: (id: string) => byId.get(id),
+    /** For the dispatcher: a delivery with its event's exact bytes and type, and its endpoint's signing secret. */
+    forAttempt(id: string): DeliveryForAttempt | undefined {
+      const row = forAttempt.get(id);
+      if (!row) return undefined;
+      const { event_body: body, event_type: eventType, endpoint_secret: secret, ...delivery } = row;
+      return { delivery, body, eventType, secret };
+    },
     forEvent: (eventId: string) => forEvent.all(eventId) as DeliveryRow[],
-    update: (row: Pick<DeliveryRow, "id" | "status" | "attempt_count" | "next_attempt_ms" | "updated_at">) => update.get(row) as DeliveryRow,
+    update: (row: Pick<DeliveryRow, "id" | "status" | "attempt_count" | "next_attempt_ms" | "updated_at">) =>
+      void update.run(row.status, row.attempt_count, row.next_attempt_ms, row.updated_at, row.id),
     pendingForEndpoint: (endpointId: string) => pendingForEndpoint.all(endpointId) as DeliveryRow[],
   };
 }

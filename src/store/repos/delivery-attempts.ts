@@ -11,10 +11,11 @@ export interface DeliveryAttemptRow {
 }
 
 export function createDeliveryAttemptsRepo(db: Db) {
-  const start = db.prepare("INSERT INTO delivery_attempts (delivery_id, attempted_at) VALUES (?, ?) RETURNING *");
-  const finish = db.prepare(
-    "UPDATE delivery_attempts SET status_code = @status_code, error = @error, duration_ms = @duration_ms, finished = 1 WHERE seq = @seq",
-  );
+  const start = db.prepare("INSERT INTO delivery_attempts (delivery_id, attempted_at) VALUES (?, ?)");
+  const isOpen = db.prepare("SELECT 1 FROM delivery_attempts WHERE seq = ? AND delivery_id = ? AND finished = 0").pluck();
+  // Positional parameters: start and finish run once per attempt.
+  const finish = db.prepare("UPDATE delivery_attempts SET attempted_at = ?, status_code = ?, error = ?, duration_ms = ?, finished = 1 WHERE seq = ?");
+  const discardUnsent = db.prepare("DELETE FROM delivery_attempts WHERE seq = ? AND delivery_id = ? AND finished = 0");
   const forDeliveries = db.prepare(
     "SELECT * FROM delivery_attempts WHERE delivery_id IN (SELECT value FROM json_each(?)) ORDER BY seq",
   );
@@ -22,9 +23,15 @@ export function createDeliveryAttemptsRepo(db: Db) {
     "UPDATE delivery_attempts SET error = ?, finished = 1 WHERE finished = 0",
   );
   return {
-    /** Written before the request goes out. */
-    start: (deliveryId: string, attemptedAt: string) => start.get(deliveryId, attemptedAt) as DeliveryAttemptRow,
-    finish: (row: Pick<DeliveryAttemptRow, "seq" | "status_code" | "error" | "duration_ms">) => void finish.run(row),
+    /** Written before the request goes out; answers the attempt's seq. */
+    start: (deliveryId: string, attemptedAt: string) => Number(start.run(deliveryId, attemptedAt).lastInsertRowid),
+    /** Whether this delivery's attempt `seq` is recorded and not yet finished (a restart finishes every open one). */
+    isOpen: (seq: number, deliveryId: string) => isOpen.get(seq, deliveryId) === 1,
+    /** The outcome, and the time the request really went out (a first attempt is recorded before its turn comes). */
+    finish: (row: Pick<DeliveryAttemptRow, "seq" | "attempted_at" | "status_code" | "error" | "duration_ms">) =>
+      void finish.run(row.attempted_at, row.status_code, row.error, row.duration_ms, row.seq),
+    /** Removes an attempt recorded ahead that was never sent (its delivery stopped first). */
+    discardUnsent: (seq: number, deliveryId: string) => void discardUnsent.run(seq, deliveryId),
     forDeliveries: (deliveryIds: readonly string[]) => forDeliveries.all(JSON.stringify(deliveryIds)) as DeliveryAttemptRow[],
     /** At start-up: attempts a crash cut off get their reason; the delivery is sent again. */
     markInterrupted: (reason: string) => markInterrupted.run(reason).changes,

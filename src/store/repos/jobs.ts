@@ -1,4 +1,5 @@
 import type { Db } from "../open.js";
+import { objectRows } from "./object-rows.js";
 
 export interface JobRow {
   seq: number;
@@ -10,25 +11,33 @@ export interface JobRow {
 }
 
 export function createJobsRepo(db: Db) {
-  const insert = db.prepare("INSERT INTO jobs (kind, subject_id, due_ms, payload) VALUES (@kind, @subject_id, @due_ms, @payload) RETURNING *");
+  // Positional parameters and no RETURNING: one job per webhook delivery, and both cost more than the insert itself.
+  const insert = db.prepare("INSERT INTO jobs (kind, subject_id, due_ms, payload) VALUES (?, ?, ?, ?)");
   const remove = db.prepare("DELETE FROM jobs WHERE seq = ?");
   const removeForSubject = db.prepare("DELETE FROM jobs WHERE subject_id = ? AND kind = ?");
   const forSubject = db.prepare("SELECT * FROM jobs WHERE subject_id = ? AND kind = ? ORDER BY due_ms, seq");
-  // Keyset pagination over due jobs of some kinds, in (due_ms, seq) order.
-  const dueOfKinds = db.prepare(`
-    SELECT * FROM jobs
-     WHERE kind IN (SELECT value FROM json_each(@kinds)) AND due_ms <= @now
-       AND (due_ms > @due OR (due_ms = @due AND seq > @seq))
-     ORDER BY due_ms, seq LIMIT @limit`);
+  // Keyset pagination over due jobs of some kinds, in (due_ms, seq) order. It runs on every drain:
+  // the row value lets SQLite seek to the cursor, and numbers are cast because better-sqlite3 binds
+  // every JS number as a REAL (better-sqlite3 alone, 10 due past the cursor: 109 µs → 69 µs).
+  const dueOfKinds = objectRows<JobRow>(
+    db.prepare(`
+      SELECT * FROM jobs
+       WHERE kind IN (SELECT value FROM json_each(?)) AND due_ms <= CAST(? AS INTEGER)
+         AND (due_ms, seq) > (CAST(? AS INTEGER), CAST(? AS INTEGER))
+       ORDER BY due_ms, seq LIMIT CAST(? AS INTEGER)`),
+  );
   const nextDueAfter = db.prepare("SELECT MIN(due_ms) FROM jobs WHERE due_ms > ?").pluck();
   return {
-    insert: (job: Omit<JobRow, "seq">) => insert.get(job) as JobRow,
+    insert(job: Omit<JobRow, "seq">): JobRow {
+      const { lastInsertRowid } = insert.run(job.kind, job.subject_id, job.due_ms, job.payload);
+      return { seq: Number(lastInsertRowid), ...job };
+    },
     remove: (seq: number) => remove.run(seq).changes === 1,
     removeForSubject: (subjectId: string, kind: string) => removeForSubject.run(subjectId, kind).changes,
     forSubject: (subjectId: string, kind: string) => forSubject.all(subjectId, kind) as JobRow[],
     /** Jobs of these kinds due at or before `nowMs` that come after (due, seq) in due order. */
     dueOfKinds: (kinds: readonly string[], nowMs: number, after: { due: number; seq: number }, limit: number) =>
-      dueOfKinds.all({ kinds: JSON.stringify(kinds), now: nowMs, due: after.due, seq: after.seq, limit }) as JobRow[],
+      dueOfKinds.all(JSON.stringify(kinds), nowMs, after.due, after.seq, limit),
     /** The earliest due time after `nowMs`, if any job waits. */
     nextDueAfter: (nowMs: number) => (nextDueAfter.get(nowMs) as number | null) ?? undefined,
   };

@@ -22,12 +22,9 @@ export function createWebhookEndpointsRepo(db: Db) {
   );
   const setSecret = db.prepare("UPDATE webhook_endpoints SET secret = ? WHERE id = ?");
   const byId = db.prepare("SELECT * FROM webhook_endpoints WHERE company_id = ? AND id = ? AND deleted_at IS NULL");
-  const byIdForDelivery = db.prepare("SELECT * FROM webhook_endpoints WHERE id = ?");
   const softDelete = db.prepare("UPDATE webhook_endpoints SET deleted_at = ? WHERE company_id = ? AND id = ? AND deleted_at IS NULL");
   return {
     byId: (companyId: string, id: string) => byId.get(companyId, id) as WebhookEndpointRow | undefined,
-    /** For the dispatcher: the endpoint a delivery of its own outbox names (deleted ones included). */
-    byIdForDelivery: (id: string) => byIdForDelivery.get(id) as WebhookEndpointRow | undefined,
     softDelete: (companyId: string, id: string, at: string) => softDelete.run(at, companyId, id).changes === 1,
     setSecret: (id: string, secret: string) => void setSecret.run(secret, id),
     insert: (row: Omit<WebhookEndpointRow, "seq" | "deleted_at">) => insert.get(row) as WebhookEndpointRow,

@@ -1,0 +1,115 @@
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { Bus } from "../../src/bus.js";
+import { createClock } from "../../src/runtime/clock.js";
+import { createScheduler } from "../../src/runtime/scheduler.js";
+import { bootstrap } from "../../src/services/bootstrap.js";
+import { createUnitOfWork } from "../../src/services/unit-of-work.js";
+import { createStore, type Store } from "../../src/store/index.js";
+import { openDatabase } from "../../src/store/open.js";
+import type { StoredEvent } from "../../src/store/repos/events.js";
+import { createDispatcher } from "../../src/webhooks/dispatcher.js";
+import { createOutbox, DELIVERY_JOB, type DeliveryJobPayload } from "../../src/webhooks/outbox.js";
+import { tempDir } from "../helpers/paysim.js";
+
+const T0 = Date.parse("2030-01-01T00:00:00.000Z");
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+/**
+ * The outbox, scheduler and dispatcher on a real SQLite file, wired as paysim
+ * wires them, with one endpoint that nothing here ever reaches: these tests
+ * stop before an attempt would go out.
+ */
+function webhooksOnAFile() {
+  const { dir, cleanup } = tempDir();
+  const db = openDatabase(join(dir, "paysim.db"));
+  const store = createStore(db);
+  const clock = createClock({ realNow: () => T0 });
+  const bus = new Bus();
+  const boot = bootstrap(store, clock, { forwardTo: ["http://127.0.0.1:9/hooks"] });
+  const endpoint = boot.forwardEndpoints[0]!;
+  const errors: unknown[] = [];
+  const scheduler = createScheduler({ store, clock, run: createUnitOfWork(store, bus, clock), onError: (_job, error) => errors.push(error) });
+  const outbox = createOutbox({ store, clock, scheduler });
+  const dispatcher = createDispatcher({ store, clock, scheduler, bus });
+  cleanups.push(cleanup, async () => {
+    await scheduler.stop();
+    dispatcher.close();
+    if (db.open) db.close();
+  });
+  let n = 0;
+  const newEvent = (): StoredEvent =>
+    store.events.insert({
+      id: `evt_first_attempt_test_${String(++n).padStart(3, "0")}`,
+      company_id: endpoint.company_id,
+      type: "payment_intent.created",
+      object_id: null,
+      request_id: "req_test",
+      created_at: clock.nowIso(),
+      body: JSON.stringify({ id: `evt_${n}`, object: "event", type: "payment_intent.created" }),
+    });
+  return { store, scheduler, outbox, endpoint, errors, newEvent };
+}
+
+/** Everything stored about an event's deliveries: each with its attempts and its jobs. */
+function deliveriesOf(store: Store, eventId: string) {
+  return store.deliveries.forEvent(eventId).map((delivery) => ({
+    delivery,
+    attempts: store.deliveryAttempts.forDeliveries([delivery.id]),
+    jobs: store.jobs.forSubject(delivery.id, DELIVERY_JOB),
+  }));
+}
+
+describe("a delivery's first attempt", () => {
+  it("is recorded in its event's own transaction, with the job that sends it: a rolled-back change leaves neither", () => {
+    const { store, outbox, endpoint, newEvent } = webhooksOnAFile();
+    const rolledBack = store.transaction(newEvent);
+    expect(() =>
+      store.transaction(() => {
+        outbox.enqueue(rolledBack);
+        throw new Error("the change is refused after its event was recorded");
+      }),
+    ).toThrow("refused");
+    expect(deliveriesOf(store, rolledBack.id)).toEqual([]);
+
+    const event = store.transaction(newEvent);
+    store.transaction(() => outbox.enqueue(event));
+    const [stored, ...others] = deliveriesOf(store, event.id);
+    expect(others).toEqual([]);
+    expect(stored!.delivery).toMatchObject({ endpoint_id: endpoint.id, status: "pending", attempt_count: 0 });
+    // Recorded before it goes out: started, no outcome yet.
+    expect(stored!.attempts).toEqual([expect.objectContaining({ status_code: null, error: null, duration_ms: null, finished: 0 })]);
+    expect(stored!.jobs).toHaveLength(1);
+    expect(JSON.parse(stored!.jobs[0]!.payload)).toEqual({ endpoint_id: endpoint.id, attempt_seq: stored!.attempts[0]!.seq } satisfies DeliveryJobPayload);
+  });
+
+  it("is no attempt when its endpoint is deleted before its job started: its record goes with the job", () => {
+    const { store, outbox, endpoint, newEvent } = webhooksOnAFile();
+    // The scheduler is not started: the job never runs.
+    const event = store.transaction(newEvent);
+    store.transaction(() => outbox.enqueue(event));
+    store.transaction(() => outbox.stopForEndpoint(endpoint.id));
+    expect(deliveriesOf(store, event.id)).toEqual([{ delivery: expect.objectContaining({ status: "failed", attempt_count: 0 }), attempts: [], jobs: [] }]);
+  });
+
+  it("is no attempt when its endpoint is deleted while its job waits for the event's commit: the job drops the record", async () => {
+    const { store, scheduler, outbox, endpoint, errors, newEvent } = webhooksOnAFile();
+    scheduler.start();
+    // One group commit: the event and its delivery, then (same turn) the endpoint's deletion.
+    const { result: event } = store.unit(() => {
+      const recorded = newEvent();
+      outbox.enqueue(recorded);
+      return recorded;
+    });
+    scheduler.drain(); // takes the job now, before the group has committed
+    expect(scheduler.inFlightCount()).toBe(1);
+    const { committed } = store.unit(() => outbox.stopForEndpoint(endpoint.id));
+    await committed;
+    await scheduler.idle();
+    expect(errors).toEqual([]);
+    expect(deliveriesOf(store, event.id)).toEqual([{ delivery: expect.objectContaining({ status: "failed", attempt_count: 0 }), attempts: [], jobs: [] }]);
+  });
+});
