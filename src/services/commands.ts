@@ -4,7 +4,6 @@ import { ApiError } from "../domain/errors.js";
 import type { Clock } from "../runtime/clock.js";
 import { MS } from "../runtime/clock.js";
 import type { Store } from "../store/index.js";
-import type { IdempotencyScope } from "../store/repos/idempotency-keys.js";
 import type { RunUnit, Work } from "./unit-of-work.js";
 
 export const IDEMPOTENCY_WINDOW_MS = 24 * MS.hour;
@@ -45,38 +44,30 @@ export interface CommandResponse {
 
 /**
  * Runs a state-changing call: with an Idempotency-Key, the lookup, the change,
- * its events and the stored response run in one synchronous step, the writes in
- * one transaction, so concurrent requests with one key make exactly one object
- * (SPEC §6).
+ * its events and the stored response all sit in one transaction, so concurrent
+ * requests with one key make exactly one object (SPEC §6).
  */
 export function createCommandRunner(store: Store, clock: Clock, run: RunUnit) {
-  /** The stored answer to replay for this key, if it is still in its window; a different body is refused. */
-  function replayOf(scope: IdempotencyScope, print: string, now: number): CommandResponse | undefined {
-    const stored = store.idempotencyKeys.find(scope);
-    if (!stored || now - stored.created_ms >= IDEMPOTENCY_WINDOW_MS) return undefined;
-    if (stored.fingerprint !== print) {
-      throw new ApiError(
-        "idempotency_conflict",
-        "This Idempotency-Key was already used with a different request body. Use a new key for a new operation.",
-        "Idempotency-Key",
-      );
-    }
-    return { status: stored.status, text: stored.body, replayed: true };
-  }
-
   return function execute(request: CommandRequest, change: (work: Work) => CommandResult): Promise<CommandResponse> {
-    const scope = request.idempotencyKey === undefined
-      ? undefined
-      : { company_id: request.companyId, method: request.method, path: request.path, key: keyHash(request.idempotencyKey) };
-    const print = scope ? fingerprint(request.body) : "";
-    const now = clock.now();
-    // A replay writes nothing, so it needs no unit of the group commit. It may read an answer
-    // whose group is not yet durable: every answer waits for that (the request-id middleware).
-    // From this lookup to the change's insert of the key all runs synchronously: no other
-    // request with the same key can come in between.
-    const replay = scope ? replayOf(scope, print, now) : undefined;
-    if (replay) return Promise.resolve(replay);
     return run.grouped(request.requestId, (work) => {
+      const scope = request.idempotencyKey === undefined
+        ? undefined
+        : { company_id: request.companyId, method: request.method, path: request.path, key: keyHash(request.idempotencyKey) };
+      const print = scope ? fingerprint(request.body) : "";
+      const now = clock.now();
+      if (scope) {
+        const stored = store.idempotencyKeys.find(scope);
+        if (stored && now - stored.created_ms < IDEMPOTENCY_WINDOW_MS) {
+          if (stored.fingerprint !== print) {
+            throw new ApiError(
+              "idempotency_conflict",
+              "This Idempotency-Key was already used with a different request body. Use a new key for a new operation.",
+              "Idempotency-Key",
+            );
+          }
+          return { status: stored.status, text: stored.body, replayed: true };
+        }
+      }
       const result = change(work);
       const text = JSON.stringify(result.keepsRequestId ? result.resource : { ...result.resource, request_id: request.requestId });
       if (scope && result.status >= 200 && result.status < 300) {
