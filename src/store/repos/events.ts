@@ -20,7 +20,6 @@ export function createEventsRepo(db: Db) {
     INSERT INTO events (id, company_id, type, object_id, request_id, created_at, body)
     VALUES (?, ?, ?, ?, ?, ?, ?)`);
   const byId = objectRows<StoredEvent>(db.prepare("SELECT * FROM events WHERE company_id = ? AND id = ?"));
-  const bodyForDelivery = db.prepare("SELECT body FROM events WHERE id = ?").pluck();
   const pages = pagedLister<StoredEvent>(db, "events", "type");
   return {
     insert(event: Omit<StoredEvent, "seq">): StoredEvent {
@@ -28,8 +27,6 @@ export function createEventsRepo(db: Db) {
       return { seq: Number(lastInsertRowid), ...event };
     },
     byId: (companyId: string, id: string) => byId.get(companyId, id),
-    /** For the dispatcher: the exact bytes of an event its own outbox names. */
-    bodyForDelivery: (id: string) => bodyForDelivery.get(id) as string | undefined,
     list: (companyId: string, query: PageQuery) => pages.list(companyId, query),
     seqOf: (companyId: string, id: string) => pages.seqOf(companyId, id),
   };
