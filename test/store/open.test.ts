@@ -52,6 +52,11 @@ describe("openDatabase on a new file", () => {
     expect(db.pragma("foreign_keys", { simple: true })).toBe(1);
   });
 
+  it("keeps savepoint journals in memory, never in a temporary file", () => {
+    const db = open(freshPath());
+    expect(db.pragma("temp_store", { simple: true })).toBe(2); // MEMORY
+  });
+
   it("creates missing parent folders", () => {
     const path = join(freshPath(), "..", "a", "b", "paysim.db");
     open(path);
