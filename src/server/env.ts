@@ -1,3 +1,5 @@
+import type { Context } from "hono";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Bus } from "../bus.js";
 import type { TestCard } from "../domain/test-cards.js";
 import type { Clock } from "../runtime/clock.js";
@@ -30,9 +32,28 @@ export interface AppDeps {
   reportError: (requestId: string, error: unknown) => void;
 }
 
+/**
+ * What the pipeline in front of the routes learnt of a request (Hono's `c.env`):
+ * @hono/node-server's Node objects, the request's id and, on every /v1 path, its
+ * key's company. The routes are reached only through that pipeline.
+ */
+export interface RequestScope {
+  incoming?: IncomingMessage;
+  outgoing?: ServerResponse;
+  requestId: string;
+  company: Company;
+}
+
 export interface AppEnv {
-  Variables: {
-    requestId: string;
-    company: Company;
-  };
+  Bindings: RequestScope;
+}
+
+/** This request's `req_…` id. */
+export function requestIdOf(c: Context): string {
+  return (c.env as RequestScope).requestId;
+}
+
+/** The company of this /v1 request's key. */
+export function companyOf(c: Context): Company {
+  return (c.env as RequestScope).company;
 }

@@ -2,7 +2,8 @@ import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { ApiError, type ErrorCode } from "../domain/errors.js";
 import { maskText } from "../domain/masking.js";
-import { jsonText } from "./respond.js";
+import { requestIdOf } from "./env.js";
+import { jsonAnswer } from "./respond.js";
 
 /** The one table from error code to HTTP status (SPEC §2). */
 export const HTTP_STATUS: Record<ErrorCode, ContentfulStatusCode> = {
@@ -19,8 +20,7 @@ export const HTTP_STATUS: Record<ErrorCode, ContentfulStatusCode> = {
 export { ApiError };
 
 /** The error body of SPEC §2, its message masked in case it echoes what the caller sent. */
-export function errorResponse(c: Context, error: ApiError, headers: Record<string, string> = {}): Response {
-  const requestId = c.get("requestId") as string;
+export function errorAnswer(requestId: string, error: ApiError, headers: Record<string, string> = {}): Response {
   const body = {
     error: {
       code: error.code,
@@ -30,5 +30,23 @@ export function errorResponse(c: Context, error: ApiError, headers: Record<strin
     request_id: requestId,
   };
   if (error.code === "unauthorized") headers["WWW-Authenticate"] = "Bearer";
-  return jsonText(c, JSON.stringify(body), HTTP_STATUS[error.code], headers);
+  return jsonAnswer(requestId, JSON.stringify(body), HTTP_STATUS[error.code], headers);
+}
+
+/** `errorAnswer` for this request. */
+export function errorResponse(c: Context, error: ApiError, headers: Record<string, string> = {}): Response {
+  return errorAnswer(requestIdOf(c), error, headers);
+}
+
+/**
+ * The answer to anything a handler threw: an ApiError in its own shape, anything
+ * else reported (with the request id) and answered as a masked 500.
+ */
+export function thrownAnswer(requestId: string, error: unknown, report: (requestId: string, error: unknown) => void): Response {
+  if (error instanceof ApiError) return errorAnswer(requestId, error);
+  report(requestId, error);
+  return errorAnswer(
+    requestId,
+    new ApiError("internal_error", `Something went wrong inside paysim; the log has details under request ${requestId}.`),
+  );
 }

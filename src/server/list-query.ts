@@ -3,7 +3,7 @@ import { z } from "zod";
 import { ApiError } from "../domain/errors.js";
 import { limitSchema, oneOfQuery, parseOrThrow } from "../domain/validation.js";
 import type { PageQuery } from "../store/repos/paging.js";
-import type { AppEnv } from "./env.js";
+import { companyOf, type AppEnv } from "./env.js";
 
 /**
  * Parses `limit`, `starting_after` and one filter of a list call. Unknown query
@@ -35,7 +35,7 @@ export function parseListQuery<T extends string>(
   const query = parseOrThrow(schema, c.req.query()) as { limit: number; starting_after?: string } & Record<string, unknown>;
   let beforeSeq: number | undefined;
   if (query.starting_after !== undefined) {
-    beforeSeq = seqOf(c.get("company").id, query.starting_after);
+    beforeSeq = seqOf(companyOf(c).id, query.starting_after);
     if (beforeSeq === undefined) {
       throw new ApiError("invalid_request", `starting_after must be the id of an object in this list; "${query.starting_after}" is not.`, "starting_after");
     }

@@ -1,11 +1,12 @@
 import type { Context } from "hono";
 import type { CommandRequest, CommandResponse } from "../services/commands.js";
 import type { Company } from "../store/repos/companies.js";
+import { withRequestId } from "../domain/json-text.js";
 import { idempotencyKey, readJsonBody } from "./middleware/json-body.js";
-import type { AppEnv } from "./env.js";
+import { companyOf, requestIdOf, type AppEnv } from "./env.js";
 
-/** Answers built by `jsonText` already carry their Request-Id header. */
-const withRequestId = new WeakSet<Response>();
+/** Answers built by `jsonAnswer` already carry their Request-Id header. */
+const withRequestIdHeader = new WeakSet<Response>();
 
 /**
  * A JSON answer with its `Request-Id` header, its headers a plain object:
@@ -13,23 +14,28 @@ const withRequestId = new WeakSet<Response>();
  * object (which `c.json` plus a later `c.res.headers.set` would build) cost a
  * small request about as much as everything else paysim does for it.
  */
-export function jsonText(c: Context, text: string, status = 200, headers?: Record<string, string>): Response {
+export function jsonAnswer(requestId: string, text: string, status = 200, headers?: Record<string, string>): Response {
   const response = new Response(text, {
     status,
-    headers: { "Content-Type": "application/json", "Request-Id": c.get("requestId") as string, ...headers },
+    headers: { "Content-Type": "application/json", "Request-Id": requestId, ...headers },
   });
-  withRequestId.add(response);
+  withRequestIdHeader.add(response);
   return response;
 }
 
-/** Whether `response` was built by `jsonText` (and so needs no Request-Id added). */
+/** `jsonAnswer` for this request. */
+export function jsonText(c: Context, text: string, status = 200, headers?: Record<string, string>): Response {
+  return jsonAnswer(requestIdOf(c), text, status, headers);
+}
+
+/** Whether `response` was built by `jsonAnswer` (and so needs no Request-Id added). */
 export function carriesRequestId(response: Response): boolean {
-  return withRequestId.has(response);
+  return withRequestIdHeader.has(response);
 }
 
 /** Answers with a resource and this request's id. */
 export function ok(c: Context<AppEnv>, resource: object, status: 200 | 201 = 200): Response {
-  return jsonText(c, JSON.stringify({ ...resource, request_id: c.get("requestId") }), status);
+  return jsonText(c, withRequestId(resource, requestIdOf(c)), status);
 }
 
 /** Answers with a command's stored text once it is durable (a replay keeps the original body and request_id). */
@@ -40,7 +46,7 @@ export async function sendCommand(c: Context<AppEnv>, pending: Promise<CommandRe
 
 /** A list envelope (SPEC §4). */
 export function list(c: Context<AppEnv>, data: object[], hasMore: boolean): Response {
-  return jsonText(c, JSON.stringify({ object: "list", data, has_more: hasMore, request_id: c.get("requestId") }));
+  return jsonText(c, JSON.stringify({ object: "list", data, has_more: hasMore, request_id: requestIdOf(c) }));
 }
 
 /**
@@ -52,10 +58,10 @@ export async function readCommand(
   { keyRequired }: { keyRequired: boolean },
 ): Promise<{ body: Record<string, unknown>; company: Company; request: CommandRequest }> {
   const body = await readJsonBody(c);
-  const company = c.get("company");
+  const company = companyOf(c);
   const request: CommandRequest = {
     companyId: company.id,
-    requestId: c.get("requestId"),
+    requestId: requestIdOf(c),
     method: c.req.method,
     path: c.req.path,
     body,

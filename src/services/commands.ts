@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { fingerprint } from "../domain/canonical-json.js";
 import { ApiError } from "../domain/errors.js";
+import { withRequestId } from "../domain/json-text.js";
 import type { Clock } from "../runtime/clock.js";
 import { MS } from "../runtime/clock.js";
 import type { Store } from "../store/index.js";
@@ -69,7 +70,7 @@ export function createCommandRunner(store: Store, clock: Clock, run: RunUnit) {
         }
       }
       const result = change(work);
-      const text = JSON.stringify(result.keepsRequestId ? result.resource : { ...result.resource, request_id: request.requestId });
+      const text = result.keepsRequestId ? JSON.stringify(result.resource) : withRequestId(result.resource, request.requestId);
       if (scope && result.status >= 200 && result.status < 300) {
         store.idempotencyKeys.save({ ...scope, fingerprint: print, status: result.status, body: text, created_ms: now });
       }

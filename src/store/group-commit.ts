@@ -48,6 +48,11 @@ export function createGroupCommit(db: Db) {
       return batch ? batch.committed : Promise.resolve();
     },
 
+    /** The open group's durability, or undefined when none is open: lets an answer go out in the same turn. */
+    pending(): Promise<void> | undefined {
+      return batch?.committed;
+    },
+
     /**
      * Runs `fn` as one unit of the open batch (opening one if needed). Returns
      * its result at once; `committed` settles when the batch is durable.

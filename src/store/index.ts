@@ -36,6 +36,8 @@ export function createStore(db: Db): StoreShape {
     flush: group.flush,
     /** Settles once everything written so far is durable. */
     settled: group.settled,
+    /** The open group commit's durability, or undefined when no group is open. */
+    pending: group.pending,
   };
 }
 
@@ -56,6 +58,8 @@ interface StoreShape {
   unit<T>(fn: () => T): { result: T; committed: Promise<void> };
   flush(): void;
   settled(): Promise<void>;
+  /** The open group commit's durability, or undefined when no group is open. */
+  pending(): Promise<void> | undefined;
 }
 
 export type Store = StoreShape;

@@ -1,6 +1,4 @@
-import type { MiddlewareHandler } from "hono";
 import { ApiError } from "../../domain/errors.js";
-import type { AppEnv } from "../env.js";
 
 const LOOPBACK_NAMES = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
@@ -14,19 +12,17 @@ export function hostName(header: string): string {
 
 /**
  * While paysim listens on loopback, a page on another site must not reach it
- * through a rebound DNS name: only loopback Host headers are served.
+ * through a rebound DNS name: only loopback Host headers are served. Throws
+ * the 403 for any other Host.
  */
-export function hostGuard(enabled: boolean): MiddlewareHandler<AppEnv> {
-  return async function hostGuardMiddleware(c, next) {
-    if (enabled) {
-      const host = c.req.header("host");
-      if (host === undefined || !LOOPBACK_NAMES.has(hostName(host))) {
-        throw new ApiError(
-          "forbidden",
-          "This paysim listens on loopback only: use http://127.0.0.1 or http://localhost (start with --host to listen elsewhere).",
-        );
-      }
+export function hostGuard(enabled: boolean): (host: string | undefined) => void {
+  return function checkHost(host) {
+    if (!enabled) return;
+    if (host === undefined || !LOOPBACK_NAMES.has(hostName(host))) {
+      throw new ApiError(
+        "forbidden",
+        "This paysim listens on loopback only: use http://127.0.0.1 or http://localhost (start with --host to listen elsewhere).",
+      );
     }
-    await next();
   };
 }

@@ -1,15 +1,16 @@
-import type { MiddlewareHandler } from "hono";
 import { ApiError } from "../../domain/errors.js";
 import { hashSecretKey } from "../../domain/secret-keys.js";
 import type { Store } from "../../store/index.js";
 import type { Company } from "../../store/repos/companies.js";
-import type { AppEnv } from "../env.js";
 
 // The scheme name is case-insensitive (RFC 9110 §11.1); the key is not.
 const BEARER = /^Bearer +(\S+) *$/i;
 
-/** Finds the company of the `Authorization: Bearer` key; every /v1 call needs one. */
-export function auth(store: Store): MiddlewareHandler<AppEnv> {
+/**
+ * Finds the company of an `Authorization: Bearer` header (every /v1 call needs
+ * one); throws the 401 for a missing, malformed or unknown key.
+ */
+export function keyGuard(store: Store): (authorization: string | undefined) => Company {
   // Keys and companies are fixed once paysim has started, so a known key's company is
   // looked up (and the key hashed) once. This map lives in memory only, like the keys paysim
   // printed; unknown keys are never cached: nobody can fill it.
@@ -22,12 +23,11 @@ export function auth(store: Store): MiddlewareHandler<AppEnv> {
     if (company) known.set(key, company);
     return company;
   };
-  return async function authMiddleware(c, next) {
-    const header = c.req.header("authorization");
-    if (header === undefined) {
+  return function companyOfKey(authorization) {
+    if (authorization === undefined) {
       throw new ApiError("unauthorized", "No API key: send the header Authorization: Bearer <secret key> (paysim start prints the key).");
     }
-    const match = BEARER.exec(header);
+    const match = BEARER.exec(authorization);
     if (!match) {
       throw new ApiError("unauthorized", "Malformed Authorization header: it must be Authorization: Bearer <secret key>.");
     }
@@ -35,7 +35,6 @@ export function auth(store: Store): MiddlewareHandler<AppEnv> {
     if (!company) {
       throw new ApiError("unauthorized", "Unknown API key: use a secret key printed by paysim start (sk_test_…).");
     }
-    c.set("company", company);
-    await next();
+    return company;
   };
 }

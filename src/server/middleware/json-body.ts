@@ -2,6 +2,7 @@ import type { Context } from "hono";
 import type { IncomingMessage } from "node:http";
 import { ApiError } from "../../domain/errors.js";
 import { isDroppedField, maskValue } from "../../domain/masking.js";
+import { header } from "../header.js";
 
 export const MAX_BODY_BYTES = 64 * 1024;
 const MAX_DEPTH = 32;
@@ -63,7 +64,7 @@ function readIncoming(incoming: IncomingMessage): Promise<Uint8Array> {
  * request's time. Elsewhere (app.request in tests) it reads the web stream.
  */
 async function readLimited(c: Context): Promise<Uint8Array> {
-  const declared = Number(c.req.header("content-length") ?? "0");
+  const declared = Number(header(c, "content-length") ?? "0");
   if (declared > MAX_BODY_BYTES) throw TOO_LARGE();
   const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
   if (incoming && !incoming.readableDidRead) return readIncoming(incoming);
@@ -97,7 +98,7 @@ function depthExceeds(value: unknown, limit: number): boolean {
 export async function readJsonBody(c: Context): Promise<Record<string, unknown>> {
   const bytes = await readLimited(c);
   if (bytes.byteLength === 0) return {};
-  const type = (c.req.header("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+  const type = (header(c, "content-type") ?? "").split(";")[0]!.trim().toLowerCase();
   if (type !== "application/json") {
     throw new ApiError("invalid_request", "The request body must be JSON, sent with Content-Type: application/json.");
   }
@@ -130,7 +131,7 @@ const KEY_SHAPE = /^[\x20-\x7e]{1,255}$/;
 
 /** The Idempotency-Key header, checked for shape; required on creations (SPEC §6). */
 export function idempotencyKey(c: Context, required: boolean): string | undefined {
-  const key = c.req.header("idempotency-key");
+  const key = header(c, "idempotency-key");
   if (key === undefined) {
     if (!required) return undefined;
     throw new ApiError(

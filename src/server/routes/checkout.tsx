@@ -8,13 +8,13 @@ import { maskText } from "../../domain/masking.js";
 import type { Work } from "../../services/unit-of-work.js";
 import type { PaymentIntentRow } from "../../store/repos/payment-intents.js";
 import { checkoutHeaders, createFormTokens, isCrossSitePost, styleNonce } from "../checkout-security.js";
-import type { AppDeps, AppEnv } from "../env.js";
+import { requestIdOf, type AppDeps, type AppEnv } from "../env.js";
 import { CheckoutPage } from "../views/CheckoutPage.js";
 import { toIntentView, type IntentView } from "../views/IntentSummary.js";
 import { MessagePage, NotFoundPage } from "../views/MessagePage.js";
 import { ResultPage } from "../views/ResultPage.js";
 
-type CheckoutEnv = { Variables: AppEnv["Variables"] & { secureHeadersNonce?: string } };
+type CheckoutEnv = AppEnv & { Variables: { secureHeadersNonce?: string } };
 type CheckoutContext = Context<CheckoutEnv>;
 
 /** A card form is a few short fields: anything much larger is not one. */
@@ -58,7 +58,7 @@ export function checkoutRoutes(deps: AppDeps) {
     return toIntentView(row, store.companies.byId(row.company_id)?.name ?? "Merchant");
   }
 
-  const notFound = (c: CheckoutContext) => render(c, <NotFoundPage nonce={styleNonce(c)} requestId={c.get("requestId")} />, 404);
+  const notFound = (c: CheckoutContext) => render(c, <NotFoundPage nonce={styleNonce(c)} requestId={requestIdOf(c)} />, 404);
 
   /** The form of a created intent, or where the payment stands. */
   function show(c: CheckoutContext, { row, view }: Loaded) {
@@ -97,7 +97,7 @@ export function checkoutRoutes(deps: AppDeps) {
         title="This form could not be verified"
         message="For your security, payments are only accepted from this payment page itself. Open the payment link again and retry; nothing was charged."
         nonce={styleNonce(c)}
-        requestId={c.get("requestId")}
+        requestId={requestIdOf(c)}
       />,
       403,
     );
@@ -108,7 +108,7 @@ export function checkoutRoutes(deps: AppDeps) {
    * sends the browser to the page that shows the outcome (post/redirect/get).
    */
   function commit(c: CheckoutContext, row: PaymentIntentRow, act: (work: Work, current: PaymentIntentRow) => PaymentIntentRow) {
-    const result = run(c.get("requestId"), (work) => {
+    const result = run(requestIdOf(c), (work) => {
       const current = paymentIntents.get(row.company_id, row.id);
       if (current.state !== "created") return { moved: true, row: current };
       return { moved: false, row: act(work, current) };
@@ -162,14 +162,14 @@ export function checkoutRoutes(deps: AppDeps) {
 
   app.onError((error, c) => {
     if (error instanceof ApiError && error.code === "not_found") return notFound(c);
-    deps.reportError(c.get("requestId"), error);
+    deps.reportError(requestIdOf(c), error);
     return render(
       c,
       <MessagePage
         title="Something went wrong"
         message="paysim could not show this payment page. Nothing was charged; the paysim log has the details under this request."
         nonce={styleNonce(c)}
-        requestId={c.get("requestId")}
+        requestId={requestIdOf(c)}
       />,
       500,
     );

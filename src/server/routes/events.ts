@@ -5,7 +5,7 @@ import { EVENT_TYPES } from "../../domain/events.js";
 import { parseOrThrow } from "../../domain/validation.js";
 import type { StoredEvent } from "../../store/repos/events.js";
 import { deliveriesOf } from "../../webhooks/deliveries-view.js";
-import type { AppDeps, AppEnv } from "../env.js";
+import { companyOf, type AppDeps, type AppEnv } from "../env.js";
 import { parseListQuery } from "../list-query.js";
 import { jsonText, list, readCommand, sendCommand } from "../respond.js";
 
@@ -31,12 +31,12 @@ export function eventRoutes({ store, execute, outbox }: AppDeps) {
 
   app.get("/", (c) => {
     const query = parseListQuery(c, { name: "type", values: EVENT_TYPES }, store.events.seqOf);
-    const page = store.events.list(c.get("company").id, query);
+    const page = store.events.list(companyOf(c).id, query);
     return list(c, page.rows.map(eventResource), page.hasMore);
   });
 
   app.get("/:id", (c) => {
-    const event = find(c.get("company").id, c.req.param("id"));
+    const event = find(companyOf(c).id, c.req.param("id"));
     return jsonText(c, JSON.stringify({ ...eventResource(event), deliveries: deliveriesOf(store, event.id) }));
   });
 

@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { CAPTURE_METHODS, PAYMENT_INTENT_STATES } from "../../domain/payment-intent.js";
 import { amountSchema, currencySchema, descriptionSchema, parseOrThrow } from "../../domain/validation.js";
-import type { AppDeps, AppEnv } from "../env.js";
+import { companyOf, type AppDeps, type AppEnv } from "../env.js";
 import { parseListQuery } from "../list-query.js";
 import { list, ok, readCommand, sendCommand } from "../respond.js";
 
@@ -34,11 +34,11 @@ export function paymentIntentRoutes(deps: AppDeps) {
 
   app.get("/", (c) => {
     const query = parseListQuery(c, { name: "state", values: PAYMENT_INTENT_STATES }, paymentIntents.seqOf);
-    const page = paymentIntents.list(c.get("company").id, query);
+    const page = paymentIntents.list(companyOf(c).id, query);
     return list(c, page.rows.map(paymentIntents.toResource), page.hasMore);
   });
 
-  app.get("/:id", (c) => ok(c, paymentIntents.toResource(paymentIntents.get(c.get("company").id, c.req.param("id")))));
+  app.get("/:id", (c) => ok(c, paymentIntents.toResource(paymentIntents.get(companyOf(c).id, c.req.param("id")))));
 
   /** authorize, capture and cancel share one shape: optional key, load, validate, move. */
   const transition = (name: "authorize" | "capture" | "cancel") =>

@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { DESTINATION_TYPES, PAYOUT_STATUSES } from "../../domain/payout.js";
 import { amountSchema, currencySchema, descriptionSchema, parseOrThrow } from "../../domain/validation.js";
-import type { AppDeps, AppEnv } from "../env.js";
+import { companyOf, type AppDeps, type AppEnv } from "../env.js";
 import { parseListQuery } from "../list-query.js";
 import { list, ok, readCommand, sendCommand } from "../respond.js";
 
@@ -38,11 +38,11 @@ export function payoutRoutes({ execute, payouts }: AppDeps) {
 
   app.get("/", (c) => {
     const query = parseListQuery(c, { name: "status", values: PAYOUT_STATUSES }, payouts.seqOf);
-    const page = payouts.list(c.get("company").id, query);
+    const page = payouts.list(companyOf(c).id, query);
     return list(c, page.rows.map(payouts.toResource), page.hasMore);
   });
 
-  app.get("/:id", (c) => ok(c, payouts.toResource(payouts.get(c.get("company").id, c.req.param("id")))));
+  app.get("/:id", (c) => ok(c, payouts.toResource(payouts.get(companyOf(c).id, c.req.param("id")))));
 
   return app;
 }

@@ -5,7 +5,7 @@ import { ApiError } from "../../domain/errors.js";
 import { EVENT_TYPES } from "../../domain/events.js";
 import { parseOrThrow } from "../../domain/validation.js";
 import { insertEndpoint, toEndpointResource } from "../../services/webhook-endpoints.js";
-import type { AppDeps, AppEnv } from "../env.js";
+import { companyOf, type AppDeps, type AppEnv } from "../env.js";
 import { list, ok, readCommand, sendCommand } from "../respond.js";
 
 const createSchema = z.strictObject({
@@ -44,13 +44,13 @@ export function webhookEndpointRoutes({ store, clock, execute, outbox }: AppDeps
 
   app.get("/", (c) => {
     parseOrThrow(noQuery, c.req.query());
-    return list(c, store.webhookEndpoints.live(c.get("company").id).map(toEndpointResource), false);
+    return list(c, store.webhookEndpoints.live(companyOf(c).id).map(toEndpointResource), false);
   });
 
-  app.get("/:id", (c) => ok(c, toEndpointResource(find(c.get("company").id, c.req.param("id")))));
+  app.get("/:id", (c) => ok(c, toEndpointResource(find(companyOf(c).id, c.req.param("id")))));
 
   app.delete("/:id", (c) => {
-    const company = c.get("company");
+    const company = companyOf(c);
     const id = c.req.param("id");
     store.transaction(() => {
       find(company.id, id);
