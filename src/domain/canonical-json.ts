@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { sha256Hex } from "./sha256.js";
 
 /**
  * JSON with object keys sorted at every depth, so that two bodies that differ
@@ -21,5 +21,5 @@ export function canonicalJson(value: unknown): string {
 
 /** The idempotency fingerprint of a request body: SHA-256 of its canonical JSON. */
 export function fingerprint(body: unknown): string {
-  return createHash("sha256").update(canonicalJson(body)).digest("hex");
+  return sha256Hex(canonicalJson(body));
 }

@@ -1,8 +1,8 @@
-import { createHash } from "node:crypto";
+import { sha256Hex } from "./sha256.js";
 
 /** Secret keys are kept only as this hash; lookups compare hashes, never clear keys. */
 export function hashSecretKey(key: string): string {
-  return createHash("sha256").update(key, "utf8").digest("hex");
+  return sha256Hex(key);
 }
 
 /** A merchant secret key: `sk_test_` then 8–200 printable characters without spaces. */

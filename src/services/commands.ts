@@ -1,21 +1,14 @@
-import { createHash } from "node:crypto";
 import { fingerprint } from "../domain/canonical-json.js";
 import { ApiError } from "../domain/errors.js";
 import { withRequestId } from "../domain/json-text.js";
+import { sha256Hex } from "../domain/sha256.js";
 import type { Clock } from "../runtime/clock.js";
 import { MS } from "../runtime/clock.js";
 import type { Store } from "../store/index.js";
+import type { IdempotencyScope } from "../store/repos/idempotency-keys.js";
 import type { RunUnit, Work } from "./unit-of-work.js";
 
 export const IDEMPOTENCY_WINDOW_MS = 24 * MS.hour;
-
-/**
- * A key is the client's free text and may hold anything, even a card number: only its
- * hash is stored (SPEC §9). Masking it instead would merge keys that differ in masked digits.
- */
-function keyHash(key: string): string {
-  return createHash("sha256").update(key, "utf8").digest("hex");
-}
 
 export interface CommandRequest {
   companyId: string;
@@ -45,30 +38,38 @@ export interface CommandResponse {
 
 /**
  * Runs a state-changing call: with an Idempotency-Key, the lookup, the change,
- * its events and the stored response all sit in one transaction, so concurrent
- * requests with one key make exactly one object (SPEC §6).
+ * its events and the stored response run in one synchronous step and commit
+ * together, so concurrent requests with one key make exactly one object (SPEC §6).
  */
 export function createCommandRunner(store: Store, clock: Clock, run: RunUnit) {
+  /** The stored answer to replay for `scope`, if it was stored within the window; 409 for another body. */
+  function storedAnswer(scope: IdempotencyScope, print: string, now: number): CommandResponse | undefined {
+    const stored = store.idempotencyKeys.find(scope);
+    if (!stored || now - stored.created_ms >= IDEMPOTENCY_WINDOW_MS) return undefined;
+    if (stored.fingerprint !== print) {
+      throw new ApiError(
+        "idempotency_conflict",
+        "This Idempotency-Key was already used with a different request body. Use a new key for a new operation.",
+        "Idempotency-Key",
+      );
+    }
+    return { status: stored.status, text: stored.body, replayed: true };
+  }
+
   return function execute(request: CommandRequest, change: (work: Work) => CommandResult): Promise<CommandResponse> {
+    // A key is the client's free text and may hold anything, even a card number: only its
+    // hash is stored (SPEC §9). Masking it instead would merge keys that differ in masked digits.
+    const scope = request.idempotencyKey === undefined
+      ? undefined
+      : { company_id: request.companyId, method: request.method, path: request.path, key: sha256Hex(request.idempotencyKey) };
+    const print = scope ? fingerprint(request.body) : "";
+    const now = clock.now();
+    // A replay writes nothing, so it takes no unit of the group commit. Nothing can run between
+    // this lookup and the unit below (one thread, one connection), and the replay is answered
+    // only once the group that may hold its stored answer is durable.
+    const replay = scope && storedAnswer(scope, print, now);
+    if (replay) return (store.pending() ?? Promise.resolve()).then(() => replay);
     return run.grouped(request.requestId, (work) => {
-      const scope = request.idempotencyKey === undefined
-        ? undefined
-        : { company_id: request.companyId, method: request.method, path: request.path, key: keyHash(request.idempotencyKey) };
-      const print = scope ? fingerprint(request.body) : "";
-      const now = clock.now();
-      if (scope) {
-        const stored = store.idempotencyKeys.find(scope);
-        if (stored && now - stored.created_ms < IDEMPOTENCY_WINDOW_MS) {
-          if (stored.fingerprint !== print) {
-            throw new ApiError(
-              "idempotency_conflict",
-              "This Idempotency-Key was already used with a different request body. Use a new key for a new operation.",
-              "Idempotency-Key",
-            );
-          }
-          return { status: stored.status, text: stored.body, replayed: true };
-        }
-      }
       const result = change(work);
       const text = result.keepsRequestId ? JSON.stringify(result.resource) : withRequestId(result.resource, request.requestId);
       if (scope && result.status >= 200 && result.status < 300) {
