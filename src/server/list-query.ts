@@ -5,27 +5,26 @@ import { limitSchema, oneOfQuery, parseOrThrow } from "../domain/validation.js";
 import type { PageQuery } from "../store/repos/paging.js";
 import { companyOf, type AppEnv } from "./env.js";
 
-/**
- * Parses `limit`, `starting_after` and one filter of a list call. Unknown query
- * parameters are refused like unknown body fields: a typo must not widen a list.
- */
-/** Building a zod schema costs far more than using one: one per list filter, made once. */
-const schemas = new Map<string, z.ZodType>();
+/** Building a zod schema costs far more than using one: one per list, made once, found by its filter's (constant) values. */
+const schemas = new Map<readonly string[], z.ZodType>();
 
 function listSchema(filter: { name: string; values: readonly string[] }): z.ZodType {
-  const key = `${filter.name}=${filter.values.join(",")}`;
-  let schema = schemas.get(key);
+  let schema = schemas.get(filter.values);
   if (!schema) {
     schema = z.strictObject({
       limit: limitSchema,
       starting_after: z.string().optional(),
       [filter.name]: oneOfQuery(filter.name, filter.values),
     });
-    schemas.set(key, schema);
+    schemas.set(filter.values, schema);
   }
   return schema;
 }
 
+/**
+ * Parses `limit`, `starting_after` and one filter of a list call. Unknown query
+ * parameters are refused like unknown body fields: a typo must not widen a list.
+ */
 export function parseListQuery<T extends string>(
   c: Context<AppEnv>,
   filter: { name: string; values: readonly T[] },

@@ -12,7 +12,7 @@ import { jsonText, list, readCommand, sendCommand } from "../respond.js";
 const NO_BODY = z.strictObject({});
 
 /** The event as the API shows it: the stored body, parsed. */
-export function eventResource(event: StoredEvent): Record<string, unknown> {
+export function eventResource(event: Pick<StoredEvent, "body">): Record<string, unknown> {
   return JSON.parse(event.body) as Record<string, unknown>;
 }
 
