@@ -55,6 +55,14 @@ describe("request bodies", () => {
     expect(response.body.error.message).toMatch(/UTF-8/);
   });
 
+  it("decodes each body on its own: a body cut inside a character does not spoil the next one", async () => {
+    // 0xc3 opens a two-byte character that never ends; a decoder that kept it would prefix the next body.
+    expectApiError(await createRaw(Buffer.from([0x7b, 0x7d, 0xc3]), { "Content-Type": "application/json" }), 400, "invalid_request");
+    const next = await createRaw('{"amount": 1000, "description": "é"}', { "Content-Type": "application/json" });
+    expect(next.status).toBe(201);
+    expect(next.body.description).toBe("é");
+  });
+
   it("refuses a body nested deeper than 32 levels", async () => {
     const deep = `{"amount": 1, "description": ${"[".repeat(40)}${"]".repeat(40)}}`;
     const response = await createRaw(deep, { "Content-Type": "application/json" });

@@ -7,6 +7,9 @@ import { header } from "../header.js";
 export const MAX_BODY_BYTES = 64 * 1024;
 const MAX_DEPTH = 32;
 
+// One decoder serves every body: decode() without { stream: true } keeps no state between calls.
+const UTF8 = new TextDecoder("utf-8", { fatal: true });
+
 const TOO_LARGE = () => new ApiError("payload_too_large", `The request body is larger than ${MAX_BODY_BYTES / 1024} KiB.`);
 
 // The client went away mid-body: nobody is left to answer, and it is no bug of paysim's.
@@ -104,7 +107,7 @@ export async function readJsonBody(c: Context): Promise<Record<string, unknown>>
   }
   let text: string;
   try {
-    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    text = UTF8.decode(bytes);
   } catch {
     throw new ApiError("invalid_request", "The request body is not valid UTF-8.");
   }
