@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { z } from "zod";
+import * as z from "zod";
 import { EVENT_TYPES } from "./domain/events.js";
 import { isCurrency } from "./domain/money.js";
 import { isSecretKey, isSigningSecret } from "./domain/secret-keys.js";

@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import { z } from "zod";
+import * as z from "zod";
 import { ApiError } from "../domain/errors.js";
 import { limitSchema, oneOfQuery, parseOrThrow } from "../domain/validation.js";
 import type { PageQuery } from "../store/repos/paging.js";
