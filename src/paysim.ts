@@ -200,6 +200,10 @@ function listen(fetch: (request: Request) => Response | Promise<Response>, port:
       server.off("error", onError);
       resolve(server);
     });
+    // A client may half-close its side right after sending a request (a raw socket's end()). By
+    // default Node then closes the connection at once, dropping an answer that waits for the group
+    // commit or the end of the turn; with this it sends the answer, then closes.
+    (server as ServerType & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
     const onError = (error: NodeJS.ErrnoException) => {
       reject(
         error.code === "EADDRINUSE"

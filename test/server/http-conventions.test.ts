@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectApiError } from "../helpers/errors.js";
 import { rawRequest } from "../helpers/http.js";
+import { buildRequest, sendRaw } from "../helpers/raw-socket.js";
 import { freshKey, startTestPaysim, type TestPaysim } from "../helpers/paysim.js";
 
 let paysim: TestPaysim;
@@ -114,6 +115,23 @@ describe("request bodies", () => {
       body,
     });
     expectApiError(response, 413, "payload_too_large");
+  });
+});
+
+describe("a client that half-closes its side right after its request", () => {
+  // sendRaw ends its side of the connection as soon as the request is written.
+  it("still gets the answer to a creation, which waits for its group commit", async () => {
+    const body = Buffer.from('{"amount": 1000}');
+    const headers = { Authorization: `Bearer ${paysim.secretKey}`, "Content-Type": "application/json", "Idempotency-Key": freshKey() };
+    const response = await sendRaw(paysim.port, buildRequest("POST", "/v1/payment_intents", headers, body));
+    expect(response.status).toBe(201);
+    expect(JSON.parse(response.body.toString("utf8")).amount).toBe(1000);
+  });
+
+  it("still gets the answer to a read", async () => {
+    const response = await sendRaw(paysim.port, buildRequest("GET", "/v1/payment_intents?limit=1", { Authorization: `Bearer ${paysim.secretKey}` }));
+    expect(response.status).toBe(200);
+    expect(JSON.parse(response.body.toString("utf8")).object).toBe("list");
   });
 });
 
