@@ -1,5 +1,7 @@
 import fc from "fast-check";
+import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RequestLogged } from "../../src/bus.js";
 import { buildRequest, sendRaw, type SocketResponse } from "../helpers/raw-socket.js";
 import { freshKey, startTestPaysim, type TestPaysim } from "../helpers/paysim.js";
 
@@ -129,5 +131,24 @@ describe("hostile HTTP input", () => {
     await sendRaw(paysim.port, cut).catch(() => undefined);
     expect(internalErrors).toEqual([]);
     expect((await paysim.api("GET", "/health", { key: null })).status).toBe(200);
+  });
+
+  it("settles a request whose client vanished mid-body, instead of leaving it pending", async () => {
+    const logged = new Promise<RequestLogged>((resolve) => {
+      const onLogged = (request: RequestLogged) => {
+        if (request.method !== "POST" || request.path !== "/v1/payment_intents") return;
+        paysim.bus.off("request.logged", onLogged);
+        resolve(request);
+      };
+      paysim.bus.on("request.logged", onLogged);
+    });
+    const socket = connect(paysim.port, "127.0.0.1");
+    socket.on("error", () => undefined);
+    const head = `POST /v1/payment_intents HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${paysim.secretKey}\r\nContent-Type: application/json\r\nIdempotency-Key: ${freshKey()}\r\nContent-Length: 500\r\n\r\n{"amount"`;
+    // Headers and part of the body, then the connection is gone: the body can never complete.
+    socket.write(head, () => socket.destroy());
+    const request = await logged;
+    expect(request.status).toBe(400);
+    expect(internalErrors).toEqual([]);
   });
 });
