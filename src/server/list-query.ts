@@ -5,20 +5,51 @@ import { limitSchema, oneOfQuery, parseOrThrow } from "../domain/validation.js";
 import type { PageQuery } from "../store/repos/paging.js";
 import { companyOf, type AppEnv } from "./env.js";
 
-/** Building a zod schema costs far more than using one: one per list, made once, found by its filter's (constant) values. */
-const schemas = new Map<readonly string[], z.ZodType>();
+type ParsedQuery = { limit: number; starting_after?: string } & Record<string, unknown>;
 
-function listSchema(filter: { name: string; values: readonly string[] }): z.ZodType {
-  let schema = schemas.get(filter.values);
-  if (!schema) {
-    schema = z.strictObject({
+/**
+ * One list's query schema (building a zod schema costs far more than using
+ * one), and the queries it has parsed, by their raw text. Parsing is pure and
+ * most calls repeat a few queries (a poll's `?limit=10`): a remembered one
+ * skips parsing the URL's query and validating it, about a tenth of a list
+ * call. At most REMEMBERED per list, the oldest forgotten first; refused
+ * queries are never kept.
+ */
+interface ListQueries {
+  schema: z.ZodType;
+  parsed: Map<string, ParsedQuery>;
+}
+
+const REMEMBERED = 256;
+
+/** Found by the filter's values array, a constant of each list. */
+const lists = new Map<readonly string[], ListQueries>();
+
+function queriesOf(filter: { name: string; values: readonly string[] }): ListQueries {
+  let queries = lists.get(filter.values);
+  if (!queries) {
+    const schema = z.strictObject({
       limit: limitSchema,
       starting_after: z.string().optional(),
       [filter.name]: oneOfQuery(filter.name, filter.values),
     });
-    schemas.set(filter.values, schema);
+    queries = { schema, parsed: new Map() };
+    lists.set(filter.values, queries);
   }
-  return schema;
+  return queries;
+}
+
+function parsedQuery(c: Context, queries: ListQueries): ParsedQuery {
+  const url = c.req.url;
+  const at = url.indexOf("?");
+  const text = at === -1 ? "" : url.slice(at + 1);
+  let parsed = queries.parsed.get(text);
+  if (!parsed) {
+    parsed = parseOrThrow(queries.schema, c.req.query()) as ParsedQuery;
+    if (queries.parsed.size >= REMEMBERED) queries.parsed.delete(queries.parsed.keys().next().value!);
+    queries.parsed.set(text, parsed);
+  }
+  return parsed;
 }
 
 /**
@@ -30,8 +61,7 @@ export function parseListQuery<T extends string>(
   filter: { name: string; values: readonly T[] },
   seqOf: (companyId: string, id: string) => number | undefined,
 ): PageQuery {
-  const schema = listSchema(filter);
-  const query = parseOrThrow(schema, c.req.query()) as { limit: number; starting_after?: string } & Record<string, unknown>;
+  const query = parsedQuery(c, queriesOf(filter));
   let beforeSeq: number | undefined;
   if (query.starting_after !== undefined) {
     beforeSeq = seqOf(companyOf(c).id, query.starting_after);

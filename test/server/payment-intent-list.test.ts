@@ -103,6 +103,13 @@ describe("GET /v1/payment_intents refuses a bad query with its param", () => {
     expectApiError(response, 400, "invalid_request", param);
   });
 
+  it("refuses a query every time, and one list's query on another, however often it was accepted", async () => {
+    // Parsed queries are remembered per list: a query valid on one list must still be refused on another.
+    for (let i = 0; i < 3; i++) expect((await list("?state=created&limit=2")).status).toBe(200);
+    for (let i = 0; i < 2; i++) expectApiError(await paysim.api("GET", "/v1/events?state=created&limit=2"), 400, "invalid_request", "state");
+    for (let i = 0; i < 2; i++) expectApiError(await list("?limit=0"), 400, "invalid_request", "limit");
+  });
+
   it("refuses an event id as a payment intent cursor", async () => {
     const events = await paysim.api("GET", "/v1/events?limit=1");
     const response = await list(`?starting_after=${events.body.data[0].id}`);
