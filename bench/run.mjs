@@ -2,7 +2,7 @@
 // npm run bench: measures the built paysim against the floor of its own stack, in one run.
 // Not part of npm test: numbers depend on the machine; they are recorded, never asserted.
 import autocannon from "autocannon";
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, request, Agent } from "node:http";
 import { tmpdir } from "node:os";
@@ -98,6 +98,21 @@ async function coldStarts(servers) {
   );
 }
 
+/**
+ * Lets the machine go quiet before the next measure: the creations leave
+ * hundreds of megabytes for the kernel to write back, and a measure taken
+ * while it does read up to a third slower, so `sync` waits for that.
+ */
+async function quiet() {
+  execFileSync("sync");
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+}
+
+/** The run with the median req/s. */
+function medianRun(runs) {
+  return [...runs].sort((a, b) => a.req_per_s - b.req_per_s)[Math.floor(runs.length / 2)];
+}
+
 function cannon(options) {
   return new Promise((resolve, reject) => {
     const instance = autocannon({ connections: CONNECTIONS, duration: DURATION, ...options }, (error, result) => (error ? reject(error) : resolve(result)));
@@ -134,30 +149,48 @@ async function main() {
   const seed = await httpJson(paysim.url, "POST", "/v1/payment_intents", { amount: 1000 }, { "idempotency-key": "seed" });
   for (let i = 0; i < 20; i++) await httpJson(paysim.url, "POST", "/v1/payment_intents", { amount: 1000 + i }, { "idempotency-key": `seed-${i}` });
 
-  const floorResult = await cannon({ url: `${floor.url}/floor` });
+  // The floor runs before the first measure and after each one: a measure's ratio is to the mean
+  // of the floor runs on either side of it, taken under the same conditions of this machine,
+  // whose speed drifts by a third within minutes.
+  const floorRuns = [];
+  const floorRun = async () => {
+    await quiet();
+    const run = summary(await cannon({ url: `${floor.url}/floor` }));
+    floorRuns.push(run);
+    return run;
+  };
+  let before = await floorRun();
+  const measure = async (options) => {
+    await quiet();
+    const run = summary(await cannon(options));
+    const after = await floorRun();
+    const floorRps = (before.req_per_s + after.req_per_s) / 2;
+    before = after;
+    return { ...run, floor_req_per_s: Math.round(floorRps), ratio_to_floor: Number((run.req_per_s / floorRps).toFixed(2)) };
+  };
   let n = 0;
-  const create = await cannon({
+  const create = await measure({
     url: paysim.url,
     requests: [{ method: "POST", path: "/v1/payment_intents", body: '{"amount":1000,"description":"bench"}', setupRequest: (req) => ({ ...req, headers: { ...jsonHeaders, "idempotency-key": `bench-${process.pid}-${n++}` } }) }],
   });
-  const read = await cannon({ url: `${paysim.url}/v1/payment_intents/${seed.id}`, headers: jsonHeaders });
-  const list = await cannon({ url: `${paysim.url}/v1/payment_intents?limit=10`, headers: jsonHeaders });
-  const replay = await cannon({ url: `${paysim.url}/v1/payment_intents`, method: "POST", body: JSON.stringify({ amount: 1000 }), headers: { ...jsonHeaders, "idempotency-key": "seed" } });
+  const read = await measure({ url: `${paysim.url}/v1/payment_intents/${seed.id}`, headers: jsonHeaders });
+  const list = await measure({ url: `${paysim.url}/v1/payment_intents?limit=10`, headers: jsonHeaders });
+  const replay = await measure({ url: `${paysim.url}/v1/payment_intents`, method: "POST", body: JSON.stringify({ amount: 1000 }), headers: { ...jsonHeaders, "idempotency-key": "seed" } });
   results.rss_after_load_mb = rssMb(paysim.child.pid);
 
-  const floorRps = summary(floorResult).req_per_s;
-  const withRatio = (r) => ({ ...summary(r), ratio_to_floor: Number((summary(r).req_per_s / floorRps).toFixed(2)) });
+  const floorRps = floorRuns.map((run) => run.req_per_s);
   results.throughput = {
-    floor_get: summary(floorResult),
-    create_payment_intent: withRatio(create),
-    read_by_id: withRatio(read),
-    list_limit_10: withRatio(list),
-    idempotent_replay: withRatio(replay),
+    floor_get: { ...medianRun(floorRuns), runs_req_per_s: floorRps },
+    create_payment_intent: create,
+    read_by_id: read,
+    list_limit_10: list,
+    idempotent_replay: replay,
   };
   await stop(paysim.child);
   await stop(floor.child);
 
   // --- cold start ---------------------------------------------------------------------------
+  await quiet();
   results.cold_start = await coldStarts({
     paysim: (d) => [join(ROOT, "bin/paysim.js"), "start", "--no-ui", "--port", "0", "--db", join(d, "p.db")],
     floor: () => [join(ROOT, "bench/floor.mjs")],
@@ -165,7 +198,9 @@ async function main() {
   results.cold_start.ratio = Number((results.cold_start.paysim.median_ms / results.cold_start.floor.median_ms).toFixed(2));
 
   // --- webhooks -----------------------------------------------------------------------------
+  await quiet();
   results.webhooks = await benchWebhooks(dir);
+  await quiet();
   results.scheduler = await benchScheduler(dir);
 
   rmSync(dir, { recursive: true, force: true });
@@ -272,7 +307,9 @@ async function benchScheduler(dir) {
 
 function print(r) {
   const t = r.throughput;
-  const row = (name, x) => `${name.padEnd(24)} ${String(x.req_per_s).padStart(7)} req/s  p50 ${String(x.p50_ms).padStart(4)} ms  p99 ${String(x.p99_ms).padStart(4)} ms${x.ratio_to_floor === undefined ? "" : `  ×${x.ratio_to_floor} of floor`}`;
+  const row = (name, x) =>
+    `${name.padEnd(24)} ${String(x.req_per_s).padStart(7)} req/s  p50 ${String(x.p50_ms).padStart(4)} ms  p99 ${String(x.p99_ms).padStart(4)} ms` +
+    (x.ratio_to_floor === undefined ? `  (median of ${x.runs_req_per_s.join(", ")})` : `  ×${x.ratio_to_floor} of the floor around it (${x.floor_req_per_s})`);
   console.log(`\npaysim benchmark ${r.date} (Node ${r.node}, ${r.connections} connections, ${r.duration_s} s each)\n`);
   console.log(row("floor GET", t.floor_get));
   console.log(row("create payment intent", t.create_payment_intent));
