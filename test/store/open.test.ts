@@ -174,3 +174,46 @@ describe("openDatabase on an existing file", () => {
     expect(readFileSync(path).equals(before)).toBe(true);
   });
 });
+
+describe("migration 40: idempotency records in arrival order", () => {
+  const record = (key: string, createdMs: number) => ({
+    company_id: "co_1", method: "POST", path: "/v1/payment_intents", key,
+    fingerprint: `f-${key}`, status: 201, body: `{"id":"pi_${key}"}`, created_ms: createdMs,
+  });
+
+  it("keeps every record of a version-30 database, found by its key as before", () => {
+    const path = freshPath();
+    const old = open(path, MIGRATIONS.filter((m) => m.version <= 30));
+    old.prepare("INSERT INTO companies (id, name, currency, created_at) VALUES ('co_1', 'Acme', 'EUR', 'x')").run();
+    const insert = old.prepare(
+      "INSERT INTO idempotency_keys (company_id, method, path, key, fingerprint, status, body, created_ms) VALUES (@company_id, @method, @path, @key, @fingerprint, @status, @body, @created_ms)",
+    );
+    for (const [key, at] of [["b", 2], ["a", 1], ["c", 3]] as const) insert.run(record(key, at));
+    old.close();
+
+    const db = open(path);
+    expect(userVersion(db)).toBe(LATEST);
+    const rows = db.prepare("SELECT seq, key, fingerprint, body FROM idempotency_keys ORDER BY seq").all();
+    expect(rows).toEqual([
+      { seq: 1, key: "a", fingerprint: "f-a", body: '{"id":"pi_a"}' },
+      { seq: 2, key: "b", fingerprint: "f-b", body: '{"id":"pi_b"}' },
+      { seq: 3, key: "c", fingerprint: "f-c", body: '{"id":"pi_c"}' },
+    ]);
+    const plan = db
+      .prepare("EXPLAIN QUERY PLAN SELECT * FROM idempotency_keys WHERE company_id = ? AND method = ? AND path = ? AND key = ?")
+      .all("co_1", "POST", "/v1/payment_intents", "b") as { detail: string }[];
+    expect(plan.map((step) => step.detail).join(" ")).toContain("idempotency_keys_by_key");
+  });
+
+  it("still allows one record per company, method, path and key", () => {
+    const db = open(freshPath());
+    db.prepare("INSERT INTO companies (id, name, currency, created_at) VALUES ('co_1', 'Acme', 'EUR', 'x')").run();
+    const insert = db.prepare(
+      "INSERT INTO idempotency_keys (company_id, method, path, key, fingerprint, status, body, created_ms) VALUES (@company_id, @method, @path, @key, @fingerprint, @status, @body, @created_ms)",
+    );
+    insert.run(record("k", 1));
+    expect(() => insert.run(record("k", 2))).toThrow(/UNIQUE/);
+    insert.run({ ...record("k", 3), path: "/v1/payouts" });
+    expect(db.prepare("SELECT count(*) FROM idempotency_keys").pluck().get()).toBe(2);
+  });
+});

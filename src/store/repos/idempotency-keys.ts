@@ -17,7 +17,11 @@ export interface StoredResponse extends IdempotencyScope {
 
 export function createIdempotencyKeysRepo(db: Db) {
   // Positional parameters: named ones cost every create and replay more than the lookup.
-  const find = objectRows<StoredResponse>(db.prepare("SELECT * FROM idempotency_keys WHERE company_id = ? AND method = ? AND path = ? AND key = ?"));
+  const find = objectRows<StoredResponse>(
+    db.prepare(
+      "SELECT company_id, method, path, key, fingerprint, status, body, created_ms FROM idempotency_keys WHERE company_id = ? AND method = ? AND path = ? AND key = ?",
+    ),
+  );
   // An expired key is free again: its row is replaced.
   const save = db.prepare(`
     INSERT OR REPLACE INTO idempotency_keys (company_id, method, path, key, fingerprint, status, body, created_ms)
