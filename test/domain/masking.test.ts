@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { maskText, maskValue } from "../../src/domain/masking.js";
 
@@ -27,8 +28,25 @@ describe("maskText", () => {
     ["a phone number with spaces", "+33 6 12 34 56 78"],
     ["an empty string", ""],
     ["digits separated by double spaces (not one run)", "4242  4242  4242"],
+    ["an ISO timestamp (17 digits, none in a run of 13)", "2026-11-21T09:45:42.123Z"],
+    ["runs of 12 digits split by a letter", `${digits(12)}x${digits(12)}`],
+    ["a run ending in a separator", `${digits(12)}- 1`],
   ])("leaves %s untouched", (_name, input) => {
     expect(maskText(input)).toBe(input);
+  });
+
+  it("changes exactly what a regex over every digit run would change, on any mix of digits, separators and letters", () => {
+    const reference = (text: string) =>
+      text.replace(/\d(?:[ -]?\d)*/g, (run) => (run.replace(/\D/g, "").length >= 13 ? `<${run}>` : run));
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom("4", "2", "0", " ", "-", "a", ".", "  "), { maxLength: 60 }), (parts) => {
+        const text = parts.join("");
+        const masked = maskText(text);
+        expect(masked === text).toBe(reference(text) === text);
+        expect(masked.replace(/\*/g, "0").length).toBe(text.length);
+      }),
+      { numRuns: 2000 },
+    );
   });
 
   it("never leaves more than 4 digits of a PAN visible whatever its separators", () => {
