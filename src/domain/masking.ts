@@ -88,6 +88,8 @@ function maskCardNumber(value: unknown): unknown {
 export function maskValue(value: unknown, insideCard = false): unknown {
   if (typeof value === "string") return maskText(value);
   if (typeof value === "number") {
+    // An integer of at most 12 digits (every amount) cannot hold a PAN: no text to build.
+    if (Number.isInteger(value) && Math.abs(value) < 1e12) return value;
     const text = String(value);
     const masked = maskText(text);
     return masked === text ? value : masked;

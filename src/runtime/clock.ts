@@ -48,9 +48,21 @@ export function createClock(options: ClockOptions = {}): Clock {
     return last;
   };
 
+  // A creation asks for the time as text several times within one millisecond: format each millisecond once.
+  let formattedMs = NaN;
+  let formatted = "";
+  const nowIso = (): string => {
+    const ms = now();
+    if (ms !== formattedMs) {
+      formattedMs = ms;
+      formatted = new Date(ms).toISOString();
+    }
+    return formatted;
+  };
+
   return {
     now,
-    nowIso: () => new Date(now()).toISOString(),
+    nowIso,
     offsetSeconds: () => Math.floor(offsetMs / 1000),
     timeScale,
     advance(seconds: number) {

@@ -87,6 +87,13 @@ describe("maskValue", () => {
   it("turns an integer long enough to be a PAN into a masked string", () => {
     expect(maskValue({ amount: 4242424242424242 })).toEqual({ amount: "************4242" });
     expect(maskValue(4000000000000002)).toBe("************0002");
+    expect(maskValue(1_000_000_000_000)).toBe("*********0000");
+    expect(maskValue(-4242424242424242)).toBe("-************4242");
+  });
+
+  it("masks a number whose text holds a 13-digit run even when the number is small", () => {
+    // 0.1234567890123456 prints with 16 digits after the point.
+    expect(maskValue(0.1234567890123456)).toBe("0.************3456");
   });
 
   it("keeps ordinary numbers, booleans and null as they are", () => {

@@ -88,6 +88,17 @@ describe("createClock", () => {
     expect(clock.nowIso()).toBe("2030-01-01T12:30:45.007Z");
   });
 
+  it("gives the new time as text as soon as a millisecond passes or the clock is advanced", () => {
+    const real = fakeRealTime(Date.UTC(2030, 0, 1, 12, 30, 45, 7));
+    const clock = createClock({ realNow: real.realNow });
+    expect(clock.nowIso()).toBe("2030-01-01T12:30:45.007Z");
+    expect(clock.nowIso()).toBe("2030-01-01T12:30:45.007Z");
+    real.add(1);
+    expect(clock.nowIso()).toBe("2030-01-01T12:30:45.008Z");
+    clock.advance(60);
+    expect(clock.nowIso()).toBe("2030-01-01T12:31:45.008Z");
+  });
+
   it("reads the wall clock when no source is given", () => {
     const before = Date.now();
     const now = createClock().now();
