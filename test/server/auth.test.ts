@@ -87,3 +87,20 @@ describe("GET /health", () => {
     expect(response.body).toEqual({ status: "ok", version: VERSION, request_id: response.headers["request-id"] });
   });
 });
+
+describe("no spelling of a /v1 path reaches a route without a key", () => {
+  it.each([
+    "/%76%31/payment_intents",
+    "/v1//payment_intents",
+    "/v1/./payment_intents",
+    "/v1/payment_intents/",
+    "//v1/payment_intents",
+    "/V1/payment_intents",
+    "/v1%2Fpayment_intents",
+    "//v1/sandbox/clock",
+  ])("GET %s without a key is refused or unknown, never answered", async (path) => {
+    const response = await withAuthorization(path);
+    expect([401, 404]).toContain(response.status);
+    expect(response.body.error).toBeDefined();
+  });
+});
