@@ -68,7 +68,7 @@ export function createCommandRunner(store: Store, clock: Clock, run: RunUnit) {
     // this lookup and the unit below (one thread, one connection), and the replay is answered
     // only once the group that may hold its stored answer is durable.
     const replay = scope && storedAnswer(scope, print, now);
-    if (replay) return (store.pending() ?? Promise.resolve()).then(() => replay);
+    if (replay) return store.settled().then(() => replay);
     return run.grouped(request.requestId, (work) => {
       const result = change(work);
       const text = result.keepsRequestId ? JSON.stringify(result.resource) : withRequestId(result.resource, request.requestId);

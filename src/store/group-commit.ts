@@ -45,10 +45,10 @@ export function createGroupCommit(db: Db) {
      * nothing a client was shown can be lost by a crash.
      */
     settled(): Promise<void> {
-      return batch ? batch.committed : Promise.resolve();
+      return batch?.committed ?? Promise.resolve();
     },
 
-    /** The open group's durability, or undefined when none is open: lets an answer go out in the same turn. */
+    /** The open group's durability, or undefined when none is open (an answer then waits only for the end of its turn). */
     pending(): Promise<void> | undefined {
       return batch?.committed;
     },

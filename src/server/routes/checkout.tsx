@@ -90,15 +90,15 @@ export function checkoutRoutes(deps: AppDeps) {
     return isCrossSitePost(headers, new URL(c.req.url).origin) || !tokens.verify(intentId, form.token);
   }
 
+  /** A page that only says something, with this request's id for the log. */
+  const message = (c: CheckoutContext, title: string, text: string, status: 403 | 500) =>
+    render(c, <MessagePage title={title} message={text} nonce={styleNonce(c)} requestId={requestIdOf(c)} />, status);
+
   const refuseForged = (c: CheckoutContext) =>
-    render(
+    message(
       c,
-      <MessagePage
-        title="This form could not be verified"
-        message="For your security, payments are only accepted from this payment page itself. Open the payment link again and retry; nothing was charged."
-        nonce={styleNonce(c)}
-        requestId={requestIdOf(c)}
-      />,
+      "This form could not be verified",
+      "For your security, payments are only accepted from this payment page itself. Open the payment link again and retry; nothing was charged.",
       403,
     );
 
@@ -163,14 +163,10 @@ export function checkoutRoutes(deps: AppDeps) {
   app.onError((error, c) => {
     if (error instanceof ApiError && error.code === "not_found") return notFound(c);
     deps.reportError(requestIdOf(c), error);
-    return render(
+    return message(
       c,
-      <MessagePage
-        title="Something went wrong"
-        message="paysim could not show this payment page. Nothing was charged; the paysim log has the details under this request."
-        nonce={styleNonce(c)}
-        requestId={requestIdOf(c)}
-      />,
+      "Something went wrong",
+      "paysim could not show this payment page. Nothing was charged; the paysim log has the details under this request.",
       500,
     );
   });
