@@ -95,6 +95,9 @@ export function createScheduler({ store, clock, run, maxInFlight = 128, onError 
   const queuedSeqs = new Set<number>();
   /** Async jobs scheduled in a group commit that has not committed yet, with that commit. */
   const uncommitted = new Map<number, Promise<void>>();
+  /** The last seq given to a job kept in memory only (`runSoon`): negative, so never a row's. */
+  let lastUnsavedSeq = 0;
+  const saved = (job: Job) => job.seq > 0;
   const abort = new AbortController();
   // Every running async job listens for the stop, so more than Node's default of 10 is the normal
   // case, not a leak; without this, users would see a MaxListenersExceededWarning under load.
@@ -107,6 +110,7 @@ export function createScheduler({ store, clock, run, maxInFlight = 128, onError 
   /** The clock time the last drain covered: every job due by then has run, started or been queued. */
   let drainedUpTo = -1;
   let drainQueued = false;
+  let dispatchQueued = false;
   let started = false;
   let stopped = false;
 
@@ -123,7 +127,7 @@ export function createScheduler({ store, clock, run, maxInFlight = 128, onError 
     onError(row, error);
     if (stopped) return;
     store.transaction(() => {
-      if (store.jobs.remove(row.seq)) {
+      if (!saved(job) || store.jobs.remove(row.seq)) {
         const retry = store.jobs.insert({ ...row, due_ms: clock.now() + RETRY_FAILED_JOB_MS });
         noteFuture(retry.due_ms);
       }
@@ -170,16 +174,27 @@ export function createScheduler({ store, clock, run, maxInFlight = 128, onError 
       for (const row of rows) {
         asyncCursor = { due: row.due_ms, seq: row.seq };
         if (inFlight.has(row.seq) || queuedSeqs.has(row.seq)) continue;
-        const job = toJob(row);
-        const kind = asyncKinds.get(row.kind)!;
-        const key = kind.limit?.key(job) ?? row.kind;
-        let queue = queues.get(key);
-        if (!queue) queues.set(key, (queue = []));
-        queue.push({ job, kind, key });
-        queuedSeqs.add(row.seq);
+        enqueue(toJob(row));
       }
     }
     moreDueAsync = true;
+  }
+
+  function enqueue(job: Job) {
+    const kind = asyncKinds.get(job.kind)!;
+    const key = kind.limit?.key(job) ?? job.kind;
+    let queue = queues.get(key);
+    if (!queue) queues.set(key, (queue = []));
+    queue.push({ job, kind, key });
+    queuedSeqs.add(job.seq);
+  }
+
+  /** Until the open group commit (if any) is durable, the job waits; if it fails, the job never runs. */
+  function holdUntilCommitted(seq: number) {
+    const committed = store.settled();
+    uncommitted.set(seq, committed);
+    const forget = () => void uncommitted.delete(seq);
+    committed.then(forget, forget);
   }
 
   function canStart(item: Queued): boolean {
@@ -231,7 +246,7 @@ export function createScheduler({ store, clock, run, maxInFlight = 128, onError 
         // Grouped with the other writes of this turn; until it commits the row stays, so a crash re-runs the job.
         await run.grouped(newId("req"), (work) => {
           commit?.(work);
-          store.jobs.remove(job.seq);
+          if (saved(job)) store.jobs.remove(job.seq);
         });
       } catch (error) {
         if (!stopped) postpone(job, error);
@@ -267,6 +282,16 @@ export function createScheduler({ store, clock, run, maxInFlight = 128, onError 
     });
   }
 
+  /** Starts queued jobs at the end of this turn: unlike a drain, it reads nothing from the table. */
+  function requestDispatch() {
+    if (dispatchQueued || stopped) return;
+    dispatchQueued = true;
+    setImmediate(() => {
+      dispatchQueued = false;
+      if (started) dispatch();
+    });
+  }
+
   function arm() {
     if (stopped) return;
     // Counted from what the last drain covered, not from now: a job that fell due
@@ -286,26 +311,43 @@ export function createScheduler({ store, clock, run, maxInFlight = 128, onError 
     if (dueMs < armedFor) setImmediate(() => started && !stopped && arm());
   }
 
+  /** Persists a job; call it inside the unit of work that decides it. */
+  function schedule(job: NewJob): JobRow {
+    const row = store.jobs.insert({ kind: job.kind, subject_id: job.subjectId, due_ms: job.dueMs, payload: JSON.stringify(job.payload ?? null) });
+    // Inside a group commit: the job may be read (same connection) before that commits; start() waits for it.
+    // In a transaction of its own it is durable before any drain can run: `settled()` is already settled then.
+    if (asyncKinds.has(job.kind)) holdUntilCommitted(row.seq);
+    if (job.dueMs <= clock.now()) requestDrain();
+    else noteFuture(job.dueMs);
+    return row;
+  }
+
   return {
     register(kind: string, handler: { sync: SyncJobHandler } | { async: AsyncJobHandler; limit?: ConcurrencyLimit }) {
       if ("sync" in handler) syncHandlers.set(kind, handler.sync);
       else asyncKinds.set(kind, { handler: handler.async, limit: handler.limit });
     },
 
-    /** Persists a job; call it inside the unit of work that decides it. */
-    schedule(job: NewJob): JobRow {
-      const row = store.jobs.insert({ kind: job.kind, subject_id: job.subjectId, due_ms: job.dueMs, payload: JSON.stringify(job.payload ?? null) });
-      if (asyncKinds.has(job.kind)) {
-        // Inside a group commit: the job may be read (same connection) before that commits; start() waits for it.
-        // In a transaction of its own it is durable before any drain can run: `settled()` is already settled then.
-        const committed = store.settled();
-        uncommitted.set(row.seq, committed);
-        const forget = () => void uncommitted.delete(row.seq);
-        committed.then(forget, forget);
+    schedule,
+
+    /**
+     * An async job due now that gets no row: the caller's own rows let a restart
+     * find it again (a webhook's first attempt: its open attempt record, which
+     * the dispatcher's `recover` turns into a job). That saves a row written and
+     * deleted, with its three index entries, per webhook delivery. Like any job
+     * it starts only once the transaction that queued it is durable; one queued
+     * in a unit that then rolls back still starts, and must find nothing to do.
+     * Past MAX_QUEUED jobs held in memory, it is saved as a row after all.
+     */
+    runSoon(job: Omit<NewJob, "dueMs">): void {
+      if (queuedSeqs.size >= MAX_QUEUED) {
+        schedule({ ...job, dueMs: clock.now() });
+        return;
       }
-      if (job.dueMs <= clock.now()) requestDrain();
-      else noteFuture(job.dueMs);
-      return row;
+      const seq = --lastUnsavedSeq;
+      holdUntilCommitted(seq);
+      enqueue({ seq, kind: job.kind, subjectId: job.subjectId, dueMs: clock.now(), payload: job.payload ?? null });
+      requestDispatch();
     },
 
     /**
@@ -315,6 +357,15 @@ export function createScheduler({ store, clock, run, maxInFlight = 128, onError 
      */
     cancel(subjectId: string, kind: string, keep: (job: Job) => boolean = () => false): Job[] {
       const notStarted: Job[] = [];
+      for (const [key, queue] of queues) {
+        const unsaved = queue.filter(({ job }) => !saved(job) && job.subjectId === subjectId && job.kind === kind && !keep(job));
+        if (unsaved.length === 0) continue;
+        queues.set(key, queue.filter((item) => !unsaved.includes(item)));
+        for (const { job } of unsaved) {
+          queuedSeqs.delete(job.seq);
+          notStarted.push(job);
+        }
+      }
       for (const row of store.jobs.forSubject(subjectId, kind)) {
         const job = toJob(row);
         if (keep(job)) continue;

@@ -139,9 +139,23 @@ export function createDispatcher(options: { store: Store; clock: Clock; schedule
   return {
     /** Closes the pooled connections to receivers (after the scheduler has stopped). */
     close: () => client.close(),
-    /** After a crash: attempts cut off mid-flight are marked, and their jobs (still there) send again. */
+    /**
+     * At start-up: attempts cut off mid-flight (by a crash or a stop) are
+     * marked, and their deliveries sent again. A retry's job is still there; a
+     * first attempt's was kept in memory only (see the outbox), so it gets one.
+     */
     recover(): number {
-      return store.deliveryAttempts.markInterrupted("interrupted: paysim stopped during this attempt; it is sent again");
+      return store.transaction(() => {
+        const cutOff = store.deliveryAttempts.openDeliveries();
+        const marked = store.deliveryAttempts.markInterrupted("interrupted: paysim stopped during this attempt; it is sent again");
+        for (const deliveryId of cutOff) {
+          const delivery = store.deliveries.byId(deliveryId);
+          if (delivery?.status !== "pending" || store.jobs.forSubject(deliveryId, DELIVERY_JOB).length > 0) continue;
+          const payload: DeliveryJobPayload = { endpoint_id: delivery.endpoint_id };
+          scheduler.schedule({ kind: DELIVERY_JOB, subjectId: deliveryId, dueMs: clock.now(), payload });
+        }
+        return marked;
+      });
     },
   };
 }

@@ -26,9 +26,11 @@ export function listensTo(endpoint: Pick<WebhookEndpointRow, "enabled_events">, 
  *
  * That first attempt's "before" record is written here too: the scheduler
  * starts the job only once this transaction is durable, so the attempt can go
- * out at once, with no commit of its own in between. A crash before it has
- * been sent leaves it unfinished, as one cut off mid-flight: the next start
- * marks it interrupted and sends it again.
+ * out at once, with no commit of its own in between. The job itself is kept in
+ * memory only: that open record is what a restart finds. A crash (or a stop)
+ * before the attempt has been sent leaves it unfinished, as one cut off
+ * mid-flight: the next start marks it interrupted and sends it again
+ * (the dispatcher's `recover`).
  */
 export function createOutbox({ store, clock, scheduler }: { store: Store; clock: Clock; scheduler: Scheduler }) {
   function deliver(event: StoredEvent, endpoint: WebhookEndpointRow): DeliveryRow {
@@ -46,7 +48,7 @@ export function createOutbox({ store, clock, scheduler }: { store: Store; clock:
     });
     const first = store.deliveryAttempts.start(delivery.id, createdAt);
     const payload: DeliveryJobPayload = { endpoint_id: endpoint.id, attempt_seq: first };
-    scheduler.schedule({ kind: DELIVERY_JOB, subjectId: delivery.id, dueMs: now, payload });
+    scheduler.runSoon({ kind: DELIVERY_JOB, subjectId: delivery.id, payload });
     return delivery;
   }
 

@@ -32,14 +32,21 @@ function webhooksOnAFile() {
   const boot = bootstrap(store, clock, { forwardTo: ["http://127.0.0.1:9/hooks"] });
   const endpoint = boot.forwardEndpoints[0]!;
   const errors: unknown[] = [];
-  const scheduler = createScheduler({ store, clock, run: createUnitOfWork(store, bus, clock), onError: (_job, error) => errors.push(error) });
-  const outbox = createOutbox({ store, clock, scheduler });
-  const dispatcher = createDispatcher({ store, clock, scheduler, bus });
-  cleanups.push(cleanup, async () => {
-    await scheduler.stop();
-    dispatcher.close();
+  /** A scheduler and dispatcher on this database, as one start of paysim makes them. */
+  const instance = () => {
+    const scheduler = createScheduler({ store, clock, run: createUnitOfWork(store, bus, clock), onError: (_job, error) => errors.push(error) });
+    const dispatcher = createDispatcher({ store, clock, scheduler, bus });
+    cleanups.push(async () => {
+      await scheduler.stop();
+      dispatcher.close();
+    });
+    return { scheduler, dispatcher };
+  };
+  cleanups.push(cleanup, () => {
     if (db.open) db.close();
   });
+  const { scheduler } = instance();
+  const outbox = createOutbox({ store, clock, scheduler });
   let n = 0;
   const newEvent = (): StoredEvent =>
     store.events.insert({
@@ -51,7 +58,7 @@ function webhooksOnAFile() {
       created_at: clock.nowIso(),
       body: JSON.stringify({ id: `evt_${n}`, object: "event", type: "payment_intent.created" }),
     });
-  return { store, scheduler, outbox, endpoint, errors, newEvent };
+  return { store, scheduler, outbox, endpoint, errors, newEvent, instance };
 }
 
 /** Everything stored about an event's deliveries: each with its attempts and its jobs. */
@@ -64,7 +71,7 @@ function deliveriesOf(store: Store, eventId: string) {
 }
 
 describe("a delivery's first attempt", () => {
-  it("is recorded in its event's own transaction, with the job that sends it: a rolled-back change leaves neither", () => {
+  it("is recorded in its event's own transaction, its job kept in memory only: a rolled-back change leaves no row", () => {
     const { store, outbox, endpoint, newEvent } = webhooksOnAFile();
     const rolledBack = store.transaction(newEvent);
     expect(() =>
@@ -82,8 +89,43 @@ describe("a delivery's first attempt", () => {
     expect(stored!.delivery).toMatchObject({ endpoint_id: endpoint.id, status: "pending", attempt_count: 0 });
     // Recorded before it goes out: started, no outcome yet.
     expect(stored!.attempts).toEqual([expect.objectContaining({ status_code: null, error: null, duration_ms: null, finished: 0 })]);
-    expect(stored!.jobs).toHaveLength(1);
-    expect(JSON.parse(stored!.jobs[0]!.payload)).toEqual({ endpoint_id: endpoint.id, attempt_seq: stored!.attempts[0]!.seq } satisfies DeliveryJobPayload);
+    // The open record is what a restart finds; the job itself has no row.
+    expect(stored!.jobs).toEqual([]);
+  });
+
+  it("that never went out is found by the next start through its open record: marked interrupted, and given a job due now", () => {
+    const { store, outbox, endpoint, newEvent, instance } = webhooksOnAFile();
+    const event = store.transaction(newEvent);
+    store.transaction(() => outbox.enqueue(event)); // the scheduler never starts: paysim stops before it goes out
+    const { dispatcher } = instance(); // the next start
+    expect(dispatcher.recover()).toBe(1);
+    const [stored] = deliveriesOf(store, event.id);
+    expect(stored!.attempts).toEqual([expect.objectContaining({ finished: 1, error: expect.stringContaining("interrupted") })]);
+    expect(stored!.jobs).toEqual([expect.objectContaining({ due_ms: T0 })]);
+    expect(JSON.parse(stored!.jobs[0]!.payload)).toEqual({ endpoint_id: endpoint.id } satisfies DeliveryJobPayload);
+    // A start after that has nothing more to recover, and adds no second job.
+    expect(instance().dispatcher.recover()).toBe(0);
+    expect(deliveriesOf(store, event.id)[0]!.jobs).toHaveLength(1);
+  });
+
+  it("queued in a change that rolls back still starts once the group commits, finds nothing, and writes nothing", async () => {
+    const { store, scheduler, outbox, errors, newEvent } = webhooksOnAFile();
+    scheduler.start();
+    let recorded: StoredEvent | undefined;
+    expect(() =>
+      store.unit(() => {
+        recorded = newEvent();
+        outbox.enqueue(recorded);
+        throw new Error("the change is refused after its event was recorded");
+      }),
+    ).toThrow("refused");
+    const { committed } = store.unit(() => undefined); // the rest of the group commits
+    await committed;
+    await scheduler.idle();
+    expect(errors).toEqual([]);
+    expect(store.events.byId(recorded!.company_id, recorded!.id)).toBeUndefined();
+    expect(deliveriesOf(store, recorded!.id)).toEqual([]);
+    expect(store.db.prepare("SELECT COUNT(*) FROM delivery_attempts").pluck().get()).toBe(0);
   });
 
   it("is no attempt when its endpoint is deleted before its job started: its record goes with the job", () => {

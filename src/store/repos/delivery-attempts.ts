@@ -19,6 +19,7 @@ export function createDeliveryAttemptsRepo(db: Db) {
   const forDeliveries = db.prepare(
     "SELECT * FROM delivery_attempts WHERE delivery_id IN (SELECT value FROM json_each(?)) ORDER BY seq",
   );
+  const openDeliveries = db.prepare("SELECT DISTINCT delivery_id FROM delivery_attempts WHERE finished = 0").pluck();
   const markInterrupted = db.prepare(
     "UPDATE delivery_attempts SET error = ?, finished = 1 WHERE finished = 0",
   );
@@ -33,6 +34,8 @@ export function createDeliveryAttemptsRepo(db: Db) {
     /** Removes an attempt recorded ahead that was never sent (its delivery stopped first). */
     discardUnsent: (seq: number, deliveryId: string) => void discardUnsent.run(seq, deliveryId),
     forDeliveries: (deliveryIds: readonly string[]) => forDeliveries.all(JSON.stringify(deliveryIds)) as DeliveryAttemptRow[],
+    /** The deliveries with an attempt recorded and not finished: after a crash or a stop, the ones cut off. */
+    openDeliveries: () => openDeliveries.all() as string[],
     /** At start-up: attempts a crash cut off get their reason; the delivery is sent again. */
     markInterrupted: (reason: string) => markInterrupted.run(reason).changes,
   };
