@@ -44,7 +44,6 @@ export function newId(prefix: IdPrefix): string {
 
 /** Characters of an ordered id that hold its time: 62^8 ms reach the year 8889 (later times wrap, still unique). */
 const TIME_CHARS = 8;
-const TIME_SPAN = 62 ** TIME_CHARS;
 
 /**
  * An internal id that sorts by `nowMs` (paysim clock time): prefix, underscore,
@@ -57,18 +56,42 @@ const TIME_SPAN = 62 ** TIME_CHARS;
  * newOrderedId("del", clock.now()) // "del_0WKq7s3b…": after every id of an earlier millisecond
  */
 export function newOrderedId(prefix: IdPrefix, nowMs: number): string {
-  let time = ((Math.floor(nowMs) % TIME_SPAN) + TIME_SPAN) % TIME_SPAN;
-  let head = "";
-  for (let i = 0; i < TIME_CHARS; i++) {
-    head = BASE62[time % 62]! + head;
-    time = Math.floor(time / 62);
-  }
-  return `${prefix}_${head}${randomString(BASE62, 24 - TIME_CHARS)}`;
+  return `${prefix}_${digits(nowMs, BASE62, TIME_CHARS)}${randomString(BASE62, 24 - TIME_CHARS)}`;
 }
 
-/** A merchant-facing reference: `PAY-` or `POUT-` and 10 upper-case letters/digits. */
-export function newReference(prefix: "PAY" | "POUT"): string {
-  return `${prefix}-${randomString(UPPER_ALNUM, 10)}`;
+/**
+ * `value` (floored) in exactly `count` digits of `alphabet`, most significant
+ * first, wrapping past what they can hold. The alphabets here are in ASCII
+ * order, so such strings sort, as SQLite compares text, as their values do.
+ */
+function digits(value: number, alphabet: string, count: number): string {
+  const span = alphabet.length ** count;
+  let rest = ((Math.floor(value) % span) + span) % span;
+  let out = "";
+  for (let i = 0; i < count; i++) {
+    out = alphabet[rest % alphabet.length]! + out;
+    rest = Math.floor(rest / alphabet.length);
+  }
+  return out;
+}
+
+/** 2020-01-01T00:00:00Z in unix seconds: a reference's 6 time characters (36^6 s) reach late 2088, then wrap. */
+const REFERENCE_EPOCH_S = 1_577_836_800;
+
+/**
+ * A merchant-facing reference: `PAY-` or `POUT-` and 10 upper-case letters or
+ * digits (SPEC asks no more of it): 6 of the creation second (paysim clock
+ * time), then 4 random. The unique index on references then grows at its
+ * right edge, like an ordered id's: fully random references put each insert on
+ * a random page of that index, one more page for every creation's COMMIT to
+ * write. Within one second 36^4 references can be drawn: `uniqueReference`
+ * draws again on a clash.
+ *
+ * @example
+ * newReference("PAY", clock.now()) // "PAY-1A2B3CX9QZ"
+ */
+export function newReference(prefix: "PAY" | "POUT", nowMs: number): string {
+  return `${prefix}-${digits(nowMs / 1000 - REFERENCE_EPOCH_S, UPPER_ALNUM, 6)}${randomString(UPPER_ALNUM, 4)}`;
 }
 
 /** A secret: the prefix then 32 base62 characters (about 190 bits). */

@@ -94,7 +94,7 @@ export function createPaymentIntentService({ store, clock, testCards, baseUrl }:
       const row = store.paymentIntents.insert({
         id: newId("pi"),
         company_id: company.id,
-        reference: uniqueReference("PAY", (ref) => store.paymentIntents.referenceTaken(company.id, ref)),
+        reference: uniqueReference("PAY", clock.now(), (ref) => store.paymentIntents.referenceTaken(company.id, ref)),
         amount: input.amount,
         currency: input.currency ?? company.currency,
         description: input.description ?? null,

@@ -121,7 +121,7 @@ export function createPayoutService(deps: { store: Store; clock: Clock; destinat
       const row = store.payouts.insert({
         id: newId("po"),
         company_id: company.id,
-        reference: uniqueReference("POUT", (ref) => store.payouts.referenceTaken(company.id, ref)),
+        reference: uniqueReference("POUT", clock.now(), (ref) => store.payouts.referenceTaken(company.id, ref)),
         amount: input.amount,
         currency: input.currency,
         status: "pending",

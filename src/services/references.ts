@@ -1,9 +1,9 @@
 import { newReference } from "../domain/ids.js";
 
-/** A reference not yet used by the company (10 random characters: a clash is rare, but possible). */
-export function uniqueReference(prefix: "PAY" | "POUT", taken: (reference: string) => boolean): string {
+/** A reference not yet used by the company (its 4 random characters can clash within a second: it draws again). */
+export function uniqueReference(prefix: "PAY" | "POUT", nowMs: number, taken: (reference: string) => boolean): string {
   for (;;) {
-    const reference = newReference(prefix);
+    const reference = newReference(prefix, nowMs);
     if (!taken(reference)) return reference;
   }
 }

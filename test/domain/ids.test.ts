@@ -44,7 +44,20 @@ describe("newReference", () => {
     ["PAY", /^PAY-[0-9A-Z]{10}$/],
     ["POUT", /^POUT-[0-9A-Z]{10}$/],
   ] as const)("gives %s- followed by 10 upper-case letters or digits", (prefix, shape) => {
-    for (let i = 0; i < 50; i++) expect(newReference(prefix)).toMatch(shape);
+    for (let i = 0; i < 50; i++) expect(newReference(prefix, Date.now())).toMatch(shape);
+  });
+
+  it("sorts by the second it was made in, as SQLite compares text: its index grows at one edge", () => {
+    const seconds = [Date.parse("2020-01-01T00:00:00Z"), Date.parse("2026-11-21T10:00:00Z"), Date.parse("2026-11-21T10:00:01Z"), Date.parse("2088-06-01T00:00:00Z")];
+    const references = seconds.map((t) => newReference("PAY", t));
+    expect([...references].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))).toEqual(references);
+    expect(newReference("PAY", Date.parse("2020-01-01T00:00:00Z"))).toMatch(/^PAY-000000[0-9A-Z]{4}$/);
+  });
+
+  it("differs within one second (4 random characters)", () => {
+    const t = Date.parse("2026-11-21T10:00:00.500Z");
+    const references = new Set(Array.from({ length: 200 }, () => newReference("POUT", t)));
+    expect(references.size).toBeGreaterThan(190);
   });
 });
 
