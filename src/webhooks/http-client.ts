@@ -37,14 +37,18 @@ export function createWebhookClient(options: { maxSocketsPerHost: number }) {
    * Each endpoint URL parsed once into request options: parsing it, and turning
    * a URL object into options, cost a third of building each request.
    */
-  const targets = new Map<string, { send: typeof httpRequest; options: RequestOptions }>();
+  const targets = new Map<string, { send: typeof httpRequest; options: RequestOptions; host: string }>();
   function targetOf(url: string) {
     let target = targets.get(url);
     if (!target) {
       const parsed = new URL(url);
       const protocol = parsed.protocol as keyof typeof agents;
       // Another protocol gets no agent, and node:http refuses it as before (a failed attempt).
-      target = { send: protocol === "https:" ? httpsRequest : httpRequest, options: { ...urlToHttpOptions(parsed), method: "POST", agent: agents[protocol] } };
+      target = {
+        send: protocol === "https:" ? httpsRequest : httpRequest,
+        options: { ...urlToHttpOptions(parsed), method: "POST", agent: agents[protocol] },
+        host: parsed.host, // what node:http would send: the port only when it is not the default
+      };
       targets.set(url, target);
     }
     return target;
@@ -78,8 +82,14 @@ export function createWebhookClient(options: { maxSocketsPerHost: number }) {
         if (stop.aborted) return onStop();
         stop.addEventListener("abort", onStop);
         try {
-          const { send, options } = targetOf(url);
-          req = send({ ...options, headers: { ...headers, "Content-Length": Buffer.byteLength(body) } });
+          const { send, options, host } = targetOf(url);
+          // Headers as a flat list go straight into the request head; as an object each would be set,
+          // and checked, one call at a time (with the Host header added): 7-14 µs more per attempt.
+          // Endpoint URLs carry no credentials (refused on creation), so no Authorization is lost.
+          const flat = ["Host", host];
+          for (const name in headers) flat.push(name, headers[name]!);
+          flat.push("Content-Length", String(Buffer.byteLength(body)));
+          req = send({ ...options, headers: flat });
         } catch (error) {
           return finish({ statusCode: null, error: describeFailure(error, timeoutMs) });
         }

@@ -30,6 +30,8 @@ describe("a webhook delivery", () => {
 
     expect(request!.method).toBe("POST");
     expect(request!.url).toBe("/hooks");
+    expect(request!.headers.host).toBe(new URL(receiver.url).host);
+    expect(request!.headers.connection).toBe("keep-alive");
     expect(request!.headers["content-type"]).toBe("application/json");
     expect(request!.headers["user-agent"]).toBe(`paysim/${PACKAGE_VERSION}`);
     expect(request!.headers["service-event-id"]).toBe(eventId);
