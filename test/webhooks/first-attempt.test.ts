@@ -108,6 +108,15 @@ describe("a delivery's first attempt", () => {
     expect(deliveriesOf(store, event.id)[0]!.jobs).toHaveLength(1);
   });
 
+  it("is saved as a job row after all once 20,000 jobs are held in memory, so that memory stays bounded", () => {
+    const { store, outbox, newEvent } = webhooksOnAFile();
+    // The scheduler is not started: every first attempt stays queued.
+    const events = store.transaction(() => Array.from({ length: 20_001 }, () => newEvent()));
+    store.transaction(() => events.forEach((event) => outbox.enqueue(event)));
+    const jobs = store.db.prepare("SELECT subject_id FROM jobs").pluck().all();
+    expect(jobs).toEqual([store.deliveries.forEvent(events.at(-1)!.id)[0]!.id]);
+  });
+
   it("queued in a change that rolls back still starts once the group commits, finds nothing, and writes nothing", async () => {
     const { store, scheduler, outbox, errors, newEvent } = webhooksOnAFile();
     scheduler.start();
