@@ -71,7 +71,9 @@ interface Queued {
 /**
  * Jobs persisted in SQLite with a due time on the paysim clock. A timer fires
  * the next one in real time (scaled); `drain()` runs everything due, earliest
- * first, so a clock advance does all due work before it answers.
+ * first, so a clock advance does all due work before it answers. (`runSoon`
+ * queues an async job due now with no row, for a caller whose own rows let a
+ * restart find it again.)
  *
  * Sync jobs (payout moves) run in the drain itself. Due async jobs (webhook
  * attempts) are read from the table once, through a cursor that only moves
