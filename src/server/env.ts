@@ -48,6 +48,11 @@ export interface AppEnv {
   Bindings: RequestScope;
 }
 
+/** The Node request behind a web Request, when @hono/node-server serves it (not under app.request in tests). */
+export function incomingOf(env: unknown): IncomingMessage | undefined {
+  return (env as Partial<RequestScope> | undefined)?.incoming;
+}
+
 /** This request's `req_…` id. */
 export function requestIdOf(c: Context): string {
   return (c.env as RequestScope).requestId;

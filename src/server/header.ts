@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import type { IncomingMessage } from "node:http";
+import { incomingOf } from "./env.js";
 
 /**
  * A request header. On Node it is read from the IncomingMessage's own parsed
@@ -12,7 +12,7 @@ import type { IncomingMessage } from "node:http";
  * Content-Length and joins other repeats with ", ", as a web Headers would.
  */
 export function headerOf(request: Request, env: unknown, name: Lowercase<string>): string | undefined {
-  const incoming = (env as { incoming?: IncomingMessage } | undefined)?.incoming;
+  const incoming = incomingOf(env);
   if (!incoming) return request.headers.get(name) ?? undefined;
   const value = incoming.headers[name];
   return Array.isArray(value) ? value.join(", ") : value;

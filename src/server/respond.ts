@@ -46,7 +46,7 @@ export async function sendCommand(c: Context<AppEnv>, pending: Promise<CommandRe
 
 /** A list envelope (SPEC §4). */
 export function list(c: Context<AppEnv>, data: object[], hasMore: boolean): Response {
-  return jsonText(c, JSON.stringify({ object: "list", data, has_more: hasMore, request_id: requestIdOf(c) }));
+  return jsonText(c, withRequestId({ object: "list", data, has_more: hasMore }, requestIdOf(c)));
 }
 
 /**

@@ -2,6 +2,7 @@ import type { Context } from "hono";
 import type { IncomingMessage } from "node:http";
 import { ApiError } from "../../domain/errors.js";
 import { isDroppedField, maskValue } from "../../domain/masking.js";
+import { incomingOf } from "../env.js";
 import { header } from "../header.js";
 
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -89,7 +90,7 @@ async function readIncoming(incoming: IncomingMessage): Promise<Uint8Array> {
 async function readLimited(c: Context): Promise<Uint8Array> {
   const declared = Number(header(c, "content-length") ?? "0");
   if (declared > MAX_BODY_BYTES) throw TOO_LARGE();
-  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+  const incoming = incomingOf(c.env);
   if (incoming && !incoming.readableDidRead) return readIncoming(incoming);
   const body = c.req.raw.body;
   if (!body) return new Uint8Array();
