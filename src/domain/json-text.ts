@@ -8,6 +8,11 @@
  */
 export function withRequestId(resource: object, requestId: string): string {
   const text = JSON.stringify(resource);
-  const member = `"request_id":${JSON.stringify(requestId)}`;
+  const member = requestIdMember(requestId);
   return text === "{}" ? `{${member}}` : `${text.slice(0, -1)},${member}}`;
+}
+
+/** The `"request_id":"…"` member of an answer's JSON text. */
+export function requestIdMember(requestId: string): string {
+  return `"request_id":${JSON.stringify(requestId)}`;
 }

@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import type { CommandRequest, CommandResponse } from "../services/commands.js";
 import type { Company } from "../store/repos/companies.js";
-import { withRequestId } from "../domain/json-text.js";
+import { requestIdMember, withRequestId } from "../domain/json-text.js";
 import { idempotencyKey, readJsonBody } from "./middleware/json-body.js";
 import { companyOf, requestIdOf, type AppEnv } from "./env.js";
 
@@ -44,9 +44,9 @@ export async function sendCommand(c: Context<AppEnv>, pending: Promise<CommandRe
   return jsonText(c, response.text, response.status, response.replayed ? { "Idempotent-Replayed": "true" } : undefined);
 }
 
-/** A list envelope (SPEC §4). */
-export function list(c: Context<AppEnv>, data: object[], hasMore: boolean): Response {
-  return jsonText(c, withRequestId({ object: "list", data, has_more: hasMore }, requestIdOf(c)));
+/** A list envelope (SPEC §4) around resources given as JSON text. */
+export function list(c: Context<AppEnv>, data: readonly string[], hasMore: boolean): Response {
+  return jsonText(c, `{"object":"list","data":[${data.join(",")}],"has_more":${hasMore},${requestIdMember(requestIdOf(c))}}`);
 }
 
 /**

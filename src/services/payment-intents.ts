@@ -10,7 +10,7 @@ import { outcomeForPaymentMethod, type TestCard } from "../domain/test-cards.js"
 import type { Clock } from "../runtime/clock.js";
 import type { Store } from "../store/index.js";
 import type { Company } from "../store/repos/companies.js";
-import type { Listed, PageQuery } from "../store/repos/paging.js";
+import type { PageQuery } from "../store/repos/paging.js";
 import type { PaymentIntentRow } from "../store/repos/payment-intents.js";
 import { uniqueReference } from "./references.js";
 import type { Work } from "./unit-of-work.js";
@@ -53,7 +53,7 @@ export interface PresentedCard {
 
 /** Payment-intent operations shared by the API routes and the checkout page. */
 export function createPaymentIntentService({ store, clock, testCards, baseUrl }: PaymentIntentDeps) {
-  function toResource(row: Listed<PaymentIntentRow>): PaymentIntentResource {
+  function toResource(row: PaymentIntentRow): PaymentIntentResource {
     return {
       id: row.id,
       object: "payment_intent",
@@ -136,7 +136,7 @@ export function createPaymentIntentService({ store, clock, testCards, baseUrl }:
     capture: (work: Work, row: PaymentIntentRow) => move(work, row, "capture"),
     cancel: (work: Work, row: PaymentIntentRow) => move(work, row, "cancel"),
 
-    list: (companyId: string, query: PageQuery) => store.paymentIntents.list(companyId, query),
+    list: (companyId: string, query: PageQuery) => store.paymentIntents.list(companyId, query, baseUrl()),
     seqOf: (companyId: string, id: string) => store.paymentIntents.seqOf(companyId, id),
   };
 }

@@ -13,7 +13,7 @@ import {
 import type { Clock } from "../runtime/clock.js";
 import type { Store } from "../store/index.js";
 import type { Company } from "../store/repos/companies.js";
-import type { Listed, PageQuery } from "../store/repos/paging.js";
+import type { PageQuery } from "../store/repos/paging.js";
 import type { PayoutRow } from "../store/repos/payouts.js";
 import { uniqueReference } from "./references.js";
 import type { Work } from "./unit-of-work.js";
@@ -48,7 +48,7 @@ export interface PayoutPlanner {
   cancelObsolete(payout: PayoutRow): void;
 }
 
-export function toPayoutResource(row: Listed<PayoutRow>): PayoutResource {
+export function toPayoutResource(row: PayoutRow): PayoutResource {
   return {
     id: row.id,
     object: "payout",

@@ -32,7 +32,7 @@ export function eventRoutes({ store, execute, outbox }: AppDeps) {
   app.get("/", (c) => {
     const query = parseListQuery(c, { name: "type", values: EVENT_TYPES }, store.events.seqOf);
     const page = store.events.list(companyOf(c).id, query);
-    return list(c, page.rows.map(eventResource), page.hasMore);
+    return list(c, page.json, page.hasMore);
   });
 
   app.get("/:id", (c) => {

@@ -35,7 +35,7 @@ export function paymentIntentRoutes(deps: AppDeps) {
   app.get("/", (c) => {
     const query = parseListQuery(c, { name: "state", values: PAYMENT_INTENT_STATES }, paymentIntents.seqOf);
     const page = paymentIntents.list(companyOf(c).id, query);
-    return list(c, page.rows.map(paymentIntents.toResource), page.hasMore);
+    return list(c, page.json, page.hasMore);
   });
 
   app.get("/:id", (c) => ok(c, paymentIntents.toResource(paymentIntents.get(companyOf(c).id, c.req.param("id")))));

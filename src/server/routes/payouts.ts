@@ -39,7 +39,7 @@ export function payoutRoutes({ execute, payouts }: AppDeps) {
   app.get("/", (c) => {
     const query = parseListQuery(c, { name: "status", values: PAYOUT_STATUSES }, payouts.seqOf);
     const page = payouts.list(companyOf(c).id, query);
-    return list(c, page.rows.map(payouts.toResource), page.hasMore);
+    return list(c, page.json, page.hasMore);
   });
 
   app.get("/:id", (c) => ok(c, payouts.toResource(payouts.get(companyOf(c).id, c.req.param("id")))));

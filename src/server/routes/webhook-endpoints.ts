@@ -44,7 +44,7 @@ export function webhookEndpointRoutes({ store, clock, execute, outbox }: AppDeps
 
   app.get("/", (c) => {
     parseOrThrow(noQuery, c.req.query());
-    return list(c, store.webhookEndpoints.live(companyOf(c).id).map(toEndpointResource), false);
+    return list(c, store.webhookEndpoints.live(companyOf(c).id).map((row) => JSON.stringify(toEndpointResource(row))), false);
   });
 
   app.get("/:id", (c) => ok(c, toEndpointResource(find(companyOf(c).id, c.req.param("id")))));

@@ -20,7 +20,8 @@ export function createEventsRepo(db: Db) {
     INSERT INTO events (id, company_id, type, object_id, request_id, created_at, body)
     VALUES (?, ?, ?, ?, ?, ?, ?)`);
   const byId = objectRows<StoredEvent>(db.prepare("SELECT * FROM events WHERE company_id = ? AND id = ?"));
-  const pages = pagedLister<StoredEvent>(db, "events", "type");
+  // The stored body is the event's resource, byte for byte.
+  const pages = pagedLister(db, { table: "events", filterColumn: "type", json: "body" });
   return {
     insert(event: Omit<StoredEvent, "seq">): StoredEvent {
       const { lastInsertRowid } = insert.run(event.id, event.company_id, event.type, event.object_id, event.request_id, event.created_at, event.body);

@@ -1,5 +1,4 @@
 import type { Db } from "../open.js";
-import { objectRows } from "./object-rows.js";
 
 export interface PageQuery {
   limit: number;
@@ -9,49 +8,57 @@ export interface PageQuery {
   beforeSeq?: number | undefined;
 }
 
-/**
- * A listed row: every column but the two no resource shows. Each value read
- * costs (about 0.4 µs here), and leaving these two out took an 11-row page of
- * payment intents from 45 to 32 µs.
- */
-export type Listed<Row> = Omit<Row, "seq" | "company_id">;
-
-export interface Page<T> {
-  rows: T[];
+/** A page of resources, each as its JSON text. */
+export interface Page {
+  json: string[];
   hasMore: boolean;
 }
 
+export interface ListerOptions {
+  table: string;
+  /** The column a list may be filtered on (`?state=`, `?status=`, `?type=`). */
+  filterColumn: string;
+  /**
+   * An SQL expression giving a row's resource as JSON text, member for member
+   * the text the API shows for that resource when read by id (`json_object`
+   * keeps the order of its members). It may use named parameters, bound on each
+   * call of `list`. Its own tests compare the two texts byte for byte.
+   */
+  json: string;
+}
+
 /**
- * Newest-first pages of a company's rows in `table`, optionally filtered on one
- * column, with the four statement variants prepared once.
+ * Newest-first pages of a company's rows, optionally filtered on one column,
+ * with the four statement variants prepared once.
+ *
+ * SQLite builds each resource's JSON text itself: reading a 10-row page of
+ * payment intents as 12 values a row into objects, then mapping and
+ * stringifying them, cost about 55–65 µs; one text a row from `json_object`,
+ * joined, costs about 30 (measured with better-sqlite3 alone, same output).
  */
-export function pagedLister<Row>(db: Db, table: string, filterColumn: string) {
-  const shown = db
-    .prepare(`SELECT * FROM ${table} LIMIT 0`)
-    .columns()
-    .map((column) => column.name)
-    .filter((name) => name !== "seq" && name !== "company_id");
-  const base = `SELECT ${shown.join(", ")} FROM ${table} WHERE company_id = @company`;
+export function pagedLister(db: Db, { table, filterColumn, json }: ListerOptions) {
+  const base = `SELECT ${json} FROM ${table} WHERE company_id = @company`;
   // better-sqlite3 binds every JS number as a REAL; a LIMIT given as one made the query
   // markedly slower than the same LIMIT as an integer (measured: 65 µs → 51 µs for 10 rows).
   const order = `ORDER BY seq DESC LIMIT CAST(@limit AS INTEGER)`;
-  const plain = objectRows<Listed<Row>>(db.prepare(`${base} ${order}`));
-  const filtered = objectRows<Listed<Row>>(db.prepare(`${base} AND ${filterColumn} = @filter ${order}`));
-  const after = objectRows<Listed<Row>>(db.prepare(`${base} AND seq < @before ${order}`));
-  const filteredAfter = objectRows<Listed<Row>>(db.prepare(`${base} AND ${filterColumn} = @filter AND seq < @before ${order}`));
+  const page = (sql: string) => db.prepare(sql).pluck();
+  const plain = page(`${base} ${order}`);
+  const filtered = page(`${base} AND ${filterColumn} = @filter ${order}`);
+  const after = page(`${base} AND seq < @before ${order}`);
+  const filteredAfter = page(`${base} AND ${filterColumn} = @filter AND seq < @before ${order}`);
   const seqOf = db.prepare(`SELECT seq FROM ${table} WHERE company_id = ? AND id = ?`).pluck();
 
   return {
-    list(companyId: string, query: PageQuery): Page<Listed<Row>> {
+    list(companyId: string, query: PageQuery, bind: Record<string, string> = {}): Page {
       const stmt =
         query.filter === undefined
           ? query.beforeSeq === undefined ? plain : after
           : query.beforeSeq === undefined ? filtered : filteredAfter;
-      const params: Record<string, unknown> = { company: companyId, limit: query.limit + 1 };
+      const params: Record<string, unknown> = { ...bind, company: companyId, limit: query.limit + 1 };
       if (query.filter !== undefined) params.filter = query.filter;
       if (query.beforeSeq !== undefined) params.before = query.beforeSeq;
-      const rows = stmt.all(params);
-      return { rows: rows.slice(0, query.limit), hasMore: rows.length > query.limit };
+      const rows = stmt.all(params) as string[];
+      return { json: rows.slice(0, query.limit), hasMore: rows.length > query.limit };
     },
     /** The seq of a company's row, for a cursor; undefined if not the company's. */
     seqOf(companyId: string, id: string): number | undefined {

@@ -21,6 +21,18 @@ export interface PaymentIntentRow {
 
 export type NewPaymentIntentRow = Omit<PaymentIntentRow, "seq">;
 
+/**
+ * A listed payment intent's JSON text, as the payment-intent service's
+ * `toResource` shows one read by id (test/server/list-json.test.ts holds the
+ * two to the same bytes).
+ */
+const PAYMENT_INTENT_JSON = `json_object(
+  'id', id, 'object', 'payment_intent', 'reference', reference, 'amount', amount, 'currency', currency,
+  'description', description, 'capture_method', capture_method, 'state', state,
+  'card', CASE WHEN card_last4 <> '' AND card_brand <> '' THEN json_object('last4', card_last4, 'brand', card_brand) END,
+  'failure_reason', failure_reason, 'checkout_url', @checkout_base || '/checkout/' || id,
+  'created_at', created_at, 'updated_at', updated_at)`;
+
 export function createPaymentIntentsRepo(db: Db) {
   // Positional parameters and no RETURNING: the row is known already, and both cost
   // a create more than the insert itself.
@@ -38,7 +50,7 @@ export function createPaymentIntentsRepo(db: Db) {
            failure_reason = @failure_reason, updated_at = @updated_at
      WHERE company_id = @company_id AND id = @id AND state = @from_state
     RETURNING *`);
-  const pages = pagedLister<PaymentIntentRow>(db, "payment_intents", "state");
+  const pages = pagedLister(db, { table: "payment_intents", filterColumn: "state", json: PAYMENT_INTENT_JSON });
 
   return {
     insert(row: NewPaymentIntentRow): PaymentIntentRow {
@@ -57,7 +69,8 @@ export function createPaymentIntentsRepo(db: Db) {
       if (!updated) throw new Error(`payment intent ${row.id} was not in state ${fromState}`);
       return updated;
     },
-    list: (companyId: string, query: PageQuery) => pages.list(companyId, query),
+    /** A page of the company's payment intents as JSON text; `checkoutBase` starts their `checkout_url`. */
+    list: (companyId: string, query: PageQuery, checkoutBase: string) => pages.list(companyId, query, { checkout_base: checkoutBase }),
     seqOf: (companyId: string, id: string) => pages.seqOf(companyId, id),
   };
 }

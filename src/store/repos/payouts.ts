@@ -20,6 +20,15 @@ export interface PayoutRow {
   updated_at: string;
 }
 
+/**
+ * A listed payout's JSON text, as `toPayoutResource` shows one read by id
+ * (test/server/list-json.test.ts holds the two to the same bytes).
+ */
+const PAYOUT_JSON = `json_object(
+  'id', id, 'object', 'payout', 'reference', reference, 'amount', amount, 'currency', currency, 'status', status,
+  'destination_type', destination_type, 'destination_masked', destination_masked, 'description', description,
+  'failure_reason', failure_reason, 'amount_reversed', amount_reversed, 'created_at', created_at, 'updated_at', updated_at)`;
+
 export function createPayoutsRepo(db: Db) {
   const insert = db.prepare(`
     INSERT INTO payouts (id, company_id, reference, amount, currency, status, destination_type, destination_token,
@@ -36,7 +45,7 @@ export function createPayoutsRepo(db: Db) {
        SET status = @status, failure_reason = @failure_reason, amount_reversed = @amount_reversed, updated_at = @updated_at
      WHERE id = @id AND status = @from_status
     RETURNING *`);
-  const pages = pagedLister<PayoutRow>(db, "payouts", "status");
+  const pages = pagedLister(db, { table: "payouts", filterColumn: "status", json: PAYOUT_JSON });
 
   return {
     insert: (row: Omit<PayoutRow, "seq">) => insert.get(row) as PayoutRow,
