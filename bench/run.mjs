@@ -2,6 +2,7 @@
 // npm run bench: measures the built paysim against the floor of its own stack, in one run.
 // Not part of npm test: numbers depend on the machine; they are recorded, never asserted.
 import autocannon from "autocannon";
+import Database from "better-sqlite3";
 import { execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, request, Agent } from "node:http";
@@ -122,6 +123,7 @@ function cannon(options) {
 
 const summary = (result) => ({
   req_per_s: Math.round(result.requests.average),
+  answered: result.requests.total,
   p50_ms: result.latency.p50,
   p99_ms: result.latency.p99,
   non_2xx: result.non2xx,
@@ -129,6 +131,41 @@ const summary = (result) => ({
 });
 
 const jsonHeaders = { authorization: `Bearer ${KEY}`, "content-type": "application/json" };
+
+/**
+ * Each connection's creations are built before the measure, each with its own
+ * Idempotency-Key, like every other measure's requests. Built one at a time as
+ * answers came back (autocannon's setupRequest), they cost the bench 119-149 µs
+ * of CPU per creation, against about 50 for a prebuilt request, on the two cores
+ * paysim shares with it, and they held each connection's next request back
+ * behind that work: paysim spent 306-372 µs of CPU per creation against 240-354
+ * with prebuilt ones, in three alternating pairs. Enough for 15,000 creations a
+ * second, above any rate seen here; the count of payment intents made, checked
+ * after the run, proves that no key was sent twice.
+ */
+const CREATIONS_PER_CONNECTION = Math.ceil((15_000 * DURATION) / CONNECTIONS);
+
+/** The body of every creation measured: its description tells them from the seeds (see paymentIntentsMade). */
+const CREATION_BODY = '{"amount":1000,"description":"bench"}';
+
+function creations(keyPrefix, count) {
+  return Array.from({ length: count }, (_, i) => ({
+    method: "POST",
+    path: "/v1/payment_intents",
+    body: CREATION_BODY,
+    headers: { ...jsonHeaders, "idempotency-key": `${keyPrefix}-${i}` },
+  }));
+}
+
+/** Payment intents the create measure made (its body alone has a description), read from paysim's database after it stopped. */
+function paymentIntentsMade(dbPath) {
+  const db = new Database(dbPath, { readonly: true });
+  try {
+    return db.prepare("SELECT count(*) FROM payment_intents WHERE description = 'bench'").pluck().get();
+  } finally {
+    db.close();
+  }
+}
 
 async function httpJson(url, method, path, body, headers = {}) {
   const res = await fetch(url + path, { method, headers: { ...jsonHeaders, ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
@@ -163,16 +200,26 @@ async function main() {
   const measure = async (options) => {
     await quiet();
     const run = summary(await cannon(options));
+    // A measure whose requests failed measured the failures, not the path it names.
+    if (run.non_2xx > 0 || run.errors > 0) throw new Error(`${options.method ?? "GET"} ${options.url}: ${run.non_2xx} non-2xx answers and ${run.errors} errors in the measure.`);
     const after = await floorRun();
     const floorRps = (before.req_per_s + after.req_per_s) / 2;
     before = after;
     return { ...run, floor_req_per_s: Math.round(floorRps), ratio_to_floor: Number((run.req_per_s / floorRps).toFixed(2)) };
   };
-  let n = 0;
+  let connection = 0;
   const create = await measure({
     url: paysim.url,
-    requests: [{ method: "POST", path: "/v1/payment_intents", body: '{"amount":1000,"description":"bench"}', setupRequest: (req) => ({ ...req, headers: { ...jsonHeaders, "idempotency-key": `bench-${process.pid}-${n++}` } }) }],
+    requests: creations("unsent", 1), // each connection's own replace it before it connects
+    setupClient: (client) => client.setRequests(creations(`bench-${process.pid}-${connection++}`, CREATIONS_PER_CONNECTION)),
   });
+  // How fast a durable creation can be on this stack, measured the same way (bench/durable-create.mjs).
+  const createReferences = {};
+  for (const mode of ["one-row", "paysim-rows"]) {
+    const reference = await startServer([join(ROOT, "bench/durable-create.mjs"), mode], `${mode} reference`);
+    createReferences[mode.replace("-", "_")] = await measure({ url: `${reference.url}/create`, method: "POST", body: CREATION_BODY, headers: { "content-type": "application/json" } });
+    await stop(reference.child);
+  }
   const read = await measure({ url: `${paysim.url}/v1/payment_intents/${seed.id}`, headers: jsonHeaders });
   const list = await measure({ url: `${paysim.url}/v1/payment_intents?limit=10`, headers: jsonHeaders });
   const replay = await measure({ url: `${paysim.url}/v1/payment_intents`, method: "POST", body: JSON.stringify({ amount: 1000 }), headers: { ...jsonHeaders, "idempotency-key": "seed" } });
@@ -182,12 +229,18 @@ async function main() {
   results.throughput = {
     floor_get: { ...medianRun(floorRuns), runs_req_per_s: floorRps },
     create_payment_intent: create,
+    create_references: createReferences,
     read_by_id: read,
     list_limit_10: list,
     idempotent_replay: replay,
   };
   await stop(paysim.child);
   await stop(floor.child);
+  create.payment_intents_made = paymentIntentsMade(db);
+  // A connection that ran out of keys would have replayed its first ones: answers, but no creations.
+  if (create.payment_intents_made < create.answered) {
+    throw new Error(`The create measure got ${create.answered} answers but made ${create.payment_intents_made} payment intents: raise CREATIONS_PER_CONNECTION.`);
+  }
 
   // --- cold start ---------------------------------------------------------------------------
   await quiet();
@@ -339,6 +392,8 @@ function print(r) {
   console.log(`\npaysim benchmark ${r.date} (Node ${r.node}, ${r.connections} connections, ${r.duration_s} s each)\n`);
   console.log(row("floor GET", t.floor_get));
   console.log(row("create payment intent", t.create_payment_intent));
+  console.log(row("  one-row reference", t.create_references.one_row));
+  console.log(row("  paysim-rows reference", t.create_references.paysim_rows));
   console.log(row("read by id", t.read_by_id));
   console.log(row("list (limit=10)", t.list_limit_10));
   console.log(row("idempotent replay", t.idempotent_replay));
