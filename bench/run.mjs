@@ -25,10 +25,21 @@ const rssMb = (pid) => {
   return Math.round(Number(line.split(/\s+/)[1]) / 1024);
 };
 
+/** Servers still running: a bench that stops on an error (a failed measure) must not leave them listening. */
+const running = new Set();
+process.on("exit", () => {
+  for (const child of running) child.kill("SIGKILL");
+});
+function tracked(child) {
+  running.add(child);
+  child.once("exit", () => running.delete(child));
+  return child;
+}
+
 /** Spawns a server and resolves when its banner names its URL. */
 function startServer(args, label) {
   const started = performance.now();
-  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, NO_COLOR: "1" } });
+  const child = tracked(spawn(process.execPath, args, { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, NO_COLOR: "1" } }));
   return new Promise((resolve, reject) => {
     let out = "";
     const onData = (chunk) => {
@@ -66,7 +77,7 @@ async function firstHealth(url) {
 async function startOnce(args) {
   const dir = mkdtempSync(join(tmpdir(), "paysim-bench-cold-"));
   const started = performance.now();
-  const child = spawn(process.execPath, args(dir), { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"] });
+  const child = tracked(spawn(process.execPath, args(dir), { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"] }));
   let url;
   await new Promise((resolve) => {
     let out = "";
