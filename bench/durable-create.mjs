@@ -24,13 +24,9 @@ import { createGroupCommit } from "../dist/store/group-commit.js";
 import { createStore } from "../dist/store/index.js";
 import { openDatabase } from "../dist/store/open.js";
 
-const mode = process.argv[2];
-const dir = mkdtempSync(join(tmpdir(), "paysim-bench-reference-"));
-const path = join(dir, "reference.db");
-
-/** Each mode: its database, and the writes of one creation (run inside a group-commit unit), which answer the body to send. */
+/** Each mode, given its database file: the open database, and the writes of one creation (run inside a group-commit unit), which answer the body to send. */
 const modes = {
-  "one-row"() {
+  "one-row"(path) {
     const oneTable = { version: 1, up: (db) => db.exec("CREATE TABLE items (seq INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, amount INTEGER NOT NULL, created_at TEXT NOT NULL)") };
     const db = openDatabase(path, [oneTable]);
     const insert = db.prepare("INSERT INTO items (id, amount, created_at) VALUES (?, ?, ?)");
@@ -41,7 +37,7 @@ const modes = {
     };
     return { db, unit: createGroupCommit(db).unit, write };
   },
-  "paysim-rows"() {
+  "paysim-rows"(path) {
     const db = openDatabase(path);
     const store = createStore(db);
     const company = { id: newId("co"), name: "Bench", currency: "EUR", is_default: 1, created_at: new Date().toISOString() };
@@ -75,11 +71,13 @@ const modes = {
   },
 };
 
+const mode = process.argv[2];
 if (!(mode in modes)) {
   console.error(`usage: durable-create.mjs ${Object.keys(modes).join(" | ")}`);
   process.exit(2);
 }
-const { db, unit, write } = modes[mode]();
+const dir = mkdtempSync(join(tmpdir(), "paysim-bench-reference-"));
+const { db, unit, write } = modes[mode](join(dir, "reference.db"));
 
 const app = new Hono();
 app.post("/create", async (c) => {

@@ -221,7 +221,7 @@ async function main() {
   let connection = 0;
   const create = await measure({
     url: paysim.url,
-    requests: creations("unsent", 1), // each connection's own replace it before it connects
+    requests: creations("unsent", 1), // setupClient replaces it with the connection's own before it connects
     setupClient: (client) => client.setRequests(creations(`bench-${process.pid}-${connection++}`, CREATIONS_PER_CONNECTION)),
   });
   // How fast a durable creation can be on this stack, measured the same way (bench/durable-create.mjs).
