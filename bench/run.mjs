@@ -25,15 +25,26 @@ const rssMb = (pid) => {
   return Math.round(Number(line.split(/\s+/)[1]) / 1024);
 };
 
-/** Servers still running: a bench that stops on an error (a failed measure) must not leave them listening. */
+/**
+ * Servers still running and directories not yet removed: a bench that stops on
+ * an error (a failed measure) must not leave servers listening or databases behind.
+ */
 const running = new Set();
+const directories = new Set();
 process.on("exit", () => {
   for (const child of running) child.kill("SIGKILL");
+  for (const dir of directories) rmSync(dir, { recursive: true, force: true });
 });
 function tracked(child) {
   running.add(child);
   child.once("exit", () => running.delete(child));
   return child;
+}
+/** A new temporary directory, removed when the bench exits. */
+function temporaryDirectory(prefix) {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  directories.add(dir);
+  return dir;
 }
 
 /** Spawns a server and resolves when its banner names its URL. */
@@ -75,7 +86,7 @@ async function firstHealth(url) {
 
 /** Spawn → first 200 on /health, once. */
 async function startOnce(args) {
-  const dir = mkdtempSync(join(tmpdir(), "paysim-bench-cold-"));
+  const dir = temporaryDirectory("paysim-bench-cold-");
   const started = performance.now();
   const child = tracked(spawn(process.execPath, args(dir), { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"] }));
   let url;
@@ -184,7 +195,7 @@ async function httpJson(url, method, path, body, headers = {}) {
 }
 
 async function main() {
-  const dir = mkdtempSync(join(tmpdir(), "paysim-bench-"));
+  const dir = temporaryDirectory("paysim-bench-");
   const db = join(dir, "paysim.db");
   const results = { date: new Date().toISOString(), node: process.version, connections: CONNECTIONS, duration_s: DURATION };
 
