@@ -18,13 +18,16 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { newId } from "../dist/domain/ids.js";
+import { withRequestId } from "../dist/domain/json-text.js";
 import { sha256Hex } from "../dist/domain/sha256.js";
+import { createClock } from "../dist/runtime/clock.js";
+import { createPaymentIntentService } from "../dist/services/payment-intents.js";
 import { uniqueReference } from "../dist/services/references.js";
 import { createGroupCommit } from "../dist/store/group-commit.js";
 import { createStore } from "../dist/store/index.js";
 import { openDatabase } from "../dist/store/open.js";
 
-/** Each mode, given its database file: the open database, and the writes of one creation (run inside a group-commit unit), which answer the body to send. */
+/** Each mode, given its database file: the open database, and the writes of one creation (run inside a group-commit unit), which answer the JSON text to send. */
 const modes = {
   "one-row"(path) {
     const oneTable = { version: 1, up: (db) => db.exec("CREATE TABLE items (seq INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, amount INTEGER NOT NULL, created_at TEXT NOT NULL)") };
@@ -33,7 +36,7 @@ const modes = {
     const write = (input) => {
       const item = { id: newId("pi"), amount: input.amount, created_at: new Date().toISOString() };
       insert.run(item.id, item.amount, item.created_at);
-      return item;
+      return JSON.stringify(item);
     };
     return { db, unit: createGroupCommit(db).unit, write };
   },
@@ -42,6 +45,8 @@ const modes = {
     const store = createStore(db);
     const company = { id: newId("co"), name: "Bench", currency: "EUR", is_default: 1, created_at: new Date().toISOString() };
     store.companies.insert(company);
+    // paysim's own resource shape, so the stored event and answer are the bytes paysim stores.
+    const { toResource } = createPaymentIntentService({ store, clock: createClock(), testCards: [], baseUrl: () => "http://127.0.0.1" });
     const write = (input) => {
       const now = Date.now();
       const at = new Date(now).toISOString();
@@ -53,17 +58,13 @@ const modes = {
       });
       const requestId = newId("req");
       const eventId = newId("evt");
-      const data = {
-        id: row.id, object: "payment_intent", reference: row.reference, amount: row.amount, currency: row.currency,
-        description: row.description, capture_method: row.capture_method, state: row.state, card: null, failure_reason: null,
-        checkout_url: `http://127.0.0.1/checkout/${row.id}`, created_at: at, updated_at: at,
-      };
+      const data = toResource(row);
       const body = JSON.stringify({ id: eventId, object: "event", type: "payment_intent.created", created_at: at, request_id: requestId, data });
       store.events.insert({ id: eventId, company_id: company.id, type: "payment_intent.created", object_id: row.id, request_id: requestId, created_at: at, body });
-      const answer = { ...data, request_id: requestId };
+      const answer = withRequestId(data, requestId);
       store.idempotencyKeys.save({
         company_id: company.id, method: "POST", path: "/v1/payment_intents", key: sha256Hex(newId("req")),
-        fingerprint: "0".repeat(64), status: 201, body: JSON.stringify(answer), created_ms: now,
+        fingerprint: "0".repeat(64), status: 201, body: answer, created_ms: now,
       });
       return answer;
     };
@@ -84,7 +85,7 @@ app.post("/create", async (c) => {
   const input = await c.req.json();
   const { result, committed } = unit(() => write(input));
   await committed;
-  return c.json(result, 201);
+  return c.body(result, 201, { "Content-Type": "application/json" });
 });
 
 const server = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" }, (info) => {

@@ -278,7 +278,6 @@ async function main() {
   await quiet();
   results.scheduler = await benchScheduler(dir);
 
-  rmSync(dir, { recursive: true, force: true });
   print(results);
   writeFileSync(join(ROOT, "bench/results.json"), `${JSON.stringify(results, null, 2)}\n`);
 }
