@@ -11,7 +11,12 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 
 const ROOT = new URL("..", import.meta.url).pathname;
+/** Seconds per throughput measure: BENCH_DURATION (default 10), for a quicker look while working. */
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+if (!Number.isFinite(DURATION) || DURATION <= 0) {
+  console.error(`BENCH_DURATION must be a positive number of seconds (got "${process.env.BENCH_DURATION}").`);
+  process.exit(2);
+}
 const CONNECTIONS = 50;
 const KEY = "sk_test_bench_0000000001";
 
