@@ -1,6 +1,10 @@
 import { EventEmitter } from "node:events";
-import type { StoredEvent } from "./store/repos/events.js";
-import type { DeliveryUpdate } from "./webhooks/dispatcher.js";
+
+/**
+ * The bus's contract: plain facts that it owns, copied out of the store's rows when they are
+ * announced. The live view, the log lines and the test helpers read only these, so a change of a
+ * table never reaches them.
+ */
 
 /** A finished API request, as the log and the live view show it. */
 export interface RequestLogged {
@@ -11,14 +15,64 @@ export interface RequestLogged {
   durationMs: number;
 }
 
+/** A delivery the outbox made for an event: an attempt will report on it. */
+export interface DeliveryExpected {
+  deliveryId: string;
+  endpointId: string;
+  url: string;
+}
+
+/** An event, once its transaction has committed, with the deliveries made for it then. */
+export interface EventCreated {
+  id: string;
+  type: string;
+  objectId: string | null;
+  companyId: string;
+  requestId: string;
+  createdAt: string;
+  deliveries: readonly DeliveryExpected[];
+}
+
+/** How one attempt ended: an HTTP status, or no answer and why. */
+export interface AttemptResult {
+  statusCode: number | null;
+  error: string | null;
+  durationMs: number;
+}
+
+export type DeliveryStatus = "pending" | "succeeded" | "failed";
+
+/** A delivery after one of its attempts ended: still pending (a retry is due), succeeded, or given up. */
+export interface DeliveryAttempted {
+  deliveryId: string;
+  eventId: string;
+  eventType: string;
+  endpointId: string;
+  url: string;
+  status: DeliveryStatus;
+  /** Attempts made so far, this one included. */
+  attempts: number;
+  /** Clock time (ms) of the next attempt; null once finished. */
+  nextAttemptMs: number | null;
+  attempt: AttemptResult;
+}
+
+/** Deliveries that stopped without an attempt's say: their endpoint was deleted. */
+export interface DeliveriesStopped {
+  endpointId: string;
+  reason: "endpoint_deleted";
+  deliveryIds: readonly string[];
+}
+
 export interface BusEvents {
   "request.logged": [RequestLogged];
-  "event.created": [StoredEvent];
-  "delivery.updated": [DeliveryUpdate];
+  "event.created": [EventCreated];
+  "delivery.attempted": [DeliveryAttempted];
+  "deliveries.stopped": [DeliveriesStopped];
 }
 
 /**
- * The typed in-process bus: the store's writers announce, the log, the live view
- * and the dispatcher listen. Nothing in the process reads its own HTTP API.
+ * The typed in-process bus: the writers announce, once committed; the log lines, the live view and
+ * the test helpers listen. Nothing in the process reads its own HTTP API.
  */
 export class Bus extends EventEmitter<BusEvents> {}

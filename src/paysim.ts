@@ -12,7 +12,7 @@ import { createPayoutSimulator, type PayoutMode, type PayoutSimulator } from "./
 import { bootstrap, type BootstrappedCompany } from "./services/bootstrap.js";
 import { createCommandRunner } from "./services/commands.js";
 import { createPaymentIntentService } from "./services/payment-intents.js";
-import { createUnitOfWork } from "./services/unit-of-work.js";
+import { createUnitOfWork, type Work } from "./services/unit-of-work.js";
 import { createStore, type Store } from "./store/index.js";
 import { openDatabase } from "./store/open.js";
 import type { WebhookEndpointRow } from "./store/repos/webhook-endpoints.js";
@@ -62,7 +62,7 @@ export interface PaysimInstance {
   clock: Clock;
   bus: Bus;
   store: Store;
-  scheduler: Scheduler;
+  scheduler: Scheduler<Work>;
   /** Moves the clock and does all due work before resolving. */
   advanceClock(seconds: number): Promise<void>;
   /** Stops listening, then closes the database. Safe to call twice. */
@@ -113,7 +113,7 @@ export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimI
       run,
       onError: (job, error) => reportError(`job ${job.kind} ${job.subject_id}`, error),
     });
-    outbox = createOutbox({ store, clock, scheduler });
+    outbox = createOutbox({ store, clock, scheduler, bus });
     const dispatcher = createDispatcher({ store, clock, scheduler, bus, timeoutMs: options.webhookTimeout });
     let simulator: PayoutSimulator | undefined;
     const payouts = createPayoutService({ store, clock, destinations: loadTestDestinations(), planner: () => simulator! });

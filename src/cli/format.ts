@@ -1,40 +1,17 @@
 /**
  * Human-readable output of the CLI: aligned columns and label/value blocks.
- * Colour only on a terminal, not in CI, and only when NO_COLOR is not set (https://no-color.org).
+ * Colour only on a terminal, not in CI, and only when NO_COLOR is not set (https://no-color.org):
+ * see ui/terminal.ts.
  */
+import { Chalk } from "chalk";
+import { colourEnabled } from "../ui/terminal.js";
 
-/** SGR codes (open, close). Written out rather than util.styleText, which re-checks the stream itself on newer Node. */
-const STYLES = {
-  dim: [2, 22],
-  red: [31, 39],
-  green: [32, 39],
-  yellow: [33, 39],
-  cyan: [36, 39],
-} as const;
-type Style = keyof typeof STYLES;
+type Style = "dim" | "red" | "green" | "yellow" | "cyan";
 
-/**
- * Whether we run under CI, by the same test Ink uses (the is-in-ci package): there Ink holds every
- * frame back until it exits, so a live view would show nothing, and CI logs want plain text.
- */
-export function inCi(env: NodeJS.ProcessEnv = process.env): boolean {
-  const set = (name: string) => env[name] !== undefined && env[name] !== "0" && env[name] !== "false";
-  return set("CI") || set("CONTINUOUS_INTEGRATION");
-}
-
-/** Whether a developer is watching `stream` in an interactive terminal: a TTY outside CI. */
-export function interactiveTerminal(stream: { isTTY?: boolean } = process.stdout, env: NodeJS.ProcessEnv = process.env): boolean {
-  return stream.isTTY === true && !inCi(env);
-}
-
-export function colourEnabled(stream: { isTTY?: boolean } = process.stdout, env: NodeJS.ProcessEnv = process.env): boolean {
-  return interactiveTerminal(stream, env) && (env.NO_COLOR === undefined || env.NO_COLOR === "") && env.TERM !== "dumb";
-}
+const COLOURED = new Chalk({ level: 1 });
 
 export function paint(text: string, style: Style, enabled = colourEnabled()): string {
-  if (!enabled || text === "") return text;
-  const [open, close] = STYLES[style];
-  return `\u001b[${open}m${text}\u001b[${close}m`;
+  return enabled && text !== "" ? COLOURED[style](text) : text;
 }
 
 const STATUS_STYLES: Record<string, Style> = {

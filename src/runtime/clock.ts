@@ -71,6 +71,3 @@ export function createClock(options: ClockOptions = {}): Clock {
     },
   };
 }
-
-/** Milliseconds in the units `paysim clock advance` and durations accept. */
-export const MS = { second: 1000, minute: 60_000, hour: 3_600_000, day: 86_400_000 } as const;

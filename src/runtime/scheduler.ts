@@ -1,6 +1,5 @@
 import { setMaxListeners } from "node:events";
 import { newId } from "../domain/ids.js";
-import type { RunUnit, Work } from "../services/unit-of-work.js";
 import type { Store } from "../store/index.js";
 import type { JobRow } from "../store/repos/jobs.js";
 import type { Clock } from "./clock.js";
@@ -14,14 +13,14 @@ export interface Job<P = unknown> {
 }
 
 /** A job that only touches the database: it runs inside the unit that removes it. */
-export type SyncJobHandler = (job: Job, work: Work) => void;
+export type SyncJobHandler<W> = (job: Job, work: W) => void;
 
 /**
  * A job that waits on the outside world (a webhook attempt). It may not write
  * while it waits; it resolves to the writes to commit, which run in the unit
  * that removes the job. Until then the job row stays: a crash re-runs it.
  */
-export type AsyncJobHandler = (job: Job, signal: AbortSignal) => Promise<((work: Work) => void) | void>;
+export type AsyncJobHandler<W> = (job: Job, signal: AbortSignal) => Promise<((work: W) => void) | void>;
 
 /**
  * At most `max` async jobs with the same key wait on the outside world at once
@@ -40,10 +39,22 @@ export interface NewJob {
   payload?: unknown;
 }
 
-export interface SchedulerOptions {
+/**
+ * The port through which the scheduler commits a job's writes: the wiring fills it with the
+ * services' unit of work, whose `W` (what a change may do besides writing rows) the scheduler only
+ * hands on to the job's handler.
+ */
+export interface TransactionPort<W> {
+  /** Runs `fn` in its own transaction, durable when it returns. */
+  <T>(requestId: string, fn: (work: W) => T): T;
+  /** Runs `fn` now as one unit of a group commit; resolves once the group is durable. */
+  grouped<T>(requestId: string, fn: (work: W) => T): Promise<T>;
+}
+
+export interface SchedulerOptions<W> {
   store: Store;
   clock: Clock;
-  run: RunUnit;
+  run: TransactionPort<W>;
   /** Async jobs running at once at most; the rest wait their turn. */
   maxInFlight?: number;
   onError: (job: JobRow, error: unknown) => void;
@@ -57,14 +68,14 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 const RETRY_FAILED_JOB_MS = 60_000;
 const BEFORE_ALL = { due: -1, seq: -1 };
 
-interface AsyncKind {
-  handler: AsyncJobHandler;
+interface AsyncKind<W> {
+  handler: AsyncJobHandler<W>;
   limit?: ConcurrencyLimit | undefined;
 }
 
-interface Queued {
+interface Queued<W> {
   job: Job;
-  kind: AsyncKind;
+  kind: AsyncKind<W>;
   key: string;
 }
 
@@ -85,15 +96,15 @@ interface Queued {
  * (the next group commit, when it was scheduled in one): its handler may act on
  * the outside world at once, and what it acts on can never be rolled back.
  */
-export function createScheduler({ store, clock, run, maxInFlight = 128, onError }: SchedulerOptions) {
-  const syncHandlers = new Map<string, SyncJobHandler>();
-  const asyncKinds = new Map<string, AsyncKind>();
+export function createScheduler<W>({ store, clock, run, maxInFlight = 128, onError }: SchedulerOptions<W>) {
+  const syncHandlers = new Map<string, SyncJobHandler<W>>();
+  const asyncKinds = new Map<string, AsyncKind<W>>();
   const inFlight = new Map<number, Promise<void>>();
   /** Async jobs of each key in flight, until their writes have committed. */
   const inFlightByKey = new Map<string, number>();
   /** Of those, the ones whose handler still waits on the outside world: what a key's limit bounds. */
   const waitingByKey = new Map<string, number>();
-  const queues = new Map<string, Queued[]>();
+  const queues = new Map<string, Queued<W>[]>();
   const queuedSeqs = new Set<number>();
   /** Async jobs scheduled in a group commit that has not committed yet, with that commit. */
   const uncommitted = new Map<number, Promise<void>>();
@@ -136,7 +147,7 @@ export function createScheduler({ store, clock, run, maxInFlight = 128, onError 
     });
   }
 
-  function runSync(job: Job, handler: SyncJobHandler) {
+  function runSync(job: Job, handler: SyncJobHandler<W>) {
     try {
       run(newId("req"), (work) => {
         handler(job, work);
@@ -199,7 +210,7 @@ export function createScheduler({ store, clock, run, maxInFlight = 128, onError 
     committed.then(forget, forget);
   }
 
-  function canStart(item: Queued): boolean {
+  function canStart(item: Queued<W>): boolean {
     if (item.kind.limit && (waitingByKey.get(item.key) ?? 0) >= item.kind.limit.max) return false;
     // Past the global bound, a key with nothing in flight still gets one slot: hung
     // endpoints filling every slot must not starve a healthy one.
@@ -224,7 +235,7 @@ export function createScheduler({ store, clock, run, maxInFlight = 128, onError 
     if (moreDueAsync && queuedSeqs.size < MAX_QUEUED / 2) requestDrain();
   }
 
-  function start({ job, kind, key }: Queued) {
+  function start({ job, kind, key }: Queued<W>) {
     queuedSeqs.delete(job.seq);
     inFlightByKey.set(key, (inFlightByKey.get(key) ?? 0) + 1);
     waitingByKey.set(key, (waitingByKey.get(key) ?? 0) + 1);
@@ -325,7 +336,7 @@ export function createScheduler({ store, clock, run, maxInFlight = 128, onError 
   }
 
   return {
-    register(kind: string, handler: { sync: SyncJobHandler } | { async: AsyncJobHandler; limit?: ConcurrencyLimit }) {
+    register(kind: string, handler: { sync: SyncJobHandler<W> } | { async: AsyncJobHandler<W>; limit?: ConcurrencyLimit }) {
       if ("sync" in handler) syncHandlers.set(kind, handler.sync);
       else asyncKinds.set(kind, { handler: handler.async, limit: handler.limit });
     },
@@ -413,4 +424,4 @@ export function createScheduler({ store, clock, run, maxInFlight = 128, onError 
   };
 }
 
-export type Scheduler = ReturnType<typeof createScheduler>;
+export type Scheduler<W> = ReturnType<typeof createScheduler<W>>;

@@ -3,7 +3,7 @@ import { ApiError } from "../domain/errors.js";
 import { withRequestId } from "../domain/json-text.js";
 import { sha256Hex } from "../domain/sha256.js";
 import type { Clock } from "../runtime/clock.js";
-import { MS } from "../runtime/clock.js";
+import { MS } from "../domain/duration.js";
 import type { Store } from "../store/index.js";
 import type { IdempotencyScope } from "../store/repos/idempotency-keys.js";
 import type { RunUnit, Work } from "./unit-of-work.js";

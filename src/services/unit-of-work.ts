@@ -1,4 +1,4 @@
-import type { Bus } from "../bus.js";
+import type { Bus, DeliveryExpected, EventCreated } from "../bus.js";
 import { newId } from "../domain/ids.js";
 import { maskValue } from "../domain/masking.js";
 import type { EventType } from "../domain/events.js";
@@ -22,8 +22,21 @@ export interface Work {
   afterCommit(fn: () => void): void;
 }
 
-/** Called for every event recorded, inside its transaction: the webhook outbox. */
-export type EventRecordedHook = (event: StoredEvent) => void;
+/** Called for every event recorded, inside its transaction: the webhook outbox, which answers with the deliveries it made. */
+export type EventRecordedHook = (event: StoredEvent) => readonly DeliveryExpected[];
+
+/** What the bus says of a committed event: plain facts, not the row. */
+function announced(event: StoredEvent, deliveries: readonly DeliveryExpected[]): EventCreated {
+  return {
+    id: event.id,
+    type: event.type,
+    objectId: event.object_id,
+    companyId: event.company_id,
+    requestId: event.request_id,
+    createdAt: event.created_at,
+    deliveries,
+  };
+}
 
 /**
  * Runs a change and its events in ONE transaction, then announces the events on
@@ -32,9 +45,9 @@ export type EventRecordedHook = (event: StoredEvent) => void;
  * and an inner change commit together.
  */
 export function createUnitOfWork(store: Store, bus: Bus, clock: Clock, onEventRecorded: () => EventRecordedHook | undefined = () => undefined) {
-  let current: { work: Work; events: StoredEvent[]; after: (() => void)[] } | undefined;
+  let current: { work: Work; events: EventCreated[]; after: (() => void)[] } | undefined;
 
-  function recordEvent(requestId: string, events: StoredEvent[], event: NewEvent): StoredEvent {
+  function recordEvent(requestId: string, events: EventCreated[], event: NewEvent): StoredEvent {
     const id = newId("evt");
     const createdAt = clock.nowIso();
     const body = JSON.stringify({
@@ -54,14 +67,13 @@ export function createUnitOfWork(store: Store, bus: Bus, clock: Clock, onEventRe
       created_at: createdAt,
       body,
     });
-    events.push(stored);
-    onEventRecorded()?.(stored);
+    events.push(announced(stored, onEventRecorded()?.(stored) ?? []));
     return stored;
   }
 
   /** Runs `fn` with a fresh Work inside `transact`, then announces its events once committed. */
   function within<T, R>(requestId: string, fn: (work: Work) => T, transact: (body: () => T) => R, announce: (result: R, done: () => void) => R): R {
-    const events: StoredEvent[] = [];
+    const events: EventCreated[] = [];
     const after: (() => void)[] = [];
     const work: Work = {
       requestId,

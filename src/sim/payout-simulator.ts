@@ -17,7 +17,7 @@ interface MovePayload {
  * survive restarts and are reached at once by a clock advance.
  */
 export function createPayoutSimulator(options: {
-  scheduler: Scheduler;
+  scheduler: Scheduler<Work>;
   mode: PayoutMode;
   destinations: readonly TestDestination[];
   /** Makes one automatic move if it still applies (the payout may have moved meanwhile). */

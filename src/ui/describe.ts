@@ -1,5 +1,8 @@
-import { MAX_ATTEMPTS } from "../webhooks/retry-schedule.js";
-import type { DeliveryState } from "./model.js";
+import type { AttemptResult } from "../bus.js";
+import { MAX_ATTEMPTS } from "../domain/retry-schedule.js";
+import type { DeliveryState } from "./delivery-state.js";
+
+export type { AttemptResult } from "../bus.js";
 
 /**
  * The words paysim uses for a delivery's progress, shared by the live view and
@@ -8,13 +11,6 @@ import type { DeliveryState } from "./model.js";
 
 /** Retries after the first attempt (6). */
 export const MAX_RETRIES = MAX_ATTEMPTS - 1;
-
-/** How one attempt ended: an HTTP status, or no answer and why. */
-export interface AttemptResult {
-  statusCode: number | null;
-  error: string | null;
-  durationMs: number;
-}
 
 /**
  * Time left until a retry, counted down in whole seconds (rounded up, so it
@@ -79,6 +75,21 @@ export function stoppedText(attempts: number, last: Pick<AttemptResult, "statusC
 /** HH:MM:SS (UTC, like every time paysim shows) of an epoch-ms or ISO time. */
 export function timeOfDay(time: number | string): string {
   return new Date(time).toISOString().slice(11, 19);
+}
+
+/** How an HTTP status reads: done (2xx, 3xx), the client's to fix (4xx), or failed (5xx, or no answer). */
+export type StatusTone = "good" | "warn" | "bad";
+
+/**
+ * @example
+ * statusTone(201)  // "good"
+ * statusTone(409)  // "warn"
+ * statusTone(null) // "bad"
+ */
+export function statusTone(status: number | null): StatusTone {
+  if (status !== null && status >= 200 && status < 400) return "good";
+  if (status !== null && status >= 400 && status < 500) return "warn";
+  return "bad";
 }
 
 /** A request's duration as the log has always printed it. */

@@ -1,11 +1,9 @@
-import type { RequestLogged } from "../bus.js";
+import type { AttemptResult, DeliveriesStopped, DeliveryAttempted, DeliveryStatus, EventCreated, RequestLogged } from "../bus.js";
 import { maskText } from "../domain/masking.js";
-import type { DeliveryStatus } from "../store/repos/deliveries.js";
-import type { StoredEvent } from "../store/repos/events.js";
-import type { WebhookEndpointRow } from "../store/repos/webhook-endpoints.js";
-import type { DeliveryUpdate } from "../webhooks/dispatcher.js";
-import { listensTo } from "../webhooks/outbox.js";
-import { gaveUp, type AttemptResult } from "./describe.js";
+import { isFinished, type DeliveryState } from "./delivery-state.js";
+import { gaveUp } from "./describe.js";
+
+export { isFinished, type DeliveryState } from "./delivery-state.js";
 
 /**
  * The live view's state, kept outside React: pure reducers over what the bus
@@ -23,19 +21,8 @@ export const LIMITS = {
   recent: 500,
 } as const;
 
-/** An endpoint the view knows of, so it can show "sending…" before the first attempt ends. */
-export type KnownEndpoint = Pick<WebhookEndpointRow, "id" | "url" | "company_id" | "enabled_events">;
-
-export type DeliveryState =
-  | { kind: "sending" }
-  | { kind: "delivered"; attempts: number; last: AttemptResult }
-  | { kind: "failing"; attempts: number; last: AttemptResult; nextAttemptMs: number | null }
-  | { kind: "gave_up"; attempts: number; last: AttemptResult }
-  | { kind: "stopped"; attempts: number; last: AttemptResult | null };
-
 export interface DeliveryView {
-  /** Null while only expected ("sending…"): no attempt has reported yet. */
-  deliveryId: string | null;
+  deliveryId: string;
   endpointId: string;
   url: string;
   state: DeliveryState;
@@ -71,8 +58,9 @@ export interface EventFacts {
   id: string;
   type: string;
   objectId: string | null;
-  companyId: string;
   createdAt: string;
+  /** The deliveries made for it: each is shown as "sending…" until its first attempt reports. */
+  deliveries: readonly { deliveryId: string; endpointId: string; url: string }[];
 }
 
 export interface DeliveryFacts {
@@ -90,12 +78,12 @@ export interface DeliveryFacts {
 export type LiveAction =
   | { kind: "event"; event: EventFacts }
   | { kind: "delivery"; delivery: DeliveryFacts }
+  | { kind: "stopped"; deliveryIds: readonly string[] }
   | { kind: "request"; request: RequestView };
 
 type EventSummary = Pick<EventView, "id" | "type" | "objectId" | "createdAt">;
 
 export interface LiveModel {
-  readonly endpoints: readonly KnownEndpoint[];
   /** Oldest first (a Map keeps insertion order; an update keeps the place). */
   readonly inFlight: ReadonlyMap<string, EventView>;
   readonly recent: ReadonlyMap<string, EventSummary>;
@@ -107,29 +95,39 @@ export interface LiveModel {
 
 // --- actions from bus payloads: small copies, masked, without the event body ---
 
-export function eventAction(event: StoredEvent): LiveAction {
+export function eventAction(event: EventCreated): LiveAction {
   return {
     kind: "event",
-    event: { id: event.id, type: event.type, objectId: event.object_id, companyId: event.company_id, createdAt: event.created_at },
+    event: {
+      id: event.id,
+      type: event.type,
+      objectId: event.objectId,
+      createdAt: event.createdAt,
+      deliveries: event.deliveries.map((d) => ({ deliveryId: d.deliveryId, endpointId: d.endpointId, url: maskText(d.url) })),
+    },
   };
 }
 
-export function deliveryAction(update: DeliveryUpdate): LiveAction {
-  const { delivery, attempt } = update;
+export function deliveryAction(update: DeliveryAttempted): LiveAction {
+  const { attempt } = update;
   return {
     kind: "delivery",
     delivery: {
-      deliveryId: delivery.id,
-      eventId: delivery.event_id,
+      deliveryId: update.deliveryId,
+      eventId: update.eventId,
       eventType: update.eventType,
-      endpointId: delivery.endpoint_id,
-      url: maskText(delivery.url),
-      status: delivery.status,
-      attempts: delivery.attempt_count,
-      nextAttemptMs: delivery.next_attempt_ms,
+      endpointId: update.endpointId,
+      url: maskText(update.url),
+      status: update.status,
+      attempts: update.attempts,
+      nextAttemptMs: update.nextAttemptMs,
       last: { statusCode: attempt.statusCode, error: attempt.error === null ? null : maskText(attempt.error), durationMs: attempt.durationMs },
     },
   };
+}
+
+export function stoppedAction(stopped: DeliveriesStopped): LiveAction {
+  return { kind: "stopped", deliveryIds: stopped.deliveryIds };
 }
 
 export function requestAction(request: RequestLogged, atIso: string): LiveAction {
@@ -148,9 +146,8 @@ export function requestAction(request: RequestLogged, atIso: string): LiveAction
 
 // --- reducers ---
 
-export function createLiveModel(endpoints: readonly KnownEndpoint[] = []): LiveModel {
+export function createLiveModel(): LiveModel {
   return {
-    endpoints: endpoints.map((e) => ({ id: e.id, url: maskText(e.url), company_id: e.company_id, enabled_events: e.enabled_events })),
     inFlight: new Map(),
     recent: new Map(),
     unprinted: [],
@@ -160,7 +157,6 @@ export function createLiveModel(endpoints: readonly KnownEndpoint[] = []): LiveM
 }
 
 type Draft = {
-  endpoints: KnownEndpoint[];
   inFlight: Map<string, EventView>;
   recent: Map<string, EventSummary>;
   unprinted: Printed[];
@@ -174,7 +170,6 @@ type Draft = {
  */
 export function applyActions(model: LiveModel, actions: readonly LiveAction[]): LiveModel {
   const draft: Draft = {
-    endpoints: [...model.endpoints],
     inFlight: new Map(model.inFlight),
     recent: new Map(model.recent),
     unprinted: [...model.unprinted],
@@ -184,7 +179,8 @@ export function applyActions(model: LiveModel, actions: readonly LiveAction[]): 
   for (const action of actions) {
     if (action.kind === "event") onEvent(draft, action.event);
     else if (action.kind === "delivery") onDelivery(draft, action.delivery);
-    else onRequest(draft, action.request);
+    else if (action.kind === "stopped") onStopped(draft, new Set(action.deliveryIds));
+    else print(draft, { kind: "request", request: action.request });
   }
   return draft;
 }
@@ -220,17 +216,12 @@ export function visibleInFlight(model: LiveModel, maxLines: number): { events: E
   return { events: shown.reverse(), hidden: all.length - shown.length, atCapacity: model.dropped > 0 && all.length >= LIMITS.inFlight };
 }
 
-export function isFinished(state: DeliveryState): boolean {
-  return state.kind === "delivered" || state.kind === "gave_up" || state.kind === "stopped";
-}
-
 function onEvent(draft: Draft, facts: EventFacts): void {
   const summary: EventSummary = { id: facts.id, type: facts.type, objectId: facts.objectId, createdAt: facts.createdAt };
   remember(draft, summary);
-  const expected = draft.endpoints.filter((e) => e.company_id === facts.companyId && listensTo(e, facts.type));
   const view: EventView = {
     ...summary,
-    deliveries: expected.map((e) => ({ deliveryId: null, endpointId: e.id, url: e.url, state: { kind: "sending" } })),
+    deliveries: facts.deliveries.map((d) => ({ ...d, state: { kind: "sending" } })),
   };
   if (view.deliveries.length === 0) print(draft, { kind: "event", event: view });
   else track(draft, view);
@@ -247,27 +238,13 @@ function onDelivery(draft: Draft, facts: DeliveryFacts): void {
   settle(draft, view, existing !== undefined);
 }
 
-/** Request lines are printed; a successful DELETE of an endpoint also stops what the view waited for from it. */
-function onRequest(draft: Draft, request: RequestView): void {
-  print(draft, { kind: "request", request });
-  const deleted = deletedEndpointId(request);
-  if (deleted === undefined) return;
-  // The dispatcher stops a deleted endpoint's deliveries without a bus event: this request is the only news of it.
-  draft.endpoints = draft.endpoints.filter((e) => e.id !== deleted);
+/** Deliveries stopped by their endpoint's deletion: the view stops waiting for them. */
+function onStopped(draft: Draft, deliveryIds: ReadonlySet<string>): void {
   for (const event of [...draft.inFlight.values()]) {
-    if (!event.deliveries.some((d) => d.endpointId === deleted && !isFinished(d.state))) continue;
-    const deliveries = event.deliveries.map((d) =>
-      d.endpointId === deleted && !isFinished(d.state) ? { ...d, state: stopped(d.state) } : d,
-    );
+    if (!event.deliveries.some((d) => deliveryIds.has(d.deliveryId) && !isFinished(d.state))) continue;
+    const deliveries = event.deliveries.map((d) => (deliveryIds.has(d.deliveryId) && !isFinished(d.state) ? { ...d, state: stopped(d.state) } : d));
     settle(draft, { ...event, deliveries }, true);
   }
-}
-
-const DELETE_ENDPOINT = /^\/v1\/webhook_endpoints\/(we_[0-9A-Za-z]+)\/?$/;
-
-function deletedEndpointId(request: RequestView): string | undefined {
-  if (request.method !== "DELETE" || request.status < 200 || request.status >= 300) return undefined;
-  return DELETE_ENDPOINT.exec(request.path)?.[1];
 }
 
 function stopped(state: DeliveryState): DeliveryState {
@@ -282,10 +259,9 @@ function deliveryState(facts: DeliveryFacts): DeliveryState {
   return { kind: "failing", attempts, last, nextAttemptMs: facts.nextAttemptMs };
 }
 
-/** Replaces the same delivery, else the endpoint's "sending…" placeholder, else adds it. */
+/** Replaces the same delivery, else adds it (a resend's, or one of an event from before this start). */
 function upsert(deliveries: readonly DeliveryView[], next: DeliveryView): DeliveryView[] {
-  let index = deliveries.findIndex((d) => d.deliveryId === next.deliveryId);
-  if (index < 0) index = deliveries.findIndex((d) => d.deliveryId === null && d.endpointId === next.endpointId);
+  const index = deliveries.findIndex((d) => d.deliveryId === next.deliveryId);
   if (index < 0) return [...deliveries, next];
   return deliveries.map((d, i) => (i === index ? next : d));
 }

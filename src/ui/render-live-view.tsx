@@ -1,5 +1,5 @@
 import { render } from "ink";
-import { colourEnabled } from "../cli/format.js";
+import { colourEnabled } from "./terminal.js";
 import { maskText } from "../domain/masking.js";
 import type { PaysimInstance } from "../paysim.js";
 import { bannerFacts, bannerLines } from "./banner.js";
@@ -34,11 +34,7 @@ export interface LiveViewHandle {
  */
 export function renderLiveView(instance: PaysimInstance, options: LiveViewOptions): LiveViewHandle {
   const stdout = options.stdout ?? process.stdout;
-  const source = {
-    bus: instance.bus,
-    clock: instance.clock,
-    endpoints: instance.companies.flatMap((c) => c.endpoints),
-  };
+  const source = { bus: instance.bus, clock: instance.clock };
   const view = (stopping: boolean) => (
     <LiveView
       source={source}

@@ -1,4 +1,4 @@
-import type { Bus } from "../bus.js";
+import type { AttemptResult, Bus, DeliveryAttempted } from "../bus.js";
 import type { Clock } from "../runtime/clock.js";
 import type { Job, Scheduler } from "../runtime/scheduler.js";
 import type { Store } from "../store/index.js";
@@ -6,7 +6,7 @@ import type { DeliveryForAttempt, DeliveryRow } from "../store/repos/deliveries.
 import type { Work } from "../services/unit-of-work.js";
 import { VERSION } from "../version.js";
 import { DELIVERY_JOB, type DeliveryJobPayload } from "./outbox.js";
-import { MAX_ATTEMPTS, nextAttemptAt } from "./retry-schedule.js";
+import { MAX_ATTEMPTS, nextAttemptAt } from "../domain/retry-schedule.js";
 import { createWebhookClient, type WebhookClient } from "./http-client.js";
 import { signatureHeader, wallClockSeconds } from "./sign.js";
 
@@ -22,19 +22,6 @@ export const DEFAULT_WEBHOOK_TIMEOUT_MS = 20_000;
  */
 const PER_ENDPOINT_IN_FLIGHT = 32;
 
-export interface AttemptOutcome {
-  statusCode: number | null;
-  error: string | null;
-  durationMs: number;
-}
-
-/** A delivery after an attempt, as the live view and the log show it. */
-export interface DeliveryUpdate {
-  delivery: DeliveryRow;
-  eventType: string;
-  attempt: AttemptOutcome;
-}
-
 /** An attempt about to go out: what it sends, where, and its "before" record. */
 interface Started extends DeliveryForAttempt {
   attemptSeq: number;
@@ -42,7 +29,7 @@ interface Started extends DeliveryForAttempt {
 }
 
 /** POSTs the exact stored bytes, signed at the real time of this attempt. */
-async function send(client: WebhookClient, url: string, body: string, secret: string, eventId: string, timeoutMs: number, stop: AbortSignal): Promise<AttemptOutcome> {
+async function send(client: WebhookClient, url: string, body: string, secret: string, eventId: string, timeoutMs: number, stop: AbortSignal): Promise<AttemptResult> {
   const started = performance.now();
   const headers = {
     "Content-Type": "application/json",
@@ -60,7 +47,7 @@ async function send(client: WebhookClient, url: string, body: string, secret: st
  * before it goes out and completed after; a failure schedules the next retry
  * from this attempt's time, the seventh gives up.
  */
-export function createDispatcher(options: { store: Store; clock: Clock; scheduler: Scheduler; bus: Bus; timeoutMs?: number }) {
+export function createDispatcher(options: { store: Store; clock: Clock; scheduler: Scheduler<Work>; bus: Bus; timeoutMs?: number }) {
   const { store, clock, scheduler, bus } = options;
   const timeoutMs = options.timeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS;
   const client = createWebhookClient({ maxSocketsPerHost: PER_ENDPOINT_IN_FLIGHT });
@@ -127,7 +114,18 @@ export function createDispatcher(options: { store: Store; clock: Clock; schedule
       if (next !== undefined) {
         scheduler.schedule({ kind: DELIVERY_JOB, subjectId: delivery.id, dueMs: next, payload: { endpoint_id: delivery.endpoint_id } satisfies DeliveryJobPayload });
       }
-      work.afterCommit(() => bus.emit("delivery.updated", { delivery: updated, eventType, attempt: outcome }));
+      const attempted: DeliveryAttempted = {
+        deliveryId: updated.id,
+        eventId: updated.event_id,
+        eventType,
+        endpointId: updated.endpoint_id,
+        url: updated.url,
+        status: updated.status,
+        attempts: updated.attempt_count,
+        nextAttemptMs: updated.next_attempt_ms,
+        attempt: outcome,
+      };
+      work.afterCommit(() => bus.emit("delivery.attempted", attempted));
     };
   }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { colourEnabled, fields, paintStatus, table } from "../../src/cli/format.js";
+import { fields, paintStatus, table } from "../../src/cli/format.js";
+import { colourEnabled } from "../../src/ui/terminal.js";
 
 describe("CLI output formatting", () => {
   it.each([

@@ -1,22 +1,24 @@
 import { afterEach, describe, expect, it } from "vitest";
-import type { StoredEvent } from "../../src/store/repos/events.js";
 import { deliveryLine, eventLine, requestLine } from "../../src/cli/reporters/lines.js";
-import type { DeliveryUpdate } from "../../src/webhooks/dispatcher.js";
-import { RETRY_DELAYS_MS } from "../../src/webhooks/retry-schedule.js";
+import type { DeliveryAttempted } from "../../src/bus.js";
+import { RETRY_DELAYS_MS } from "../../src/domain/retry-schedule.js";
 import { startCli, startPaysimCli, type CliHandle } from "../helpers/cli.js";
 import { callApi, clientFor, createIntent, tempDir } from "../helpers/paysim.js";
 import { startReceiver, type Receiver } from "../helpers/receiver.js";
 
 const T0 = Date.parse("2026-05-01T12:00:00.000Z");
 
-function update(status: DeliveryUpdate["delivery"]["status"], attempts: number, statusCode: number | null, next: number | null): DeliveryUpdate {
+function update(status: DeliveryAttempted["status"], attempts: number, statusCode: number | null, next: number | null): DeliveryAttempted {
   return {
+    deliveryId: "del_1",
+    eventId: "evt_1",
     eventType: "payment_intent.created",
+    endpointId: "we_1",
+    url: "http://127.0.0.1:3000/hooks",
+    status,
+    attempts,
+    nextAttemptMs: next,
     attempt: { statusCode, error: statusCode === null ? "connection refused" : null, durationMs: 12.4 },
-    delivery: {
-      seq: 1, id: "del_1", event_id: "evt_1", company_id: "co_1", endpoint_id: "we_1", url: "http://127.0.0.1:3000/hooks",
-      status, attempt_count: attempts, next_attempt_ms: next, created_at: "", updated_at: "",
-    },
   };
 }
 
@@ -25,7 +27,7 @@ describe("plain log lines", () => {
     ["a request", requestLine({ requestId: "req_1", method: "POST", path: "/v1/payment_intents", status: 201, durationMs: 12.34 }), "POST /v1/payment_intents 201 12.3ms"],
     [
       "an event",
-      eventLine({ id: "evt_1", type: "payout.created", object_id: "po_1" } as StoredEvent),
+      eventLine({ id: "evt_1", type: "payout.created", objectId: "po_1" }),
       "event evt_1 payout.created po_1",
     ],
     [

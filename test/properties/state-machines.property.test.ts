@@ -8,7 +8,7 @@ import {
   type PaymentIntentState,
   type PaymentIntentTrigger,
 } from "../../src/domain/payment-intent.js";
-import { MAX_ATTEMPTS, nextAttemptAt, RETRY_DELAYS_MS } from "../../src/webhooks/retry-schedule.js";
+import { MAX_ATTEMPTS, nextAttemptAt, RETRY_DELAYS_MS } from "../../src/domain/retry-schedule.js";
 
 const TERMINAL_INTENT: PaymentIntentState[] = ["captured", "canceled", "failed"];
 

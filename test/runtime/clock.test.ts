@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createClock, MS } from "../../src/runtime/clock.js";
+import { createClock } from "../../src/runtime/clock.js";
+import { MS } from "../../src/domain/duration.js";
 
 /** A real-time source the test moves by hand. */
 function fakeRealTime(start = Date.UTC(2030, 0, 1)) {

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { Bus } from "../../src/bus.js";
 import { createClock, type Clock } from "../../src/runtime/clock.js";
 import { createScheduler, type Scheduler } from "../../src/runtime/scheduler.js";
-import { createUnitOfWork } from "../../src/services/unit-of-work.js";
+import { createUnitOfWork, type Work } from "../../src/services/unit-of-work.js";
 import { createStore, type Store } from "../../src/store/index.js";
 import { openDatabase } from "../../src/store/open.js";
 import { tempDir } from "../helpers/paysim.js";
@@ -13,7 +13,7 @@ const T0 = Date.parse("2030-01-01T00:00:00.000Z");
 interface Harness {
   store: Store;
   clock: Clock;
-  scheduler: Scheduler;
+  scheduler: Scheduler<Work>;
   ran: string[];
   errors: unknown[];
   close(): Promise<void>;

@@ -222,7 +222,7 @@ describe("payout simulation (--payouts auto) reached by advancing the clock", ()
       const succeeded = new Set<string>();
       let onSucceeded = () => {};
       local.bus.on("event.created", (event) => {
-        if (event.type === "payout.succeeded") succeeded.add(event.object_id!);
+        if (event.type === "payout.succeeded") succeeded.add(event.objectId!);
         onSucceeded();
       });
       const realStart = performance.now();

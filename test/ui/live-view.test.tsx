@@ -1,7 +1,7 @@
 import "./helpers/as-a-terminal.js";
 import chalk from "chalk";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { MAX_ATTEMPTS, RETRY_DELAYS_MS } from "../../src/webhooks/retry-schedule.js";
+import { MAX_ATTEMPTS, RETRY_DELAYS_MS } from "../../src/domain/retry-schedule.js";
 import { closedPortUrl, startReceiver, type Receiver } from "../helpers/receiver.js";
 import { createIntent, startTestPaysim, type TestPaysim } from "../helpers/paysim.js";
 import { normalise, renderView, type RenderedView } from "./helpers/live-view.js";
@@ -151,7 +151,7 @@ paysim http://127.0.0.1:PORT · clock … · 1 in flight · q to quit`);
     const count = 5000;
     for (let i = 0; i < count; i++) {
       const id = `evt_burst${String(i).padStart(19, "0")}`;
-      paysim.bus.emit("event.created", { seq: i, id, company_id: company, type: "payout.created", object_id: `po_${i}`, request_id: "req_burst", created_at: new Date(FROZEN).toISOString(), body: "{}" });
+      paysim.bus.emit("event.created", { id, companyId: company, type: "payout.created", objectId: `po_${i}`, requestId: "req_burst", createdAt: new Date(FROZEN).toISOString(), deliveries: [] });
     }
     const frame = await view.waitForFrame(`evt_burst${String(count - 1).padStart(19, "0")}`);
     expect(frame).toMatch(/… \d+ events and 0 requests not shown/);

@@ -7,25 +7,29 @@ import {
   LIMITS,
   reduce,
   requestAction,
+  stoppedAction,
   takePrinted,
   visibleInFlight,
   type DeliveryFacts,
-  type KnownEndpoint,
   type LiveAction,
   type LiveModel,
 } from "../../src/ui/model.js";
-import type { DeliveryUpdate } from "../../src/webhooks/dispatcher.js";
+import type { DeliveryAttempted } from "../../src/bus.js";
 
 const T0 = Date.parse("2026-05-01T12:00:00.000Z");
 const ACME = "co_acme";
-const GLOBEX = "co_globex";
 
-const hooks: KnownEndpoint = { id: "we_hooks", url: "http://127.0.0.1:3000/hooks", company_id: ACME, enabled_events: '["*"]' };
-const payoutsOnly: KnownEndpoint = { id: "we_payouts", url: "http://127.0.0.1:3000/payouts", company_id: ACME, enabled_events: '["payout.created"]' };
-const globexHooks: KnownEndpoint = { id: "we_globex", url: "http://127.0.0.1:4000/hooks", company_id: GLOBEX, enabled_events: '["*"]' };
+interface Endpoint {
+  id: string;
+  url: string;
+}
+const hooks: Endpoint = { id: "we_hooks", url: "http://127.0.0.1:3000/hooks" };
+const second: Endpoint = { id: "we_second", url: "http://127.0.0.1:3001/hooks" };
 
-function event(id: string, type = "payment_intent.created", companyId = ACME): LiveAction {
-  return { kind: "event", event: { id, type, objectId: `pi_${id}`, companyId, createdAt: new Date(T0).toISOString() } };
+/** An event as the bus announces it, with a delivery made to each of `endpoints` (id `del_<event>_<endpoint>`). */
+function event(id: string, endpoints: readonly Endpoint[] = [hooks], type = "payment_intent.created"): LiveAction {
+  const deliveries = endpoints.map((e) => ({ deliveryId: `del_${id}_${e.id.slice(3)}`, endpointId: e.id, url: e.url }));
+  return { kind: "event", event: { id, type, objectId: `pi_${id}`, createdAt: new Date(T0).toISOString(), deliveries } };
 }
 
 function delivery(eventId: string, overrides: Partial<DeliveryFacts> = {}): LiveAction {
@@ -74,100 +78,88 @@ function summary(model: LiveModel) {
 }
 
 describe("live view model", () => {
-  const cases: { name: string; endpoints: KnownEndpoint[]; actions: LiveAction[]; inFlight: string[]; printed: string[] }[] = [
+  const cases: { name: string; actions: LiveAction[]; inFlight: string[]; printed: string[] }[] = [
     {
-      name: "an event with no endpoint listening is printed at once",
-      endpoints: [payoutsOnly],
-      actions: [event("evt_1")],
+      name: "an event with no delivery made for it is printed at once",
+      actions: [event("evt_1", [])],
       inFlight: [],
       printed: ["event evt_1 payment_intent.created:"],
     },
     {
-      name: "an event waits as 'sending' for each of its company's endpoints that listen to its type",
-      endpoints: [hooks, payoutsOnly, globexHooks],
-      actions: [event("evt_1")],
+      name: "an event waits as 'sending' for each delivery the outbox made for it",
+      actions: [event("evt_1", [hooks])],
       inFlight: ["evt_1: we_hooks=sending"],
       printed: [],
     },
     {
       name: "a delivered attempt replaces the 'sending' placeholder and prints the finished event",
-      endpoints: [hooks],
       actions: [event("evt_1"), delivery("evt_1")],
       inFlight: [],
       printed: ["event evt_1 payment_intent.created: we_hooks=delivered"],
     },
     {
       name: "a failed attempt with a retry ahead keeps the event in flight",
-      endpoints: [hooks],
       actions: [event("evt_1"), failing("evt_1", 1)],
       inFlight: ["evt_1: we_hooks=failing"],
       printed: [],
     },
     {
       name: "the seventh failed attempt gives up and prints the event",
-      endpoints: [hooks],
       actions: [event("evt_1"), failing("evt_1", 1), delivery("evt_1", { status: "failed", attempts: 7, last: { statusCode: 500, error: null, durationMs: 4 } })],
       inFlight: [],
       printed: ["event evt_1 payment_intent.created: we_hooks=gave_up"],
     },
     {
       name: "an event stays in flight until every endpoint has finished",
-      endpoints: [hooks, { ...hooks, id: "we_second", url: "http://127.0.0.1:3001/hooks" }],
-      actions: [event("evt_1"), delivery("evt_1")],
+      actions: [event("evt_1", [hooks, second]), delivery("evt_1")],
       inFlight: ["evt_1: we_hooks=delivered we_second=sending"],
       printed: [],
     },
     {
       name: "a delivery for an event the view never saw (e.g. from before this start) is shown under the delivery's event type",
-      endpoints: [],
       actions: [delivery("evt_old")],
       inFlight: [],
       printed: ["event evt_old payment_intent.created: we_hooks=delivered"],
     },
     {
-      name: "a delivery to an endpoint created after the start is added to its event",
-      endpoints: [],
-      actions: [event("evt_1"), failing("evt_1", 1)],
+      name: "a delivery the event was not announced with (a resend to a newer endpoint) is added to its event",
+      actions: [event("evt_1", []), failing("evt_1", 1)],
       inFlight: ["evt_1: we_hooks=failing"],
       printed: ["event evt_1 payment_intent.created:"],
     },
     {
       name: "a resend is a second delivery to the same endpoint, shown beside the first",
-      endpoints: [hooks],
       actions: [event("evt_1"), delivery("evt_1"), delivery("evt_1", { deliveryId: "del_resend" })],
       inFlight: [],
       printed: ["event evt_1 payment_intent.created: we_hooks=delivered", "event evt_1 payment_intent.created: we_hooks=delivered"],
     },
     {
       name: "requests are printed in order",
-      endpoints: [],
       actions: [request("POST", "/v1/payment_intents", 201), request("GET", "/v1/events", 401)],
       inFlight: [],
       printed: ["request POST /v1/payment_intents", "request GET /v1/events"],
     },
     {
-      name: "deleting an endpoint stops what the view waited for from it, and later events do not wait for it",
-      endpoints: [hooks],
-      actions: [event("evt_1"), failing("evt_1", 2), request("DELETE", "/v1/webhook_endpoints/we_hooks"), event("evt_2")],
-      inFlight: [],
-      printed: ["request DELETE /v1/webhook_endpoints/we_hooks", "event evt_1 payment_intent.created: we_hooks=stopped", "event evt_2 payment_intent.created:"],
+      name: "deliveries stopped by their endpoint's deletion end what the view waited for from them",
+      actions: [event("evt_1", [hooks, second]), failing("evt_1", 2), stoppedAction({ endpointId: hooks.id, reason: "endpoint_deleted", deliveryIds: ["del_evt_1_hooks"] }), delivery("evt_1", { deliveryId: "del_evt_1_second", endpointId: second.id, url: second.url }), event("evt_2", [second])],
+      inFlight: ["evt_2: we_second=sending"],
+      printed: ["event evt_1 payment_intent.created: we_hooks=stopped we_second=delivered"],
     },
     {
-      name: "a refused delete (404) changes nothing",
-      endpoints: [hooks],
-      actions: [event("evt_1"), request("DELETE", "/v1/webhook_endpoints/we_hooks", 404)],
+      name: "a request line alone never changes a delivery: only the bus's stop does",
+      actions: [event("evt_1"), request("DELETE", "/v1/webhook_endpoints/we_hooks")],
       inFlight: ["evt_1: we_hooks=sending"],
       printed: ["request DELETE /v1/webhook_endpoints/we_hooks"],
     },
   ];
 
-  it.each(cases)("$name", ({ endpoints, actions, inFlight, printed }) => {
-    const model = applyActions(createLiveModel(endpoints), actions);
+  it.each(cases)("$name", ({ actions, inFlight, printed }) => {
+    const model = applyActions(createLiveModel(), actions);
     expect(summary(model)).toEqual({ inFlight, printed });
   });
 
   it("does not change the model it is given", () => {
-    const before = reduce(createLiveModel([hooks]), event("evt_1"));
+    const before = reduce(createLiveModel(), event("evt_1"));
     const after = reduce(before, delivery("evt_1"));
     expect([...before.inFlight.keys()]).toEqual(["evt_1"]);
     expect(before.unprinted).toHaveLength(0);
@@ -175,7 +167,7 @@ describe("live view model", () => {
   });
 
   it("keeps a failing delivery's retry number, last status and next attempt time", () => {
-    const model = applyActions(createLiveModel([hooks]), [event("evt_1"), failing("evt_1", 2, null)]);
+    const model = applyActions(createLiveModel(), [event("evt_1"), failing("evt_1", 2, null)]);
     expect(model.inFlight.get("evt_1")!.deliveries[0]!.state).toEqual({
       kind: "failing",
       attempts: 2,
@@ -192,7 +184,7 @@ describe("live view model", () => {
   });
 
   it("stays bounded in a burst: the oldest unprinted lines are counted instead of kept", () => {
-    const burst = Array.from({ length: LIMITS.unprinted + 250 }, (_, i) => (i % 2 === 0 ? event(`evt_${i}`) : request("GET", `/v1/events/${i}`)));
+    const burst = Array.from({ length: LIMITS.unprinted + 250 }, (_, i) => (i % 2 === 0 ? event(`evt_${i}`, []) : request("GET", `/v1/events/${i}`)));
     const model = applyActions(createLiveModel(), burst);
     expect(model.unprinted).toHaveLength(LIMITS.unprinted);
     const { printed } = takePrinted(model);
@@ -202,7 +194,7 @@ describe("live view model", () => {
 
   it("tracks at most the newest in-flight events, dropping the oldest", () => {
     const burst = Array.from({ length: LIMITS.inFlight + 20 }, (_, i) => event(`evt_${i}`));
-    const model = applyActions(createLiveModel([hooks]), burst);
+    const model = applyActions(createLiveModel(), burst);
     expect(model.inFlight.size).toBe(LIMITS.inFlight);
     expect(model.inFlight.has("evt_0")).toBe(false);
     expect(model.inFlight.has(`evt_${LIMITS.inFlight + 19}`)).toBe(true);
@@ -210,7 +202,7 @@ describe("live view model", () => {
   });
 
   it("remembers a printed event's type and object for a delivery that reports later", () => {
-    const model = applyActions(createLiveModel(), [event("evt_1", "payout.created"), delivery("evt_1", { eventType: "payout.created" })]);
+    const model = applyActions(createLiveModel(), [event("evt_1", [], "payout.created"), delivery("evt_1", { eventType: "payout.created" })]);
     const { printed } = takePrinted(model);
     expect(printed[1]).toMatchObject({ kind: "event", event: { id: "evt_1", objectId: "pi_evt_1", createdAt: "2026-05-01T12:00:00.000Z" } });
   });
@@ -222,7 +214,7 @@ describe("live view model", () => {
     { maxLines: 1, shown: [], hidden: 3 },
   ];
   it.each(fitCases)("shows the newest in-flight events that fit in $maxLines lines", ({ maxLines, shown, hidden }) => {
-    const model = applyActions(createLiveModel([hooks]), [event("evt_0"), event("evt_1"), event("evt_2")]);
+    const model = applyActions(createLiveModel(), [event("evt_0"), event("evt_1"), event("evt_2")]);
     const visible = visibleInFlight(model, maxLines);
     expect(visible.events.map((e) => e.id)).toEqual(shown);
     expect(visible.hidden).toBe(hidden);
@@ -233,18 +225,17 @@ describe("actions from bus payloads", () => {
   it("masks a card number in a request path and keeps no event body", () => {
     const action = requestAction({ requestId: "req_1", method: "GET", path: "/v1/payment_intents/4242424242424242", status: 404, durationMs: 1 }, "2026-05-01T12:00:00.000Z");
     expect(action).toMatchObject({ request: { path: "/v1/payment_intents/************4242" } });
-    const fromEvent = eventAction({ seq: 1, id: "evt_1", company_id: ACME, type: "payout.created", object_id: "po_1", request_id: "req_1", created_at: "2026-05-01T12:00:00.000Z", body: "{}" });
-    expect(JSON.stringify(fromEvent)).not.toContain("body");
+    const fromEvent = eventAction({
+      id: "evt_1", companyId: ACME, type: "payout.created", objectId: "po_1", requestId: "req_1", createdAt: "2026-05-01T12:00:00.000Z",
+      deliveries: [{ deliveryId: "del_1", endpointId: "we_1", url: "http://127.0.0.1:9/hook/4242424242424242" }],
+    });
+    expect(fromEvent).toMatchObject({ event: { deliveries: [{ url: "http://127.0.0.1:9/hook/************4242" }] } });
   });
 
-  it("takes the delivery's state, attempt count and next attempt from the dispatcher's update", () => {
-    const update: DeliveryUpdate = {
-      eventType: "payment_intent.created",
-      attempt: { statusCode: null, error: "connection refused", durationMs: 3 },
-      delivery: {
-        seq: 1, id: "del_1", event_id: "evt_1", company_id: ACME, endpoint_id: "we_1", url: "http://127.0.0.1:9/x",
-        status: "pending", attempt_count: 1, next_attempt_ms: T0 + 30_000, created_at: "", updated_at: "",
-      },
+  it("takes the delivery's state, attempt count and next attempt from the bus's delivery.attempted", () => {
+    const update: DeliveryAttempted = {
+      deliveryId: "del_1", eventId: "evt_1", eventType: "payment_intent.created", endpointId: "we_1", url: "http://127.0.0.1:9/x",
+      status: "pending", attempts: 1, nextAttemptMs: T0 + 30_000, attempt: { statusCode: null, error: "connection refused", durationMs: 3 },
     };
     expect(deliveryAction(update)).toEqual({
       kind: "delivery",

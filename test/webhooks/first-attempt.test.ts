@@ -46,7 +46,7 @@ function webhooksOnAFile() {
     if (db.open) db.close();
   });
   const { scheduler } = instance();
-  const outbox = createOutbox({ store, clock, scheduler });
+  const outbox = createOutbox({ store, clock, scheduler, bus });
   let n = 0;
   const newEvent = (): StoredEvent =>
     store.events.insert({

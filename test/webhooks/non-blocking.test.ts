@@ -26,8 +26,8 @@ describe("a hanging endpoint", () => {
     const fine = await createEndpoint(paysim, healthy.url);
 
     const healthyDone = new Set<string>();
-    paysim.bus.on("delivery.updated", (u) => {
-      if (u.delivery.endpoint_id === fine.id && u.delivery.status === "succeeded") healthyDone.add(u.delivery.event_id);
+    paysim.bus.on("delivery.attempted", (u) => {
+      if (u.endpointId === fine.id && u.status === "succeeded") healthyDone.add(u.eventId);
     });
     const allHealthyDone = deliveryUpdated(paysim, () => healthyDone.size === EVENTS);
 
@@ -84,7 +84,7 @@ describe("a hanging endpoint", () => {
     receivers.push(healthy);
     const fine = await createEndpoint(paysim, healthy.url);
     let delivered = 0;
-    const allDelivered = deliveryUpdated(paysim, (u) => u.delivery.endpoint_id === fine.id && u.delivery.status === "succeeded" && ++delivered === EVENTS);
+    const allDelivered = deliveryUpdated(paysim, (u) => u.endpointId === fine.id && u.status === "succeeded" && ++delivered === EVENTS);
 
     for (let i = 0; i < EVENTS; i++) await createIntent(paysim);
     await allDelivered;

@@ -1,7 +1,7 @@
 import { createHmac } from "node:crypto";
 import { expect } from "vitest";
 import type { PaysimOptions } from "../../src/paysim.js";
-import type { DeliveryUpdate } from "../../src/webhooks/dispatcher.js";
+import type { DeliveryAttempted } from "../../src/bus.js";
 import { createIntent, startTestPaysim, type TestPaysim } from "../helpers/paysim.js";
 
 /**
@@ -66,13 +66,13 @@ export function parseSignature(header: string | string[] | undefined): { t: stri
  * Resolves with the first delivery update (an attempt recorded) that `matches`:
  * for waiting on one endpoint while another one's attempt is still in flight.
  */
-export function deliveryUpdated(paysim: TestPaysim, matches: (update: DeliveryUpdate) => boolean): Promise<DeliveryUpdate> {
+export function deliveryUpdated(paysim: TestPaysim, matches: (update: DeliveryAttempted) => boolean): Promise<DeliveryAttempted> {
   return new Promise((resolve) => {
-    const listener = (update: DeliveryUpdate) => {
+    const listener = (update: DeliveryAttempted) => {
       if (!matches(update)) return;
-      paysim.bus.off("delivery.updated", listener);
+      paysim.bus.off("delivery.attempted", listener);
       resolve(update);
     };
-    paysim.bus.on("delivery.updated", listener);
+    paysim.bus.on("delivery.attempted", listener);
   });
 }

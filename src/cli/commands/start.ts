@@ -5,7 +5,7 @@ import { createPaysim, type PaysimInstance } from "../../paysim.js";
 import { NewerDatabaseError } from "../../store/open.js";
 import { instanceFilePath, readInstanceFile, writeInstanceFile } from "../instance-file.js";
 import { consoleOutput, type Output } from "../output.js";
-import { colourEnabled, interactiveTerminal } from "../format.js";
+import { colourEnabled, interactiveTerminal } from "../../ui/terminal.js";
 import { startJsonReporter } from "../reporters/json.js";
 import { startLinesReporter } from "../reporters/lines.js";
 

@@ -1,8 +1,6 @@
-import type { RequestLogged } from "../../bus.js";
+import type { DeliveryAttempted, EventCreated, RequestLogged } from "../../bus.js";
 import type { PaysimInstance } from "../../paysim.js";
-import type { StoredEvent } from "../../store/repos/events.js";
 import { VERSION } from "../../version.js";
-import type { DeliveryUpdate } from "../../webhooks/dispatcher.js";
 import type { Output } from "../output.js";
 import { subscribe, type Reporter } from "./subscribe.js";
 
@@ -28,22 +26,22 @@ export function startJsonReporter(instance: PaysimInstance, output: Output, opti
 
   const onRequest = (r: RequestLogged) =>
     emit({ type: "request", request_id: r.requestId, method: r.method, path: r.path, status: r.status, duration_ms: Number(r.durationMs.toFixed(1)) });
-  const onEvent = (e: StoredEvent) =>
-    emit({ type: "event", id: e.id, event_type: e.type, object_id: e.object_id, company_id: e.company_id, request_id: e.request_id, created_at: e.created_at });
-  const onDelivery = ({ delivery, eventType, attempt }: DeliveryUpdate) =>
+  const onEvent = (e: EventCreated) =>
+    emit({ type: "event", id: e.id, event_type: e.type, object_id: e.objectId, company_id: e.companyId, request_id: e.requestId, created_at: e.createdAt });
+  const onDelivery = (d: DeliveryAttempted) =>
     emit({
       type: "delivery",
-      delivery_id: delivery.id,
-      event_id: delivery.event_id,
-      event_type: eventType,
-      endpoint_id: delivery.endpoint_id,
-      url: delivery.url,
-      attempt: delivery.attempt_count,
-      status_code: attempt.statusCode,
-      error: attempt.error,
-      duration_ms: attempt.durationMs,
-      status: delivery.status,
-      next_attempt_at: delivery.next_attempt_ms === null ? null : new Date(delivery.next_attempt_ms).toISOString(),
+      delivery_id: d.deliveryId,
+      event_id: d.eventId,
+      event_type: d.eventType,
+      endpoint_id: d.endpointId,
+      url: d.url,
+      attempt: d.attempts,
+      status_code: d.attempt.statusCode,
+      error: d.attempt.error,
+      duration_ms: d.attempt.durationMs,
+      status: d.status,
+      next_attempt_at: d.nextAttemptMs === null ? null : new Date(d.nextAttemptMs).toISOString(),
     });
   return subscribe(instance.bus, { request: onRequest, event: onEvent, delivery: onDelivery });
 }

@@ -1,10 +1,8 @@
 import { Chalk } from "chalk";
-import type { RequestLogged } from "../../bus.js";
+import type { DeliveryAttempted, EventCreated, RequestLogged } from "../../bus.js";
 import type { PaysimInstance } from "../../paysim.js";
-import type { StoredEvent } from "../../store/repos/events.js";
 import { bannerFacts, bannerLines } from "../../ui/banner.js";
-import { attemptText, gaveUp, requestDuration, retryLabel } from "../../ui/describe.js";
-import type { DeliveryUpdate } from "../../webhooks/dispatcher.js";
+import { attemptText, gaveUp, requestDuration, retryLabel, statusTone, type StatusTone } from "../../ui/describe.js";
 import type { Output } from "../output.js";
 import { subscribe, type Reporter } from "./subscribe.js";
 
@@ -19,29 +17,26 @@ type Paint = (text: string, style: "green" | "yellow" | "red") => string;
  * requestLine({ requestId: "req_1", method: "GET", path: "/v1/events", status: 200, durationMs: 1.25 }) // "GET /v1/events 200 1.3ms"
  */
 export function requestLine(request: RequestLogged, paint: Paint = (text) => text): string {
-  return `${request.method} ${request.path} ${paint(String(request.status), statusStyle(request.status))} ${requestDuration(request.durationMs)}`;
+  return `${request.method} ${request.path} ${paint(String(request.status), TONE_COLOURS[statusTone(request.status)])} ${requestDuration(request.durationMs)}`;
 }
 
 /** `event evt_… payment_intent.created pi_…` */
-export function eventLine(event: StoredEvent): string {
-  return `event ${event.id} ${event.type} ${event.object_id ?? "-"}`;
+export function eventLine(event: Pick<EventCreated, "id" | "type" | "objectId">): string {
+  return `event ${event.id} ${event.type} ${event.objectId ?? "-"}`;
 }
 
 /** `delivery evt_… → http://… 500 12ms, retry 1/6 at 2026-…` / `…, delivered` / `…, gave up after 7 attempts` */
-export function deliveryLine(update: DeliveryUpdate, paint: Paint = (text) => text): string {
-  const { delivery, attempt } = update;
-  const head = `delivery ${delivery.event_id} → ${delivery.url} ${attemptText(attempt)}`;
-  if (delivery.status === "succeeded") return `${head}, ${paint("delivered", "green")}`;
-  if (delivery.status === "failed") {
-    return `${head}, ${gaveUp(delivery.attempt_count) ? paint(`gave up after ${delivery.attempt_count} attempts`, "red") : `stopped after ${delivery.attempt_count} attempts (endpoint deleted)`}`;
+export function deliveryLine(update: DeliveryAttempted, paint: Paint = (text) => text): string {
+  const head = `delivery ${update.eventId} → ${update.url} ${attemptText(update.attempt)}`;
+  if (update.status === "succeeded") return `${head}, ${paint("delivered", "green")}`;
+  if (update.status === "failed") {
+    return `${head}, ${gaveUp(update.attempts) ? paint(`gave up after ${update.attempts} attempts`, "red") : `stopped after ${update.attempts} attempts (endpoint deleted)`}`;
   }
-  const at = delivery.next_attempt_ms === null ? "scheduled" : `at ${new Date(delivery.next_attempt_ms).toISOString()}`;
-  return `${head}, ${paint(`${retryLabel(delivery.attempt_count)} ${at}`, "yellow")}`;
+  const at = update.nextAttemptMs === null ? "scheduled" : `at ${new Date(update.nextAttemptMs).toISOString()}`;
+  return `${head}, ${paint(`${retryLabel(update.attempts)} ${at}`, "yellow")}`;
 }
 
-function statusStyle(status: number): "green" | "yellow" | "red" {
-  return status < 400 ? "green" : status < 500 ? "yellow" : "red";
-}
+const TONE_COLOURS: Record<StatusTone, "green" | "yellow" | "red"> = { good: "green", warn: "yellow", bad: "red" };
 
 /**
  * Plain lines (outside a TTY or with --no-ui): the banner, then one line per
@@ -53,7 +48,7 @@ export function startLinesReporter(instance: PaysimInstance, output: Output, opt
   for (const line of bannerLines(bannerFacts(instance, options))) output.line(line);
 
   const onRequest = (request: RequestLogged) => output.line(requestLine(request, paint));
-  const onEvent = (event: StoredEvent) => output.line(eventLine(event));
-  const onDelivery = (update: DeliveryUpdate) => output.line(deliveryLine(update, paint));
+  const onEvent = (event: EventCreated) => output.line(eventLine(event));
+  const onDelivery = (update: DeliveryAttempted) => output.line(deliveryLine(update, paint));
   return subscribe(instance.bus, { request: onRequest, event: onEvent, delivery: onDelivery });
 }

@@ -52,11 +52,8 @@ export function webhookEndpointRoutes({ store, clock, execute, outbox }: AppDeps
   app.delete("/:id", (c) => {
     const company = companyOf(c);
     const id = c.req.param("id");
-    store.transaction(() => {
-      find(company.id, id);
-      store.webhookEndpoints.softDelete(company.id, id, clock.nowIso());
-      outbox.stopForEndpoint(id);
-    });
+    find(company.id, id);
+    outbox.removeEndpoint(company.id, id);
     return ok(c, { id, object: "webhook_endpoint", deleted: true });
   });
 

@@ -1,4 +1,4 @@
-import type { Migration } from "./index.js";
+import type { Migration } from "./migration.js";
 
 /** Companies and their hashed keys, payment intents, events, idempotency keys, webhook endpoints. */
 export const migration010: Migration = {

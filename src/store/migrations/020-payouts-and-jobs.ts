@@ -1,4 +1,4 @@
-import type { Migration } from "./index.js";
+import type { Migration } from "./migration.js";
 
 /** Payouts, and the persisted scheduler's jobs (payout moves now, webhook attempts next). */
 export const migration020: Migration = {

@@ -1,4 +1,4 @@
-import type { Migration } from "./index.js";
+import type { Migration } from "./migration.js";
 
 /** The webhook outbox: one delivery per event and endpoint, and each attempt made for it. */
 export const migration030: Migration = {

@@ -1,14 +1,10 @@
-import type { Database } from "better-sqlite3";
+import type { Migration } from "./migration.js";
 import { migration010 } from "./010-initial.js";
 import { migration020 } from "./020-payouts-and-jobs.js";
 import { migration030 } from "./030-deliveries.js";
 import { migration040 } from "./040-idempotency-by-arrival.js";
 
-export interface Migration {
-  /** PRAGMA user_version after this step; steps of 10 leave room for fixes in between. */
-  version: number;
-  up(db: Database): void;
-}
+export type { Migration } from "./migration.js";
 
 /** Every schema step, in order. Append only: a released step never changes. */
 export const MIGRATIONS: readonly Migration[] = [migration010, migration020, migration030, migration040];

@@ -31,7 +31,7 @@ export function EventBlock({ event, now }: { event: EventView; now: number }) {
       {event.deliveries.map((delivery, i) => {
         const { mark, tone } = MARKS[delivery.state.kind];
         return (
-          <Text key={delivery.deliveryId ?? delivery.endpointId} wrap="truncate-end">
+          <Text key={delivery.deliveryId} wrap="truncate-end">
             {INDENT}
             <Tone tone={tone}>
               {mark} {states[i]!.padEnd(width)}

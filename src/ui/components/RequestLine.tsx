@@ -1,7 +1,7 @@
 import { Text } from "ink";
-import { requestDuration, timeOfDay } from "../describe.js";
+import { requestDuration, statusTone, timeOfDay } from "../describe.js";
 import type { RequestView } from "../model.js";
-import { statusTone, Tone } from "./Tone.js";
+import { Tone } from "./Tone.js";
 
 /** `12:00:01  POST /v1/payment_intents 201 12.3ms` */
 export function RequestLine({ request }: { request: RequestView }) {

@@ -20,10 +20,3 @@ export function Tone({ tone, children }: { tone: ToneName; children: ReactNode }
   const colour = useContext(ColourContext);
   return <Text {...(colour ? STYLES[tone] : {})}>{children}</Text>;
 }
-
-/** 2xx good, 4xx a warning, anything else bad. */
-export function statusTone(status: number | null): ToneName {
-  if (status !== null && status >= 200 && status < 300) return "good";
-  if (status !== null && status >= 400 && status < 500) return "warn";
-  return "bad";
-}

@@ -1,16 +1,13 @@
 import { useEffect, useLayoutEffect, useRef, useState } from "react";
-import type { Bus, RequestLogged } from "../../bus.js";
+import type { Bus, DeliveriesStopped, DeliveryAttempted, EventCreated, RequestLogged } from "../../bus.js";
 import type { Clock } from "../../runtime/clock.js";
-import type { StoredEvent } from "../../store/repos/events.js";
-import type { DeliveryUpdate } from "../../webhooks/dispatcher.js";
 import type { StaticLine } from "../App.js";
-import { applyActions, createLiveModel, deliveryAction, eventAction, requestAction, takePrinted, type KnownEndpoint, type LiveAction, type LiveModel } from "../model.js";
+import { applyActions, createLiveModel, deliveryAction, eventAction, requestAction, stoppedAction, takePrinted, type LiveAction, type LiveModel } from "../model.js";
 
-/** What the live view listens to: the instance's bus and clock, and the endpoints it starts with. */
+/** What the live view listens to: the instance's bus and clock. */
 export interface LiveSource {
   bus: Bus;
   clock: Clock;
-  endpoints: readonly KnownEndpoint[];
 }
 
 export interface LiveSnapshot {
@@ -32,7 +29,7 @@ const MAX_QUEUED = 2000;
  */
 export function useLiveModel(source: LiveSource, options: { throttleMs: number; firstLines: readonly StaticLine[] }): LiveSnapshot {
   const [snapshot, setSnapshot] = useState<LiveSnapshot>(() => ({
-    model: createLiveModel(source.endpoints),
+    model: createLiveModel(),
     printed: options.firstLines,
     batch: 0,
     now: source.clock.now(),
@@ -73,15 +70,18 @@ export function useLiveModel(source: LiveSource, options: { throttleMs: number; 
       timer ??= setTimeout(flush, throttleMs);
     };
 
-    const onEvent = (event: StoredEvent) => push(eventAction(event));
-    const onDelivery = (update: DeliveryUpdate) => push(deliveryAction(update));
+    const onEvent = (event: EventCreated) => push(eventAction(event));
+    const onDelivery = (update: DeliveryAttempted) => push(deliveryAction(update));
+    const onStopped = (stopped: DeliveriesStopped) => push(stoppedAction(stopped));
     const onRequest = (request: RequestLogged) => push(requestAction(request, clock.nowIso()));
     bus.on("event.created", onEvent);
-    bus.on("delivery.updated", onDelivery);
+    bus.on("delivery.attempted", onDelivery);
+    bus.on("deliveries.stopped", onStopped);
     bus.on("request.logged", onRequest);
     return () => {
       bus.off("event.created", onEvent);
-      bus.off("delivery.updated", onDelivery);
+      bus.off("delivery.attempted", onDelivery);
+      bus.off("deliveries.stopped", onStopped);
       bus.off("request.logged", onRequest);
       if (timer) clearTimeout(timer);
     };

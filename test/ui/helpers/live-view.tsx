@@ -31,7 +31,7 @@ export function renderView(instance: PaysimInstance, options: { colour?: boolean
   let quits = 0;
   const rendered = render(
     <LiveView
-      source={{ bus: instance.bus, clock: instance.clock, endpoints: instance.companies.flatMap((c) => c.endpoints) }}
+      source={{ bus: instance.bus, clock: instance.clock }}
       url={instance.url}
       banner={bannerLines(bannerFacts(instance, { db: ":memory:", host: "127.0.0.1" }))}
       colour={options.colour ?? false}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MAX_ATTEMPTS, RETRY_DELAYS_MS, nextAttemptAt } from "../../src/webhooks/retry-schedule.js";
+import { MAX_ATTEMPTS, RETRY_DELAYS_MS, nextAttemptAt } from "../../src/domain/retry-schedule.js";
 
 const T = Date.parse("2030-01-01T00:00:00.000Z");
 const SECOND = 1000;

@@ -1,4 +1,4 @@
-import { MS } from "../runtime/clock.js";
+import { MS } from "./duration.js";
 
 /** Delays before each retry (seed: 30 s, 2 min, 10 min, 1 h, 6 h, 24 h). */
 export const RETRY_DELAYS_MS: readonly number[] = [30 * MS.second, 2 * MS.minute, 10 * MS.minute, MS.hour, 6 * MS.hour, MS.day];

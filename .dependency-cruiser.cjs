@@ -1,0 +1,76 @@
+/**
+ * The layering of paysim, checked by `npm test` (docs/architecture.md draws it):
+ *
+ *   cli, ui  →  paysim.ts (wiring)  →  server, webhooks, sim  →  services  →  runtime, store  →  domain
+ *
+ * Nothing lower imports anything higher; where a lower layer needs something from above, it declares
+ * a port (an interface) and the wiring fills it. The bus (src/bus.ts) is the contract the UI, the CLI
+ * reporters and the test helpers read: it owns its payloads and imports only the domain.
+ */
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: "no-cycles",
+      comment: "A cycle makes two modules one: neither can be read, tested or changed alone.",
+      severity: "error",
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: "domain-is-pure",
+      comment: "domain/ is pure logic: it imports nothing of ours outside it.",
+      severity: "error",
+      from: { path: "^src/domain/" },
+      to: { path: "^src/", pathNot: "^src/domain/" },
+    },
+    {
+      name: "store-only-domain",
+      comment: "store/ (SQL) depends on the domain only.",
+      severity: "error",
+      from: { path: "^src/store/" },
+      to: { path: "^src/", pathNot: "^src/(store|domain)/" },
+    },
+    {
+      name: "runtime-is-low",
+      comment: "runtime/ (clock, scheduler) knows no services, webhooks, server, ui or cli: it gets a port instead.",
+      severity: "error",
+      from: { path: "^src/runtime/" },
+      to: { path: "^src/(services|webhooks|sim|server|ui|cli|fixtures)/|^src/(paysim|index|config)\\.ts$" },
+    },
+    {
+      name: "bus-owns-its-payloads",
+      comment: "The bus carries plain data it defines: it imports the domain only, never store rows or senders.",
+      severity: "error",
+      from: { path: "^src/bus\\.ts$" },
+      to: { path: "^src/", pathNot: "^src/(domain/|bus\\.ts$)" },
+    },
+    {
+      name: "services-below-adapters",
+      comment: "services/ are used by the server, webhooks and sim, never the other way round.",
+      severity: "error",
+      from: { path: "^src/services/" },
+      to: { path: "^src/(server|webhooks|sim|ui|cli|fixtures)/|^src/(paysim|index)\\.ts$" },
+    },
+    {
+      name: "adapters-below-wiring",
+      comment: "server/, webhooks/ and sim/ are wired by paysim.ts; they know no ui or cli.",
+      severity: "error",
+      from: { path: "^src/(server|webhooks|sim)/" },
+      to: { path: "^src/(ui|cli)/|^src/(paysim|index)\\.ts$" },
+    },
+    {
+      name: "ui-reads-the-bus",
+      comment: "ui/ depends on the bus contract and the domain, never on the store, the server or the CLI.",
+      severity: "error",
+      from: { path: "^src/ui/" },
+      to: { path: "^src/(store|server|cli|services|webhooks|sim)/" },
+    },
+  ],
+  options: {
+    includeOnly: "^src/",
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: "tsconfig.json" },
+    enhancedResolveOptions: { extensions: [".ts", ".tsx", ".js"] },
+  },
+};

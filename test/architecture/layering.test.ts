@@ -1,0 +1,62 @@
+import { spawnSync } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+import { tempDir } from "../helpers/paysim.js";
+
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+const CONFIG = join(ROOT, ".dependency-cruiser.cjs");
+const DEPCRUISE = join(ROOT, "node_modules", ".bin", "depcruise");
+
+/** Runs the repo's dependency rules over a tiny tree of `files` (path → source) and answers what it said. */
+function cruise(files: Record<string, string>): { code: number | null; output: string } {
+  const { dir, cleanup } = tempDir("paysim-layers-");
+  cleanups.push(cleanup);
+  for (const [path, source] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), source);
+  }
+  writeFileSync(join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions: { module: "NodeNext", moduleResolution: "NodeNext", allowJs: true } }));
+  const run = spawnSync(DEPCRUISE, ["--config", CONFIG, "src"], { cwd: dir, encoding: "utf8" });
+  return { code: run.status, output: `${run.stdout}${run.stderr}` };
+}
+const cleanups: (() => void)[] = [];
+afterAll(() => cleanups.forEach((c) => c()));
+
+const importing = (target: string) => `import { x } from "${target}";\nexport const y = x;\n`;
+const leaf = "export const x = 1;\n";
+
+describe("the dependency check (npm run lint:deps)", () => {
+  it("passes on paysim's own source", () => {
+    const run = spawnSync(DEPCRUISE, ["--config", CONFIG, "src"], { cwd: ROOT, encoding: "utf8" });
+    expect(run.status, run.stdout + run.stderr).toBe(0);
+  });
+
+  // One tree holds a violation of every rule (each in files of its own) and one chain that goes
+  // down the layers as it should: one run of the checker, then a look at what it named.
+  const violations: { rule: string; from: string; files: Record<string, string> }[] = [
+    { rule: "no-cycles", from: "src/services/cycle-a.ts", files: { "src/services/cycle-a.ts": importing("./cycle-b.js"), "src/services/cycle-b.ts": importing("./cycle-a.js") } },
+    { rule: "domain-is-pure", from: "src/domain/impure.ts", files: { "src/domain/impure.ts": importing("../store/leaf-1.js"), "src/store/leaf-1.ts": leaf } },
+    { rule: "store-only-domain", from: "src/store/upward.ts", files: { "src/store/upward.ts": importing("../runtime/leaf-2.js"), "src/runtime/leaf-2.ts": leaf } },
+    { rule: "runtime-is-low", from: "src/runtime/upward.ts", files: { "src/runtime/upward.ts": importing("../services/leaf-3.js"), "src/services/leaf-3.ts": leaf } },
+    { rule: "bus-owns-its-payloads", from: "src/bus.ts", files: { "src/bus.ts": importing("./store/leaf-4.js"), "src/store/leaf-4.ts": leaf } },
+    { rule: "services-below-adapters", from: "src/services/upward.ts", files: { "src/services/upward.ts": importing("../webhooks/leaf-5.js"), "src/webhooks/leaf-5.ts": leaf } },
+    { rule: "adapters-below-wiring", from: "src/server/upward.ts", files: { "src/server/upward.ts": importing("../cli/leaf-6.js"), "src/cli/leaf-6.ts": leaf } },
+    { rule: "ui-reads-the-bus", from: "src/ui/upward.ts", files: { "src/ui/upward.ts": importing("../store/leaf-7.js"), "src/store/leaf-7.ts": leaf } },
+  ];
+  const downward = { "src/services/down.ts": importing("../store/down.js"), "src/store/down.ts": importing("../domain/down.js"), "src/domain/down.ts": leaf };
+  const run = cruise(Object.assign({}, downward, ...violations.map((v) => v.files)));
+
+  it("fails on a tree that breaks its rules", () => {
+    expect(run.code).not.toBe(0);
+  });
+
+  it.each(violations)("names $rule for $from", ({ rule, from }) => {
+    expect(run.output).toMatch(new RegExp(`${rule}: ${from.replace(/[.]/g, "\\.")}`));
+  });
+
+  it("accepts imports that go down the layers", () => {
+    expect(run.output).not.toMatch(/down\.ts/);
+  });
+});
