@@ -61,6 +61,11 @@ describe("item 5: no body key reaches a prototype", () => {
     expect((await paysim.api("GET", "/v1/sandbox/clock")).body.offset_seconds).toBe(before);
   });
 
+  it.each(["__proto__", "constructor"])("a query parameter named %s is refused as an unknown one", async (name) => {
+    const response = await paysim.api("GET", `/v1/payment_intents?${name}=x&limit=5`);
+    expectApiError(response, 400, "invalid_request", name);
+  });
+
   it("two bodies that differ only in a __proto__ field are two different requests for one Idempotency-Key", async () => {
     const key = freshKey();
     expect((await postRaw("/v1/payment_intents", '{"amount":1000}', key)).status).toBe(201);
