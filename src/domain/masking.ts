@@ -102,12 +102,22 @@ export function maskValue(value: unknown, insideCard = false): unknown {
       const lower = key.toLowerCase();
       if (DROPPED_FIELDS.has(lower)) continue;
       if (CARD_NUMBER_FIELDS.has(lower) || (insideCard && lower === "number")) {
-        out[key] = maskCardNumber(item);
+        setOwn(out, key, maskCardNumber(item));
       } else {
-        out[key] = maskValue(item, lower === "card");
+        setOwn(out, key, maskValue(item, lower === "card"));
       }
     }
     return out;
   }
   return value;
+}
+
+/**
+ * Sets `key` as an own field of `target`. Assigning to "__proto__" would instead
+ * replace the object's prototype, letting a body smuggle fields that every later
+ * read (validation included) finds but no own-key check sees.
+ */
+function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === "__proto__") Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
 }

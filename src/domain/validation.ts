@@ -23,10 +23,38 @@ export function parseOrThrow<T>(schema: z.ZodType<T>, input: unknown): T {
   throw new ApiError("invalid_request", issue.message, param);
 }
 
-/** Message for a missing value or one of the wrong kind. */
-function need(field: string, what: string) {
+/** What a parsed JSON value is, for a message: "a string", "null", "an array"… */
+export function jsonTypeOf(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  if (typeof value === "object") return "an object";
+  if (typeof value === "undefined") return "nothing";
+  return `a ${typeof value}`;
+}
+
+/**
+ * Message for a missing value or one of the wrong kind: a value that is there
+ * but of the wrong JSON type is named as such, never as missing.
+ *
+ * @example
+ * need("seconds", "an integer from 1 to 60")({ input: "60" }) // "seconds must be an integer from 1 to 60 (got a string)."
+ */
+export function need(field: string, what: string) {
   return (issue: { input?: unknown }) =>
-    issue.input === undefined ? `${field} is required: ${what}.` : `${field} must be ${what}.`;
+    issue.input === undefined ? `${field} is required: ${what}.` : `${field} must be ${what} (got ${jsonTypeOf(issue.input)}).`;
+}
+
+/**
+ * Message for a field that takes one of a few strings: another string is the
+ * wrong choice, anything else the wrong type.
+ *
+ * @example
+ * needOneOf("to", ["paid", "failed"])({ input: 5 }) // "to must be one of paid, failed (got a number)."
+ */
+export function needOneOf(field: string, values: readonly string[]) {
+  const what = `one of ${values.join(", ")}`;
+  const wrongType = need(field, what);
+  return (issue: { input?: unknown }) => (typeof issue.input === "string" ? `${field} must be ${what}.` : wrongType(issue));
 }
 
 const AMOUNT_RULE = `a positive integer in minor units from 1 to ${MAX_AMOUNT} (e.g. 1000 for 10.00)`;
@@ -44,7 +72,7 @@ export const currencySchema = z
   .refine(isCurrency, { error: `currency must be ${CURRENCY_RULE}.` });
 
 export const descriptionSchema = z
-  .string({ error: "description must be a string." })
+  .string({ error: need("description", "a string") })
   .max(1000, { error: "description must be at most 1000 characters." });
 
 /** A query-string `limit`: an integer 1…100, default 10. */
@@ -74,3 +102,86 @@ export function oneOfQuery<T extends string>(name: string, values: readonly T[])
 
 /** Body schema for a create call: a strict object (unknown fields refused). */
 export const strictBody = z.strictObject;
+
+/** Where something sits in a parsed JSON value (`path`), and whether it is a field name rather than a string value. */
+export interface JsonSpot {
+  path: (string | number)[];
+  inKey: boolean;
+}
+
+/** The first field name or string value in a parsed JSON value that `isBad` refuses, depth first in document order. */
+function findSpot(value: unknown, isBad: { key: (key: string) => boolean; text: (text: string) => boolean }): JsonSpot | undefined {
+  if (typeof value === "string") return isBad.text(value) ? { path: [], inKey: false } : undefined;
+  const within = (part: string | number, item: unknown) => {
+    const inner = findSpot(item, isBad);
+    return inner && { path: [part, ...inner.path], inKey: inner.inKey };
+  };
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = within(i, value[i]);
+      if (found) return found;
+    }
+  } else if (value !== null && typeof value === "object") {
+    for (const [key, item] of Object.entries(value)) {
+      if (isBad.key(key)) return { path: [key], inKey: true };
+      const found = within(key, item);
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
+
+/** The one object key that JavaScript assignment turns into a prototype rather than a field. */
+const PROTO_KEY = "__proto__";
+
+/**
+ * The path to the first `__proto__` key anywhere in a parsed JSON value, or
+ * undefined. Free-form objects (ingested `data`) are stored and sent on to
+ * receivers, whose own copies would read such a key as a prototype.
+ */
+export function protoKeyPath(value: unknown): (string | number)[] | undefined {
+  return findSpot(value, { key: (key) => key === PROTO_KEY, text: () => false })?.path;
+}
+
+/**
+ * `schema` (an object with its own required fields) for a free-form object that
+ * refuses a `__proto__` key at any depth, rather than dropping it silently.
+ */
+export function freeFormObject<T extends z.ZodType>(schema: T) {
+  return z
+    .unknown()
+    .superRefine((value, ctx) => {
+      const path = protoKeyPath(value);
+      if (!path) return;
+      ctx.addIssue({ code: "custom", path, input: value, message: `"${PROTO_KEY}" is not accepted as a field name, at any depth: rename the field.` });
+    })
+    .pipe(schema);
+}
+
+/** ES2024 string methods (Node 20 has them) that this project's TypeScript lib does not declare yet. */
+type Es2024String = string & { isWellFormed(): boolean; toWellFormed(): string };
+const isIllFormed = (text: string): boolean => !(text as Es2024String).isWellFormed();
+const toWellFormed = (text: string): string => (text as Es2024String).toWellFormed();
+
+/**
+ * The first string (field names included) in a parsed JSON value that holds an
+ * unpaired UTF-16 surrogate, which JSON's `\ud800` escapes can produce though no
+ * UTF-8 byte sequence can. Such a string has no single stored or sent form.
+ */
+export function findIllFormedText(value: unknown): JsonSpot | undefined {
+  return findSpot(value, { key: isIllFormed, text: isIllFormed });
+}
+
+/** Refuses a request body holding ill-formed text: 400 naming the field (its unpaired surrogates shown as U+FFFD). */
+export function refuseIllFormedText(body: Record<string, unknown>): void {
+  const found = findIllFormedText(body);
+  if (!found) return;
+  const parts = found.path.map((part) => (typeof part === "string" ? toWellFormed(part) : String(part)));
+  const param = parts.join(".");
+  const what = found.inKey ? `The field name "${parts.at(-1)}"` : param;
+  throw new ApiError(
+    "invalid_request",
+    `${what} holds an unpaired surrogate (a \\ud800-\\udfff escape without its other half), which is not text: send well-formed Unicode.`,
+    param,
+  );
+}

@@ -74,7 +74,7 @@ export function createApp(deps: AppDeps): PaysimApp {
       const path = getPath(request);
       let response: Response | Promise<Response>;
       try {
-        checkHost(headerOf(request, env, "host"));
+        checkHost(headerOf(request, env, "host"), env.incoming?.url);
         const scope = env as RequestScope;
         scope.requestId = requestId;
         if (path === "/v1" || path.startsWith("/v1/")) scope.company = companyOfKey(headerOf(request, env, "authorization"));

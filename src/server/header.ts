@@ -22,3 +22,17 @@ export function headerOf(request: Request, env: unknown, name: Lowercase<string>
 export function header(c: Context, name: Lowercase<string>): string | undefined {
   return headerOf(c.req.raw, c.env, name);
 }
+
+/**
+ * How many times this request carries header `name`. On Node every line is
+ * counted (its parsed headers join repeats into one value); elsewhere a web
+ * Headers has already joined them, so a present header counts once.
+ */
+export function headerLineCount(c: Context, name: Lowercase<string>): number {
+  const incoming = incomingOf(c.env);
+  if (!incoming) return c.req.raw.headers.has(name) ? 1 : 0;
+  const raw = incoming.rawHeaders;
+  let count = 0;
+  for (let i = 0; i < raw.length; i += 2) if (raw[i]!.length === name.length && raw[i]!.toLowerCase() === name) count++;
+  return count;
+}

@@ -39,13 +39,29 @@ function queriesOf(filter: { name: string; values: readonly string[] }): ListQue
   return queries;
 }
 
+/**
+ * The query's parameters, each given once. A repeated one (`limit=10&limit=20`,
+ * or the same name percent-encoded) is refused: which of its values the client
+ * meant is anyone's guess.
+ */
+export function singleQuery(c: Context): Record<string, string> {
+  const query: Record<string, string> = Object.create(null);
+  for (const [name, values] of Object.entries(c.req.queries())) {
+    if (values.length > 1) {
+      throw new ApiError("invalid_request", `The query parameter ${name} was given ${values.length} times: send it once.`, name);
+    }
+    query[name] = values[0]!;
+  }
+  return query;
+}
+
 function parsedQuery(c: Context, queries: ListQueries): ParsedQuery {
   const url = c.req.url;
   const at = url.indexOf("?");
   const text = at === -1 ? "" : url.slice(at + 1);
   let parsed = queries.parsed.get(text);
   if (!parsed) {
-    parsed = parseOrThrow(queries.schema, c.req.query()) as ParsedQuery;
+    parsed = parseOrThrow(queries.schema, singleQuery(c)) as ParsedQuery;
     if (queries.parsed.size >= REMEMBERED) queries.parsed.delete(queries.parsed.keys().next().value!);
     queries.parsed.set(text, parsed);
   }

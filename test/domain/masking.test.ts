@@ -110,6 +110,17 @@ describe("maskValue", () => {
     expect(maskValue({ "4242424242424242": "x" })).toEqual({ "************4242": "x" });
   });
 
+  it("keeps a parsed __proto__ key as an own field at any depth: no key becomes a prototype", () => {
+    const masked = maskValue(JSON.parse('{"__proto__":{"amount":1},"inner":[{"__proto__":{"card_number":"4242424242424242"}}]}')) as any;
+    expect(Object.getPrototypeOf(masked)).toBe(Object.prototype);
+    expect(masked.amount).toBeUndefined();
+    expect(Object.keys(masked)).toEqual(["__proto__", "inner"]);
+    expect(Object.getOwnPropertyDescriptor(masked, "__proto__")?.value).toEqual({ amount: 1 });
+    const inner = masked.inner[0];
+    expect(Object.getPrototypeOf(inner)).toBe(Object.prototype);
+    expect(JSON.stringify(inner)).toBe('{"__proto__":{"card_number":"************4242"}}');
+  });
+
   it("does not change the value it is given", () => {
     const input = { pan: "4242424242424242", cvv: "123", nested: ["4242424242424242"] };
     const copy = structuredClone(input);

@@ -2,8 +2,9 @@ import type { Context } from "hono";
 import type { IncomingMessage } from "node:http";
 import { ApiError } from "../../domain/errors.js";
 import { isDroppedField, maskValue } from "../../domain/masking.js";
+import { refuseIllFormedText } from "../../domain/validation.js";
 import { incomingOf } from "../env.js";
-import { header } from "../header.js";
+import { header, headerLineCount } from "../header.js";
 
 export const MAX_BODY_BYTES = 64 * 1024;
 const MAX_DEPTH = 32;
@@ -117,7 +118,7 @@ function depthExceeds(value: unknown, limit: number): boolean {
 /**
  * The request's JSON object body, masked (SPEC §9) before anything else sees it.
  * No body at all reads as `{}`. Checks run in the SPEC's order: size (413), then
- * content type, encoding, JSON syntax and shape (400).
+ * content type, encoding, JSON syntax and shape, unpaired surrogates (400).
  */
 export async function readJsonBody(c: Context): Promise<Record<string, unknown>> {
   const bytes = await readLimited(c);
@@ -144,6 +145,8 @@ export async function readJsonBody(c: Context): Promise<Record<string, unknown>>
   if (depthExceeds(parsed, MAX_DEPTH)) {
     throw new ApiError("invalid_request", `The request body is nested more than ${MAX_DEPTH} levels deep.`);
   }
+  // Only a JSON \u escape can make a lone surrogate: the fatal decoder refuses any bytes that encode one.
+  if (text.includes("\\u")) refuseIllFormedText(parsed as Record<string, unknown>);
   const masked = maskValue(parsed) as Record<string, unknown>;
   // Masking drops a top-level cvv, but it is still a field no call accepts: keep its
   // name (never its value) so that validation refuses it instead of silently ignoring it.
@@ -163,6 +166,11 @@ export function idempotencyKey(c: Context, required: boolean): string | undefine
       "The Idempotency-Key header is required on this call: send a unique value per operation, e.g. a UUID.",
       "Idempotency-Key",
     );
+  }
+  // Node joins repeated header lines with ", ", which would read as one valid key.
+  const lines = headerLineCount(c, "idempotency-key");
+  if (lines > 1) {
+    throw new ApiError("invalid_request", `The Idempotency-Key header was sent ${lines} times: send exactly one key.`, "Idempotency-Key");
   }
   if (!KEY_SHAPE.test(key)) {
     throw new ApiError("invalid_request", "Idempotency-Key must be 1 to 255 printable ASCII characters.", "Idempotency-Key");

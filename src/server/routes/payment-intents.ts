@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import * as z from "zod";
 import { CAPTURE_METHODS, PAYMENT_INTENT_STATES } from "../../domain/payment-intent.js";
-import { amountSchema, currencySchema, descriptionSchema, parseOrThrow } from "../../domain/validation.js";
+import { amountSchema, currencySchema, descriptionSchema, need, needOneOf, parseOrThrow } from "../../domain/validation.js";
 import { companyOf, type AppDeps, type AppEnv } from "../env.js";
 import { parseListQuery } from "../list-query.js";
 import { list, ok, readCommand, sendCommand } from "../respond.js";
@@ -10,11 +10,11 @@ const createSchema = z.strictObject({
   amount: amountSchema,
   currency: currencySchema.optional(),
   description: descriptionSchema.optional(),
-  capture_method: z.enum(CAPTURE_METHODS, { error: "capture_method must be \"automatic\" or \"manual\"." }).optional(),
+  capture_method: z.enum(CAPTURE_METHODS, { error: needOneOf("capture_method", CAPTURE_METHODS) }).optional(),
 });
 
 const authorizeSchema = z.strictObject({
-  payment_method: z.string({ error: "payment_method must be a test payment method such as \"pm_card_visa\"." }).optional(),
+  payment_method: z.string({ error: need("payment_method", "a test payment method such as \"pm_card_visa\"") }).optional(),
 });
 
 const noBodySchema = z.strictObject({});

@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import * as z from "zod";
 import { DESTINATION_TYPES, PAYOUT_STATUSES } from "../../domain/payout.js";
-import { amountSchema, currencySchema, descriptionSchema, parseOrThrow } from "../../domain/validation.js";
+import { amountSchema, currencySchema, descriptionSchema, need, needOneOf, parseOrThrow } from "../../domain/validation.js";
 import { companyOf, type AppDeps, type AppEnv } from "../env.js";
 import { parseListQuery } from "../list-query.js";
 import { list, ok, readCommand, sendCommand } from "../respond.js";
@@ -9,18 +9,8 @@ import { list, ok, readCommand, sendCommand } from "../respond.js";
 const createSchema = z.strictObject({
   amount: amountSchema,
   currency: currencySchema,
-  destination_type: z.enum(DESTINATION_TYPES, {
-    error: (issue) =>
-      issue.input === undefined
-        ? `destination_type is required: one of ${DESTINATION_TYPES.join(", ")}.`
-        : `destination_type must be one of ${DESTINATION_TYPES.join(", ")}.`,
-  }),
-  destination_token: z.string({
-    error: (issue) =>
-      issue.input === undefined
-        ? "destination_token is required: a destination token such as tok_card_visa."
-        : "destination_token must be a string token such as tok_card_visa.",
-  }),
+  destination_type: z.enum(DESTINATION_TYPES, { error: needOneOf("destination_type", DESTINATION_TYPES) }),
+  destination_token: z.string({ error: need("destination_token", "a destination token such as tok_card_visa") }),
   description: descriptionSchema.optional(),
 });
 

@@ -3,41 +3,43 @@ import * as z from "zod";
 import { MAX_ADVANCE_SECONDS } from "../../domain/duration.js";
 import { EVENT_TYPES } from "../../domain/events.js";
 import { PAYOUT_STATUSES } from "../../domain/payout.js";
-import { amountSchema, currencySchema, parseOrThrow } from "../../domain/validation.js";
+import { amountSchema, currencySchema, freeFormObject, need, needOneOf, parseOrThrow } from "../../domain/validation.js";
 import { eventResource } from "./events.js";
 import type { AppDeps, AppEnv } from "../env.js";
 import { readJsonBody } from "../middleware/json-body.js";
 import { ok, readCommand, sendCommand } from "../respond.js";
 
 
+const SECONDS_RULE = `an integer from 1 to ${MAX_ADVANCE_SECONDS}`;
+
 const advanceSchema = z.strictObject({
   seconds: z
-    .number({ error: `seconds is required: an integer from 1 to ${MAX_ADVANCE_SECONDS} (one year).` })
-    .int({ error: `seconds must be an integer from 1 to ${MAX_ADVANCE_SECONDS}.` })
-    .min(1, { error: `seconds must be an integer from 1 to ${MAX_ADVANCE_SECONDS}.` })
-    .max(MAX_ADVANCE_SECONDS, { error: `seconds must be an integer from 1 to ${MAX_ADVANCE_SECONDS} (one year).` }),
+    .number({ error: need("seconds", SECONDS_RULE) })
+    .int({ error: `seconds must be ${SECONDS_RULE}; fractions are not allowed.` })
+    .min(1, { error: `seconds must be ${SECONDS_RULE}.` })
+    .max(MAX_ADVANCE_SECONDS, { error: `seconds must be ${SECONDS_RULE} (one year).` }),
 });
 
 const transitionSchema = z.strictObject({
-  to: z.enum(PAYOUT_STATUSES, {
-    error: (issue) =>
-      `${issue.input === undefined ? "to is required" : "to must be a payout status"}: one of ${PAYOUT_STATUSES.join(", ")}.`,
-  }),
-  amount: z.number({ error: "amount must be an integer in minor units." }).optional(),
+  to: z.enum(PAYOUT_STATUSES, { error: needOneOf("to", PAYOUT_STATUSES) }),
+  amount: z.number({ error: need("amount", "an integer in minor units") }).optional(),
 });
 
-/** The ingest body: a known type, and data with the three validated fields; the rest of data is free-form. */
+/**
+ * The ingest body: a known type, and data with the three validated fields; the
+ * rest of data is free-form, but a `__proto__` key anywhere in it is refused.
+ */
 const ingestSchema = z.strictObject({
-  type: z.enum(EVENT_TYPES, {
-    error: (issue) => `${issue.input === undefined ? "type is required" : "type must be a known event type"}: one of ${EVENT_TYPES.join(", ")}.`,
-  }),
-  data: z.looseObject(
-    {
-      reference: z.string({ error: "data.reference is required: a string." }),
-      amount: amountSchema,
-      currency: currencySchema,
-    },
-    { error: "data is required: an object with reference, amount and currency." },
+  type: z.enum(EVENT_TYPES, { error: needOneOf("type", EVENT_TYPES) }),
+  data: freeFormObject(
+    z.looseObject(
+      {
+        reference: z.string({ error: need("data.reference", "a string") }),
+        amount: amountSchema,
+        currency: currencySchema,
+      },
+      { error: need("data", "an object with reference, amount and currency") },
+    ),
   ),
 });
 

@@ -3,19 +3,20 @@ import * as z from "zod";
 import { isHttpUrl } from "../../config.js";
 import { ApiError } from "../../domain/errors.js";
 import { EVENT_TYPES } from "../../domain/events.js";
-import { parseOrThrow } from "../../domain/validation.js";
+import { need, needOneOf, parseOrThrow } from "../../domain/validation.js";
 import { insertEndpoint, toEndpointResource } from "../../services/webhook-endpoints.js";
 import { companyOf, type AppDeps, type AppEnv } from "../env.js";
+import { singleQuery } from "../list-query.js";
 import { list, ok, readCommand, sendCommand } from "../respond.js";
 
 const createSchema = z.strictObject({
   url: z
-    .string({ error: "url is required: the http:// or https:// address that receives the events." })
+    .string({ error: need("url", "the http:// or https:// address that receives the events") })
     .max(2048, { error: "url must be at most 2048 characters." })
     .refine(isHttpUrl, { error: "url must be an http:// or https:// URL, e.g. http://localhost:3000/webhooks." }),
   enabled_events: z
-    .array(z.enum(["*", ...EVENT_TYPES]), {
-      error: `enabled_events must be a list of event types (${EVENT_TYPES.join(", ")}) or ["*"].`,
+    .array(z.enum(["*", ...EVENT_TYPES], { error: needOneOf("enabled_events", ["*", ...EVENT_TYPES]) }), {
+      error: need("enabled_events", `a list of event types (${EVENT_TYPES.join(", ")}) or ["*"]`),
     })
     .min(1, { error: "enabled_events must list at least one event type, or \"*\"." })
     .optional(),
@@ -43,7 +44,7 @@ export function webhookEndpointRoutes({ store, clock, execute, outbox }: AppDeps
   });
 
   app.get("/", (c) => {
-    parseOrThrow(noQuery, c.req.query());
+    parseOrThrow(noQuery, singleQuery(c));
     return list(c, store.webhookEndpoints.live(companyOf(c).id).map((row) => JSON.stringify(toEndpointResource(row))), false);
   });
 
