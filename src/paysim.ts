@@ -2,6 +2,7 @@ import { serve, type ServerType } from "@hono/node-server";
 import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
 import { Bus } from "./bus.js";
+import { loopbackHostNames } from "./domain/loopback.js";
 import { loadConfigFile, parseConfig, type PaysimConfig } from "./config.js";
 import { loadTestCards, loadTestDestinations } from "./fixture-data.js";
 import { createClock, type Clock } from "./runtime/clock.js";
@@ -67,12 +68,6 @@ export interface PaysimInstance {
   advanceClock(seconds: number): Promise<void>;
   /** Stops listening, then closes the database. Safe to call twice. */
   close(): Promise<void>;
-}
-
-const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|::1|\[::1\])$/;
-
-export function isLoopbackHost(host: string): boolean {
-  return LOOPBACK.test(host);
 }
 
 const CLOCK_OFFSET = "clock_offset_ms";
@@ -144,7 +139,7 @@ export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimI
       payouts,
       outbox,
       testCards,
-      loopbackOnly: isLoopbackHost(host),
+      loopbackHostNames: loopbackHostNames(host),
       baseUrl: () => baseUrl,
       advanceClock,
       reportError,

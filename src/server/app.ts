@@ -38,7 +38,7 @@ export interface PaysimApp {
  */
 export function createApp(deps: AppDeps): PaysimApp {
   const routes = createRoutes(deps);
-  const checkHost = hostGuard(deps.loopbackOnly);
+  const checkHost = hostGuard(deps.loopbackHostNames);
   const companyOfKey = keyGuard(deps.store);
   const { bus, store, reportError } = deps;
   const atTurnEnd = createTurnEnd();

@@ -22,8 +22,8 @@ export interface AppDeps {
   payouts: PayoutService;
   outbox: Outbox;
   testCards: readonly TestCard[];
-  /** Refuse requests whose Host is not a loopback name (DNS-rebinding defence). */
-  loopbackOnly: boolean;
+  /** The Host names served while listening on loopback (DNS-rebinding defence); undefined: any. */
+  loopbackHostNames: ReadonlySet<string> | undefined;
   /** Absolute base URL of this instance, known once it listens. */
   baseUrl: () => string;
   /** Moves the clock forward and does all work that falls due before resolving. */

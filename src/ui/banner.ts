@@ -1,5 +1,6 @@
 import { maskText } from "../domain/masking.js";
-import { isLoopbackHost, type PaysimInstance } from "../paysim.js";
+import { isLoopbackAddress } from "../domain/loopback.js";
+import type { PaysimInstance } from "../paysim.js";
 import { VERSION } from "../version.js";
 
 /** What `paysim start` tells the developer first: where it listens, with which keys and secrets. */
@@ -31,7 +32,7 @@ export function bannerFacts(instance: Pick<PaysimInstance, "url" | "companies">,
       secretKey,
       endpoints: endpoints.map((e) => ({ url: e.url, secret: e.secret })),
     })),
-    exposedHost: isLoopbackHost(options.host) ? undefined : options.host,
+    exposedHost: isLoopbackAddress(options.host) ? undefined : options.host,
   };
 }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ApiError } from "../../src/domain/errors.js";
+import { loopbackHostNames } from "../../src/domain/loopback.js";
 import { hostGuard, targetAuthority } from "../../src/server/guards/host.js";
 
 describe("targetAuthority", () => {
@@ -20,7 +21,7 @@ describe("targetAuthority", () => {
 });
 
 describe("hostGuard on loopback", () => {
-  const check = hostGuard(true);
+  const check = hostGuard(loopbackHostNames("127.0.0.1"));
   const verdict = (host: string | undefined, target?: string) => {
     try {
       check(host, target);
@@ -40,11 +41,20 @@ describe("hostGuard on loopback", () => {
     ["127.0.0.1", "http://127.0.0.1.evil.example/v1/events", "forbidden"],
     ["127.0.0.1", "not a url", "forbidden"],
     ["evil.example", "http://127.0.0.1/v1/events", "forbidden"],
+    ["127.0.0.2:4010", "/v1/events", "forbidden"],
   ])("Host %j with target %j is %s", (host, target, expected) => {
     expect(verdict(host, target)).toBe(expected);
   });
 
+  it("serves the loopback address paysim listens on, besides SPEC's three names, and nothing else", () => {
+    const onSecond = hostGuard(loopbackHostNames("127.0.0.2"));
+    expect(() => onSecond("127.0.0.2:4010", "/v1/events")).not.toThrow();
+    expect(() => onSecond("127.0.0.1:4010", "/v1/events")).not.toThrow();
+    expect(() => onSecond("127.0.0.3:4010", "/v1/events")).toThrow(ApiError);
+    expect(() => onSecond("evil.example", "/v1/events")).toThrow(ApiError);
+  });
+
   it("is off when paysim listens elsewhere", () => {
-    expect(() => hostGuard(false)("evil.example", "http://evil.example/")).not.toThrow();
+    expect(() => hostGuard(loopbackHostNames("0.0.0.0"))("evil.example", "http://evil.example/")).not.toThrow();
   });
 });

@@ -1,7 +1,5 @@
 import { ApiError } from "../../domain/errors.js";
 
-const LOOPBACK_NAMES = new Set(["localhost", "127.0.0.1", "[::1]"]);
-
 /** The host name of a Host header, without its port. */
 export function hostName(header: string): string {
   const host = header.trim().toLowerCase();
@@ -25,19 +23,19 @@ export function targetAuthority(target: string | undefined): string | undefined 
   }
 }
 
-const isLoopback = (host: string | undefined) => host !== undefined && LOOPBACK_NAMES.has(hostName(host));
-
 /**
  * While paysim listens on loopback, a page on another site must not reach it
- * through a rebound DNS name: only loopback Host headers are served, and an
- * absolute-form request target must name a loopback host too. Throws the 403
- * for anything else.
+ * through a rebound DNS name: only the Host names in `allowed` (see
+ * domain/loopback.ts) are served, and an absolute-form request target must
+ * name one of them too. Throws the 403 for anything else; `allowed` undefined
+ * (listening beyond loopback) lets everything through.
  */
-export function hostGuard(enabled: boolean): (host: string | undefined, target?: string) => void {
+export function hostGuard(allowed: ReadonlySet<string> | undefined): (host: string | undefined, target?: string) => void {
+  const served = (host: string | undefined) => host !== undefined && allowed!.has(hostName(host));
   return function checkHost(host, target) {
-    if (!enabled) return;
+    if (allowed === undefined) return;
     const authority = targetAuthority(target);
-    if (!isLoopback(host) || (authority !== undefined && !isLoopback(authority))) {
+    if (!served(host) || (authority !== undefined && !served(authority))) {
       throw new ApiError(
         "forbidden",
         "This paysim listens on loopback only: use http://127.0.0.1 or http://localhost (start with --host to listen elsewhere).",
