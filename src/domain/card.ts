@@ -101,6 +101,17 @@ export function isCvc(typed: string): boolean {
   return /^\d{3,4}$/.test(typed.trim());
 }
 
+/**
+ * How many digits a brand's security code has: American Express prints 4 on the
+ * front of the card, every other scheme 3 on the back.
+ *
+ * @example
+ * cvcLength("amex") // 4
+ */
+export function cvcLength(brand: string): 3 | 4 {
+  return brand === "amex" ? 4 : 3;
+}
+
 /** What the checkout form sends, as typed. */
 export interface CardForm {
   number: string;
@@ -132,10 +143,16 @@ function expiryError(typed: string, nowMs: number): string | undefined {
   return undefined;
 }
 
-function cvcError(typed: string): string | undefined {
+/**
+ * The CVC's error. Its length depends on the brand, known only once the number
+ * is good; until then any 3 or 4 digits pass, so that the form names the number
+ * as the thing to fix.
+ */
+function cvcError(typed: string, brand: string | undefined): string | undefined {
   if (typed.trim() === "") return "Enter the card's security code (CVC).";
   if (!isCvc(typed)) return "The security code is 3 or 4 digits.";
-  return undefined;
+  if (brand === undefined || typed.trim().length === cvcLength(brand)) return undefined;
+  return brand === "amex" ? "An American Express card's security code is 4 digits." : "The security code is 3 digits.";
 }
 
 /**
@@ -151,19 +168,20 @@ function cvcError(typed: string): string | undefined {
 export function checkCardForm(form: CardForm, nowMs: number, testCards: readonly TestCard[]): CardCheck {
   const errors: CardFieldErrors = {};
   const number = numberError(form.number);
+  const digits = number === undefined ? cardDigits(form.number)! : undefined;
+  const testCard = digits === undefined ? undefined : testCards.find((card) => card.number === digits);
+  const brand = digits === undefined ? undefined : (testCard?.brand ?? brandFromNumber(digits));
   const expiry = expiryError(form.expiry, nowMs);
-  const cvc = cvcError(form.cvc);
+  const cvc = cvcError(form.cvc, brand);
   if (number) errors.number = number;
   if (expiry) errors.expiry = expiry;
   if (cvc) errors.cvc = cvc;
-  if (number || expiry || cvc) return { ok: false, errors };
+  if (digits === undefined || brand === undefined || expiry || cvc) return { ok: false, errors };
 
-  const digits = cardDigits(form.number)!;
-  const testCard = testCards.find((card) => card.number === digits);
   return {
     ok: true,
     presented: {
-      card: { last4: digits.slice(-4), brand: testCard?.brand ?? brandFromNumber(digits) },
+      card: { last4: digits.slice(-4), brand },
       failure_reason: testCard?.failure_reason ?? null,
     },
   };

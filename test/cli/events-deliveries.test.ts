@@ -32,7 +32,10 @@ describe("paysim events show / resend with webhook deliveries", () => {
   it("resends an event to the endpoint, which receives the same event again", async () => {
     const { code, stdout, stderr } = await cli("events", "resend", eventId);
     expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
-    expect(stdout).toMatch(new RegExp(`^Resent ${eventId}: a new delivery to every enabled endpoint\\.\\ndeliveries\\n`));
+    const endpointId = paysim.forwardEndpoints[0]!.id;
+    // Only the delivery this resend made is listed, not the first one.
+    expect(stdout).toMatch(new RegExp(`^Resent ${eventId}: a new delivery to 1 endpoint\\.\\ndeliveries\\n  ${endpointId}  ${receiver.url}  \\w+  next attempt [^\\n]+\\n(?!  ${endpointId})`));
+    expect(stdout.match(new RegExp(`^  ${endpointId}`, "gm"))).toHaveLength(1);
     const [, again] = await receiver.waitForRequests(2);
     expect(again!.headers["service-event-id"]).toBe(eventId);
     expect(JSON.parse(again!.body.toString("utf8")).id).toBe(eventId);

@@ -40,6 +40,40 @@ describe("paysim events", () => {
     expect(limited.has_more).toBe(true);
   });
 
+  it("says when more events exist, and the command that shows them, which then does", async () => {
+    const first = await cli("events", "list", "--limit", "1");
+    expect(first.code).toBe(0);
+    const newest = first.stdout.split("\n")[1]!.split(/\s+/)[0]!;
+    expect(newest).toMatch(/^evt_/);
+    expect(first.stdout).toMatch(new RegExp(`\n\nMore events: paysim events list --limit 1 --starting-after ${newest}\n$`));
+
+    const next = await cli("events", "list", "--limit", "1", "--starting-after", newest);
+    expect(next.code).toBe(0);
+    const lines = next.stdout.trimEnd().split("\n");
+    expect(lines.slice(1).map((l) => l.split(/\s+/).slice(1, 3))).toEqual([["payment_intent.created", intent.id]]);
+    // The last page says nothing more.
+    expect(next.stdout).not.toContain("More events");
+  });
+
+  it("keeps --type in the next page's command", async () => {
+    const second = await createIntent(paysim, { amount: 1300 });
+    const first = await cli("events", "list", "--type", "payment_intent.created", "--limit", "1");
+    expect(first.code).toBe(0);
+    expect(first.stdout.split("\n")[1]).toContain(second.id);
+    const newest = first.stdout.split("\n")[1]!.split(/\s+/)[0]!;
+    expect(first.stdout).toMatch(new RegExp(`\nMore events: paysim events list --type payment_intent.created --limit 1 --starting-after ${newest}\n$`));
+
+    const next = await cli("events", "list", "--type", "payment_intent.created", "--limit", "1", "--starting-after", newest);
+    expect(next.stdout.trimEnd().split("\n").slice(1).map((l) => l.split(/\s+/).slice(1, 3))).toEqual([["payment_intent.created", intent.id]]);
+  });
+
+  it("refuses --starting-after naming no event of the list with the server's error", async () => {
+    const { code, stdout, stderr } = await cli("events", "list", "--starting-after", "evt_UnknownUnknownUnknown00");
+    expect(code).toBe(1);
+    expect(stdout).toBe("");
+    expect(stderr).toMatch(/^paysim: invalid_request: .+ \(param: starting_after\)\n$/);
+  });
+
   it("says so when there are no events of a type", async () => {
     const { code, stdout } = await cli("events", "list", "--type", "payout.returned");
     expect(code).toBe(0);
@@ -70,6 +104,19 @@ describe("paysim events", () => {
 
     const json = JSON.parse((await cli("events", "show", event.id, "--json")).stdout);
     expect(json).toMatchObject({ id: event.id, type: "payment_intent.authorized", deliveries: [] });
+  });
+
+  it("resend with no webhook endpoint says that nothing was delivered, and makes no delivery", async () => {
+    const list = JSON.parse((await cli("events", "list", "--type", "payment_intent.created", "--json")).stdout);
+    const event = list.data[0];
+    const { code, stdout, stderr } = await cli("events", "resend", event.id);
+    expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
+    expect(stdout).toBe(
+      `Nothing resent: no webhook endpoint listens to payment_intent.created, so ${event.id} has nowhere to go.\n` +
+        "Add one with `paysim start --forward-to <url>` or POST /v1/webhook_endpoints.\n",
+    );
+    const shown = JSON.parse((await cli("events", "show", event.id, "--json")).stdout);
+    expect(shown.deliveries).toEqual([]);
   });
 
   it("refuses an unknown event id with not_found", async () => {

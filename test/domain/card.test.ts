@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { brandFromNumber, cardDigits, checkCardForm, isCvc, isExpired, isLuhnValid, parseExpiry } from "../../src/domain/card.js";
+import { brandFromNumber, cardDigits, checkCardForm, cvcLength, isCvc, isExpired, isLuhnValid, parseExpiry } from "../../src/domain/card.js";
 import { loadTestCards } from "../../src/fixture-data.js";
 
 const TEST_CARDS = loadTestCards();
@@ -113,21 +113,52 @@ describe("isCvc", () => {
   });
 });
 
+describe("cvcLength", () => {
+  it.each([
+    ["amex", 4],
+    ["visa", 3],
+    ["mastercard", 3],
+    ["discover", 3],
+    ["unknown", 3],
+  ])("%s has %i digits", (brand, length) => {
+    expect(cvcLength(brand)).toBe(length);
+  });
+});
+
 describe("checkCardForm", () => {
   const good = { number: "4242 4242 4242 4242", expiry: "12/34", cvc: "123" };
 
   it.each([
-    ["4242424242424242", { last4: "4242", brand: "visa" }, null],
-    ["5555 5555 5555 4444", { last4: "4444", brand: "mastercard" }, null],
-    ["3782 822463 10005", { last4: "0005", brand: "amex" }, null],
-    ["4000000000000002", { last4: "0002", brand: "visa" }, "card_declined"],
-    ["4000000000009995", { last4: "9995", brand: "visa" }, "insufficient_funds"],
-    ["4000000000000069", { last4: "0069", brand: "visa" }, "expired_card"],
-    ["6011111111111117", { last4: "1117", brand: "discover" }, null],
-    ["2221000000000009", { last4: "0009", brand: "mastercard" }, null],
-    ["0000000000000000", { last4: "0000", brand: "unknown" }, null],
-  ])("a card %s is presented as %j with failure_reason %s", (number, card, failureReason) => {
-    expect(checkCardForm({ ...good, number }, NOW, TEST_CARDS)).toEqual({ ok: true, presented: { card, failure_reason: failureReason } });
+    ["4242424242424242", "123", { last4: "4242", brand: "visa" }, null],
+    ["5555 5555 5555 4444", "123", { last4: "4444", brand: "mastercard" }, null],
+    ["3782 822463 10005", "1234", { last4: "0005", brand: "amex" }, null],
+    ["3400 0000 0000 009", "1234", { last4: "0009", brand: "amex" }, null],
+    ["4000000000000002", "123", { last4: "0002", brand: "visa" }, "card_declined"],
+    ["4000000000009995", "123", { last4: "9995", brand: "visa" }, "insufficient_funds"],
+    ["4000000000000069", "123", { last4: "0069", brand: "visa" }, "expired_card"],
+    ["6011111111111117", "123", { last4: "1117", brand: "discover" }, null],
+    ["2221000000000009", "123", { last4: "0009", brand: "mastercard" }, null],
+    ["0000000000000000", "123", { last4: "0000", brand: "unknown" }, null],
+  ])("a card %s with CVC %s is presented as %j with failure_reason %s", (number, cvc, card, failureReason) => {
+    expect(checkCardForm({ ...good, number, cvc }, NOW, TEST_CARDS)).toEqual({ ok: true, presented: { card, failure_reason: failureReason } });
+  });
+
+  it.each([
+    ["3782 822463 10005", "123", "An American Express card's security code is 4 digits."],
+    ["3400 0000 0000 009", "123", "An American Express card's security code is 4 digits."],
+    ["4242424242424242", "1234", "The security code is 3 digits."],
+    ["5555 5555 5555 4444", "1234", "The security code is 3 digits."],
+    ["6011111111111117", "1234", "The security code is 3 digits."],
+    ["0000000000000000", "1234", "The security code is 3 digits."],
+  ])("refuses the card %s with a CVC of the wrong length (%s)", (number, cvc, message) => {
+    expect(checkCardForm({ ...good, number, cvc }, NOW, TEST_CARDS)).toEqual({ ok: false, errors: { cvc: message } });
+  });
+
+  it("judges the CVC's length only once the number is good, so the number is what the form names", () => {
+    expect(checkCardForm({ ...good, number: "4242 4242 4242 4241", cvc: "1234" }, NOW, TEST_CARDS)).toEqual({
+      ok: false,
+      errors: { number: "Your card number is invalid." },
+    });
   });
 
   it.each([

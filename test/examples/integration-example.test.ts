@@ -1,5 +1,5 @@
-// The README's "Using paysim in your integration tests" example, run as it is written:
-// it imports the built package by its name, as a merchant's project would.
+// docs/testing.md's integration example, run as it is written (test/docs/examples.test.ts checks
+// that the page shows it unchanged): it imports the built package by its name, as a merchant's project would.
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startPaysim, type RunningPaysim } from "paysim";

@@ -6,11 +6,13 @@ import { consoleOutput, type Output } from "../output.js";
 interface ListFlags extends ClientFlags {
   type?: string;
   limit?: string;
+  startingAfter?: string;
 }
 
 type Event = Record<string, unknown> & { data?: Record<string, unknown>; deliveries?: Delivery[] };
 
 interface Delivery {
+  id?: string;
   endpoint_id?: string;
   url?: string;
   status?: string;
@@ -23,7 +25,8 @@ export function eventsCommand(output: Output = consoleOutput): Command {
     new Command("list")
       .description("List events, newest first")
       .option("--type <event-type>", "only events of this type, e.g. payout.failed")
-      .option("--limit <n>", "how many, 1 to 100 (default 10)"),
+      .option("--limit <n>", "how many, 1 to 100 (default 10)")
+      .option("--starting-after <evt_id>", "the page after this event (the next older ones)"),
   )
     .addHelpText(
       "after",
@@ -31,16 +34,23 @@ export function eventsCommand(output: Output = consoleOutput): Command {
 Examples:
   $ paysim events list
   $ paysim events list --type payment_intent.captured --limit 50
+  $ paysim events list --starting-after evt_3kTq0cXbVd9pHnRw2LmYs4Ae
   $ paysim events list --json`,
     )
     .action(async (flags: ListFlags) => {
       const query = new URLSearchParams();
       if (flags.type !== undefined) query.set("type", flags.type);
       if (flags.limit !== undefined) query.set("limit", flags.limit);
-      const page = await connect(flags).call<{ data: Event[] }>("GET", `/v1/events${query.size > 0 ? `?${query}` : ""}`);
+      if (flags.startingAfter !== undefined) query.set("starting_after", flags.startingAfter);
+      const page = await connect(flags).call<{ data: Event[]; has_more?: boolean }>("GET", `/v1/events${query.size > 0 ? `?${query}` : ""}`);
       if (flags.json) return output.line(json(page));
       if (page.data.length === 0) return output.line("No events.");
       for (const line of eventTable(page.data)) output.line(line);
+      const last = page.data[page.data.length - 1];
+      if (page.has_more === true && last !== undefined) {
+        output.line("");
+        output.line(`More events: ${nextPageCommand(flags, text(last.id))}`);
+      }
     });
 
   const show = withClientOptions(new Command("show").description("Show one event with its webhook deliveries and their attempts").argument("<evt_id>", "the event's id"))
@@ -58,7 +68,9 @@ Examples:
     });
 
   const resend = withClientOptions(
-    new Command("resend").description("Deliver an event again to every enabled webhook endpoint").argument("<evt_id>", "the event's id"),
+    new Command("resend")
+      .description("Deliver an event again to every webhook endpoint that listens to its type now")
+      .argument("<evt_id>", "the event's id"),
   )
     .addHelpText(
       "after",
@@ -68,12 +80,15 @@ Examples:
   $ paysim events resend evt_3kTq0cXbVd9pHnRw2LmYs4Ae --json`,
     )
     .action(async (id: string, flags: ClientFlags) => {
-      const answer = await connect(flags).call<Event>("POST", `/v1/events/${encodeURIComponent(id)}/resend`);
+      const client = connect(flags);
+      const path = `/v1/events/${encodeURIComponent(id)}`;
+      // The answer lists every delivery the event ever had: the ones this resend made are those not there before.
+      const before = await client.call<Event>("GET", path);
+      const known = new Set(deliveriesIn(before).map((delivery) => delivery.id));
+      const answer = await client.call<Event>("POST", `${path}/resend`);
       if (flags.json) return output.line(json(answer));
-      output.line(`Resent ${text(answer.id ?? id)}: a new delivery to every enabled endpoint.`);
-      if (Array.isArray(answer.deliveries) && answer.deliveries.length > 0) {
-        for (const line of ["deliveries", ...deliveryLines(answer.deliveries)]) output.line(line);
-      }
+      const made = deliveriesIn(answer).filter((delivery) => !known.has(delivery.id));
+      for (const line of resendLines(text(answer.id ?? id), text(answer.type), made)) output.line(line);
     });
 
   return new Command("events")
@@ -89,6 +104,31 @@ Examples:
   $ paysim events show evt_3kTq0cXbVd9pHnRw2LmYs4Ae
   $ paysim events resend evt_3kTq0cXbVd9pHnRw2LmYs4Ae`,
     );
+}
+
+/** The same listing, one page further: the filters given, and the last event shown as the cursor. */
+function nextPageCommand(flags: ListFlags, lastId: string): string {
+  const words = ["paysim events list"];
+  if (flags.type !== undefined) words.push(`--type ${flags.type}`);
+  if (flags.limit !== undefined) words.push(`--limit ${flags.limit}`);
+  words.push(`--starting-after ${lastId}`);
+  return words.join(" ");
+}
+
+function deliveriesIn(event: Event): Delivery[] {
+  return Array.isArray(event.deliveries) ? event.deliveries : [];
+}
+
+/** What a resend did: nothing when no endpoint listens to the event's type, else one delivery per endpoint. */
+function resendLines(eventId: string, type: string, made: readonly Delivery[]): string[] {
+  if (made.length === 0) {
+    return [
+      `Nothing resent: no webhook endpoint listens to ${type}, so ${eventId} has nowhere to go.`,
+      "Add one with `paysim start --forward-to <url>` or POST /v1/webhook_endpoints.",
+    ];
+  }
+  const count = made.length === 1 ? "1 endpoint" : `${made.length} endpoints`;
+  return [`Resent ${eventId}: a new delivery to ${count}.`, "deliveries", ...deliveryLines(made)];
 }
 
 function eventTable(events: readonly Event[]): string[] {
