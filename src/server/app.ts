@@ -110,7 +110,7 @@ function createRoutes(deps: AppDeps): Hono<AppEnv> {
         { Allow: methods.join(", ") },
       );
     }
-    return errorResponse(c, new ApiError("not_found", `No route ${c.req.method} ${c.req.path}. See the README for the /v1 endpoints.`));
+    return errorResponse(c, new ApiError("not_found", `No route ${c.req.method} ${c.req.path}. The /v1 endpoints are listed in docs/api.md.`));
   });
 
   app.onError((error, c) => thrownAnswer(c.env.requestId, error, deps.reportError));
