@@ -34,7 +34,7 @@ export interface PaysimApp {
  * The pipeline is one plain function in front of Hono rather than Hono
  * middleware: a route with no middleware is dispatched without Hono's async
  * composition, whose layers cost every request more than reading a payment
- * intent does (/health: about 90 → 60 µs of CPU under load).
+ * intent does (measured in docs/performance.md).
  */
 export function createApp(deps: AppDeps): PaysimApp {
   const routes = createRoutes(deps);

@@ -69,7 +69,8 @@ function readStreaming(incoming: IncomingMessage): Promise<Uint8Array> {
  * the end of the event loop's turn lets the parser finish it and every other
  * request that was ready: each complete body then sits whole in its stream's
  * buffer, and a single read() takes it, without the listeners, flowing mode and
- * events of reading it as a stream (a replay took 99-132 -> 71-79 µs of CPU).
+ * events of reading it as a stream, which cost a small request more than the
+ * rest of its work (measured in docs/performance.md).
  * Anything else (a body still arriving, or too large) is read as a stream.
  */
 async function readIncoming(incoming: IncomingMessage): Promise<Uint8Array> {
