@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import * as z from "zod";
-import { isHttpUrl } from "../../config.js";
+import { CARD_NUMBER_IN_URL, hasNoCardNumber, isHttpUrl } from "../../config.js";
 import { ApiError } from "../../domain/errors.js";
 import { EVENT_TYPES } from "../../domain/events.js";
 import { parseOrThrow } from "../../domain/validation.js";
@@ -12,7 +12,8 @@ const createSchema = z.strictObject({
   url: z
     .string({ error: "url is required: the http:// or https:// address that receives the events." })
     .max(2048, { error: "url must be at most 2048 characters." })
-    .refine(isHttpUrl, { error: "url must be an http:// or https:// URL, e.g. http://localhost:3000/webhooks." }),
+    .refine(isHttpUrl, { error: "url must be an http:// or https:// URL, e.g. http://localhost:3000/webhooks." })
+    .refine(hasNoCardNumber, { error: CARD_NUMBER_IN_URL }),
   enabled_events: z
     .array(z.enum(["*", ...EVENT_TYPES]), {
       error: `enabled_events must be a list of event types (${EVENT_TYPES.join(", ")}) or ["*"].`,
