@@ -17,7 +17,7 @@ const endpointSchema = z.strictObject({
   url: z
     .string()
     .refine(isHttpUrl, { error: "must be an http:// or https:// URL" })
-    .refine(hasNoCardNumber, { error: "looks like it holds a card number; an endpoint URL must not carry card data" }),
+    .refine(hasNoCardNumber, { error: "looks like a card number: it holds 13 or more digits (clear or percent-encoded); an endpoint URL must not carry card data" }),
   secret: z.string().refine(isSigningSecret, { error: "must start with whsec_ and have at least 8 more characters" }).optional(),
   enabled_events: z
     .array(z.enum(["*", ...EVENT_TYPES], { error: `must be "*" or a known event type (${EVENT_TYPES.join(", ")})` }))
