@@ -207,6 +207,33 @@ function mayHoldRun(text: string, min: number, countStars: boolean): boolean {
 }
 
 /**
+ * The longest run in plain ASCII text without "%", by the same rules as digitRuns
+ * but in one pass with nothing built; -1 when the text needs the full view (it holds
+ * "%" or a non-ASCII character). Most text is settled here.
+ */
+function longestAsciiRun(text: string, countStars: boolean): number {
+  let longest = 0;
+  let run = 0;
+  let gap = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 0x80 || code === 37) return -1;
+    const kind = kindOf(code, countStars);
+    if (kind === DIGIT || kind === STAR) {
+      run++;
+      gap = 0;
+      if (run > longest) longest = run;
+    } else if (kind === VISIBLE_SEPARATOR && run > 0 && ++gap <= MAX_VISIBLE_GAP) {
+      // still inside the run
+    } else {
+      run = 0;
+      gap = 0;
+    }
+  }
+  return longest;
+}
+
+/**
  * Every run of digits in `text` joined only by separators, after normalising a
  * view of it: Unicode digits read as digits, any whitespace, dash, "+" or
  * invisible format character (at most 3 visible ones in a row) joins digit groups,
@@ -217,7 +244,8 @@ function mayHoldRun(text: string, min: number, countStars: boolean): boolean {
 export function digitRuns(text: string, options: { min?: number; countStars?: boolean } = {}): DigitRun[] {
   const min = options.min ?? MIN_CARD_DIGITS;
   const countStars = options.countStars ?? false;
-  if (!mayHoldRun(text, min, countStars)) return [];
+  const ascii = longestAsciiRun(text, countStars);
+  if (ascii >= 0 ? ascii < min : !mayHoldRun(text, min, countStars)) return [];
   const runs: DigitRun[] = [];
   let run: DigitRun = { digits: [], stars: 0 };
   let gap = 0;
