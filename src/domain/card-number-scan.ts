@@ -40,13 +40,14 @@ const DIGIT = 0;
 const STAR = 1;
 /** Whitespace of any kind, dashes of any kind, the minus sign and "+" (a space in a query string). */
 const VISIBLE_SEPARATOR = 2;
-/** Zero-width and other invisible format characters (U+200B, U+2060, U+FEFF, the soft hyphen…). */
+/** Zero-width and other invisible format characters (U+200B, U+2060, U+FEFF, the soft hyphen…) and combining marks. */
 const INVISIBLE_SEPARATOR = 3;
 const OTHER = 4;
 
 const DIGIT_VALUE = /^\p{Nd}$/u;
 const OTHER_NUMBER = /^\p{No}$/u;
-const FORMAT = /^\p{Cf}$/u;
+/** Invisible format characters, and marks that only decorate the digit before them (the keycap in "4️⃣"). */
+const FORMAT = /^[\p{Cf}\p{M}]$/u;
 const DASH = /^[\p{Pd}\u2212\uFF0B]$/u;
 const SPACE = /^\s$/u;
 
@@ -88,20 +89,6 @@ function kindOf(cp: number, countStars: boolean): number {
     return OTHER;
   }
   return classifyNonAscii(cp).kind;
-}
-
-/**
- * The digit value of a code point, or -1: ASCII and every Unicode decimal digit
- * (full-width, Arabic-Indic, Devanagari…), superscript and circled digits.
- *
- * @example
- * digitValue("٤".codePointAt(0)!) // 4
- */
-export function digitValue(cp: number): number {
-  if (cp >= 48 && cp <= 57) return cp - 48;
-  if (cp < 0x80) return -1;
-  const { kind, value } = classifyNonAscii(cp);
-  return kind === DIGIT ? value : -1;
 }
 
 function unitsOf(text: string): Unit[] {

@@ -87,6 +87,7 @@ describe("maskText on card numbers written in other forms (issue 17 item 7)", ()
     ["percent-encoded full-width digits", "%EF%BC%94".repeat(16), `${"*".repeat(12)}${"%EF%BC%94".repeat(4)}`],
     ["percent-encoded zero-width spaces", "4242%E2%80%8B4242%E2%80%8B4242%E2%80%8B4242", "****%E2%80%8B****%E2%80%8B****%E2%80%8B4242"],
     ["double percent-encoding", "4242%25204242%25204242%25204242", "****%2520****%2520****%25204242"],
+    ["keycap digits (variation selector and enclosing keycap marks)", "4\ufe0f\u20e32\ufe0f\u20e3".repeat(8), `${"*\ufe0f\u20e3".repeat(12)}${"4\ufe0f\u20e32\ufe0f\u20e3".repeat(2)}`],
     ["superscript digits", "⁴²⁴²⁴²⁴²⁴²⁴²⁴²⁴²", "************⁴²⁴²"],
   ])("masks a PAN written with %s", (_name, input, expected) => {
     expect(maskText(input)).toBe(expected);
