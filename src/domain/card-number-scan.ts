@@ -48,7 +48,7 @@ const DIGIT_VALUE = /^\p{Nd}$/u;
 const OTHER_NUMBER = /^\p{No}$/u;
 /** Invisible format characters, and marks that only decorate the digit before them (the keycap in "4️⃣"). */
 const FORMAT = /^[\p{Cf}\p{M}]$/u;
-const DASH = /^[\p{Pd}\u2212\uFF0B]$/u;
+const DASH_OR_PLUS = /^[\p{Pd}\u2212\uFF0B]$/u;
 const SPACE = /^\s$/u;
 
 /** Kind of each non-ASCII code point met so far, and the digit value of the digits: classifying is the slow part. */
@@ -71,7 +71,7 @@ function classifyNonAscii(cp: number): { kind: number; value: number } {
   let found = { kind: OTHER, value: -1 };
   if (DIGIT_VALUE.test(char)) found = { kind: DIGIT, value: decimalValue(cp) };
   else if (FORMAT.test(char)) found = { kind: INVISIBLE_SEPARATOR, value: -1 };
-  else if (SPACE.test(char) || DASH.test(char)) found = { kind: VISIBLE_SEPARATOR, value: -1 };
+  else if (SPACE.test(char) || DASH_OR_PLUS.test(char)) found = { kind: VISIBLE_SEPARATOR, value: -1 };
   else if (OTHER_NUMBER.test(char)) {
     // Superscript and circled digits (¹, ①) read as the digit NFKC makes of them.
     const compat = char.normalize("NFKC");
@@ -179,8 +179,8 @@ function viewOf(text: string): Unit[] {
 
 /**
  * Whether `text` can hold a run of `min` digits at all: each digit needs an ASCII
- * digit, a non-ASCII character or a "%" of its own. Most text (ids, timestamps,
- * amounts, short log lines) is settled here without building a view.
+ * digit, a non-ASCII character or a "%" of its own. Short text with an accent or a
+ * "%" is settled here without building a view.
  */
 function mayHoldRun(text: string, min: number, countStars: boolean): boolean {
   let candidates = 0;
@@ -222,8 +222,8 @@ function longestAsciiRun(text: string, countStars: boolean): number {
 
 /**
  * Every run of digits in `text` joined only by separators, after normalising a
- * view of it: Unicode digits read as digits, any whitespace, dash, "+" or
- * invisible format character (at most 3 visible ones in a row) joins digit groups,
+ * view of it: Unicode digits read as digits, any whitespace, dash, "+", invisible
+ * format character or combining mark (at most 3 visible ones in a row) joins digit groups,
  * and "%XX" is decoded. With `countStars`, masking stars count as run members
  * (to recognise a card number that was already masked).
  * Only runs of at least `min` digits-and-stars are returned.
