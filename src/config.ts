@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import * as z from "zod";
 import { EVENT_TYPES } from "./domain/events.js";
+import { holdsCardNumber } from "./domain/masking.js";
 import { isCurrency } from "./domain/money.js";
 import { isSecretKey, isSigningSecret } from "./domain/secret-keys.js";
 
@@ -13,7 +14,10 @@ export class ConfigError extends Error {
 }
 
 const endpointSchema = z.strictObject({
-  url: z.string().refine(isHttpUrl, { error: "must be an http:// or https:// URL" }),
+  url: z
+    .string()
+    .refine(isHttpUrl, { error: "must be an http:// or https:// URL" })
+    .refine(hasNoCardNumber, { error: "looks like a card number: it holds 13 or more digits (clear or percent-encoded); an endpoint URL must not carry card data" }),
   secret: z.string().refine(isSigningSecret, { error: "must start with whsec_ and have at least 8 more characters" }).optional(),
   enabled_events: z
     .array(z.enum(["*", ...EVENT_TYPES], { error: `must be "*" or a known event type (${EVENT_TYPES.join(", ")})` }))
@@ -56,6 +60,20 @@ export function isHttpUrl(value: string): boolean {
     return false;
   }
 }
+
+/**
+ * Whether a webhook endpoint URL is free of card numbers in any form (SPEC §9).
+ * Such a URL is refused rather than stored masked: a masked URL would send every
+ * delivery somewhere other than the address given, and in clear it would sit in
+ * the database, the logs and every delivery request.
+ */
+export function hasNoCardNumber(url: string): boolean {
+  return !holdsCardNumber(url);
+}
+
+/** The API's answer to an endpoint URL holding a card number; it never repeats the URL. */
+export const CARD_NUMBER_IN_URL =
+  "url looks like a card number: it holds 13 or more digits (clear, percent-encoded or already masked). Webhook URLs must not carry card data; use an address without it.";
 
 /** `companies[0].currency` from a zod path. */
 function fieldName(path: PropertyKey[]): string {

@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
 import { Bus } from "./bus.js";
 import { loopbackHostNames } from "./domain/loopback.js";
-import { loadConfigFile, parseConfig, type PaysimConfig } from "./config.js";
+import { ConfigError, hasNoCardNumber, loadConfigFile, parseConfig, type PaysimConfig } from "./config.js";
 import { loadTestCards, loadTestDestinations } from "./fixture-data.js";
 import { createClock, type Clock } from "./runtime/clock.js";
 import { createScheduler, type Scheduler } from "./runtime/scheduler.js";
@@ -82,6 +82,14 @@ export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimI
   // A bad config is refused before the database is even opened.
   const config =
     typeof options.config === "string" ? loadConfigFile(options.config) : options.config === undefined ? undefined : parseConfig(options.config, "(options.config)");
+  const forwardTo = options.forwardTo === undefined ? [] : typeof options.forwardTo === "string" ? [options.forwardTo] : options.forwardTo;
+  const withCardNumber = forwardTo.findIndex((url) => !hasNoCardNumber(url));
+  if (withCardNumber >= 0) {
+    // Refused, not stored masked: deliveries would otherwise go to an address other than the one given.
+    throw new ConfigError(
+      `--forward-to URL ${withCardNumber + 1} looks like a card number: it holds 13 or more digits (clear or percent-encoded). Webhook URLs must not carry card data.`,
+    );
+  }
   const db = openDatabase(options.db ?? ":memory:");
   try {
     const store = createStore(db);
@@ -91,7 +99,6 @@ export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimI
       offsetMs: Number(store.meta.get(CLOCK_OFFSET) ?? 0),
       notBeforeMs: Number(store.meta.get(CLOCK_HIGH_WATER) ?? 0),
     });
-    const forwardTo = options.forwardTo === undefined ? [] : typeof options.forwardTo === "string" ? [options.forwardTo] : options.forwardTo;
     const boot = bootstrap(store, clock, { config, secretKey: options.secretKey, rememberedSecretKey: options.rememberedSecretKey, forwardTo, webhookSecret: options.webhookSecret });
 
     const bus = new Bus();

@@ -45,6 +45,7 @@ describe("a bad config file is refused naming the file and the field", () => {
     ["no companies", { companies: [] }, "companies"],
     ["a missing companies list", {}, "companies"],
     ["an endpoint URL that is not http(s)", { companies: [company({ webhook_endpoints: [endpoint({ url: "ftp://example.com/x" })] })] }, "companies[0].webhook_endpoints[0].url"],
+    ["an endpoint URL holding a card number", { companies: [company({ webhook_endpoints: [endpoint({ url: "http://127.0.0.1:3000/hook/4242%204242%204242%204242" })] })] }, "companies[0].webhook_endpoints[0].url looks like a card number"],
     ["an endpoint secret without whsec_", { companies: [company({ webhook_endpoints: [endpoint({ secret: "secret_0123456789" })] })] }, "companies[0].webhook_endpoints[0].secret"],
     ["an unknown event type", { companies: [company({ webhook_endpoints: [endpoint({ enabled_events: ["payment_intent.refunded"] })] })] }, "companies[0].webhook_endpoints[0].enabled_events[0]"],
     ["an empty enabled_events", { companies: [company({ webhook_endpoints: [endpoint({ enabled_events: [] })] })] }, "companies[0].webhook_endpoints[0].enabled_events"],

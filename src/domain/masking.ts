@@ -2,10 +2,8 @@
  * Card-data masking (SPEC §9). Applied where data enters (request bodies, the
  * checkout form, ingested data) and again where it leaves (logs, webhook bodies).
  */
+import { allDigits, digitRuns, type Spot } from "./card-number-scan.js";
 
-/** A run of digits where single spaces or hyphens may separate the digits. */
-const DIGIT_RUN = /\d(?:[ -]?\d)*/g;
-const MIN_PAN_DIGITS = 13;
 const KEPT_DIGITS = 4;
 
 const DROPPED_FIELDS = new Set(["cvv", "cvc", "security_code"]);
@@ -16,59 +14,49 @@ export function isDroppedField(name: string): boolean {
   return DROPPED_FIELDS.has(name.toLowerCase());
 }
 
-/**
- * The most digits in one run of `text`, digits joined by at most one space or
- * hyphen (the runs DIGIT_RUN finds), in one pass without a regex.
- */
-function longestDigitRun(text: string): number {
-  let longest = 0;
-  let run = 0;
-  let afterSeparator = false;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code >= 48 && code <= 57) {
-      run++;
-      afterSeparator = false;
-      if (run > longest) longest = run;
-    } else if ((code === 32 || code === 45) && run > 0 && !afterSeparator) {
-      afterSeparator = true;
-    } else {
-      run = 0;
-      afterSeparator = false;
-    }
-  }
-  return longest;
-}
-
-/** Masks every digit of `run` but the last four, keeping its separators. */
-function maskDigits(run: string): string {
-  let digitsLeft = run.replace(/\D/g, "").length;
+/** `text` with each of `spots` (sorted, not overlapping) written as one `*`. */
+function starred(text: string, spots: readonly Spot[]): string {
+  if (spots.length === 0) return text;
   let out = "";
-  for (const ch of run) {
-    if (ch >= "0" && ch <= "9") {
-      out += digitsLeft > KEPT_DIGITS ? "*" : ch;
-      digitsLeft--;
-    } else {
-      out += ch;
-    }
+  let from = 0;
+  for (const spot of spots) {
+    out += `${text.slice(from, spot.start)}*`;
+    from = spot.end;
   }
-  return out;
+  return out + text.slice(from);
 }
 
 /**
- * Masks every run of 13 or more digits (optionally split by single spaces or
- * hyphens) down to its last four digits; other text is untouched.
+ * Masks every card number in `text` down to its last four digits, however it was
+ * written (see digitRuns: 13 or more digits of any script, joined by separators
+ * of any kind, percent-encoded or not). Each masked digit becomes one `*`; the
+ * separators and the rest of the text are kept as they were.
  *
  * @example
  * maskText("card 4242 4242 4242 4242") // "card **** **** **** 4242"
+ * maskText("/hook/4242%204242%204242%204242") // "/hook/****%20****%20****%204242"
  */
 export function maskText(text: string): string {
-  // Most text holds no run of 13 digits, timestamps and log lines included: nothing to mask, no regex to run.
-  if (longestDigitRun(text) < MIN_PAN_DIGITS) return text;
-  return text.replace(DIGIT_RUN, (run) => {
-    const digits = run.replace(/\D/g, "").length;
-    return digits >= MIN_PAN_DIGITS ? maskDigits(run) : run;
-  });
+  const runs = digitRuns(text);
+  if (runs.length === 0) return text;
+  return starred(text, runs.flatMap((run) => run.digits.slice(0, -KEPT_DIGITS)));
+}
+
+/**
+ * Whether `text` holds a card number, in clear (any form maskText finds) or
+ * already masked (stars standing for its digits, as data reads once masked on entry).
+ *
+ * @example
+ * holdsCardNumber("http://x/hook/****%20****%20****%204242") // true
+ * holdsCardNumber("http://localhost:3000/webhooks") // false
+ */
+export function holdsCardNumber(text: string): boolean {
+  return digitRuns(text, { countStars: true }).some((run) => run.digits.length > 0);
+}
+
+/** Masks every digit of a value known to be a card number but the last four, whatever its length. */
+function maskDigits(text: string): string {
+  return starred(text, allDigits(text).slice(0, -KEPT_DIGITS));
 }
 
 /** Masks a value known to be a card number, whatever its length. */

@@ -100,9 +100,3 @@ export const AUTO_MOVES: Record<DestinationOutcome, readonly { to: PayoutStatus;
   failed: [{ to: "failed", afterMs: 2_000 }],
   returned: [{ to: "returned", afterMs: 2_000 }],
 };
-
-/** Whether a (masked) value looks like a card number rather than a token: 13+ digits or masking stars. */
-export function looksLikeCardNumber(value: string): boolean {
-  const compact = value.replace(/[\s-]/g, "");
-  return /^[\d*]{13,}$/.test(compact) && /\d/.test(compact);
-}

@@ -1,8 +1,8 @@
 import { ApiError } from "../domain/errors.js";
 import { newId } from "../domain/ids.js";
+import { holdsCardNumber } from "../domain/masking.js";
 import {
   checkMoveAmount,
-  looksLikeCardNumber,
   movesFrom,
   statusEffects,
   transitionPayout,
@@ -72,7 +72,7 @@ export function createPayoutService(deps: { store: Store; clock: Clock; destinat
 
   function destinationFor(input: CreatePayoutInput): TestDestination {
     // The body was masked on entry: a card number arrives as "************4242" and is never kept.
-    if (looksLikeCardNumber(input.destination_token)) {
+    if (holdsCardNumber(input.destination_token)) {
       throw new ApiError(
         "invalid_request",
         "destination_token must be a destination token (e.g. tok_card_visa), never a card number: card numbers are not accepted by this API.",

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { maskText, maskValue } from "../../src/domain/masking.js";
+import { holdsCardNumber, maskText, maskValue } from "../../src/domain/masking.js";
 
 const digits = (n: number) => Array.from({ length: n }, (_, i) => String((i + 1) % 10)).join("");
 
@@ -30,16 +30,24 @@ describe("maskText", () => {
     ["digits separated by double spaces (not one run)", "4242  4242  4242"],
     ["an ISO timestamp (17 digits, none in a run of 13)", "2026-11-21T09:45:42.123Z"],
     ["runs of 12 digits split by a letter", `${digits(12)}x${digits(12)}`],
-    ["a run ending in a separator", `${digits(12)}- 1`],
+    ["12 digits, then a gap of 4 spaces (table columns, not one run)", `${digits(12)}    1`],
+    ["digit groups split by dots (decimals, versions and addresses use dots)", "4242.4242.4242.4242"],
+    ["digit groups split by slashes (dates and paths)", "4242/4242/4242/4242"],
+    ["a time joined to a date by a colon-free space (14 digits split by colons)", "2026-11-23 17:08:10"],
+    ["ids made of letters and digits, side by side", "evt_0a1B2c3D4e5F6g7H8 pi_1a2b3c4d5e6f7g8h9"],
+    ["a reference", "PAY-1234567890"],
+    ["percentages", "50% 60%"],
+    ["a percent-encoded path without 13 digits", "/v1/payment_intents/pi_%41%42"],
   ])("leaves %s untouched", (_name, input) => {
     expect(maskText(input)).toBe(input);
   });
 
-  it("changes exactly what a regex over every digit run would change, on any mix of digits, separators and letters", () => {
+  it("changes exactly what a regex over every ASCII digit run would change, on any mix of digits, separators and letters", () => {
+    // A run: digits where up to 3 whitespace, hyphen or plus characters in a row may sit between two digits.
     const reference = (text: string) =>
-      text.replace(/\d(?:[ -]?\d)*/g, (run) => (run.replace(/\D/g, "").length >= 13 ? `<${run}>` : run));
+      text.replace(/\d(?:[ \t\n+-]{0,3}\d)*/g, (run) => (run.replace(/\D/g, "").length >= 13 ? `<${run}>` : run));
     fc.assert(
-      fc.property(fc.array(fc.constantFrom("4", "2", "0", " ", "-", "a", ".", "  "), { maxLength: 60 }), (parts) => {
+      fc.property(fc.array(fc.constantFrom("4", "2", "0", " ", "-", "a", ".", "  ", "   ", "    ", "\t", "+", "\n"), { maxLength: 60 }), (parts) => {
         const text = parts.join("");
         const masked = maskText(text);
         expect(masked === text).toBe(reference(text) === text);
@@ -56,7 +64,71 @@ describe("maskText", () => {
   });
 });
 
+describe("maskText on card numbers written in other forms (issue 17 item 7)", () => {
+  it.each([
+    ["full-width digits", "４２４２４２４２４２４２４２４２", "************４２４２"],
+    ["Arabic-Indic digits", "٤٢٤٢٤٢٤٢٤٢٤٢٤٢٤٢", "************٤٢٤٢"],
+    ["Devanagari digits", "४२४२ ४२४२ ४२४२ ४२४२", "**** **** **** ४२४२"],
+    ["mathematical bold digits (outside the BMP)", "𝟒𝟐𝟒𝟐𝟒𝟐𝟒𝟐𝟒𝟐𝟒𝟐𝟒𝟐𝟒𝟐", "************𝟒𝟐𝟒𝟐"],
+    ["mixed scripts", "4٢４२ 4242 4242 4242", "**** **** **** 4242"],
+    ["zero-width spaces", "4242\u200b4242\u200b4242\u200b4242", "****\u200b****\u200b****\u200b4242"],
+    ["word joiners and BOMs", "4242\u20604242\ufeff4242\u200d4242", "****\u2060****\ufeff****\u200d4242"],
+    ["soft hyphens", "4242\u00ad4242\u00ad4242\u00ad4242", "****\u00ad****\u00ad****\u00ad4242"],
+    ["no-break spaces", "4242\u00a04242\u00a04242\u00a04242", "****\u00a0****\u00a0****\u00a04242"],
+    ["narrow no-break and ideographic spaces", "4242\u202f4242\u30004242 4242", "****\u202f****\u3000**** 4242"],
+    ["tabs", "4242\t4242\t4242\t4242", "****\t****\t****\t4242"],
+    ["double spaces", "4242  4242  4242  4242", "****  ****  ****  4242"],
+    ["spaced hyphens", "4242 - 4242 - 4242 - 4242", "**** - **** - **** - 4242"],
+    ["en dashes and minus signs", "4242\u20134242\u22124242\u20144242", "****\u2013****\u2212****\u20144242"],
+    ["line breaks", "4242\n4242\r\n4242\n4242", "****\n****\r\n****\n4242"],
+    ["plus signs (spaces in a query string)", "?card=4242+4242+4242+4242", "?card=****+****+****+4242"],
+    ["percent-encoded spaces", "/hook/4242%204242%204242%204242", "/hook/****%20****%20****%204242"],
+    ["percent-encoded digits", "%34%32%34%32%34%32%34%32%34%32%34%32%34%32%34%32", "************%34%32%34%32"],
+    ["percent-encoded full-width digits", "%EF%BC%94".repeat(16), `${"*".repeat(12)}${"%EF%BC%94".repeat(4)}`],
+    ["percent-encoded zero-width spaces", "4242%E2%80%8B4242%E2%80%8B4242%E2%80%8B4242", "****%E2%80%8B****%E2%80%8B****%E2%80%8B4242"],
+    ["double percent-encoding", "4242%25204242%25204242%25204242", "****%2520****%2520****%25204242"],
+    ["keycap digits (variation selector and enclosing keycap marks)", "4\ufe0f\u20e32\ufe0f\u20e3".repeat(8), `${"*\ufe0f\u20e3".repeat(12)}${"4\ufe0f\u20e32\ufe0f\u20e3".repeat(2)}`],
+    ["superscript digits", "⁴²⁴²⁴²⁴²⁴²⁴²⁴²⁴²", "************⁴²⁴²"],
+  ])("masks a PAN written with %s", (_name, input, expected) => {
+    expect(maskText(input)).toBe(expected);
+  });
+
+  it("masks a PAN of every length from 13 to 19 digits in full-width digits inside a sentence", () => {
+    for (let n = 13; n <= 19; n++) {
+      const pan = digits(n).replace(/\d/g, (d) => String.fromCharCode(0xff10 + Number(d)));
+      expect(maskText(`paid with ${pan} today`)).toBe(`paid with ${"*".repeat(n - 4)}${pan.slice(-4)} today`);
+    }
+  });
+});
+
+describe("holdsCardNumber", () => {
+  it.each([
+    ["a PAN in clear", "4242424242424242", true],
+    ["a percent-encoded PAN in a URL", "http://127.0.0.1:3000/hook/4242%204242%204242%204242", true],
+    ["a PAN in a query string", "http://x/hook?card=4242+4242+4242+4242", true],
+    ["a PAN already masked on entry", "http://x/hook/****%20****%20****%204242", true],
+    ["a masked PAN with no separators", "************4242", true],
+    ["a masked PAN in full-width digits", "**** **** **** ４２４２", true],
+    ["a plain webhook URL", "http://localhost:3000/webhooks", false],
+    ["a URL with a port and a short id", "http://127.0.0.1:65535/hooks/12345?attempt=1", false],
+    ["a destination token", "tok_card_visa", false],
+    ["stars alone", "*************", false],
+    ["four stars", "****", false],
+  ])("%s → %s", (_name, text, expected) => {
+    expect(holdsCardNumber(text)).toBe(expected);
+  });
+});
+
 describe("maskValue", () => {
+  it.each([
+    ["full-width digits", "４２４２ ４２４２ ４２４２ ４２４２", "**** **** **** ４２４２"],
+    ["zero-width spaces", "4242\u200b4242\u200b4242\u200b4242", "****\u200b****\u200b****\u200b4242"],
+    ["a short Arabic-Indic number", "٤٢٤٢٤٢٤٢", "****٤٢٤٢"],
+    ["percent-encoded digits", "%34%32%34%32%34%32", "**%34%32%34%32"],
+  ])("masks a card.number written with %s", (_name, number, expected) => {
+    expect(maskValue({ card: { number } })).toEqual({ card: { number: expected } });
+  });
+
   it("masks PANs in every string at any depth, arrays included", () => {
     const input = { a: "4242424242424242", b: { c: ["x 4242 4242 4242 4242", { d: "4242-4242-4242-4242" }] } };
     expect(maskValue(input)).toEqual({

@@ -2,7 +2,6 @@ import { describe, expect, it } from "vitest";
 import { ApiError } from "../../src/domain/errors.js";
 import {
   checkMoveAmount,
-  looksLikeCardNumber,
   PAYOUT_STATUSES,
   statusEffects,
   transitionPayout,
@@ -88,18 +87,5 @@ describe("status effects", () => {
     ["succeeded", { failure_reason: null, amount_reversed: 0 }],
   ] as const)("%s sets %o", (to, effects) => {
     expect(statusEffects(to, 5000, 1200)).toEqual(effects);
-  });
-});
-
-describe("looksLikeCardNumber", () => {
-  it.each([
-    ["************4242", true],
-    ["**** **** **** 4242", true],
-    ["4242424242424242", true],
-    ["tok_card_visa", false],
-    ["1234", false],
-    ["****", false],
-  ])("%s → %s", (value, expected) => {
-    expect(looksLikeCardNumber(value)).toBe(expected);
   });
 });

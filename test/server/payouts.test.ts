@@ -99,11 +99,13 @@ describe("POST /v1/payouts", () => {
 
   it("refuses a clear card number with a message that a token is required, leaving no trace of it", async () => {
     const pan = "4111111111111111";
-    for (const token of [pan, "4111 1111 1111 1111", "4111-1111-1111-1111"]) {
+    const fullWidth = "４１１１ １１１１ １１１１ １１１１";
+    for (const token of [pan, "4111 1111 1111 1111", "4111-1111-1111-1111", fullWidth, "4111\u200b1111\u200b1111\u200b1111"]) {
       const response = await paysim.api("POST", "/v1/payouts", { body: { ...CARD, destination_token: token }, idempotencyKey: freshKey(), key: ACME });
       expectApiError(response, 400, "invalid_request", "destination_token");
-      expect(response.body.error.message).toMatch(/token/);
+      expect(response.body.error.message).toMatch(/token.*never a card number/);
       expect(response.text).not.toContain("1111111111");
+      expect(response.text).not.toContain("１１１１ １１１１");
     }
     // Also in a description: kept masked.
     const payout = await createPayout({ ...CARD, description: `refund to ${pan}` });

@@ -45,6 +45,9 @@ describe("the webhook endpoints API", () => {
     ["a number", 3000],
     ["null", null],
     ["a missing url", undefined],
+    ["a URL whose path holds a percent-encoded card number", "http://localhost:3000/hook/4242%204242%204242%204242"],
+    ["a URL whose query holds a card number", "http://localhost:3000/hook?card=4242+4242+4242+4242"],
+    ["a URL whose path holds a card number in Arabic-Indic digits", "http://localhost:3000/hook/٤٢٤٢٤٢٤٢٤٢٤٢٤٢٤٢"],
   ])("refuses %s as url with 400 param url", async (_, url) => {
     const before = (await paysim.api("GET", "/v1/webhook_endpoints")).body.data.length;
     const response = await paysim.api("POST", "/v1/webhook_endpoints", { body: url === undefined ? {} : { url } });

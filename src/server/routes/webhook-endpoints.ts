@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import * as z from "zod";
-import { isHttpUrl } from "../../config.js";
+import { CARD_NUMBER_IN_URL, hasNoCardNumber, isHttpUrl } from "../../config.js";
 import { ApiError } from "../../domain/errors.js";
 import { EVENT_TYPES } from "../../domain/events.js";
 import { need, needOneOf, parseOrThrow } from "../../domain/validation.js";
@@ -13,7 +13,8 @@ const createSchema = z.strictObject({
   url: z
     .string({ error: need("url", "the http:// or https:// address that receives the events") })
     .max(2048, { error: "url must be at most 2048 characters." })
-    .refine(isHttpUrl, { error: "url must be an http:// or https:// URL, e.g. http://localhost:3000/webhooks." }),
+    .refine(isHttpUrl, { error: "url must be an http:// or https:// URL, e.g. http://localhost:3000/webhooks." })
+    .refine(hasNoCardNumber, { error: CARD_NUMBER_IN_URL }),
   enabled_events: z
     .array(z.enum(["*", ...EVENT_TYPES], { error: needOneOf("enabled_events", ["*", ...EVENT_TYPES]) }), {
       error: need("enabled_events", `a list of event types (${EVENT_TYPES.join(", ")}) or ["*"]`),
