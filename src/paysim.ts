@@ -2,7 +2,7 @@ import { serve, type ServerType } from "@hono/node-server";
 import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
 import { Bus } from "./bus.js";
-import { loadConfigFile, parseConfig, type PaysimConfig } from "./config.js";
+import { ConfigError, loadConfigFile, parseConfig, startInputProblem, type PaysimConfig } from "./config.js";
 import { loadTestCards, loadTestDestinations } from "./fixture-data.js";
 import { createClock, type Clock } from "./runtime/clock.js";
 import { createScheduler, type Scheduler } from "./runtime/scheduler.js";
@@ -84,7 +84,10 @@ const CLOCK_HIGH_WATER = "clock_high_water_ms";
  */
 export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimInstance> {
   const host = options.host ?? "127.0.0.1";
-  // A bad config is refused before the database is even opened.
+  const forwardTo = options.forwardTo === undefined ? [] : typeof options.forwardTo === "string" ? [options.forwardTo] : options.forwardTo;
+  // Bad options and a bad config are refused before the database is even opened.
+  const problem = startInputProblem({ secretKey: options.secretKey, webhookSecret: options.webhookSecret, forwardTo });
+  if (problem) throw new ConfigError(`${problem.input}${problem.url === undefined ? "" : ` ${JSON.stringify(problem.url)}`} ${problem.rule}.`);
   const config =
     typeof options.config === "string" ? loadConfigFile(options.config) : options.config === undefined ? undefined : parseConfig(options.config, "(options.config)");
   const db = openDatabase(options.db ?? ":memory:");
@@ -96,7 +99,6 @@ export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimI
       offsetMs: Number(store.meta.get(CLOCK_OFFSET) ?? 0),
       notBeforeMs: Number(store.meta.get(CLOCK_HIGH_WATER) ?? 0),
     });
-    const forwardTo = options.forwardTo === undefined ? [] : typeof options.forwardTo === "string" ? [options.forwardTo] : options.forwardTo;
     const boot = bootstrap(store, clock, { config, secretKey: options.secretKey, rememberedSecretKey: options.rememberedSecretKey, forwardTo, webhookSecret: options.webhookSecret });
 
     const bus = new Bus();

@@ -1,6 +1,6 @@
 import { Command, InvalidArgumentError, Option } from "commander";
-import { ConfigError } from "../../config.js";
-import { isSecretKey, isSigningSecret } from "../../domain/secret-keys.js";
+import { ConfigError, startInputProblem, type StartInputs } from "../../config.js";
+import { isSecretKey } from "../../domain/secret-keys.js";
 import { createPaysim, type PaysimInstance } from "../../paysim.js";
 import { NewerDatabaseError } from "../../store/open.js";
 import { instanceFilePath, readInstanceFile, writeInstanceFile } from "../instance-file.js";
@@ -73,14 +73,13 @@ Examples:
     });
 }
 
+const FLAG_OF: Record<keyof StartInputs, string> = { secretKey: "--secret-key", webhookSecret: "--webhook-secret", forwardTo: "--forward-to" };
+
 /** Starts paysim, prints where it is, and serves until SIGINT/SIGTERM. Returns the exit code on failure. */
 async function runStart(flags: StartFlags, output: Output): Promise<number | undefined> {
-  if (flags.secretKey !== undefined && !isSecretKey(flags.secretKey)) {
-    output.error("paysim: --secret-key must start with sk_test_ and have at least 8 more characters.");
-    return 1;
-  }
-  if (flags.webhookSecret !== undefined && !isSigningSecret(flags.webhookSecret)) {
-    output.error("paysim: --webhook-secret must start with whsec_ and have at least 8 more characters.");
+  const problem = startInputProblem({ secretKey: flags.secretKey, webhookSecret: flags.webhookSecret, forwardTo: flags.forwardTo });
+  if (problem) {
+    output.error(`paysim: ${FLAG_OF[problem.input]}${problem.url === undefined ? "" : ` ${JSON.stringify(problem.url)}`} ${problem.rule}.`);
     return 1;
   }
   const instancePath = instanceFilePath(flags.db);

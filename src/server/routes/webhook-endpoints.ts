@@ -1,9 +1,9 @@
 import { Hono } from "hono";
 import * as z from "zod";
-import { isHttpUrl } from "../../config.js";
 import { ApiError } from "../../domain/errors.js";
 import { EVENT_TYPES } from "../../domain/events.js";
 import { parseOrThrow } from "../../domain/validation.js";
+import { isHttpUrl, WEBHOOK_URL_MAX_LENGTH, WEBHOOK_URL_RULE } from "../../domain/webhook-url.js";
 import { insertEndpoint, toEndpointResource } from "../../services/webhook-endpoints.js";
 import { companyOf, type AppDeps, type AppEnv } from "../env.js";
 import { list, ok, readCommand, sendCommand } from "../respond.js";
@@ -11,8 +11,8 @@ import { list, ok, readCommand, sendCommand } from "../respond.js";
 const createSchema = z.strictObject({
   url: z
     .string({ error: "url is required: the http:// or https:// address that receives the events." })
-    .max(2048, { error: "url must be at most 2048 characters." })
-    .refine(isHttpUrl, { error: "url must be an http:// or https:// URL, e.g. http://localhost:3000/webhooks." }),
+    .max(WEBHOOK_URL_MAX_LENGTH, { error: `url must be at most ${WEBHOOK_URL_MAX_LENGTH} characters.` })
+    .refine(isHttpUrl, { error: `url ${WEBHOOK_URL_RULE}.` }),
   enabled_events: z
     .array(z.enum(["*", ...EVENT_TYPES]), {
       error: `enabled_events must be a list of event types (${EVENT_TYPES.join(", ")}) or ["*"].`,
