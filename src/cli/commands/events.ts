@@ -37,7 +37,7 @@ Examples:
       const query = new URLSearchParams();
       if (flags.type !== undefined) query.set("type", flags.type);
       if (flags.limit !== undefined) query.set("limit", flags.limit);
-      const page = await connect(flags).call<{ data: Event[] }>("GET", `/v1/events${query.size > 0 ? `?${query}` : ""}`);
+      const page = await (await connect(flags, output)).call<{ data: Event[] }>("GET", `/v1/events${query.size > 0 ? `?${query}` : ""}`);
       if (flags.json) return output.line(json(page));
       if (page.data.length === 0) return output.line("No events.");
       for (const line of eventTable(page.data)) output.line(line);
@@ -52,7 +52,7 @@ Examples:
   $ paysim events show evt_3kTq0cXbVd9pHnRw2LmYs4Ae --json`,
     )
     .action(async (id: string, flags: ClientFlags) => {
-      const event = await connect(flags).call<Event>("GET", `/v1/events/${encodeURIComponent(id)}`);
+      const event = await (await connect(flags, output)).call<Event>("GET", `/v1/events/${encodeURIComponent(id)}`);
       if (flags.json) return output.line(json(event));
       for (const line of eventDetail(event)) output.line(line);
     });
@@ -68,7 +68,7 @@ Examples:
   $ paysim events resend evt_3kTq0cXbVd9pHnRw2LmYs4Ae --json`,
     )
     .action(async (id: string, flags: ClientFlags) => {
-      const answer = await connect(flags).call<Event>("POST", `/v1/events/${encodeURIComponent(id)}/resend`);
+      const answer = await (await connect(flags, output)).call<Event>("POST", `/v1/events/${encodeURIComponent(id)}/resend`);
       if (flags.json) return output.line(json(answer));
       output.line(`Resent ${text(answer.id ?? id)}: a new delivery to every enabled endpoint.`);
       if (Array.isArray(answer.deliveries) && answer.deliveries.length > 0) {

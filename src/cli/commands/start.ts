@@ -3,7 +3,8 @@ import { ConfigError, startInputProblem, type StartInputs } from "../../config.j
 import { isSecretKey } from "../../domain/secret-keys.js";
 import { createPaysim, type PaysimInstance } from "../../paysim.js";
 import { NewerDatabaseError } from "../../store/open.js";
-import { instanceFilePath, readInstanceFile, writeInstanceFile } from "../instance-file.js";
+import { registerInstance } from "../instance-registration.js";
+import { databaseRecordPath, readInstanceFile, recordIsFor } from "../instance-file.js";
 import { consoleOutput, type Output } from "../output.js";
 import { colourEnabled, interactiveTerminal } from "../format.js";
 import { startJsonReporter } from "../reporters/json.js";
@@ -82,9 +83,10 @@ async function runStart(flags: StartFlags, output: Output): Promise<number | und
     output.error(`paysim: ${FLAG_OF[problem.input]}${problem.url === undefined ? "" : ` ${JSON.stringify(problem.url)}`} ${problem.rule}.`);
     return 1;
   }
-  const instancePath = instanceFilePath(flags.db);
-  const previous = readInstanceFile(instancePath);
-  const rememberedKey = previous && isSecretKey(previous.secret_key) ? previous.secret_key : undefined;
+  // The key an earlier start generated for this database file (a ":memory:" run has none).
+  const recordPath = databaseRecordPath(flags.db);
+  const previous = recordPath === undefined ? undefined : readInstanceFile(recordPath);
+  const rememberedKey = previous && recordIsFor(previous, flags.db) && isSecretKey(previous.secret_key) ? previous.secret_key : undefined;
 
   let instance: PaysimInstance;
   try {
@@ -110,14 +112,7 @@ async function runStart(flags: StartFlags, output: Output): Promise<number | und
     throw error;
   }
 
-  writeInstanceFile(instancePath, {
-    url: instance.url,
-    secret_key: instance.secretKey,
-    db: flags.db,
-    pid: process.pid,
-    started_at: instance.clock.nowIso(),
-    webhook_endpoints: instance.companies[0]!.endpoints.map((e) => ({ id: e.id, url: e.url, secret: e.secret })),
-  });
+  await registerInstance(instance, flags.db, process.cwd());
 
   const view = interactiveTerminal(process.stdout) && flags.ui && !flags.json ? "live" : flags.json ? "json" : "lines";
   if (view === "live") {
