@@ -99,7 +99,6 @@ export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimI
       offsetMs: Number(store.meta.get(CLOCK_OFFSET) ?? 0),
       notBeforeMs: Number(store.meta.get(CLOCK_HIGH_WATER) ?? 0),
     });
-    const boot = bootstrap(store, clock, { config, secretKey: options.secretKey, rememberedSecretKey: options.rememberedSecretKey, forwardTo, webhookSecret: options.webhookSecret });
 
     const bus = new Bus();
     const testCards = loadTestCards();
@@ -117,6 +116,15 @@ export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimI
     });
     outbox = createOutbox({ store, clock, scheduler });
     const dispatcher = createDispatcher({ store, clock, scheduler, bus, timeoutMs: options.webhookTimeout });
+    // After the outbox exists: the endpoints an earlier --forward-to made and this start drops stop their deliveries.
+    const boot = bootstrap(store, clock, {
+      config,
+      secretKey: options.secretKey,
+      rememberedSecretKey: options.rememberedSecretKey,
+      forwardTo,
+      webhookSecret: options.webhookSecret,
+      onEndpointRemoved: (endpointId) => outbox!.stopForEndpoint(endpointId),
+    });
     let simulator: PayoutSimulator | undefined;
     const payouts = createPayoutService({ store, clock, destinations: loadTestDestinations(), planner: () => simulator! });
     simulator = createPayoutSimulator({

@@ -166,6 +166,20 @@ describe("paysim start", () => {
     expect(existsSync(db)).toBe(false);
   });
 
+  it.each([
+    ["notaurl", ["--forward-to", "notaurl"]],
+    ["ftp://example.com/hooks", ["--forward-to", "ftp://example.com/hooks"]],
+    ["http://user:pass@127.0.0.1:3000/hooks", ["--forward-to", "http://127.0.0.1:3000/ok", "--forward-to", "http://user:pass@127.0.0.1:3000/hooks"]],
+  ])("refuses --forward-to %s with exit 1 and the API's message, writing nothing", async (url, args) => {
+    const dir = folder();
+    const db = join(dir, "paysim.db");
+    const result = await runCli(["start", "--port", "0", "--db", db, ...args], { cwd: dir });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(`paysim: --forward-to ${JSON.stringify(url)} must be an http:// or https:// URL, e.g. http://localhost:3000/webhooks (at most 2048 characters).\n`);
+    expect(result.stdout).not.toMatch(/listening/);
+    expect(existsSync(db)).toBe(false);
+  });
+
   it("refuses a database from a newer paysim with exit 1", async () => {
     const db = join(folder(), "paysim.db");
     const raw = new Database(db);
