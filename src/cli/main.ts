@@ -2,6 +2,7 @@ import { Command, CommanderError } from "commander";
 import { VERSION } from "../version.js";
 import { CliError } from "./client.js";
 import { clockCommand } from "./commands/clock.js";
+import { endpointsCommand } from "./commands/endpoints.js";
 import { eventsCommand } from "./commands/events.js";
 import { fixturesCommand } from "./commands/fixtures.js";
 import { payoutsCommand } from "./commands/payouts.js";
@@ -18,6 +19,7 @@ export function buildProgram(output: Output = consoleOutput): Command {
     .addCommand(triggerCommand(output))
     .addCommand(fixturesCommand(output))
     .addCommand(eventsCommand(output))
+    .addCommand(endpointsCommand(output))
     .addCommand(payoutsCommand(output))
     .addCommand(clockCommand(output))
     .addHelpText(
@@ -32,6 +34,7 @@ Examples:
   $ paysim start
   $ paysim trigger payment_intent.captured
   $ paysim events list --type payment_intent.captured
+  $ paysim endpoints add http://localhost:3000/webhooks
   $ paysim clock advance 6h`,
     );
   configureAll(program);

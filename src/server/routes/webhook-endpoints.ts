@@ -8,15 +8,15 @@ import { insertEndpoint, toEndpointResource } from "../../services/webhook-endpo
 import { companyOf, type AppDeps, type AppEnv } from "../env.js";
 import { list, ok, readCommand, sendCommand } from "../respond.js";
 
+const ENABLED_EVENTS_RULE = `enabled_events must be a list of event types (${EVENT_TYPES.join(", ")}) or ["*"].`;
+
 const createSchema = z.strictObject({
   url: z
     .string({ error: "url is required: the http:// or https:// address that receives the events." })
     .max(WEBHOOK_URL_MAX_LENGTH, { error: `url must be at most ${WEBHOOK_URL_MAX_LENGTH} characters.` })
     .refine(isHttpUrl, { error: `url ${WEBHOOK_URL_RULE}.` }),
   enabled_events: z
-    .array(z.enum(["*", ...EVENT_TYPES]), {
-      error: `enabled_events must be a list of event types (${EVENT_TYPES.join(", ")}) or ["*"].`,
-    })
+    .array(z.enum(["*", ...EVENT_TYPES], { error: ENABLED_EVENTS_RULE }), { error: ENABLED_EVENTS_RULE })
     .min(1, { error: "enabled_events must list at least one event type, or \"*\"." })
     .optional(),
 });
