@@ -51,7 +51,7 @@ export function startCommand(output: Output = consoleOutput): Command {
     .addOption(new Option("--db <path>", 'SQLite file, or ":memory:" for a throwaway run').env("PAYSIM_DB").default(".paysim/paysim.db"))
     .addOption(new Option("--secret-key <key>", "the default company's key (sk_test_…); generated on first start").env("PAYSIM_SECRET_KEY"))
     .addOption(new Option("--config <file>", "JSON file declaring companies, keys and webhook endpoints").env("PAYSIM_CONFIG"))
-    .addOption(new Option("--forward-to <url>", "register a webhook endpoint for the default company (repeatable)").env("PAYSIM_FORWARD_TO").argParser(collect))
+    .addOption(new Option("--forward-to <url>", "forward this run's events to this URL (repeatable); earlier --forward-to URLs not named again are removed").env("PAYSIM_FORWARD_TO").argParser(collect))
     .addOption(new Option("--webhook-secret <whsec>", "signing secret of the --forward-to endpoints").env("PAYSIM_WEBHOOK_SECRET"))
     .addOption(new Option("--time-scale <n>", "run the clock n times faster than real time").env("PAYSIM_TIME_SCALE").default(1).argParser(positiveNumber))
     .addOption(new Option("--payouts <mode>", "auto: payouts move by their token's outcome; manual: only when told").env("PAYSIM_PAYOUTS").choices(["auto", "manual"]).default("auto"))
