@@ -1,6 +1,6 @@
 import { Option, type Command } from "commander";
 import type { FixtureClient, FixtureMethod } from "../fixtures/runner.js";
-import { databaseRecordPath, liveInstances, readInstanceFile, registryDir, type InstanceFile } from "./instance-file.js";
+import { databaseRecordPath, liveInstances, readInstanceFile, recordIsFor, registryDir, type InstanceFile } from "./instance-file.js";
 import type { Output } from "./output.js";
 
 /**
@@ -72,24 +72,21 @@ export async function resolveConnection(flags: ConnectionFlags, env: NodeJS.Proc
   let key = given(flags.key) ?? given(env.PAYSIM_SECRET_KEY);
   let notice: string[] | undefined;
   if (url === undefined || key === undefined) {
-    const dbPath = given(env.PAYSIM_DB);
+    // PAYSIM_DB naming a database file points at that database's record; ":memory:" leaves
+    // none, so it counts as unset (the same variable also tells `start` where to run).
+    const dbPath = given(env.PAYSIM_DB) === ":memory:" ? undefined : given(env.PAYSIM_DB);
     const recordPath = dbPath === undefined ? undefined : databaseRecordPath(dbPath);
     let known: InstanceFile[];
-    if (dbPath !== undefined) {
-      const record = recordPath === undefined ? undefined : readInstanceFile(recordPath);
-      known = record ? [record] : [];
+    if (dbPath !== undefined && recordPath !== undefined) {
+      const record = readInstanceFile(recordPath);
+      known = record && recordIsFor(record, dbPath) ? [record] : [];
     } else {
       known = await liveInstances(cwd);
     }
     if (url === undefined) {
       const chosen = known[0];
       if (chosen === undefined) {
-        const where =
-          dbPath === undefined
-            ? `no running paysim started from this folder (${registryDir(cwd)})`
-            : recordPath === undefined
-              ? "PAYSIM_DB is :memory:, which leaves no file to read"
-              : `no ${recordPath}`;
+        const where = recordPath === undefined ? `no running paysim started from this folder (${registryDir(cwd)})` : `no record of ${dbPath} in ${recordPath}`;
         throw new CliError(`no paysim server known: no --url, no PAYSIM_URL and ${where}. Run \`paysim start\` in this folder, or pass --url and --key.`, 2);
       }
       url = chosen.url;

@@ -61,6 +61,30 @@ describe("how the commands find the server", () => {
     }
   });
 
+  it("looks in this folder's running servers when PAYSIM_DB is :memory: (that leaves no record)", async () => {
+    const dir = tempDir("paysim-memory-");
+    try {
+      writeInstance(registryEntryPath(dir.dir, process.pid), paysim.url, paysim.secretKey);
+      const { code, stdout } = await runCli(["clock", "show", "--json"], { cwd: dir.dir, env: { PAYSIM_DB: ":memory:" } });
+      expect(code).toBe(0);
+      expect(JSON.parse(stdout).object).toBe("clock");
+    } finally {
+      dir.cleanup();
+    }
+  });
+
+  it("exits 2 naming the record it looked for when PAYSIM_DB names a database with none", async () => {
+    const dir = tempDir("paysim-norecord-");
+    try {
+      const db = join(dir.dir, "data", "paysim.db");
+      const { code, stderr } = await runCli(["clock", "show"], { cwd: cwd.dir, env: { PAYSIM_DB: db } });
+      expect(code).toBe(2);
+      expect(stderr).toContain(`no record of ${db} in ${join(dir.dir, "data", "instance.json")}`);
+    } finally {
+      dir.cleanup();
+    }
+  });
+
   it("does not send instance.json's key to a server at another URL", async () => {
     const other = await startTestPaysim();
     const dir = tempDir("paysim-other-");
