@@ -1,11 +1,11 @@
 import { readFileSync } from "node:fs";
 import * as z from "zod";
 import { EVENT_TYPES } from "./domain/events.js";
-import { holdsCardNumber } from "./domain/masking.js";
 import { isCurrency } from "./domain/money.js";
-import { isSecretKey, isSigningSecret } from "./domain/secret-keys.js";
+import { isSecretKey, isSigningSecret, SECRET_KEY_RULE, SIGNING_SECRET_RULE } from "./domain/secret-keys.js";
+import { CARD_NUMBER_IN_URL_RULE, hasNoCardNumber, isWebhookUrl, WEBHOOK_URL_MAX_LENGTH, WEBHOOK_URL_RULE } from "./domain/webhook-url.js";
 
-/** A bad config file: the message names the file and the field. */
+/** A bad config file (the message names the file and the field), or a bad start option (it names the option). */
 export class ConfigError extends Error {
   constructor(message: string) {
     super(message);
@@ -16,9 +16,9 @@ export class ConfigError extends Error {
 const endpointSchema = z.strictObject({
   url: z
     .string()
-    .refine(isHttpUrl, { error: "must be an http:// or https:// URL" })
-    .refine(hasNoCardNumber, { error: "looks like a card number: it holds 13 or more digits (clear or percent-encoded); an endpoint URL must not carry card data" }),
-  secret: z.string().refine(isSigningSecret, { error: "must start with whsec_ and have at least 8 more characters" }).optional(),
+    .refine(isWebhookUrl, { error: `${WEBHOOK_URL_RULE} (at most ${WEBHOOK_URL_MAX_LENGTH} characters)` })
+    .refine(hasNoCardNumber, { error: CARD_NUMBER_IN_URL_RULE }),
+  secret: z.string().refine(isSigningSecret, { error: SIGNING_SECRET_RULE }).optional(),
   enabled_events: z
     .array(z.enum(["*", ...EVENT_TYPES], { error: `must be "*" or a known event type (${EVENT_TYPES.join(", ")})` }))
     .min(1, { error: "must list at least one event type, or \"*\"" })
@@ -28,7 +28,7 @@ const endpointSchema = z.strictObject({
 const companySchema = z.strictObject({
   name: z.string({ error: "must be a non-empty string" }).trim().min(1, { error: "must be a non-empty string" }).max(200),
   currency: z.string().refine(isCurrency, { error: "must be an upper-case ISO 4217 code such as EUR" }).default("EUR"),
-  secret_key: z.string().refine(isSecretKey, { error: "must start with sk_test_ and have at least 8 more characters" }).optional(),
+  secret_key: z.string().refine(isSecretKey, { error: SECRET_KEY_RULE }).optional(),
   webhook_endpoints: z.array(endpointSchema).default([]),
 });
 
@@ -51,29 +51,34 @@ export type PaysimConfig = z.output<typeof configSchema>;
 export type CompanyConfig = PaysimConfig["companies"][number];
 export type EndpointConfig = CompanyConfig["webhook_endpoints"][number];
 
-/** An http(s) URL without credentials (fetch refuses them, and they would show in every delivery record). */
-export function isHttpUrl(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return (url.protocol === "http:" || url.protocol === "https:") && url.username === "" && url.password === "";
-  } catch {
-    return false;
-  }
+/** The start options that are not a config file but follow the same rules as its fields. */
+export interface StartInputs {
+  secretKey?: string | undefined;
+  webhookSecret?: string | undefined;
+  forwardTo?: readonly string[] | undefined;
+}
+
+export interface StartInputProblem {
+  input: keyof StartInputs;
+  /** The offending URL, for forwardTo only: a key or secret is never repeated back. */
+  url?: string;
+  rule: string;
 }
 
 /**
- * Whether a webhook endpoint URL is free of card numbers in any form (SPEC §9).
- * Such a URL is refused rather than stored masked: a masked URL would send every
- * delivery somewhere other than the address given, and in clear it would sit in
- * the database, the logs and every delivery request.
+ * The first start option that breaks its rule (the same rules as the config file's
+ * fields and the API's), or undefined. Callers name the option their own way:
+ * `--secret-key` on the command line, `secretKey` in startPaysim().
  */
-export function hasNoCardNumber(url: string): boolean {
-  return !holdsCardNumber(url);
+export function startInputProblem(inputs: StartInputs): StartInputProblem | undefined {
+  if (inputs.secretKey !== undefined && !isSecretKey(inputs.secretKey)) return { input: "secretKey", rule: SECRET_KEY_RULE };
+  if (inputs.webhookSecret !== undefined && !isSigningSecret(inputs.webhookSecret)) return { input: "webhookSecret", rule: SIGNING_SECRET_RULE };
+  const badUrl = inputs.forwardTo?.find((url) => !isWebhookUrl(url));
+  if (badUrl !== undefined) return { input: "forwardTo", url: badUrl, rule: `${WEBHOOK_URL_RULE} (at most ${WEBHOOK_URL_MAX_LENGTH} characters)` };
+  // The URL itself is not repeated: it holds a card number.
+  if (inputs.forwardTo?.some((url) => !hasNoCardNumber(url))) return { input: "forwardTo", rule: CARD_NUMBER_IN_URL_RULE };
+  return undefined;
 }
-
-/** The API's answer to an endpoint URL holding a card number; it never repeats the URL. */
-export const CARD_NUMBER_IN_URL =
-  "url looks like a card number: it holds 13 or more digits (clear, percent-encoded or already masked). Webhook URLs must not carry card data; use an address without it.";
 
 /** `companies[0].currency` from a zod path. */
 function fieldName(path: PropertyKey[]): string {

@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
 import { Bus } from "./bus.js";
 import { loopbackHostNames } from "./domain/loopback.js";
-import { ConfigError, hasNoCardNumber, loadConfigFile, parseConfig, type PaysimConfig } from "./config.js";
+import { ConfigError, loadConfigFile, parseConfig, startInputProblem, type PaysimConfig } from "./config.js";
 import { loadTestCards, loadTestDestinations } from "./fixture-data.js";
 import { createClock, type Clock } from "./runtime/clock.js";
 import { createScheduler, type Scheduler } from "./runtime/scheduler.js";
@@ -79,17 +79,12 @@ const CLOCK_HIGH_WATER = "clock_high_water_ms";
  */
 export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimInstance> {
   const host = options.host ?? "127.0.0.1";
-  // A bad config is refused before the database is even opened.
+  const forwardTo = options.forwardTo === undefined ? [] : typeof options.forwardTo === "string" ? [options.forwardTo] : options.forwardTo;
+  // Bad options and a bad config are refused before the database is even opened.
+  const problem = startInputProblem({ secretKey: options.secretKey, webhookSecret: options.webhookSecret, forwardTo });
+  if (problem) throw new ConfigError(`${problem.input}${problem.url === undefined ? "" : ` ${JSON.stringify(problem.url)}`} ${problem.rule}.`);
   const config =
     typeof options.config === "string" ? loadConfigFile(options.config) : options.config === undefined ? undefined : parseConfig(options.config, "(options.config)");
-  const forwardTo = options.forwardTo === undefined ? [] : typeof options.forwardTo === "string" ? [options.forwardTo] : options.forwardTo;
-  const withCardNumber = forwardTo.findIndex((url) => !hasNoCardNumber(url));
-  if (withCardNumber >= 0) {
-    // Refused, not stored masked: deliveries would otherwise go to an address other than the one given.
-    throw new ConfigError(
-      `--forward-to URL ${withCardNumber + 1} looks like a card number: it holds 13 or more digits (clear or percent-encoded). Webhook URLs must not carry card data.`,
-    );
-  }
   const db = openDatabase(options.db ?? ":memory:");
   try {
     const store = createStore(db);
@@ -99,7 +94,6 @@ export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimI
       offsetMs: Number(store.meta.get(CLOCK_OFFSET) ?? 0),
       notBeforeMs: Number(store.meta.get(CLOCK_HIGH_WATER) ?? 0),
     });
-    const boot = bootstrap(store, clock, { config, secretKey: options.secretKey, rememberedSecretKey: options.rememberedSecretKey, forwardTo, webhookSecret: options.webhookSecret });
 
     const bus = new Bus();
     const testCards = loadTestCards();
@@ -117,6 +111,15 @@ export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimI
     });
     outbox = createOutbox({ store, clock, scheduler, bus });
     const dispatcher = createDispatcher({ store, clock, scheduler, bus, timeoutMs: options.webhookTimeout });
+    // After the outbox exists: the endpoints an earlier --forward-to made and this start drops stop their deliveries.
+    const boot = bootstrap(store, clock, {
+      config,
+      secretKey: options.secretKey,
+      rememberedSecretKey: options.rememberedSecretKey,
+      forwardTo,
+      webhookSecret: options.webhookSecret,
+      onEndpointRemoved: (endpointId) => outbox!.stopForEndpoint(endpointId),
+    });
     let simulator: PayoutSimulator | undefined;
     const payouts = createPayoutService({ store, clock, destinations: loadTestDestinations(), planner: () => simulator! });
     simulator = createPayoutSimulator({

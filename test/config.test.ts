@@ -37,7 +37,9 @@ describe("a bad config file is refused naming the file and the field", () => {
     ["an unknown endpoint field", { companies: [company({ webhook_endpoints: [endpoint({ events: [] })] })] }, 'unknown field "companies[0].webhook_endpoints[0].events"'],
     ["a duplicate company name", { companies: [company(), { name: "Other" }, company()] }, "companies[2].name"],
     ["a secret_key without sk_test_", { companies: [company({ secret_key: "sk_live_0123456789" })] }, "companies[0].secret_key"],
-    ["a secret_key too short", { companies: [company({ secret_key: "sk_test_1" })] }, "companies[0].secret_key"],
+    ["a secret_key with nothing after sk_test_", { companies: [company({ secret_key: "sk_test_" })] }, "companies[0].secret_key"],
+    ["a secret_key of 201 characters after sk_test_", { companies: [company({ secret_key: `sk_test_${"a".repeat(201)}` })] }, "companies[0].secret_key"],
+    ["a secret_key with a non-ASCII character", { companies: [company({ secret_key: "sk_test_acmé" })] }, "companies[0].secret_key"],
     ["a secret_key with a space", { companies: [company({ secret_key: "sk_test_0123 456789" })] }, "companies[0].secret_key"],
     ["a secret_key used twice", { companies: [company({ secret_key: "sk_test_shared_0001" }), { name: "B", secret_key: "sk_test_shared_0001" }] }, "companies[1].secret_key"],
     ["an empty company name", { companies: [{ name: "  " }] }, "companies[0].name"],
@@ -47,6 +49,10 @@ describe("a bad config file is refused naming the file and the field", () => {
     ["an endpoint URL that is not http(s)", { companies: [company({ webhook_endpoints: [endpoint({ url: "ftp://example.com/x" })] })] }, "companies[0].webhook_endpoints[0].url"],
     ["an endpoint URL holding a card number", { companies: [company({ webhook_endpoints: [endpoint({ url: "http://127.0.0.1:3000/hook/4242%204242%204242%204242" })] })] }, "companies[0].webhook_endpoints[0].url looks like a card number"],
     ["an endpoint secret without whsec_", { companies: [company({ webhook_endpoints: [endpoint({ secret: "secret_0123456789" })] })] }, "companies[0].webhook_endpoints[0].secret"],
+    ["an endpoint secret with nothing after whsec_", { companies: [company({ webhook_endpoints: [endpoint({ secret: "whsec_" })] })] }, "companies[0].webhook_endpoints[0].secret"],
+    ["an endpoint secret with a space", { companies: [company({ webhook_endpoints: [endpoint({ secret: "whsec_a b" })] })] }, "companies[0].webhook_endpoints[0].secret"],
+    ["an endpoint URL that is not a URL", { companies: [company({ webhook_endpoints: [endpoint({ url: "notaurl" })] })] }, "companies[0].webhook_endpoints[0].url"],
+    ["an endpoint URL over 2048 characters", { companies: [company({ webhook_endpoints: [endpoint({ url: `http://127.0.0.1/${"a".repeat(2048)}` })] })] }, "companies[0].webhook_endpoints[0].url"],
     ["an unknown event type", { companies: [company({ webhook_endpoints: [endpoint({ enabled_events: ["payment_intent.refunded"] })] })] }, "companies[0].webhook_endpoints[0].enabled_events[0]"],
     ["an empty enabled_events", { companies: [company({ webhook_endpoints: [endpoint({ enabled_events: [] })] })] }, "companies[0].webhook_endpoints[0].enabled_events"],
     ["a top-level array", [company()], "(top level)"],
@@ -97,14 +103,14 @@ describe("a good config file", () => {
     });
   });
 
-  it("keeps what the SPEC example declares", () => {
+  it("keeps what the SPEC example declares (short keys and secrets such as whsec_acme included)", () => {
     const example = {
       companies: [
         {
           name: "Acme",
           currency: "EUR",
           secret_key: "sk_test_acme_0001",
-          webhook_endpoints: [{ url: "http://127.0.0.1:3000/hooks", secret: "whsec_acme_0001", enabled_events: ["*"] }],
+          webhook_endpoints: [{ url: "http://127.0.0.1:3000/hooks", secret: "whsec_acme", enabled_events: ["*"] }],
         },
         { name: "Globex", currency: "USD", secret_key: "sk_test_globex_0001" },
       ],
@@ -112,6 +118,19 @@ describe("a good config file", () => {
     expect(loadConfigFile(configFile(example))).toEqual({
       companies: [example.companies[0], { ...example.companies[1], webhook_endpoints: [] }],
     });
+  });
+
+  it.each(["sk_test_x", "sk_test_fw_0001", `sk_test_${"a".repeat(200)}`])("accepts the secret_key %s", (key) => {
+    expect(parseConfig({ companies: [company({ secret_key: key })] }, "x").companies[0]!.secret_key).toBe(key);
+  });
+
+  it("names the rule in the message for a refused secret_key and signing secret", () => {
+    expect(refusal(() => parseConfig({ companies: [company({ secret_key: "sk_test_" })] }, "f.json")).message).toBe(
+      "Invalid config file f.json: companies[0].secret_key must be sk_test_ followed by 1 to 200 printable ASCII characters without spaces, e.g. sk_test_x.",
+    );
+    expect(refusal(() => parseConfig({ companies: [company({ webhook_endpoints: [endpoint({ secret: "whsec_" })] })] }, "f.json")).message).toBe(
+      "Invalid config file f.json: companies[0].webhook_endpoints[0].secret must be whsec_ followed by 1 to 200 printable ASCII characters without spaces, e.g. whsec_acme.",
+    );
   });
 
   it("accepts listed event types in enabled_events", () => {

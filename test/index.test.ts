@@ -51,6 +51,22 @@ describe("startPaysim", () => {
     expect(clock.body.time_scale).toBe(2);
   });
 
+  it("accepts the SPEC's shortest keys and secrets: sk_test_x authenticates, whsec_x signs", async () => {
+    const paysim = await start({ secretKey: "sk_test_x", forwardTo: "http://127.0.0.1:9/hooks", webhookSecret: "whsec_x" });
+    expect(paysim.signingSecret).toBe("whsec_x");
+    expect((await callApi(paysim.url, "sk_test_x", "GET", "/v1/payment_intents")).status).toBe(200);
+  });
+
+  it.each([
+    [{ secretKey: "sk_test_" }, "secretKey must be sk_test_ followed by 1 to 200 printable ASCII characters without spaces, e.g. sk_test_x."],
+    [{ secretKey: "sk_test_has space" }, "secretKey must be sk_test_"],
+    [{ webhookSecret: "whsec_" }, "webhookSecret must be whsec_ followed by 1 to 200 printable ASCII characters without spaces, e.g. whsec_acme."],
+    [{ forwardTo: "notaurl" }, 'forwardTo "notaurl" must be an http:// or https:// URL'],
+    [{ forwardTo: ["http://127.0.0.1:9/ok", "ftp://example.com/x"] }, 'forwardTo "ftp://example.com/x" must be an http:// or https:// URL'],
+  ])("refuses %j with a ConfigError naming the option, and starts nothing", async (options, message) => {
+    await expect(startPaysim(options)).rejects.toThrow(expect.objectContaining({ name: "ConfigError", message: expect.stringContaining(message) }));
+  });
+
   it("gives the generated signing secret of the first forwardTo endpoint", async () => {
     const paysim = await start({ forwardTo: ["http://127.0.0.1:9/first", "http://127.0.0.1:9/second"] });
     expect(paysim.signingSecret).toMatch(/^whsec_/);

@@ -1,6 +1,7 @@
 import { Option, type Command } from "commander";
 import type { FixtureClient, FixtureMethod } from "../fixtures/runner.js";
-import { instanceFilePath, readInstanceFile } from "./instance-file.js";
+import { databaseRecordPath, liveInstances, readInstanceFile, recordIsFor, registryDir, type InstanceFile } from "./instance-file.js";
+import type { Output } from "./output.js";
 
 /**
  * How the commands other than `start` reach a running paysim: over HTTP with a
@@ -50,41 +51,67 @@ export interface ConnectionFlags {
 export interface Connection {
   url: string;
   key: string;
+  /** Lines for stderr when the choice of server needs saying: several were running. */
+  notice?: string[];
 }
 
 /**
  * Where the server is and which key to use: `--url`/`--key`, else PAYSIM_URL /
- * PAYSIM_SECRET_KEY, else the instance.json that `paysim start` wrote (in
- * `.paysim/` of the working folder, or beside PAYSIM_DB when that is set). The
- * file's key is only taken for the file's own URL, so that a key never travels to
- * a server it was not made for.
+ * PAYSIM_SECRET_KEY, else what `paysim start` left: the record beside PAYSIM_DB
+ * when that is set, otherwise the running servers started from this folder
+ * (`.paysim/instances/`). With several running, the first started is used and the
+ * notice names it and the others' `--url`. A key from those files is only taken for
+ * the file's own URL, so that a key never travels to a server it was not made for.
  *
  * @example
- * resolveConnection({ url: "http://127.0.0.1:7420", key: "sk_test_…" }, process.env, process.cwd());
+ * await resolveConnection({ url: "http://127.0.0.1:7420", key: "sk_test_…" }, process.env, process.cwd());
  */
-export function resolveConnection(flags: ConnectionFlags, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Connection {
+export async function resolveConnection(flags: ConnectionFlags, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Promise<Connection> {
   const given = (value: string | undefined) => (value === undefined || value === "" ? undefined : value);
   let url = given(flags.url) ?? given(env.PAYSIM_URL);
   let key = given(flags.key) ?? given(env.PAYSIM_SECRET_KEY);
-  const filePath = instanceFilePath(given(env.PAYSIM_DB) ?? ":memory:", cwd);
+  let notice: string[] | undefined;
   if (url === undefined || key === undefined) {
-    const file = readInstanceFile(filePath);
-    if (file && typeof file.url === "string") {
-      if (url === undefined) url = file.url;
-      if (key === undefined && sameServer(file.url, url) && typeof file.secret_key === "string") key = file.secret_key;
+    // PAYSIM_DB naming a database file points at that database's record; ":memory:" leaves
+    // none, so it counts as unset (the same variable also tells `start` where to run).
+    const dbPath = given(env.PAYSIM_DB) === ":memory:" ? undefined : given(env.PAYSIM_DB);
+    const recordPath = dbPath === undefined ? undefined : databaseRecordPath(dbPath);
+    let known: InstanceFile[];
+    if (dbPath !== undefined && recordPath !== undefined) {
+      const record = readInstanceFile(recordPath);
+      known = record && recordIsFor(record, dbPath) ? [record] : [];
+    } else {
+      known = await liveInstances(cwd);
     }
-  }
-  if (url === undefined) {
-    throw new CliError(
-      `no paysim server known: no --url, no PAYSIM_URL and no ${filePath}. Run \`paysim start\` in this folder, or pass --url and --key.`,
-      2,
-    );
+    if (url === undefined) {
+      const chosen = known[0];
+      if (chosen === undefined) {
+        const where = recordPath === undefined ? `no running paysim started from this folder (${registryDir(cwd)})` : `no record of ${dbPath} in ${recordPath}`;
+        throw new CliError(`no paysim server known: no --url, no PAYSIM_URL and ${where}. Run \`paysim start\` in this folder, or pass --url and --key.`, 2);
+      }
+      url = chosen.url;
+      if (known.length > 1) notice = severalRunning(chosen, known.slice(1));
+    }
+    if (key === undefined) {
+      const owner = known.find((file) => sameServer(file.url, url!));
+      if (owner && typeof owner.secret_key === "string") key = owner.secret_key;
+    }
   }
   const normalized = normalizeUrl(url);
   if (key === undefined) {
     throw new CliError(`no secret key for ${normalized}: pass --key sk_test_… or set PAYSIM_SECRET_KEY.`);
   }
-  return { url: normalized, key };
+  return notice === undefined ? { url: normalized, key } : { url: normalized, key, notice };
+}
+
+/** Says which of several running servers a command talks to, and how to pick another. */
+function severalRunning(chosen: InstanceFile, others: readonly InstanceFile[]): string[] {
+  const describe = (file: InstanceFile) => `pid ${file.pid}, database ${file.db}, started ${file.started_at}`;
+  return [
+    `${others.length + 1} paysim servers started from this folder are running; using the first started, ${chosen.url} (${describe(chosen)}).`,
+    "To use another, pass its --url:",
+    ...others.map((file) => `  --url ${file.url}   (${describe(file)})`),
+  ];
 }
 
 function normalizeUrl(url: string): string {
@@ -195,12 +222,14 @@ export interface ClientFlags extends ConnectionFlags {
 /** Adds --url, --key and --json to a command. */
 export function withClientOptions(command: Command): Command {
   return command
-    .addOption(new Option("--url <url>", "base URL of the running paysim (else PAYSIM_URL, else .paysim/instance.json)"))
-    .addOption(new Option("--key <sk_test_…>", "merchant secret key (else PAYSIM_SECRET_KEY, else .paysim/instance.json)"))
+    .addOption(new Option("--url <url>", "base URL of the running paysim (else PAYSIM_URL, else the one started from this folder)"))
+    .addOption(new Option("--key <sk_test_…>", "merchant secret key (else PAYSIM_SECRET_KEY, else the one paysim start printed for that server)"))
     .addOption(new Option("--json", "print the raw JSON the server answered"));
 }
 
-/** Resolves the connection from flags and environment, and builds a client for it. */
-export function connect(flags: ConnectionFlags): ApiClient {
-  return createApiClient(resolveConnection(flags));
+/** Resolves the connection from flags, environment and the files `start` left, says which server when that needs saying, and builds a client for it. */
+export async function connect(flags: ConnectionFlags, output: Output): Promise<ApiClient> {
+  const connection = await resolveConnection(flags);
+  for (const line of connection.notice ?? []) output.error(`paysim: ${line}`);
+  return createApiClient(connection);
 }

@@ -1,24 +1,50 @@
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { chmodSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
 
-/** What `paysim start` leaves for the other commands: where it runs and with which key. */
+/**
+ * The files `paysim start` leaves for the other commands, each mode 0600 (they hold a key):
+ *
+ * - the registry: `.paysim/instances/<pid>.json` in the folder `start` ran from, one per
+ *   running server, removed when it stops cleanly. The other commands find the server there.
+ *   Being named by pid, a start never writes over the entry of another running server.
+ * - the database's record: `instance.json` beside a database file (none for `:memory:`),
+ *   kept after the server stops, so that a later start on that database prints the key it
+ *   generated the first time (SPEC §1), and `PAYSIM_DB` points the commands at it.
+ */
 export interface InstanceFile {
   url: string;
   secret_key: string;
+  /** The database file's absolute path, or ":memory:". */
   db: string;
   pid: number;
+  /** When the process started serving, by the real clock (the sandbox clock can be moved). */
   started_at: string;
   webhook_endpoints: { id: string; url: string; secret: string }[];
 }
 
-/** instance.json sits beside the database; for ":memory:" in `.paysim/`. */
-export function instanceFilePath(db: string, cwd = process.cwd()): string {
-  return db === ":memory:" ? join(cwd, ".paysim", "instance.json") : join(dirname(db), "instance.json");
+/** The database's record: `instance.json` beside a database file; none for ":memory:". */
+export function databaseRecordPath(db: string): string | undefined {
+  return db === ":memory:" ? undefined : join(dirname(resolve(db)), "instance.json");
+}
+
+/** Whether a record names this database. Records sit beside their database, so its file name tells them apart. */
+export function recordIsFor(file: InstanceFile, db: string): boolean {
+  return typeof file.db === "string" && basename(file.db) === basename(db);
+}
+
+/** The registry of the servers started from a folder. */
+export function registryDir(cwd: string): string {
+  return join(cwd, ".paysim", "instances");
+}
+
+export function registryEntryPath(cwd: string, pid: number): string {
+  return join(registryDir(cwd), `${pid}.json`);
 }
 
 export function readInstanceFile(path: string): InstanceFile | undefined {
   try {
-    return JSON.parse(readFileSync(path, "utf8")) as InstanceFile;
+    const file = JSON.parse(readFileSync(path, "utf8")) as InstanceFile;
+    return file !== null && typeof file === "object" && typeof file.url === "string" ? file : undefined;
   } catch {
     return undefined;
   }
@@ -26,7 +52,82 @@ export function readInstanceFile(path: string): InstanceFile | undefined {
 
 /** Written with mode 0600: it holds the secret key. */
 export function writeInstanceFile(path: string, content: InstanceFile): void {
-  mkdirSync(dirname(path), { recursive: true });
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   writeFileSync(path, `${JSON.stringify(content, null, 2)}\n`, { mode: 0o600 });
   chmodSync(path, 0o600);
+}
+
+export function removeInstanceFile(path: string): void {
+  rmSync(path, { force: true });
+}
+
+/** The registry's entries in a folder, each with its path; unreadable files are skipped. */
+export function registryEntries(cwd: string): { path: string; file: InstanceFile }[] {
+  let names: string[];
+  try {
+    names = readdirSync(registryDir(cwd));
+  } catch {
+    return [];
+  }
+  return names
+    .filter((name) => /^\d+\.json$/.test(name))
+    .flatMap((name) => {
+      const path = join(registryDir(cwd), name);
+      const file = readInstanceFile(path);
+      return file && typeof file.pid === "number" ? [{ path, file }] : [];
+    });
+}
+
+/** Whether a process with this pid exists (a signal-0 probe; EPERM means it exists under another user). */
+export function pidAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** How long a /health probe may take before the server counts as not answering: a guard for a hung process. */
+const PROBE_TIMEOUT_MS = 2000;
+
+/** Whether a paysim answers /health at this URL. */
+export async function serverAnswers(url: string): Promise<boolean> {
+  try {
+    const response = await fetch(`${url}/health`, { signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
+    const body = (await response.json()) as { status?: unknown };
+    return response.ok && body?.status === "ok";
+  } catch {
+    return false;
+  }
+}
+
+/** Whether another process that is running and answering owns this file: then nobody else writes over it. */
+export async function ownedByAnotherLiveServer(file: InstanceFile | undefined): Promise<boolean> {
+  return file !== undefined && file.pid !== process.pid && pidAlive(file.pid) && (await serverAnswers(file.url));
+}
+
+/**
+ * The servers started from this folder that are running, the first started first.
+ * Entries of processes that are gone are skipped. When several remain, those that do not
+ * answer /health are dropped too (a pid the system gave to another program since),
+ * unless none answers: then the request itself reports what is wrong.
+ */
+export async function liveInstances(cwd: string): Promise<InstanceFile[]> {
+  const running = registryEntries(cwd)
+    .map((entry) => entry.file)
+    .filter((file) => pidAlive(file.pid))
+    .sort((a, b) => String(a.started_at).localeCompare(String(b.started_at)) || a.pid - b.pid);
+  if (running.length <= 1) return running;
+  const answering = await Promise.all(running.map((file) => serverAnswers(file.url)));
+  const live = running.filter((_, i) => answering[i]);
+  return live.length > 0 ? live : running;
+}
+
+/** Removes the entries of processes that are gone (a server killed without a clean stop leaves its entry). */
+export function pruneRegistry(cwd: string): void {
+  for (const { path, file } of registryEntries(cwd)) {
+    if (file.pid !== process.pid && !pidAlive(file.pid)) removeInstanceFile(path);
+  }
 }

@@ -2,6 +2,7 @@ import { Command, CommanderError } from "commander";
 import { VERSION } from "../version.js";
 import { CliError } from "./client.js";
 import { clockCommand } from "./commands/clock.js";
+import { endpointsCommand } from "./commands/endpoints.js";
 import { eventsCommand } from "./commands/events.js";
 import { fixturesCommand } from "./commands/fixtures.js";
 import { payoutsCommand } from "./commands/payouts.js";
@@ -18,19 +19,22 @@ export function buildProgram(output: Output = consoleOutput): Command {
     .addCommand(triggerCommand(output))
     .addCommand(fixturesCommand(output))
     .addCommand(eventsCommand(output))
+    .addCommand(endpointsCommand(output))
     .addCommand(payoutsCommand(output))
     .addCommand(clockCommand(output))
     .addHelpText(
       "after",
       `
 The commands other than start find the server through --url/--key, else
-PAYSIM_URL/PAYSIM_SECRET_KEY, else the .paysim/instance.json that start wrote.
+PAYSIM_URL/PAYSIM_SECRET_KEY, else the paysim started from this folder (listed in
+.paysim/instances/ while it runs; with several, the first started, and they say so).
 Exit status: 0 success, 1 a refused request or a bad argument, 2 no server reachable.
 
 Examples:
   $ paysim start
   $ paysim trigger payment_intent.captured
   $ paysim events list --type payment_intent.captured
+  $ paysim endpoints add http://localhost:3000/webhooks
   $ paysim clock advance 6h`,
     );
   configureAll(program);

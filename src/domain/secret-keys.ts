@@ -5,12 +5,24 @@ export function hashSecretKey(key: string): string {
   return sha256Hex(key);
 }
 
-/** A merchant secret key: `sk_test_` then 8–200 printable characters without spaces. */
+// SPEC §3: the prefix, then 1–200 printable ASCII characters without spaces. One rule for
+// flags, environment variables, config files, startPaysim() options and the API.
+const SUFFIX = "[\\x21-\\x7e]{1,200}";
+const SECRET_KEY = new RegExp(`^sk_test_${SUFFIX}$`);
+const SIGNING_SECRET = new RegExp(`^whsec_${SUFFIX}$`);
+
+/** What a secret key must look like, to follow the name of the field or flag in an error message. */
+export const SECRET_KEY_RULE = "must be sk_test_ followed by 1 to 200 printable ASCII characters without spaces, e.g. sk_test_x";
+
+/** What a signing secret must look like, to follow the name of the field or flag in an error message. */
+export const SIGNING_SECRET_RULE = "must be whsec_ followed by 1 to 200 printable ASCII characters without spaces, e.g. whsec_acme";
+
+/** A merchant secret key: `sk_test_` then 1–200 printable ASCII characters without spaces. */
 export function isSecretKey(value: string): boolean {
-  return /^sk_test_[\x21-\x7e]{8,200}$/.test(value);
+  return SECRET_KEY.test(value);
 }
 
-/** A webhook signing secret: `whsec_` then 8–200 printable characters without spaces. */
+/** A webhook signing secret: `whsec_` then 1–200 printable ASCII characters without spaces. */
 export function isSigningSecret(value: string): boolean {
-  return /^whsec_[\x21-\x7e]{8,200}$/.test(value);
+  return SIGNING_SECRET.test(value);
 }

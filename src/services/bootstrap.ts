@@ -22,6 +22,12 @@ export interface BootstrapOptions {
   forwardTo?: readonly string[] | undefined;
   /** Signing secret of the --forward-to endpoints. */
   webhookSecret?: string | undefined;
+  /**
+   * Called, inside the bootstrap's transaction, for each endpoint an earlier
+   * --forward-to made that this start does not name, once it is deleted: its
+   * pending deliveries must stop, as for a DELETE through the API.
+   */
+  onEndpointRemoved?: ((endpointId: string) => void) | undefined;
 }
 
 export interface BootstrappedCompany {
@@ -37,6 +43,8 @@ export interface BootstrapResult {
   generatedKey: boolean;
   /** The --forward-to endpoints, in the order given. */
   forwardEndpoints: WebhookEndpointRow[];
+  /** The endpoints earlier --forward-to options made that this start removed. */
+  removedForwardEndpoints: WebhookEndpointRow[];
 }
 
 /**
@@ -88,24 +96,36 @@ export function bootstrap(store: Store, clock: Clock, options: BootstrapOptions)
         if (store.apiKeys.companyIdFor(hashSecretKey(key)) === undefined) store.apiKeys.insert(hashSecretKey(key), company.id, now);
       }
       for (const endpoint of declaredCompany.webhook_endpoints) {
-        ensureEndpoint(store, company.id, endpoint.url, endpoint.secret, endpoint.enabled_events, now);
+        const row = ensureEndpoint(store, company.id, endpoint.url, endpoint.secret, endpoint.enabled_events, now, false);
+        // Declared in the config now: it stays while the config declares it, whatever --forward-to says.
+        if (row.from_forward_to === 1) store.webhookEndpoints.setFromForwardTo(row.id, false);
       }
       return { company, secretKey: keysByCompany[i]![keysByCompany[i]!.length - 1], endpoints: [] };
     });
     const defaultCompany = companies[0]!.company;
     store.companies.makeDefault(defaultCompany.id);
     const forwardEndpoints = (options.forwardTo ?? []).map((url) =>
-      ensureEndpoint(store, defaultCompany.id, url, options.webhookSecret, ["*"], now),
+      ensureEndpoint(store, defaultCompany.id, url, options.webhookSecret, ["*"], now, true),
     );
+    // --forward-to means "this run's events go here": what an earlier one named and this one does not, goes.
+    const named = new Set(forwardEndpoints.map((e) => e.id));
+    const removedForwardEndpoints = store.webhookEndpoints.fromForwardTo().filter((e) => !named.has(e.id));
+    for (const endpoint of removedForwardEndpoints) {
+      store.webhookEndpoints.softDelete(endpoint.company_id, endpoint.id, now);
+      options.onEndpointRemoved?.(endpoint.id);
+    }
     for (const entry of companies) {
       entry.company = store.companies.byId(entry.company.id)!;
       entry.endpoints = store.webhookEndpoints.live(entry.company.id);
     }
-    return { companies, generatedKey, forwardEndpoints };
+    return { companies, generatedKey, forwardEndpoints, removedForwardEndpoints };
   });
 }
 
-/** An endpoint for this URL: the existing one (its secret kept unless one is given), or a new one. */
+/**
+ * An endpoint for this URL: the existing one, however it was made (its secret kept unless
+ * one is given), or a new one, marked as made by --forward-to when `fromForwardTo`.
+ */
 function ensureEndpoint(
   store: Store,
   companyId: string,
@@ -113,11 +133,12 @@ function ensureEndpoint(
   secret: string | undefined,
   enabledEvents: readonly string[],
   now: string,
+  fromForwardTo: boolean,
 ): WebhookEndpointRow {
   const existing = store.webhookEndpoints.byUrl(companyId, url);
   if (existing) {
     if (secret !== undefined && secret !== existing.secret) store.webhookEndpoints.setSecret(existing.id, secret);
     return store.webhookEndpoints.byUrl(companyId, url)!;
   }
-  return insertEndpoint(store, { companyId, url, secret, enabledEvents, createdAt: now });
+  return insertEndpoint(store, { companyId, url, secret, enabledEvents, createdAt: now, fromForwardTo });
 }

@@ -25,7 +25,7 @@ export function toEndpointResource(row: WebhookEndpointRow): WebhookEndpointReso
 /** A new endpoint with its `whsec_…` signing secret (generated unless given). */
 export function insertEndpoint(
   store: Store,
-  endpoint: { companyId: string; url: string; secret?: string | undefined; enabledEvents: readonly string[]; createdAt: string },
+  endpoint: { companyId: string; url: string; secret?: string | undefined; enabledEvents: readonly string[]; createdAt: string; fromForwardTo?: boolean },
 ): WebhookEndpointRow {
   return store.webhookEndpoints.insert({
     id: newId("we"),
@@ -34,5 +34,6 @@ export function insertEndpoint(
     secret: endpoint.secret ?? newSecret("whsec_"),
     enabled_events: JSON.stringify(endpoint.enabledEvents),
     created_at: endpoint.createdAt,
+    from_forward_to: endpoint.fromForwardTo ? 1 : 0,
   });
 }

@@ -1,13 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { writeInstanceFile } from "../../src/cli/instance-file.js";
+import { registryEntryPath, writeInstanceFile } from "../../src/cli/instance-file.js";
 import { startTestPaysim, tempDir, type TestPaysim } from "../helpers/paysim.js";
 import { runCli } from "../helpers/cli.js";
 
-/** What `paysim start` would leave in a folder for a server at `url`. */
-function writeInstance(dir: string, url: string, key: string): void {
-  writeInstanceFile(join(dir, "instance.json"), { url, secret_key: key, db: join(dir, "paysim.db"), pid: process.pid, started_at: new Date().toISOString(), webhook_endpoints: [] });
+/** What `paysim start` would leave at `path` for a server at `url` run by this (live) process. */
+function writeInstance(path: string, url: string, key: string): void {
+  writeInstanceFile(path, { url, secret_key: key, db: join(path, "..", "paysim.db"), pid: process.pid, started_at: new Date().toISOString(), webhook_endpoints: [] });
 }
 
 describe("how the commands find the server", () => {
@@ -37,11 +36,10 @@ describe("how the commands find the server", () => {
     expect(stderr).toMatch(/^paysim: unauthorized: /);
   });
 
-  it("reads .paysim/instance.json in the working folder", async () => {
+  it("finds the running server started from the working folder in .paysim/instances/", async () => {
     const dir = tempDir("paysim-instance-");
     try {
-      mkdirSync(join(dir.dir, ".paysim"));
-      writeInstance(join(dir.dir, ".paysim"), paysim.url, paysim.secretKey);
+      writeInstance(registryEntryPath(dir.dir, process.pid), paysim.url, paysim.secretKey);
       const { code, stdout } = await runCli(["trigger", "payment_intent.created", "--json"], { cwd: dir.dir });
       expect(code).toBe(0);
       const { event } = JSON.parse(stdout);
@@ -54,10 +52,34 @@ describe("how the commands find the server", () => {
   it("reads the instance.json beside PAYSIM_DB when that is set", async () => {
     const dir = tempDir("paysim-db-");
     try {
-      writeInstance(join(dir.dir, "data"), paysim.url, paysim.secretKey);
+      writeInstance(join(dir.dir, "data", "instance.json"), paysim.url, paysim.secretKey);
       const { code, stdout } = await runCli(["clock", "show", "--json"], { cwd: cwd.dir, env: { PAYSIM_DB: join(dir.dir, "data", "paysim.db") } });
       expect(code).toBe(0);
       expect(JSON.parse(stdout).object).toBe("clock");
+    } finally {
+      dir.cleanup();
+    }
+  });
+
+  it("looks in this folder's running servers when PAYSIM_DB is :memory: (that leaves no record)", async () => {
+    const dir = tempDir("paysim-memory-");
+    try {
+      writeInstance(registryEntryPath(dir.dir, process.pid), paysim.url, paysim.secretKey);
+      const { code, stdout } = await runCli(["clock", "show", "--json"], { cwd: dir.dir, env: { PAYSIM_DB: ":memory:" } });
+      expect(code).toBe(0);
+      expect(JSON.parse(stdout).object).toBe("clock");
+    } finally {
+      dir.cleanup();
+    }
+  });
+
+  it("exits 2 naming the record it looked for when PAYSIM_DB names a database with none", async () => {
+    const dir = tempDir("paysim-norecord-");
+    try {
+      const db = join(dir.dir, "data", "paysim.db");
+      const { code, stderr } = await runCli(["clock", "show"], { cwd: cwd.dir, env: { PAYSIM_DB: db } });
+      expect(code).toBe(2);
+      expect(stderr).toContain(`no record of ${db} in ${join(dir.dir, "data", "instance.json")}`);
     } finally {
       dir.cleanup();
     }
@@ -67,8 +89,7 @@ describe("how the commands find the server", () => {
     const other = await startTestPaysim();
     const dir = tempDir("paysim-other-");
     try {
-      mkdirSync(join(dir.dir, ".paysim"));
-      writeInstance(join(dir.dir, ".paysim"), paysim.url, paysim.secretKey);
+      writeInstance(registryEntryPath(dir.dir, process.pid), paysim.url, paysim.secretKey);
       const { code, stderr } = await runCli(["clock", "show", "--url", other.url], { cwd: dir.dir });
       expect(code).toBe(1);
       expect(stderr).toBe(`paysim: no secret key for ${other.url}: pass --key sk_test_… or set PAYSIM_SECRET_KEY.\n`);
@@ -94,7 +115,22 @@ describe("how the commands find the server", () => {
   it("exits 2 when no server is known at all", async () => {
     const { code, stderr } = await runCli(["events", "list"], { cwd: cwd.dir });
     expect(code).toBe(2);
-    expect(stderr).toMatch(/no paysim server known: no --url, no PAYSIM_URL and no .*\.paysim\/instance\.json\. Run `paysim start`/);
+    expect(stderr).toBe(
+      `paysim: no paysim server known: no --url, no PAYSIM_URL and no running paysim started from this folder (${join(cwd.dir, ".paysim", "instances")}). Run \`paysim start\` in this folder, or pass --url and --key.\n`,
+    );
+  });
+
+  it("skips the entry of a server that is gone (killed without a clean stop) and exits 2", async () => {
+    const dir = tempDir("paysim-gone-");
+    try {
+      // A pid no process has: the kernel's pid_max is far below it.
+      writeInstanceFile(registryEntryPath(dir.dir, 2 ** 30), { url: paysim.url, secret_key: paysim.secretKey, db: ":memory:", pid: 2 ** 30, started_at: new Date().toISOString(), webhook_endpoints: [] });
+      const { code, stderr } = await runCli(["clock", "show"], { cwd: dir.dir });
+      expect(code).toBe(2);
+      expect(stderr).toContain("no running paysim started from this folder");
+    } finally {
+      dir.cleanup();
+    }
   });
 
   it("refuses a --url that is not a URL", async () => {

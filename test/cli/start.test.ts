@@ -140,14 +140,43 @@ describe("paysim start", () => {
     expect(intent.currency).toBe("USD");
   });
 
+  it("starts with the short key and signing secret the SPEC allows, and that key authenticates", async () => {
+    const { cli, url, key } = await serving(["--db", ":memory:", "--secret-key", "sk_test_fw_0001", "--forward-to", "http://127.0.0.1:9/hooks", "--webhook-secret", "whsec_acme"]);
+    expect(key).toBe("sk_test_fw_0001");
+    expect(cli.stdout()).toMatch(/whsec_acme/);
+    expect((await callApi(url, "sk_test_fw_0001", "GET", "/v1/payment_intents")).status).toBe(200);
+    const endpoints = await callApi(url, "sk_test_fw_0001", "GET", "/v1/webhook_endpoints");
+    expect(endpoints.body.data.map((e: { secret: string }) => e.secret)).toEqual(["whsec_acme"]);
+  });
+
   it.each([
-    ["without the sk_test_ prefix", "sk_live_0123456789"],
-    ["too short", "sk_test_1"],
-  ])("refuses a --secret-key %s with exit 1 and a message", async (_name, secretKey) => {
-    const db = join(folder(), "paysim.db");
-    const result = await runCli(["start", "--port", "0", "--db", db, "--secret-key", secretKey], { cwd: folder() });
+    ["--secret-key", "without the sk_test_ prefix", "sk_live_0123456789", "--secret-key must be sk_test_ followed by 1 to 200 printable ASCII characters without spaces, e.g. sk_test_x."],
+    ["--secret-key", "with nothing after sk_test_", "sk_test_", "--secret-key must be sk_test_ followed by"],
+    ["--secret-key", "with a space", "sk_test_a b", "--secret-key must be sk_test_ followed by"],
+    ["--secret-key", "of 201 characters after sk_test_", `sk_test_${"a".repeat(201)}`, "--secret-key must be sk_test_ followed by"],
+    ["--webhook-secret", "with nothing after whsec_", "whsec_", "--webhook-secret must be whsec_ followed by 1 to 200 printable ASCII characters without spaces, e.g. whsec_acme."],
+    ["--webhook-secret", "with a non-ASCII character", "whsec_acmé", "--webhook-secret must be whsec_ followed by"],
+  ])("refuses a %s %s with exit 1 and a message, writing nothing", async (flag, _name, value, message) => {
+    const dir = folder();
+    const db = join(dir, "paysim.db");
+    const result = await runCli(["start", "--port", "0", "--db", db, flag, value], { cwd: dir });
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/--secret-key must start with sk_test_/);
+    expect(result.stderr.startsWith(`paysim: ${message}`)).toBe(true);
+    expect(result.stdout).not.toMatch(/listening/);
+    expect(existsSync(db)).toBe(false);
+  });
+
+  it.each([
+    ["notaurl", ["--forward-to", "notaurl"]],
+    ["ftp://example.com/hooks", ["--forward-to", "ftp://example.com/hooks"]],
+    ["http://user:pass@127.0.0.1:3000/hooks", ["--forward-to", "http://127.0.0.1:3000/ok", "--forward-to", "http://user:pass@127.0.0.1:3000/hooks"]],
+  ])("refuses --forward-to %s with exit 1 and the API's message, writing nothing", async (url, args) => {
+    const dir = folder();
+    const db = join(dir, "paysim.db");
+    const result = await runCli(["start", "--port", "0", "--db", db, ...args], { cwd: dir });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(`paysim: --forward-to ${JSON.stringify(url)} must be an http:// or https:// URL, e.g. http://localhost:3000/webhooks (at most 2048 characters).\n`);
+    expect(result.stdout).not.toMatch(/listening/);
     expect(existsSync(db)).toBe(false);
   });
 

@@ -217,3 +217,26 @@ describe("migration 40: idempotency records in arrival order", () => {
     expect(db.prepare("SELECT count(*) FROM idempotency_keys").pluck().get()).toBe(2);
   });
 });
+
+describe("migration 50: endpoints made by --forward-to are marked", () => {
+  it("keeps every endpoint of a version-40 database, unmarked (counted as made through the API), and new rows can be marked", () => {
+    const path = freshPath();
+    const old = open(path, MIGRATIONS.filter((m) => m.version <= 40));
+    old.prepare("INSERT INTO companies (id, name, currency, created_at) VALUES ('co_1', 'Acme', 'EUR', 'x')").run();
+    const insert = old.prepare(
+      "INSERT INTO webhook_endpoints (id, company_id, url, secret, enabled_events, created_at, deleted_at) VALUES (?, 'co_1', ?, 'whsec_x', '[\"*\"]', 'x', ?)",
+    );
+    insert.run("we_live", "http://127.0.0.1:9/a", null);
+    insert.run("we_deleted", "http://127.0.0.1:9/b", "y");
+    old.close();
+
+    const db = open(path);
+    expect(userVersion(db)).toBe(LATEST);
+    expect(db.prepare("SELECT id, url, deleted_at, from_forward_to FROM webhook_endpoints ORDER BY seq").all()).toEqual([
+      { id: "we_live", url: "http://127.0.0.1:9/a", deleted_at: null, from_forward_to: 0 },
+      { id: "we_deleted", url: "http://127.0.0.1:9/b", deleted_at: "y", from_forward_to: 0 },
+    ]);
+    db.prepare("INSERT INTO webhook_endpoints (id, company_id, url, secret, enabled_events, created_at, from_forward_to) VALUES ('we_fwd', 'co_1', 'http://127.0.0.1:9/c', 'whsec_x', '[\"*\"]', 'x', 1)").run();
+    expect(db.prepare("SELECT id FROM webhook_endpoints WHERE from_forward_to = 1").pluck().all()).toEqual(["we_fwd"]);
+  });
+});

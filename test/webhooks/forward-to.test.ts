@@ -71,9 +71,10 @@ describe("--forward-to endpoints", () => {
     await deliveredSignedWith(second, r, endpoint!.secret);
     await stop(second);
 
-    // And without --forward-to at all, the endpoint is still there.
+    // Without --forward-to at all, this run forwards nowhere: the endpoint is gone.
     const third = await start({ db, secretKey: key });
-    expect((await endpointsOf(third)).map((e) => e.secret)).toEqual([endpoint!.secret]);
+    expect(await endpointsOf(third)).toEqual([]);
+    expect(third.forwardEndpoints).toEqual([]);
   });
 
   it("uses the --webhook-secret given, and a later start with another one replaces it", async () => {
@@ -106,6 +107,98 @@ describe("--forward-to endpoints", () => {
       const [request] = await r.waitForRequests(1);
       expect(verifySignature(request!.body, request!.headers["service-signature"] as string, "whsec_both_endpoints_01")).toBe(true);
     }
+  });
+});
+
+describe("a later start with other --forward-to URLs, or none", () => {
+  it("removes the endpoints an earlier --forward-to made that it does not name, and keeps (with their secret) those it names again", async () => {
+    const db = dbFile();
+    const [a, b, c] = [await receiver(), await receiver(), await receiver()];
+    const first = await start({ db, forwardTo: [a.url, b.url] });
+    const [endpointA, endpointB] = first.forwardEndpoints;
+    const key = first.secretKey;
+    await stop(first);
+
+    const second = await start({ db, secretKey: key, forwardTo: [b.url, c.url] });
+    expect(second.forwardEndpoints.map((e) => [e.url, e.id === endpointB!.id])).toEqual([[b.url, true], [c.url, false]]);
+    expect((await endpointsOf(second)).map((e) => [e.url, e.secret])).toEqual([
+      [b.url, endpointB!.secret],
+      [c.url, second.forwardEndpoints[1]!.secret],
+    ]);
+    expect((await callApi(second.url, key, "GET", `/v1/webhook_endpoints/${endpointA!.id}`)).status).toBe(404);
+
+    // An event now goes to b and c only.
+    await createIntent(clientFor(second.url, key));
+    await b.waitForRequests(1);
+    await c.waitForRequests(1);
+    await second.scheduler.idle();
+    expect(a.requests).toHaveLength(0);
+  });
+
+  it("leaves the endpoints made through the API and by a config file alone", async () => {
+    const db = dbFile();
+    const [api, fromConfig, forwarded] = [await receiver(), await receiver(), await receiver()];
+    const config = (): PaysimConfig => ({
+      companies: [{ name: "Acme", currency: "EUR", secret_key: "sk_test_acme_keep_0001", webhook_endpoints: [{ url: fromConfig.url, enabled_events: ["*"] }] }],
+    });
+    const first = await start({ db, config: config(), forwardTo: forwarded.url });
+    const made = await callApi(first.url, first.secretKey, "POST", "/v1/webhook_endpoints", { body: { url: api.url } });
+    expect(made.status).toBe(201);
+    await stop(first);
+
+    const second = await start({ db, config: config() });
+    expect((await endpointsOf(second)).map((e) => e.url)).toEqual([fromConfig.url, api.url]);
+  });
+
+  it("reuses an API-made endpoint for the same URL and does not remove it later", async () => {
+    const db = dbFile();
+    const r = await receiver();
+    const first = await start({ db });
+    const made = (await callApi(first.url, first.secretKey, "POST", "/v1/webhook_endpoints", { body: { url: r.url } })).body;
+    const key = first.secretKey;
+    await stop(first);
+
+    const second = await start({ db, secretKey: key, forwardTo: r.url });
+    expect(second.forwardEndpoints.map((e) => [e.id, e.secret])).toEqual([[made.id, made.secret]]);
+    await stop(second);
+    const third = await start({ db, secretKey: key });
+    expect((await endpointsOf(third)).map((e) => e.id)).toEqual([made.id]);
+  });
+
+  it("keeps a --forward-to endpoint that the config now declares", async () => {
+    const db = dbFile();
+    const r = await receiver();
+    const config: PaysimConfig = { companies: [{ name: "Acme", currency: "EUR", secret_key: "sk_test_acme_claim_0001", webhook_endpoints: [{ url: r.url, enabled_events: ["*"] }] }] };
+    const first = await start({ db, config: { companies: [{ ...config.companies[0]!, webhook_endpoints: [] }] }, forwardTo: r.url });
+    const [endpoint] = first.forwardEndpoints;
+    await stop(first);
+    const second = await start({ db, config });
+    await stop(second);
+    const third = await start({ db, config });
+    expect((await endpointsOf(third)).map((e) => [e.id, e.url])).toEqual([[endpoint!.id, r.url]]);
+  });
+
+  it("stops the pending deliveries of a removed endpoint, as DELETE does: failed, no next attempt, nothing more sent", async () => {
+    const db = dbFile();
+    const r = await receiver();
+    r.queue(500);
+    const first = await start({ db, forwardTo: r.url, payouts: "manual" });
+    const key = first.secretKey;
+    await createIntent(clientFor(first.url, key));
+    await r.waitForRequests(1);
+    await first.scheduler.idle();
+    const eventId = (await callApi(first.url, key, "GET", "/v1/events?limit=1")).body.data[0].id;
+    const before = (await callApi(first.url, key, "GET", `/v1/events/${eventId}`)).body.deliveries[0];
+    expect(before).toMatchObject({ status: "pending", next_attempt_at: expect.any(String) });
+    await stop(first);
+
+    const second = await start({ db, secretKey: key });
+    const after = (await callApi(second.url, key, "GET", `/v1/events/${eventId}`)).body.deliveries[0];
+    expect(after).toMatchObject({ status: "failed", next_attempt_at: null });
+    expect(after.attempts).toHaveLength(1);
+    await second.advanceClock(7 * 24 * 3600);
+    await second.scheduler.idle();
+    expect(r.requests).toHaveLength(1);
   });
 });
 

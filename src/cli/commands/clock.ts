@@ -25,7 +25,7 @@ Examples:
   $ paysim clock show --json`,
     )
     .action(async (flags: ClientFlags) => {
-      print(await connect(flags).call<ClockResource>("GET", "/v1/sandbox/clock"), flags);
+      print(await (await connect(flags, output)).call<ClockResource>("GET", "/v1/sandbox/clock"), flags);
     });
 
   const advance = withClientOptions(
@@ -52,7 +52,7 @@ Examples:
         if (error instanceof InvalidDurationError) throw new CliError(error.message);
         throw error;
       }
-      print(await connect(flags).call<ClockResource>("POST", "/v1/sandbox/clock/advance", { body: { seconds } }), flags);
+      print(await (await connect(flags, output)).call<ClockResource>("POST", "/v1/sandbox/clock/advance", { body: { seconds } }), flags);
     });
 
   return new Command("clock")

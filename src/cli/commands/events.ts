@@ -42,7 +42,7 @@ Examples:
       if (flags.type !== undefined) query.set("type", flags.type);
       if (flags.limit !== undefined) query.set("limit", flags.limit);
       if (flags.startingAfter !== undefined) query.set("starting_after", flags.startingAfter);
-      const page = await connect(flags).call<{ data: Event[]; has_more?: boolean }>("GET", `/v1/events${query.size > 0 ? `?${query}` : ""}`);
+      const page = await (await connect(flags, output)).call<{ data: Event[]; has_more?: boolean }>("GET", `/v1/events${query.size > 0 ? `?${query}` : ""}`);
       if (flags.json) return output.line(json(page));
       if (page.data.length === 0) return output.line("No events.");
       for (const line of eventTable(page.data)) output.line(line);
@@ -62,7 +62,7 @@ Examples:
   $ paysim events show evt_3kTq0cXbVd9pHnRw2LmYs4Ae --json`,
     )
     .action(async (id: string, flags: ClientFlags) => {
-      const event = await connect(flags).call<Event>("GET", `/v1/events/${encodeURIComponent(id)}`);
+      const event = await (await connect(flags, output)).call<Event>("GET", `/v1/events/${encodeURIComponent(id)}`);
       if (flags.json) return output.line(json(event));
       for (const line of eventDetail(event)) output.line(line);
     });
@@ -80,7 +80,7 @@ Examples:
   $ paysim events resend evt_3kTq0cXbVd9pHnRw2LmYs4Ae --json`,
     )
     .action(async (id: string, flags: ClientFlags) => {
-      const client = connect(flags);
+      const client = await connect(flags, output);
       const path = `/v1/events/${encodeURIComponent(id)}`;
       // The answer lists every delivery the event ever had: the ones this resend made are those not there before.
       const before = await client.call<Event>("GET", path);

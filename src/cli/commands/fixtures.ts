@@ -55,7 +55,7 @@ async function runFixtureFile(file: string, flags: RunFlags, output: Output): Pr
   } catch (error) {
     throw asCliError(error);
   }
-  const results = await runSteps(fixture, connect(flags), output, flags.json === true);
+  const results = await runSteps(fixture, await connect(flags, output), output, flags.json === true);
   if (flags.json) {
     output.line(json({ steps: stepsJson(results) }));
     return;

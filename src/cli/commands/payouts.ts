@@ -35,7 +35,7 @@ Examples:
     )
     .action(async (id: string, status: string, flags: TransitionFlags) => {
       const body = flags.amount === undefined ? { to: status } : { to: status, amount: flags.amount };
-      const payout = await connect(flags).call("POST", `/v1/sandbox/payouts/${encodeURIComponent(id)}/transition`, { body });
+      const payout = await (await connect(flags, output)).call("POST", `/v1/sandbox/payouts/${encodeURIComponent(id)}/transition`, { body });
       if (flags.json) return output.line(json(payout));
       for (const line of payoutLines(payout)) output.line(line);
     });

@@ -1,9 +1,10 @@
 import { Command, InvalidArgumentError, Option } from "commander";
-import { ConfigError } from "../../config.js";
-import { isSecretKey, isSigningSecret } from "../../domain/secret-keys.js";
+import { ConfigError, startInputProblem, type StartInputs } from "../../config.js";
+import { isSecretKey } from "../../domain/secret-keys.js";
 import { createPaysim, type PaysimInstance } from "../../paysim.js";
 import { NewerDatabaseError } from "../../store/open.js";
-import { instanceFilePath, readInstanceFile, writeInstanceFile } from "../instance-file.js";
+import { registerInstance } from "../instance-registration.js";
+import { databaseRecordPath, readInstanceFile, recordIsFor } from "../instance-file.js";
 import { consoleOutput, type Output } from "../output.js";
 import { colourEnabled, interactiveTerminal } from "../../ui/terminal.js";
 import { startJsonReporter } from "../reporters/json.js";
@@ -50,7 +51,7 @@ export function startCommand(output: Output = consoleOutput): Command {
     .addOption(new Option("--db <path>", 'SQLite file, or ":memory:" for a throwaway run').env("PAYSIM_DB").default(".paysim/paysim.db"))
     .addOption(new Option("--secret-key <key>", "the default company's key (sk_test_…); generated on first start").env("PAYSIM_SECRET_KEY"))
     .addOption(new Option("--config <file>", "JSON file declaring companies, keys and webhook endpoints").env("PAYSIM_CONFIG"))
-    .addOption(new Option("--forward-to <url>", "register a webhook endpoint for the default company (repeatable)").env("PAYSIM_FORWARD_TO").argParser(collect))
+    .addOption(new Option("--forward-to <url>", "forward this run's events to this URL (repeatable); earlier --forward-to URLs not named again are removed").env("PAYSIM_FORWARD_TO").argParser(collect))
     .addOption(new Option("--webhook-secret <whsec>", "signing secret of the --forward-to endpoints").env("PAYSIM_WEBHOOK_SECRET"))
     .addOption(new Option("--time-scale <n>", "run the clock n times faster than real time").env("PAYSIM_TIME_SCALE").default(1).argParser(positiveNumber))
     .addOption(new Option("--payouts <mode>", "auto: payouts move by their token's outcome; manual: only when told").env("PAYSIM_PAYOUTS").choices(["auto", "manual"]).default("auto"))
@@ -73,19 +74,19 @@ Examples:
     });
 }
 
+const FLAG_OF: Record<keyof StartInputs, string> = { secretKey: "--secret-key", webhookSecret: "--webhook-secret", forwardTo: "--forward-to" };
+
 /** Starts paysim, prints where it is, and serves until SIGINT/SIGTERM. Returns the exit code on failure. */
 async function runStart(flags: StartFlags, output: Output): Promise<number | undefined> {
-  if (flags.secretKey !== undefined && !isSecretKey(flags.secretKey)) {
-    output.error("paysim: --secret-key must start with sk_test_ and have at least 8 more characters.");
+  const problem = startInputProblem({ secretKey: flags.secretKey, webhookSecret: flags.webhookSecret, forwardTo: flags.forwardTo });
+  if (problem) {
+    output.error(`paysim: ${FLAG_OF[problem.input]}${problem.url === undefined ? "" : ` ${JSON.stringify(problem.url)}`} ${problem.rule}.`);
     return 1;
   }
-  if (flags.webhookSecret !== undefined && !isSigningSecret(flags.webhookSecret)) {
-    output.error("paysim: --webhook-secret must start with whsec_ and have at least 8 more characters.");
-    return 1;
-  }
-  const instancePath = instanceFilePath(flags.db);
-  const previous = readInstanceFile(instancePath);
-  const rememberedKey = previous && isSecretKey(previous.secret_key) ? previous.secret_key : undefined;
+  // The key an earlier start generated for this database file (a ":memory:" run has none).
+  const recordPath = databaseRecordPath(flags.db);
+  const previous = recordPath === undefined ? undefined : readInstanceFile(recordPath);
+  const rememberedKey = previous && recordIsFor(previous, flags.db) && isSecretKey(previous.secret_key) ? previous.secret_key : undefined;
 
   let instance: PaysimInstance;
   try {
@@ -111,14 +112,7 @@ async function runStart(flags: StartFlags, output: Output): Promise<number | und
     throw error;
   }
 
-  writeInstanceFile(instancePath, {
-    url: instance.url,
-    secret_key: instance.secretKey,
-    db: flags.db,
-    pid: process.pid,
-    started_at: instance.clock.nowIso(),
-    webhook_endpoints: instance.companies[0]!.endpoints.map((e) => ({ id: e.id, url: e.url, secret: e.secret })),
-  });
+  await registerInstance(instance, flags.db, process.cwd());
 
   const view = interactiveTerminal(process.stdout) && flags.ui && !flags.json ? "live" : flags.json ? "json" : "lines";
   if (view === "live") {

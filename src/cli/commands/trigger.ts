@@ -60,7 +60,7 @@ async function runTrigger(type: string, flags: TriggerFlags, output: Output): Pr
   } catch (error) {
     throw asCliError(error);
   }
-  const client = connect(flags);
+  const client = await connect(flags, output);
   const results = await runSteps(fixture, client, output, flags.json === true);
 
   const object = [...results].reverse().find((r) => typeof r.response.id === "string")?.response;

@@ -1,5 +1,5 @@
 import { ApiError } from "../../domain/errors.js";
-import { hashSecretKey } from "../../domain/secret-keys.js";
+import { hashSecretKey, isSecretKey } from "../../domain/secret-keys.js";
 import type { Store } from "../../store/index.js";
 import type { Company } from "../../store/repos/companies.js";
 
@@ -31,7 +31,8 @@ export function keyGuard(store: Store): (authorization: string | undefined) => C
     if (!match) {
       throw new ApiError("unauthorized", "Malformed Authorization header: it must be Authorization: Bearer <secret key>.");
     }
-    const company = companyFor(match[1]!);
+    // A token that is no key by the SPEC's rule cannot be one paysim knows: no lookup for it.
+    const company = isSecretKey(match[1]!) ? companyFor(match[1]!) : undefined;
     if (!company) {
       throw new ApiError("unauthorized", "Unknown API key: use a secret key printed by paysim start (sk_test_…).");
     }

@@ -1,22 +1,24 @@
 import { Hono } from "hono";
 import * as z from "zod";
-import { CARD_NUMBER_IN_URL, hasNoCardNumber, isHttpUrl } from "../../config.js";
 import { ApiError } from "../../domain/errors.js";
 import { EVENT_TYPES } from "../../domain/events.js";
-import { need, needOneOf, parseOrThrow } from "../../domain/validation.js";
+import { need, parseOrThrow } from "../../domain/validation.js";
+import { CARD_NUMBER_IN_URL_RULE, hasNoCardNumber, isHttpUrl, WEBHOOK_URL_MAX_LENGTH, WEBHOOK_URL_RULE } from "../../domain/webhook-url.js";
 import { insertEndpoint, toEndpointResource } from "../../services/webhook-endpoints.js";
 import { companyOf, type AppDeps, type AppEnv } from "../env.js";
 import { singleQuery } from "../list-query.js";
 import { list, ok, readCommand, sendCommand } from "../respond.js";
 
+const ENABLED_EVENTS_RULE = `enabled_events must be a list of event types (${EVENT_TYPES.join(", ")}) or ["*"].`;
+
 const createSchema = z.strictObject({
   url: z
     .string({ error: need("url", "the http:// or https:// address that receives the events") })
-    .max(2048, { error: "url must be at most 2048 characters." })
-    .refine(isHttpUrl, { error: "url must be an http:// or https:// URL, e.g. http://localhost:3000/webhooks." })
-    .refine(hasNoCardNumber, { error: CARD_NUMBER_IN_URL }),
+    .max(WEBHOOK_URL_MAX_LENGTH, { error: `url must be at most ${WEBHOOK_URL_MAX_LENGTH} characters.` })
+    .refine(isHttpUrl, { error: `url ${WEBHOOK_URL_RULE}.` })
+    .refine(hasNoCardNumber, { error: `url ${CARD_NUMBER_IN_URL_RULE}.` }),
   enabled_events: z
-    .array(z.enum(["*", ...EVENT_TYPES], { error: needOneOf("enabled_events", ["*", ...EVENT_TYPES]) }), {
+    .array(z.enum(["*", ...EVENT_TYPES], { error: ENABLED_EVENTS_RULE }), {
       error: need("enabled_events", `a list of event types (${EVENT_TYPES.join(", ")}) or ["*"]`),
     })
     .min(1, { error: "enabled_events must list at least one event type, or \"*\"." })

@@ -3,8 +3,9 @@ import { migration010 } from "./010-initial.js";
 import { migration020 } from "./020-payouts-and-jobs.js";
 import { migration030 } from "./030-deliveries.js";
 import { migration040 } from "./040-idempotency-by-arrival.js";
+import { migration050 } from "./050-forward-to-endpoints.js";
 
 export type { Migration } from "./migration.js";
 
 /** Every schema step, in order. Append only: a released step never changes. */
-export const MIGRATIONS: readonly Migration[] = [migration010, migration020, migration030, migration040];
+export const MIGRATIONS: readonly Migration[] = [migration010, migration020, migration030, migration040, migration050];

@@ -10,12 +10,16 @@ export interface WebhookEndpointRow {
   enabled_events: string;
   created_at: string;
   deleted_at: string | null;
+  /** 1 when a `--forward-to` made it: a later start that does not name its URL removes it. */
+  from_forward_to: number;
 }
 
 export function createWebhookEndpointsRepo(db: Db) {
   const insert = db.prepare(`
-    INSERT INTO webhook_endpoints (id, company_id, url, secret, enabled_events, created_at)
-    VALUES (@id, @company_id, @url, @secret, @enabled_events, @created_at) RETURNING *`);
+    INSERT INTO webhook_endpoints (id, company_id, url, secret, enabled_events, created_at, from_forward_to)
+    VALUES (@id, @company_id, @url, @secret, @enabled_events, @created_at, @from_forward_to) RETURNING *`);
+  const fromForwardTo = db.prepare("SELECT * FROM webhook_endpoints WHERE from_forward_to = 1 AND deleted_at IS NULL ORDER BY seq");
+  const setFromForwardTo = db.prepare("UPDATE webhook_endpoints SET from_forward_to = ? WHERE id = ?");
   const live = db.prepare("SELECT * FROM webhook_endpoints WHERE company_id = ? AND deleted_at IS NULL ORDER BY seq");
   const byUrl = db.prepare(
     "SELECT * FROM webhook_endpoints WHERE company_id = ? AND url = ? AND deleted_at IS NULL ORDER BY seq LIMIT 1",
@@ -28,6 +32,9 @@ export function createWebhookEndpointsRepo(db: Db) {
     softDelete: (companyId: string, id: string, at: string) => softDelete.run(at, companyId, id).changes === 1,
     setSecret: (id: string, secret: string) => void setSecret.run(secret, id),
     insert: (row: Omit<WebhookEndpointRow, "seq" | "deleted_at">) => insert.get(row) as WebhookEndpointRow,
+    /** The live endpoints a `--forward-to` made, of every company. */
+    fromForwardTo: () => fromForwardTo.all() as WebhookEndpointRow[],
+    setFromForwardTo: (id: string, marked: boolean) => void setFromForwardTo.run(marked ? 1 : 0, id),
     live: (companyId: string) => live.all(companyId) as WebhookEndpointRow[],
     byUrl: (companyId: string, url: string) => byUrl.get(companyId, url) as WebhookEndpointRow | undefined,
   };

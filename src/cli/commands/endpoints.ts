@@ -1,0 +1,111 @@
+import { Command, Option } from "commander";
+import { connect, withClientOptions, type ClientFlags } from "../client.js";
+import { fields, json, table, text } from "../format.js";
+import { consoleOutput, type Output } from "../output.js";
+
+interface AddFlags extends ClientFlags {
+  events?: string[];
+}
+
+interface Endpoint {
+  id?: string;
+  url?: string;
+  enabled_events?: string[];
+  secret?: string;
+  created_at?: string;
+}
+
+/** `--events a,b`: the server checks the types, as for any API call. */
+function eventList(raw: string): string[] {
+  return raw.split(",").map((type) => type.trim());
+}
+
+export function endpointsCommand(output: Output = consoleOutput): Command {
+  const list = withClientOptions(new Command("list").description("List the webhook endpoints, oldest first"))
+    .addHelpText(
+      "after",
+      `
+Examples:
+  $ paysim endpoints list
+  $ paysim endpoints list --json`,
+    )
+    .action(async (flags: ClientFlags) => {
+      const page = await (await connect(flags, output)).call<{ data: Endpoint[] }>("GET", "/v1/webhook_endpoints");
+      if (flags.json) return output.line(json(page));
+      if (page.data.length === 0) return output.line("No webhook endpoints.");
+      for (const line of endpointTable(page.data)) output.line(line);
+    });
+
+  const add = withClientOptions(
+    new Command("add")
+      .description("Register a webhook endpoint; prints its id and signing secret")
+      .argument("<url>", "the http:// or https:// address that receives the events")
+      .addOption(new Option("--events <types>", 'comma-separated event types it receives (default "*": all)').argParser(eventList)),
+  )
+    .addHelpText(
+      "after",
+      `
+Examples:
+  $ paysim endpoints add http://localhost:3000/webhooks
+  $ paysim endpoints add http://localhost:3000/payouts --events payout.succeeded,payout.failed
+  $ paysim endpoints add http://localhost:3000/webhooks --json`,
+    )
+    .action(async (url: string, flags: AddFlags) => {
+      const body = flags.events === undefined ? { url } : { url, enabled_events: flags.events };
+      const endpoint = await (await connect(flags, output)).call<Endpoint>("POST", "/v1/webhook_endpoints", { body });
+      if (flags.json) return output.line(json(endpoint));
+      for (const line of endpointDetail(endpoint)) output.line(line);
+    });
+
+  const remove = withClientOptions(
+    new Command("remove").description("Delete a webhook endpoint: its pending deliveries stop").argument("<we_id>", "the endpoint's id"),
+  )
+    .addHelpText(
+      "after",
+      `
+Examples:
+  $ paysim endpoints remove we_3kTq0cXbVd9pHnRw2LmYs4Ae`,
+    )
+    .action(async (id: string, flags: ClientFlags) => {
+      const answer = await (await connect(flags, output)).call<{ id?: string }>("DELETE", `/v1/webhook_endpoints/${encodeURIComponent(id)}`);
+      if (flags.json) return output.line(json(answer));
+      output.line(`Removed ${text(answer.id ?? id)}: its pending deliveries stop.`);
+    });
+
+  return new Command("endpoints")
+    .description("The webhook endpoints of the company whose key is used")
+    .addCommand(list)
+    .addCommand(add)
+    .addCommand(remove)
+    .addHelpText(
+      "after",
+      `
+Endpoints made with paysim start --forward-to are removed by a later start that
+does not name their URL; those made here or in a config file stay until removed.
+
+Examples:
+  $ paysim endpoints list
+  $ paysim endpoints add http://localhost:3000/webhooks --events payment_intent.captured
+  $ paysim endpoints remove we_3kTq0cXbVd9pHnRw2LmYs4Ae`,
+    );
+}
+
+function endpointTable(endpoints: readonly Endpoint[]): string[] {
+  return table(endpoints, [
+    { header: "ID", value: (e) => text(e.id) },
+    { header: "URL", value: (e) => text(e.url) },
+    { header: "EVENTS", value: (e) => (Array.isArray(e.enabled_events) ? e.enabled_events.join(",") : "—") },
+    { header: "SECRET", value: (e) => text(e.secret) },
+    { header: "CREATED", value: (e) => text(e.created_at) },
+  ]);
+}
+
+function endpointDetail(endpoint: Endpoint): string[] {
+  return fields([
+    ["id", text(endpoint.id)],
+    ["url", text(endpoint.url)],
+    ["events", Array.isArray(endpoint.enabled_events) ? endpoint.enabled_events.join(",") : "—"],
+    ["secret", text(endpoint.secret)],
+    ["created_at", text(endpoint.created_at)],
+  ]);
+}

@@ -1,0 +1,116 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { runCli, startPaysimCli, type StartedPaysim } from "../helpers/cli.js";
+import { startTestPaysim, tempDir, type TestPaysim } from "../helpers/paysim.js";
+
+describe("paysim endpoints", () => {
+  let paysim: TestPaysim;
+  beforeAll(async () => {
+    paysim = await startTestPaysim();
+  });
+  afterAll(() => paysim.dispose());
+
+  const cli = (...args: string[]) => runCli([...args, "--url", paysim.url, "--key", paysim.secretKey]);
+  const listed = async () => (await paysim.api("GET", "/v1/webhook_endpoints")).body.data as any[];
+
+  it("add registers the URL for every event and prints its id and signing secret; list shows it; remove deletes it", async () => {
+    const added = await cli("endpoints", "add", "http://127.0.0.1:9/hooks");
+    expect(added.code).toBe(0);
+    const [endpoint] = await listed();
+    expect(endpoint).toMatchObject({ url: "http://127.0.0.1:9/hooks", enabled_events: ["*"], secret: expect.stringMatching(/^whsec_/) });
+    expect(added.stdout).toMatch(new RegExp(`^id +${endpoint.id}$`, "m"));
+    expect(added.stdout).toMatch(new RegExp(`^secret +${endpoint.secret}$`, "m"));
+    expect(added.stdout).toMatch(/^events +\*$/m);
+
+    const list = await cli("endpoints", "list");
+    expect(list.code).toBe(0);
+    const lines = list.stdout.trimEnd().split("\n");
+    expect(lines[0]).toMatch(/^ID +URL +EVENTS +SECRET +CREATED$/);
+    expect(lines.slice(1).map((line) => line.split(/\s+/).slice(0, 4))).toEqual([[endpoint.id, endpoint.url, "*", endpoint.secret]]);
+
+    const removed = await cli("endpoints", "remove", endpoint.id);
+    expect(removed.code).toBe(0);
+    expect(removed.stdout).toBe(`Removed ${endpoint.id}: its pending deliveries stop.\n`);
+    expect(await listed()).toEqual([]);
+    expect((await cli("endpoints", "list")).stdout).toBe("No webhook endpoints.\n");
+  });
+
+  it("add --events takes a comma-separated list; --json prints the server's JSON for add, list and remove", async () => {
+    const added = await cli("endpoints", "add", "http://127.0.0.1:9/payouts", "--events", "payout.succeeded,payout.failed", "--json");
+    expect(added.code).toBe(0);
+    const endpoint = JSON.parse(added.stdout);
+    expect(endpoint).toMatchObject({ object: "webhook_endpoint", url: "http://127.0.0.1:9/payouts", enabled_events: ["payout.succeeded", "payout.failed"] });
+
+    const list = JSON.parse((await cli("endpoints", "list", "--json")).stdout);
+    expect(list.object).toBe("list");
+    expect(list.data.map((e: any) => e.id)).toEqual([endpoint.id]);
+
+    const removed = await cli("endpoints", "remove", endpoint.id, "--json");
+    expect(JSON.parse(removed.stdout)).toMatchObject({ id: endpoint.id, object: "webhook_endpoint", deleted: true });
+    expect(await listed()).toEqual([]);
+  });
+
+  it.each([
+    [["add", "notaurl"], "paysim: invalid_request: url must be an http:// or https:// URL, e.g. http://localhost:3000/webhooks. (param: url)\n"],
+    [["add", "ftp://example.com/hooks"], "paysim: invalid_request: url must be an http:// or https:// URL, e.g. http://localhost:3000/webhooks. (param: url)\n"],
+    [["add", "http://127.0.0.1:9/hooks", "--events", "payment_intent.refunded"], /^paysim: invalid_request: enabled_events must be a list of event types .*\(param: enabled_events(\.0)?\)\n$/],
+    [["remove", "we_3kTq0cXbVd9pHnRw2LmYs4Ae"], 'paysim: not_found: No such webhook endpoint: "we_3kTq0cXbVd9pHnRw2LmYs4Ae".\n'],
+    [["remove", "nonsense"], 'paysim: not_found: No such webhook endpoint: "nonsense".\n'],
+  ])("exits 1 with the server's code and message for %j, changing nothing", async (args, message) => {
+    const { code, stdout, stderr } = await cli("endpoints", ...args);
+    expect(code).toBe(1);
+    expect(stdout).toBe("");
+    if (typeof message === "string") expect(stderr).toBe(message);
+    else expect(stderr).toMatch(message);
+    expect(await listed()).toEqual([]);
+  });
+
+  it.each([[["add"]], [["remove"]]])("exits 1 with the usage when %j misses its argument", async (args) => {
+    const { code, stderr } = await cli("endpoints", ...args);
+    expect(code).toBe(1);
+    expect(stderr).toContain("error: missing required argument");
+    expect(stderr).toContain(`Usage: paysim endpoints ${args[0]}`);
+  });
+
+  it("exits 2 when no server answers", async () => {
+    const gone = await startTestPaysim();
+    const { url, secretKey } = gone;
+    await gone.dispose();
+    const { code, stderr } = await runCli(["endpoints", "list", "--url", url, "--key", secretKey]);
+    expect(code).toBe(2);
+    expect(stderr).toContain(`no paysim server reachable at ${url}`);
+  });
+});
+
+describe("paysim endpoints beside paysim start --forward-to", () => {
+  const folder = tempDir("paysim-endpoints-");
+  const children: StartedPaysim[] = [];
+  afterEach(async () => {
+    for (const child of children.splice(0)) await child.cli.stop("SIGKILL");
+  });
+  afterAll(() => folder.cleanup());
+
+  const serving = async (args: string[]) => {
+    const started = await startPaysimCli(["--no-ui", ...args], { cwd: folder.dir });
+    children.push(started);
+    return started;
+  };
+  const listFromFolder = async () => {
+    const { code, stdout, stderr } = await runCli(["endpoints", "list", "--json"], { cwd: folder.dir });
+    expect(code, stderr).toBe(0);
+    return (JSON.parse(stdout).data as any[]).map((e) => e.url);
+  };
+
+  it("shows the endpoints of this run's --forward-to only: a later start drops the URLs it does not name, and keeps one added with the command", async () => {
+    await serving(["--forward-to", "http://127.0.0.1:9/first"]);
+    expect(await listFromFolder()).toEqual(["http://127.0.0.1:9/first"]);
+    expect((await runCli(["endpoints", "add", "http://127.0.0.1:9/added"], { cwd: folder.dir })).code).toBe(0);
+    expect((await children.pop()!.cli.stop("SIGTERM")).code).toBe(0);
+
+    await serving(["--forward-to", "http://127.0.0.1:9/second"]);
+    expect(await listFromFolder()).toEqual(["http://127.0.0.1:9/added", "http://127.0.0.1:9/second"]);
+    expect((await children.pop()!.cli.stop("SIGTERM")).code).toBe(0);
+
+    await serving([]);
+    expect(await listFromFolder()).toEqual(["http://127.0.0.1:9/added"]);
+  });
+});
