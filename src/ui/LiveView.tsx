@@ -1,12 +1,14 @@
 import { App, type StaticLine } from "./App.js";
 import { useClockNow } from "./hooks/use-clock-now.js";
-import { useLiveModel, type LiveSource } from "./hooks/use-live-model.js";
+import { useLiveModel } from "./hooks/use-live-model.js";
 import { useQuitKeys } from "./hooks/use-quit-keys.js";
 import { useTerminalRows } from "./hooks/use-terminal-rows.js";
+import type { LiveFeed } from "./live-feed.js";
 import { visibleInFlight } from "./model.js";
 
 export interface LiveViewProps {
-  source: LiveSource;
+  /** What the bus announced, heard from before the view mounted. */
+  feed: LiveFeed;
   url: string;
   /** The banner lines, printed once at the top. */
   banner: readonly string[];
@@ -20,11 +22,11 @@ export interface LiveViewProps {
 /** Lines the live region keeps for itself: its title, the "older not shown" line, the status line, spacing. */
 const RESERVED_ROWS = 5;
 
-/** The live view wired to an instance: bus subscription, 1 s ticker, quit keys; App draws. */
-export function LiveView({ source, url, banner, colour, onQuit, stopping = false, throttleMs = 100 }: LiveViewProps) {
+/** The live view wired to an instance: its feed, 1 s ticker, quit keys; App draws. */
+export function LiveView({ feed, url, banner, colour, onQuit, stopping = false, throttleMs = 100 }: LiveViewProps) {
   const firstLines: StaticLine[] = [{ kind: "banner", lines: banner }];
-  const snapshot = useLiveModel(source, { throttleMs, firstLines });
-  const ticked = useClockNow(source.clock);
+  const snapshot = useLiveModel(feed, { throttleMs, firstLines });
+  const ticked = useClockNow(feed.clock);
   const rows = useTerminalRows();
   useQuitKeys(onQuit);
 
@@ -41,7 +43,7 @@ export function LiveView({ source, url, banner, colour, onQuit, stopping = false
       status={{
         url,
         clock: new Date(now).toISOString(),
-        timeScale: source.clock.timeScale,
+        timeScale: feed.clock.timeScale,
         inFlight: snapshot.model.inFlight.size,
         stopping,
       }}
