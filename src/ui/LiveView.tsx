@@ -1,10 +1,11 @@
-import { App, type StaticLine } from "./App.js";
+import { App, LiveRegion, type LiveRegionProps, type StaticLine } from "./App.js";
 import { useClockNow } from "./hooks/use-clock-now.js";
 import { useLiveModel } from "./hooks/use-live-model.js";
 import { useQuitKeys } from "./hooks/use-quit-keys.js";
+import { useReflowCleanup } from "./hooks/use-reflow-cleanup.js";
 import { useTerminalRows } from "./hooks/use-terminal-rows.js";
 import type { LiveFeed } from "./live-feed.js";
-import { visibleInFlight } from "./model.js";
+import { visibleInFlight, type Printed } from "./model.js";
 
 export interface LiveViewProps {
   /** What the bus announced, heard from before the view mounted. */
@@ -12,6 +13,8 @@ export interface LiveViewProps {
   url: string;
   /** The banner lines, printed once at the top. */
   banner: readonly string[];
+  /** Finished lines the feed heard before the view mounted, printed under the banner in the first frame. */
+  earlier?: readonly Printed[];
   colour: boolean;
   onQuit: () => void;
   stopping?: boolean;
@@ -23,8 +26,8 @@ export interface LiveViewProps {
 const RESERVED_ROWS = 5;
 
 /** The live view wired to an instance: its feed, 1 s ticker, quit keys; App draws. */
-export function LiveView({ feed, url, banner, colour, onQuit, stopping = false, throttleMs = 100 }: LiveViewProps) {
-  const firstLines: StaticLine[] = [{ kind: "banner", lines: banner }];
+export function LiveView({ feed, url, banner, earlier = [], colour, onQuit, stopping = false, throttleMs = 100 }: LiveViewProps) {
+  const firstLines: StaticLine[] = [{ kind: "banner", lines: banner }, ...earlier];
   const snapshot = useLiveModel(feed, { throttleMs, firstLines });
   const ticked = useClockNow(feed.clock);
   const rows = useTerminalRows();
@@ -32,21 +35,18 @@ export function LiveView({ feed, url, banner, colour, onQuit, stopping = false, 
 
   // The clock never runs backwards: the later of the two readings is the current one.
   const now = Math.max(ticked, snapshot.now);
-  const inFlight = visibleInFlight(snapshot.model, Math.max(2, rows - RESERVED_ROWS));
-  return (
-    <App
-      printed={snapshot.printed}
-      batch={snapshot.batch}
-      inFlight={inFlight}
-      now={now}
-      colour={colour}
-      status={{
-        url,
-        clock: new Date(now).toISOString(),
-        timeScale: feed.clock.timeScale,
-        inFlight: snapshot.model.inFlight.size,
-        stopping,
-      }}
-    />
-  );
+  const live: LiveRegionProps = {
+    inFlight: visibleInFlight(snapshot.model, Math.max(2, rows - RESERVED_ROWS)),
+    now,
+    colour,
+    status: {
+      url,
+      clock: new Date(now).toISOString(),
+      timeScale: feed.clock.timeScale,
+      inFlight: snapshot.model.inFlight.size,
+      stopping,
+    },
+  };
+  useReflowCleanup(<LiveRegion {...live} />);
+  return <App printed={snapshot.printed} batch={snapshot.batch} {...live} />;
 }

@@ -42,11 +42,14 @@ export interface LiveViewHandle {
 export function renderLiveView(instance: PaysimInstance, options: LiveViewOptions): LiveViewHandle {
   const stdout = options.stdout ?? process.stdout;
   const feed = options.feed ?? startLiveFeed(instance);
+  // Taken once, outside React: a render may run more than once, a take must not.
+  const earlier = feed.take().printed;
   const view = (stopping: boolean) => (
     <LiveView
       feed={feed}
       url={instance.url}
       banner={bannerLines(bannerFacts(instance, options))}
+      earlier={earlier}
       colour={options.colour ?? colourEnabled(stdout)}
       onQuit={() => void quit()}
       stopping={stopping}
