@@ -109,8 +109,11 @@ export async function startInTmux(command: readonly string[], options: TmuxOptio
     async waitForExit(timeoutMs = 30_000) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
-        const [dead, status] = (await tmux("display-message", "-p", "-t", target, "#{pane_dead} #{pane_dead_status}")).trim().split(" ");
-        if (dead === "1") return Number(status);
+        // The pane can be dead (its terminal closed) a moment before tmux has the exit status: then ask again.
+        const shown = (await tmux("display-message", "-p", "-t", target, "#{pane_dead}:#{pane_dead_status}:#{pane_dead_signal}")).trim();
+        const [dead, status, signal] = shown.split(":");
+        if (dead === "1" && status !== "") return Number(status);
+        if (dead === "1" && signal !== "") throw new Error(`the program in ${session} was ended by signal ${signal}; it shows:\n${await capture(false)}`);
         if (Date.now() > deadline) throw new Error(`the program in ${session} has not exited; it shows:\n${await capture(false)}`);
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
