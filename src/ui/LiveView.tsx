@@ -25,6 +25,15 @@ export interface LiveViewProps {
 /** Lines the live region keeps for itself: its title, the "older not shown" line, the status line, spacing. */
 const RESERVED_ROWS = 5;
 
+/**
+ * The rows in-flight events may fill: half of what the terminal has left. A
+ * region as tall as the terminal would scroll each new request line out of
+ * sight the moment it is printed; the other half keeps the newest ones on screen.
+ */
+function inFlightRows(terminalRows: number): number {
+  return Math.max(2, Math.floor((terminalRows - RESERVED_ROWS) / 2));
+}
+
 /** The live view wired to an instance: its feed, 1 s ticker, quit keys; App draws. */
 export function LiveView({ feed, url, banner, earlier = [], colour, onQuit, stopping = false, throttleMs = 100 }: LiveViewProps) {
   const firstLines: StaticLine[] = [{ kind: "banner", lines: banner }, ...earlier];
@@ -36,7 +45,7 @@ export function LiveView({ feed, url, banner, earlier = [], colour, onQuit, stop
   // The clock never runs backwards: the later of the two readings is the current one.
   const now = Math.max(ticked, snapshot.now);
   const live: LiveRegionProps = {
-    inFlight: visibleInFlight(snapshot.model, Math.max(2, rows - RESERVED_ROWS)),
+    inFlight: visibleInFlight(snapshot.model, inFlightRows(rows)),
     now,
     colour,
     status: {

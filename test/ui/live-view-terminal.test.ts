@@ -138,6 +138,23 @@ describe("paysim start in a real terminal", () => {
     expect(lines(later, STATUS_LINE)).toHaveLength(1);
   }, 60_000);
 
+  it("keeps the newest requests in sight while deliveries pile up in flight", async () => {
+    const { terminal, api } = await startLive({ forwardTo: await closedPortUrl(), rows: 25 });
+    for (let i = 0; i < 12; i++) await createIntent({ api });
+    await terminal.waitForScreen((s) => / · 12 in flight · q to quit$/m.test(s), "12 deliveries in flight");
+
+    const probes = ["a", "b", "c"].map((name) => `/v1/payment_intents/pi_probe_${name}`);
+    for (const path of probes) expect((await api("GET", path)).status).toBe(404);
+    await terminal.waitForScreen((s) => s.includes(`GET ${probes[2]} 404`), "the newest request, printed", { history: true });
+    const screen = await terminal.waitForScreen((s) => / · 12 in flight · q to quit$/m.test(s), "the status line");
+    for (const path of probes) expect(lines(screen, new RegExp(`^\\d\\d:\\d\\d:\\d\\d {2}GET ${path} 404 `))).toHaveLength(1);
+    // The in-flight events that do not fit are counted, not lost.
+    const shown = lines(screen, /^\d\d:\d\d:\d\d {2}payment_intent\.created /).length;
+    const hidden = Number(/^… (\d+) older in flight not shown$/m.exec(screen)?.[1] ?? 0);
+    expect(shown).toBeGreaterThan(0);
+    expect(shown + hidden).toBe(12);
+  }, 60_000);
+
   it("redraws at the new width after a resize, leaving no pieces of the old frame behind", async () => {
     const { terminal, api } = await startLive({ forwardTo: (await closedPortUrl()).replace("/hooks", LONG_PATH) });
     const first = await createIntent({ api });
