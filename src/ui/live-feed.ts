@@ -12,8 +12,8 @@ export type LiveSource = Pick<PaysimInstance, "bus" | "clock" | "companies">;
  * The live view's ears on the bus, without React or Ink: it starts listening
  * the moment it is made and keeps what it hears until the view takes it. The
  * view itself mounts later (Ink loads slowly), so `paysim start` makes the feed
- * first, in the same turn as the server starts listening; nothing announced in
- * between can then be missed.
+ * from createPaysim's `onBusReady`, before the server listens: nothing
+ * announced in between can then be missed.
  */
 export interface LiveFeed {
   readonly clock: Clock;
@@ -38,7 +38,7 @@ const MAX_QUEUED = 2000;
  * reducers run when the view takes them, so a burst is not slowed down.
  *
  * @example
- * const feed = startLiveFeed(instance); // right after createPaysim resolves, before any await
+ * await createPaysim({ onBusReady: (parts) => void (feed = startLiveFeed(parts)) });
  * const { model, printed } = feed.take();
  */
 export function startLiveFeed(instance: LiveSource): LiveFeed {

@@ -14,8 +14,8 @@ export interface LiveSnapshot {
 
 /**
  * Hands React a snapshot of what `feed` heard, at most every `throttleMs`.
- * The feed listens from before the view mounts: what it heard meanwhile is
- * drawn with the first frame after mounting.
+ * The feed listens from before the view mounts: what it heard since its last
+ * take and the mount is drawn in the first throttled frame.
  */
 export function useLiveModel(feed: LiveFeed, options: { throttleMs: number; firstLines: readonly StaticLine[] }): LiveSnapshot {
   const [snapshot, setSnapshot] = useState<LiveSnapshot>(() => ({
