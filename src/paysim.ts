@@ -46,6 +46,11 @@ export interface PaysimOptions {
   realNow?: () => number;
   /** Called with the request id of an unexpected error (a bug) and the error. */
   onInternalError?: (requestId: string, error: unknown) => void;
+  /**
+   * Called once the bus exists, before the server listens and before jobs that fell due while
+   * paysim was down run: a listener attached here hears everything this start announces.
+   */
+  onBusReady?: (instance: Pick<PaysimInstance, "bus" | "clock">) => void;
 }
 
 export interface PaysimInstance {
@@ -155,6 +160,7 @@ export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimI
       reportError,
     });
 
+    options.onBusReady?.({ bus, clock });
     const server = await listen(app.fetch, options.port ?? 0, host);
     const port = (server.address() as AddressInfo).port;
     const urlHost = host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;

@@ -35,10 +35,24 @@ function PrintedLine({ line, now }: { line: StaticLine; now: number }) {
   }
 }
 
+export type LiveRegionProps = Pick<AppProps, "inFlight" | "now" | "status" | "colour">;
+
+/** What still changes, redrawn in place below the printed lines: in-flight events and the status line. */
+export function LiveRegion({ inFlight, now, status, colour }: LiveRegionProps) {
+  return (
+    <ColourContext.Provider value={colour}>
+      <Box flexDirection="column">
+        <InFlight events={inFlight.events} hidden={inFlight.hidden} atCapacity={inFlight.atCapacity} now={now} />
+        <StatusLine status={status} />
+      </Box>
+    </ColourContext.Provider>
+  );
+}
+
 /**
  * The live view. Finished lines go through <Static> (written once, then
  * scrolled by the terminal); a new batch remounts it, so it never holds more
- * than one batch. Below it only what still changes: in-flight events and the status line.
+ * than one batch. Below it the live region.
  */
 export function App({ printed, batch, inFlight, now, status, colour }: AppProps) {
   return (
@@ -46,10 +60,7 @@ export function App({ printed, batch, inFlight, now, status, colour }: AppProps)
       <Static key={batch} items={printed as StaticLine[]}>
         {(line, i) => <PrintedLine key={`${batch}:${i}`} line={line} now={now} />}
       </Static>
-      <Box flexDirection="column">
-        <InFlight events={inFlight.events} hidden={inFlight.hidden} atCapacity={inFlight.atCapacity} now={now} />
-        <StatusLine status={status} />
-      </Box>
+      <LiveRegion inFlight={inFlight} now={now} status={status} colour={colour} />
     </ColourContext.Provider>
   );
 }

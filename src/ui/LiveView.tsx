@@ -1,15 +1,20 @@
-import { App, type StaticLine } from "./App.js";
+import { App, LiveRegion, type LiveRegionProps, type StaticLine } from "./App.js";
 import { useClockNow } from "./hooks/use-clock-now.js";
-import { useLiveModel, type LiveSource } from "./hooks/use-live-model.js";
+import { useLiveModel } from "./hooks/use-live-model.js";
 import { useQuitKeys } from "./hooks/use-quit-keys.js";
+import { useReflowCleanup } from "./hooks/use-reflow-cleanup.js";
 import { useTerminalRows } from "./hooks/use-terminal-rows.js";
-import { visibleInFlight } from "./model.js";
+import type { LiveFeed } from "./live-feed.js";
+import { visibleInFlight, type Printed } from "./model.js";
 
 export interface LiveViewProps {
-  source: LiveSource;
+  /** What the bus announced, heard from before the view mounted. */
+  feed: LiveFeed;
   url: string;
   /** The banner lines, printed once at the top. */
   banner: readonly string[];
+  /** Finished lines the feed heard before the view mounted, printed under the banner in the first frame. */
+  earlier?: readonly Printed[];
   colour: boolean;
   onQuit: () => void;
   stopping?: boolean;
@@ -20,31 +25,37 @@ export interface LiveViewProps {
 /** Lines the live region keeps for itself: its title, the "older not shown" line, the status line, spacing. */
 const RESERVED_ROWS = 5;
 
-/** The live view wired to an instance: bus subscription, 1 s ticker, quit keys; App draws. */
-export function LiveView({ source, url, banner, colour, onQuit, stopping = false, throttleMs = 100 }: LiveViewProps) {
-  const firstLines: StaticLine[] = [{ kind: "banner", lines: banner }];
-  const snapshot = useLiveModel(source, { throttleMs, firstLines });
-  const ticked = useClockNow(source.clock);
+/**
+ * The rows in-flight events may fill: half of what the terminal has left. A
+ * region as tall as the terminal would scroll each new request line out of
+ * sight the moment it is printed; the other half keeps the newest ones on screen.
+ */
+function inFlightRows(terminalRows: number): number {
+  return Math.max(2, Math.floor((terminalRows - RESERVED_ROWS) / 2));
+}
+
+/** The live view wired to an instance: its feed, 1 s ticker, quit keys; App draws. */
+export function LiveView({ feed, url, banner, earlier = [], colour, onQuit, stopping = false, throttleMs = 100 }: LiveViewProps) {
+  const firstLines: StaticLine[] = [{ kind: "banner", lines: banner }, ...earlier];
+  const snapshot = useLiveModel(feed, { throttleMs, firstLines });
+  const ticked = useClockNow(feed.clock);
   const rows = useTerminalRows();
   useQuitKeys(onQuit);
 
   // The clock never runs backwards: the later of the two readings is the current one.
   const now = Math.max(ticked, snapshot.now);
-  const inFlight = visibleInFlight(snapshot.model, Math.max(2, rows - RESERVED_ROWS));
-  return (
-    <App
-      printed={snapshot.printed}
-      batch={snapshot.batch}
-      inFlight={inFlight}
-      now={now}
-      colour={colour}
-      status={{
-        url,
-        clock: new Date(now).toISOString(),
-        timeScale: source.clock.timeScale,
-        inFlight: snapshot.model.inFlight.size,
-        stopping,
-      }}
-    />
-  );
+  const live: LiveRegionProps = {
+    inFlight: visibleInFlight(snapshot.model, inFlightRows(rows)),
+    now,
+    colour,
+    status: {
+      url,
+      clock: new Date(now).toISOString(),
+      timeScale: feed.clock.timeScale,
+      inFlight: snapshot.model.inFlight.size,
+      stopping,
+    },
+  };
+  useReflowCleanup(<LiveRegion {...live} />);
+  return <App printed={snapshot.printed} batch={snapshot.batch} {...live} />;
 }

@@ -3,12 +3,18 @@ import { colourEnabled } from "./terminal.js";
 import { maskText } from "../domain/masking.js";
 import type { PaysimInstance } from "../paysim.js";
 import { bannerFacts, bannerLines } from "./banner.js";
+import { startLiveFeed, type LiveFeed } from "./live-feed.js";
 import { LiveView } from "./LiveView.js";
 
 export interface LiveViewOptions {
   /** The --db and --host of this start, for the banner. */
   db: string;
   host: string;
+  /**
+   * What the view shows, heard from the bus since it was started. Default: a
+   * feed started now, which misses what the bus announced before this call.
+   */
+  feed?: LiveFeed;
   /** Default: the process's streams. */
   stdout?: NodeJS.WriteStream;
   stdin?: NodeJS.ReadStream;
@@ -29,17 +35,21 @@ export interface LiveViewHandle {
  * The one door to the live terminal view: nothing else imports Ink.
  *
  * @example
- * const view = renderLiveView(instance, { db: ".paysim/paysim.db", host: "127.0.0.1" });
+ * const feed = startLiveFeed(instance);
+ * const view = renderLiveView(instance, { db: ".paysim/paysim.db", host: "127.0.0.1", feed });
  * await view.waitUntilExit(); // after `q` or Ctrl-C
  */
 export function renderLiveView(instance: PaysimInstance, options: LiveViewOptions): LiveViewHandle {
   const stdout = options.stdout ?? process.stdout;
-  const source = { bus: instance.bus, clock: instance.clock };
+  const feed = options.feed ?? startLiveFeed(instance);
+  // Taken once, outside React: a render may run more than once, a take must not.
+  const earlier = feed.take().printed;
   const view = (stopping: boolean) => (
     <LiveView
-      source={source}
+      feed={feed}
       url={instance.url}
       banner={bannerLines(bannerFacts(instance, options))}
+      earlier={earlier}
       colour={options.colour ?? colourEnabled(stdout)}
       onQuit={() => void quit()}
       stopping={stopping}
@@ -62,6 +72,7 @@ export function renderLiveView(instance: PaysimInstance, options: LiveViewOption
       try {
         await instance.close();
       } finally {
+        feed.stop();
         ink.unmount();
         stdout.write(`${maskText("paysim stopped; pending deliveries are kept for the next start.")}\n`);
       }

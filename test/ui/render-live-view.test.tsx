@@ -45,7 +45,8 @@ describe("renderLiveView", () => {
     expect(terminal.output()).toContain("paysim stopped; pending deliveries are kept for the next start.");
     await expect(fetch(`${paysim.url}/health`)).rejects.toThrow();
 
-    const again = await startTestPaysim({ db, secretKey });
+    // Started as before (the same --forward-to): an endpoint a start no longer names would be removed.
+    const again = await startTestPaysim({ db, forwardTo: receiver.url, secretKey });
     cleanups.push(() => again.close());
     const events = await again.api("GET", "/v1/events?type=payment_intent.created");
     const event = events.body.data.find((e: { data: { id: string } }) => e.data.id === intent.id);

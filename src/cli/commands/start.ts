@@ -9,6 +9,7 @@ import { consoleOutput, type Output } from "../output.js";
 import { colourEnabled, interactiveTerminal } from "../../ui/terminal.js";
 import { startJsonReporter } from "../reporters/json.js";
 import { startLinesReporter } from "../reporters/lines.js";
+import { startLiveFeed, type LiveFeed } from "../../ui/live-feed.js";
 
 interface StartFlags {
   port: number;
@@ -88,6 +89,10 @@ async function runStart(flags: StartFlags, output: Output): Promise<number | und
   const previous = recordPath === undefined ? undefined : readInstanceFile(recordPath);
   const rememberedKey = previous && recordIsFor(previous, flags.db) && isSecretKey(previous.secret_key) ? previous.secret_key : undefined;
 
+  const view = interactiveTerminal(process.stdout) && flags.ui && !flags.json ? "live" : flags.json ? "json" : "lines";
+  // The live view listens from before the server does: Ink takes a while to load, and what
+  // happens meanwhile (a first request, jobs that fell due while paysim was down) is shown too.
+  let feed: LiveFeed | undefined;
   let instance: PaysimInstance;
   try {
     instance = await createPaysim({
@@ -103,6 +108,7 @@ async function runStart(flags: StartFlags, output: Output): Promise<number | und
       payouts: flags.payouts,
       webhookTimeout: flags.webhookTimeout,
       onInternalError: (requestId, error) => output.error(`paysim: internal error in ${requestId}: ${(error as Error)?.stack ?? String(error)}`),
+      onBusReady: view === "live" ? (parts) => void (feed = startLiveFeed(parts)) : undefined,
     });
   } catch (error) {
     if (error instanceof ConfigError || error instanceof NewerDatabaseError || error instanceof Error) {
@@ -114,12 +120,11 @@ async function runStart(flags: StartFlags, output: Output): Promise<number | und
 
   await registerInstance(instance, flags.db, process.cwd());
 
-  const view = interactiveTerminal(process.stdout) && flags.ui && !flags.json ? "live" : flags.json ? "json" : "lines";
-  if (view === "live") {
+  if (feed) {
     // The live view handles q and Ctrl-C itself (raw mode); signals from elsewhere quit it the same way.
     // Loaded only for a terminal: Ink takes longer to import than the rest of paysim to start.
     const { renderLiveView } = await import("../../ui/render-live-view.js");
-    const live = renderLiveView(instance, { db: flags.db, host: flags.host });
+    const live = renderLiveView(instance, { db: flags.db, host: flags.host, feed });
     let signalled = false;
     const quit = () => {
       if (signalled) process.exit(130);

@@ -4,6 +4,7 @@ import { stripVTControlCharacters } from "node:util";
 import { vi } from "vitest";
 import type { PaysimInstance } from "../../../src/paysim.js";
 import { bannerFacts, bannerLines } from "../../../src/ui/banner.js";
+import { startLiveFeed } from "../../../src/ui/live-feed.js";
 import { LiveView } from "../../../src/ui/LiveView.js";
 
 export interface RenderedView {
@@ -29,9 +30,10 @@ export interface RenderedView {
  */
 export function renderView(instance: PaysimInstance, options: { colour?: boolean; throttleMs?: number } = {}): RenderedView {
   let quits = 0;
+  const feed = startLiveFeed(instance);
   const rendered = render(
     <LiveView
-      source={{ bus: instance.bus, clock: instance.clock }}
+      feed={feed}
       url={instance.url}
       banner={bannerLines(bannerFacts(instance, { db: ":memory:", host: "127.0.0.1" }))}
       colour={options.colour ?? false}
@@ -63,7 +65,10 @@ export function renderView(instance: PaysimInstance, options: { colour?: boolean
     stdout: rendered.stdout,
     stdin: rendered.stdin,
     quitRequests: () => quits,
-    unmount: () => rendered.unmount(),
+    unmount: () => {
+      rendered.unmount();
+      feed.stop();
+    },
   };
 }
 

@@ -1,0 +1,35 @@
+import { stripVTControlCharacters } from "node:util";
+
+/**
+ * Rows `frame` takes on a terminal of `columns` that re-wraps what it shows: a
+ * line wider than the terminal continues on the next row. Widths are counted
+ * in code points, which is what the view's own text (ASCII, arrows, marks) is.
+ *
+ * @example
+ * reflowedRows("ab\nabcde", 2) // 1 + 3 = 4
+ */
+export function reflowedRows(frame: string, columns: number): number {
+  return frame.split("\n").reduce((rows, line) => rows + Math.max(1, Math.ceil([...stripVTControlCharacters(line)].length / columns)), 0);
+}
+
+const ESC = "\u001b[";
+
+/**
+ * What to write, with the cursor on the row below `frame` (where Ink leaves it),
+ * after the terminal narrowed to `columns` and re-wrapped `frame`: it clears
+ * every row the frame now takes, then puts the cursor where Ink, which counts the
+ * frame's own lines, starts its erase, so that its erase ends on the frame's
+ * first row instead of leaving the re-wrapped excess behind. Empty when the frame
+ * still fits.
+ *
+ * @example
+ * eraseReflowed("x".repeat(10), 5) // clears 3 rows (2 for the line, 1 for the cursor's), then 1 row down
+ */
+export function eraseReflowed(frame: string, columns: number): string {
+  const lines = frame.split("\n").length;
+  const rows = reflowedRows(frame, columns);
+  if (rows <= lines) return "";
+  let erase = "";
+  for (let row = 0; row <= rows; row++) erase += `${ESC}2K${row < rows ? `${ESC}1A` : ""}`;
+  return `${erase}${ESC}G${ESC}${lines}B`;
+}

@@ -1,0 +1,199 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach, describe, expect, it } from "vitest";
+import { PAYSIM_BIN } from "../helpers/cli.js";
+import { clientFor, createIntent, tempDir } from "../helpers/paysim.js";
+import { closedPortUrl } from "../helpers/receiver.js";
+import { requireTmux, startInTmux, type TmuxTerminal } from "../helpers/tmux.js";
+
+// The built `paysim start` in a real terminal (tmux), read the way a developer reads it: the
+// screen. Ink's own test renderer cannot show what happens while Ink is still loading, nor how a
+// terminal reflows, scrolls and resizes.
+
+const BUILT_CLI = fileURLToPath(new URL("../../dist/paysim-cli.js", import.meta.url));
+const KEY = "sk_test_live_view_terminal_0001";
+/** Long enough to be cut at 70 columns, not at 140. */
+const LONG_PATH = "/hooks/a/rather/long/path/for/the/resize";
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+/** A port nothing listens on right now, for paysim to take. */
+async function freePort(): Promise<number> {
+  return Number(new URL(await closedPortUrl()).port);
+}
+
+interface LiveTerminal {
+  terminal: TmuxTerminal;
+  url: string;
+  api: ReturnType<typeof clientFor>["api"];
+}
+
+/** `paysim start` in a 140 × 40 terminal; resolves as soon as /health answers (the view may not be drawn yet). */
+async function startLive(options: { forwardTo?: string; columns?: number; rows?: number } = {}): Promise<LiveTerminal> {
+  // Each test fails, none is skipped, when what it needs is missing.
+  requireTmux();
+  if (!existsSync(BUILT_CLI)) throw new Error(`${BUILT_CLI} is missing: run \`npm run build\` before the CLI tests.`);
+  const { dir, cleanup } = tempDir();
+  cleanups.push(cleanup);
+  const port = await freePort();
+  const args = [process.execPath, PAYSIM_BIN, "start", "--port", String(port), "--db", join(dir, "paysim.db"), "--secret-key", KEY];
+  if (options.forwardTo) args.push("--forward-to", options.forwardTo);
+  const terminal = await startInTmux(args, { columns: options.columns ?? 140, rows: options.rows ?? 40, cwd: dir });
+  cleanups.push(() => terminal.kill());
+  const url = `http://127.0.0.1:${port}`;
+  await waitForHealth(url, terminal);
+  return { terminal, url, api: clientFor(url, KEY).api };
+}
+
+async function waitForHealth(url: string, terminal: TmuxTerminal): Promise<void> {
+  // A guard against a paysim that never serves, not a timing assertion.
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const ok = await fetch(`${url}/health`).then(
+      (response) => response.ok,
+      () => false,
+    );
+    if (ok) return;
+    if (Date.now() > deadline) throw new Error(`paysim never answered /health; the terminal shows:\n${await terminal.screen()}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+const STATUS_LINE = /^paysim http:\/\/127\.0\.0\.1:\d+ · clock \d{4}-\d\d-\d\d \d\d:\d\d:\d\dZ · /;
+const COUNTDOWN = /↻ connection refused, retry 1\/6 in (\d\d):(\d\d)/;
+
+function lines(screen: string, pattern: RegExp): string[] {
+  return screen.split("\n").filter((line) => pattern.test(line));
+}
+
+function countdownSeconds(screen: string): number | undefined {
+  const match = COUNTDOWN.exec(screen);
+  return match ? Number(match[1]) * 60 + Number(match[2]) : undefined;
+}
+
+/** What the scrollback says of the creations: lines shown, plus those the view counted as not shown. */
+function accountFor(history: string) {
+  const requestLines = lines(history, /^\d\d:\d\d:\d\d {2}POST \/v1\/payment_intents 201 /);
+  const eventIds = lines(history, /^\d\d:\d\d:\d\d {2}payment_intent\.created /).map((line) => /\b(pi_\w+)/.exec(line)![1]!);
+  let skippedEvents = 0;
+  let skippedRequests = 0;
+  for (const [, events, requests] of history.matchAll(/… (\d+) events and (\d+) requests not shown/g)) {
+    skippedEvents += Number(events);
+    skippedRequests += Number(requests);
+  }
+  return { requestLines: requestLines.length, eventIds, skippedEvents, skippedRequests };
+}
+
+describe("paysim start in a real terminal", () => {
+  it("shows a request made as soon as /health answers: its line, its event and the failing delivery's countdown", async () => {
+    const { terminal, api } = await startLive({ forwardTo: await closedPortUrl() });
+    const intent = await createIntent({ api });
+
+    const screen = await terminal.waitForScreen(
+      (s) => s.includes("POST /v1/payment_intents 201") && s.includes(intent.id) && COUNTDOWN.test(s) && / · 1 in flight · q to quit$/m.test(s),
+      `the creation's request line, its event ${intent.id}, its failing delivery and "1 in flight"`,
+    );
+    expect(lines(screen, /^\d\d:\d\d:\d\d {2}POST \/v1\/payment_intents 201 \d+(\.\d)?ms$/)).toHaveLength(1);
+    expect(lines(screen, new RegExp(`^\\d\\d:\\d\\d:\\d\\d {2}payment_intent\\.created +${intent.id} {2}evt_\\w{24}$`))).toHaveLength(1);
+    expect(lines(screen, /^ {10}↻ connection refused, retry 1\/6 in 00:[0-3]\d {2}→ http:\/\/127\.0\.0\.1:\d+\/hooks$/)).toHaveLength(1);
+    expect(lines(screen, STATUS_LINE)).toHaveLength(1);
+  }, 60_000);
+
+  it("accounts for every one of a burst of 200 creations: printed, or counted on the view's 'not shown' line", async () => {
+    // No endpoint: each event is finished at once and printed like its request.
+    const { terminal, api } = await startLive();
+    const intents = await Promise.all(Array.from({ length: 200 }, () => createIntent({ api })));
+
+    const history = await terminal.waitForScreen(
+      (s) => {
+        const seen = accountFor(s);
+        return seen.requestLines + seen.skippedRequests >= 200 && seen.eventIds.length + seen.skippedEvents >= 200;
+      },
+      "all 200 requests and events, shown or counted",
+      { history: true },
+    );
+    const seen = accountFor(history);
+    expect(seen.requestLines + seen.skippedRequests).toBe(200);
+    expect(seen.eventIds.length + seen.skippedEvents).toBe(200);
+    // Each event printed once, and only events of this burst.
+    expect(new Set(seen.eventIds).size).toBe(seen.eventIds.length);
+    const created = new Set(intents.map((intent: { id: string }) => intent.id));
+    for (const id of seen.eventIds) expect(created.has(id)).toBe(true);
+    expect(lines(await terminal.screen(), / · 0 in flight · q to quit$/)).toHaveLength(1);
+  }, 90_000);
+
+  it("counts a failing delivery's retry down on screen as the seconds pass", async () => {
+    const { terminal, api } = await startLive({ forwardTo: await closedPortUrl() });
+    await createIntent({ api });
+    const first = countdownSeconds(await terminal.waitForScreen((s) => COUNTDOWN.test(s), "the retry countdown"))!;
+    expect(first).toBeGreaterThan(0);
+    expect(first).toBeLessThanOrEqual(30);
+
+    const later = await terminal.waitForScreen((s) => (countdownSeconds(s) ?? first) < first, `the countdown below ${first} s`);
+    expect(lines(later, COUNTDOWN)).toHaveLength(1);
+    expect(lines(later, STATUS_LINE)).toHaveLength(1);
+  }, 60_000);
+
+  it("keeps the newest requests in sight while deliveries pile up in flight", async () => {
+    const { terminal, api } = await startLive({ forwardTo: await closedPortUrl(), rows: 25 });
+    for (let i = 0; i < 12; i++) await createIntent({ api });
+    await terminal.waitForScreen((s) => / · 12 in flight · q to quit$/m.test(s), "12 deliveries in flight");
+
+    const probes = ["a", "b", "c"].map((name) => `/v1/payment_intents/pi_probe_${name}`);
+    for (const path of probes) expect((await api("GET", path)).status).toBe(404);
+    await terminal.waitForScreen((s) => s.includes(`GET ${probes[2]} 404`), "the newest request, printed", { history: true });
+    const screen = await terminal.waitForScreen((s) => / · 12 in flight · q to quit$/m.test(s), "the status line");
+    for (const path of probes) expect(lines(screen, new RegExp(`^\\d\\d:\\d\\d:\\d\\d {2}GET ${path} 404 `))).toHaveLength(1);
+    // The in-flight events that do not fit are counted, not lost.
+    const shown = lines(screen, /^\d\d:\d\d:\d\d {2}payment_intent\.created /).length;
+    const hidden = Number(/^… (\d+) older in flight not shown$/m.exec(screen)?.[1] ?? 0);
+    expect(shown).toBeGreaterThan(0);
+    expect(shown + hidden).toBe(12);
+  }, 60_000);
+
+  it("redraws at the new width after a resize, leaving no pieces of the old frame behind", async () => {
+    const { terminal, api } = await startLive({ forwardTo: (await closedPortUrl()).replace("/hooks", LONG_PATH) });
+    const first = await createIntent({ api });
+    await terminal.waitForScreen((s) => s.includes(`${LONG_PATH}\n`) && / · 1 in flight · q to quit$/m.test(s), "the delivery line at 140 columns");
+
+    await terminal.resize(70, 40);
+    const narrow = await terminal.waitForScreen(
+      (s) => lines(s, /^paysim http:.* · 1 in f\S*…$/).length > 0 && lines(s, / {2}→ http:\/\/127\.0\.0\.…$/).length > 0,
+      "the live region cut at 70 columns",
+    );
+    for (const line of narrow.split("\n")) expect(line.length).toBeLessThanOrEqual(70);
+    expect(lines(narrow, /^in flight$/)).toHaveLength(1);
+    expect(lines(narrow, new RegExp(first.id))).toHaveLength(1);
+    expect(lines(narrow, STATUS_LINE)).toHaveLength(1);
+
+    // Drawing goes on at the new width.
+    const second = await createIntent({ api });
+    const after = await terminal.waitForScreen((s) => s.includes(second.id) && /^paysim http:.* · 2 in f\S*…$/m.test(s), "the second creation at 70 columns");
+    for (const line of after.split("\n")) expect(line.length).toBeLessThanOrEqual(70);
+    expect(lines(after, /^in flight$/)).toHaveLength(1);
+    expect(lines(after, new RegExp(first.id))).toHaveLength(1);
+    expect(lines(after, new RegExp(second.id))).toHaveLength(1);
+    expect(lines(after, STATUS_LINE)).toHaveLength(1);
+
+    await terminal.resize(140, 40);
+    const wide = await terminal.waitForScreen((s) => / · 2 in flight · q to quit$/m.test(s), "the whole status line again at 140 columns");
+    expect(lines(wide, STATUS_LINE)).toHaveLength(1);
+    expect(lines(wide, /^in flight$/)).toHaveLength(1);
+  }, 60_000);
+
+  it("quits on q: the process exits 0 and says paysim stopped", async () => {
+    const { terminal, api } = await startLive({ forwardTo: await closedPortUrl() });
+    await createIntent({ api });
+    await terminal.waitForScreen((s) => / · 1 in flight · q to quit$/m.test(s), "the status line with the delivery in flight");
+
+    await terminal.sendKeys("q");
+    expect(await terminal.waitForExit()).toBe(0);
+    const history = await terminal.history();
+    expect(history).toContain("paysim stopped; pending deliveries are kept for the next start.");
+    expect(lines(history, /stopping…$/)).toHaveLength(1);
+  }, 60_000);
+});
