@@ -89,10 +89,16 @@ export function createScheduler({ store, clock, run, maxInFlight = 128, onError 
   const syncHandlers = new Map<string, SyncJobHandler>();
   const asyncKinds = new Map<string, AsyncKind>();
   const inFlight = new Map<number, Promise<void>>();
-  /** Async jobs of each key in flight, until their writes have committed. */
+  /** Async jobs of each key in flight, until their writes have committed (a key with none has no entry). */
   const inFlightByKey = new Map<string, number>();
   /** Of those, the ones whose handler still waits on the outside world: what a key's limit bounds. */
   const waitingByKey = new Map<string, number>();
+  /** Keys come and go (a webhook endpoint's id): a count back to zero is dropped, not kept. */
+  const countDown = (counts: Map<string, number>, key: string) => {
+    const left = counts.get(key)! - 1;
+    if (left === 0) counts.delete(key);
+    else counts.set(key, left);
+  };
   const queues = new Map<string, Queued[]>();
   const queuedSeqs = new Set<number>();
   /** Async jobs scheduled in a group commit that has not committed yet, with that commit. */
@@ -232,7 +238,7 @@ export function createScheduler({ store, clock, run, maxInFlight = 128, onError 
     const doneWaiting = () => {
       if (!waiting) return;
       waiting = false;
-      waitingByKey.set(key, waitingByKey.get(key)! - 1);
+      countDown(waitingByKey, key);
     };
     const task = (async () => {
       try {
@@ -254,7 +260,7 @@ export function createScheduler({ store, clock, run, maxInFlight = 128, onError 
         if (!stopped) postpone(job, error);
       } finally {
         inFlight.delete(job.seq);
-        inFlightByKey.set(key, inFlightByKey.get(key)! - 1);
+        countDown(inFlightByKey, key);
         doneWaiting();
         if (!stopped) dispatch();
       }
@@ -362,7 +368,9 @@ export function createScheduler({ store, clock, run, maxInFlight = 128, onError 
       for (const [key, queue] of queues) {
         const unsaved = queue.filter(({ job }) => !saved(job) && job.subjectId === subjectId && job.kind === kind && !keep(job));
         if (unsaved.length === 0) continue;
-        queues.set(key, queue.filter((item) => !unsaved.includes(item)));
+        const left = queue.filter((item) => !unsaved.includes(item));
+        if (left.length === 0) queues.delete(key);
+        else queues.set(key, left);
         for (const { job } of unsaved) {
           queuedSeqs.delete(job.seq);
           notStarted.push(job);
@@ -374,9 +382,10 @@ export function createScheduler({ store, clock, run, maxInFlight = 128, onError 
         store.jobs.remove(row.seq);
         if (!inFlight.has(row.seq)) notStarted.push(job);
         if (queuedSeqs.delete(row.seq)) {
-          for (const queue of queues.values()) {
+          for (const [key, queue] of queues) {
             const at = queue.findIndex((item) => item.job.seq === row.seq);
             if (at !== -1) queue.splice(at, 1);
+            if (queue.length === 0) queues.delete(key);
           }
         }
       }
@@ -410,6 +419,11 @@ export function createScheduler({ store, clock, run, maxInFlight = 128, onError 
     },
 
     inFlightCount: () => inFlight.size,
+
+    /** Keys (e.g. webhook endpoints) the scheduler holds any state for: none once their jobs are done. */
+    trackedKeys(): number {
+      return new Set([...inFlightByKey.keys(), ...waitingByKey.keys(), ...queues.keys()]).size;
+    },
   };
 }
 
