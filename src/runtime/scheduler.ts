@@ -44,7 +44,10 @@ export interface SchedulerOptions {
   store: Store;
   clock: Clock;
   run: RunUnit;
-  /** Async jobs running at once at most; the rest wait their turn. */
+  /**
+   * Async jobs running at once, beyond which only a key with none running may
+   * start one, up to twice this in all; the rest wait their turn.
+   */
   maxInFlight?: number;
   onError: (job: JobRow, error: unknown) => void;
 }
@@ -208,8 +211,12 @@ export function createScheduler({ store, clock, run, maxInFlight = 128, onError 
   function canStart(item: Queued): boolean {
     if (item.kind.limit && (waitingByKey.get(item.key) ?? 0) >= item.kind.limit.max) return false;
     // Past the global bound, a key with nothing in flight still gets one slot: hung
-    // endpoints filling every slot must not starve a healthy one.
-    return inFlight.size < maxInFlight || (inFlightByKey.get(item.key) ?? 0) === 0;
+    // endpoints filling every slot must not starve a healthy one. But not past twice
+    // the bound: a delivery to thousands of endpoints must not open thousands of
+    // connections at once (a receiver's accept queue overflows, and answers it gives
+    // in time are recorded as timeouts); those wait their turn here, where no
+    // attempt's timeout runs.
+    return inFlight.size < maxInFlight || ((inFlightByKey.get(item.key) ?? 0) === 0 && inFlight.size < 2 * maxInFlight);
   }
 
   /** Hands free slots to queued jobs, one key at a time in turn. */

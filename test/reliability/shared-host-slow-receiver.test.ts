@@ -8,6 +8,9 @@ import { createEndpoint, eventWithDeliveries, settle, startFrozenPaysim } from "
  * several endpoints shared one host:port, because an attempt's timeout ran
  * while it waited for a pooled connection. The timeout measures the receiver
  * alone, so every answer given well inside it counts, at the first attempt.
+ * Nor may a delivery to many endpoints at once burst into as many connections
+ * (the receiver cannot accept them all in time): the attempts past a bound wait
+ * their turn in paysim, where no timeout runs.
  */
 
 const TIMEOUT_MS = 1500;
@@ -55,4 +58,31 @@ describe(`${ENDPOINTS} endpoints on one host:port, a receiver answering each req
     expect(new Set(received).size).toBe(ENDPOINTS * EVENTS);
     expect(receiver.requests.every((request) => request.answered)).toBe(true);
   });
+});
+
+describe("one event to 1000 endpoints on one host:port, a 2000 ms timeout", () => {
+  it("records every delivery succeeded at its first attempt, and the receiver gets each once", async () => {
+    const ENDPOINT_COUNT = 1000;
+    receiver = await startReceiver(200);
+    paysim = await startFrozenPaysim({ webhookTimeout: 2000 });
+    const origin = new URL(receiver.url).origin;
+    for (let i = 0; i < ENDPOINT_COUNT; i++) await createEndpoint(paysim, `${origin}/many-${i}`);
+
+    const response = await paysim.api("POST", "/v1/sandbox/webhook_ingest", {
+      body: { type: "payment_intent.created", data: { reference: "MANY", amount: 100, currency: "EUR" } },
+    });
+    expect(response.status, response.text).toBe(201);
+    await settle(paysim);
+
+    const { deliveries } = await eventWithDeliveries(paysim, response.body.id);
+    expect(deliveries).toHaveLength(ENDPOINT_COUNT);
+    const outcomes = new Map<string, number>();
+    for (const delivery of deliveries) {
+      const outcome = `${delivery.status} ${delivery.attempts.map((a: any) => a.status_code ?? a.error).join(",")}`;
+      outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1);
+    }
+    expect(Object.fromEntries(outcomes)).toEqual({ "succeeded 200": ENDPOINT_COUNT });
+    expect(new Set(receiver.requests.map((request) => request.url)).size).toBe(ENDPOINT_COUNT);
+    expect(receiver.requests).toHaveLength(ENDPOINT_COUNT);
+  }, 60_000);
 });
