@@ -69,6 +69,12 @@ export interface PaysimInstance {
   bus: Bus;
   store: Store;
   scheduler: Scheduler<Work>;
+  /**
+   * What the webhook client holds for receivers right now: URLs with attempts in
+   * flight, and the host:ports and connections its pool keeps (idle ones close
+   * on their own). Nothing stays for a URL or host:port no longer delivered to.
+   */
+  webhookConnections(): { urls: number; origins: number; connections: number };
   /** Moves the clock and does all due work before resolving. */
   advanceClock(seconds: number): Promise<void>;
   /** Stops listening, then closes the database. Safe to call twice. */
@@ -181,6 +187,7 @@ export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimI
       bus,
       store,
       scheduler,
+      webhookConnections: () => dispatcher.retained(),
       advanceClock,
       close() {
         closing ??= (async () => {

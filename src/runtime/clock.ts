@@ -71,3 +71,11 @@ export function createClock(options: ClockOptions = {}): Clock {
     },
   };
 }
+
+/**
+ * The wall clock, for facts about the process rather than the sandbox (when a server started, for
+ * telling running servers apart): never for anything the virtual clock schedules.
+ */
+export function wallClockIso(): string {
+  return new Date(Date.now()).toISOString();
+}

@@ -55,7 +55,10 @@ export interface SchedulerOptions<W> {
   store: Store;
   clock: Clock;
   run: TransactionPort<W>;
-  /** Async jobs running at once at most; the rest wait their turn. */
+  /**
+   * Async jobs running at once, beyond which only a key with none running may
+   * start one, up to twice this in all; the rest wait their turn.
+   */
   maxInFlight?: number;
   onError: (job: JobRow, error: unknown) => void;
 }
@@ -100,10 +103,16 @@ export function createScheduler<W>({ store, clock, run, maxInFlight = 128, onErr
   const syncHandlers = new Map<string, SyncJobHandler<W>>();
   const asyncKinds = new Map<string, AsyncKind<W>>();
   const inFlight = new Map<number, Promise<void>>();
-  /** Async jobs of each key in flight, until their writes have committed. */
+  /** Async jobs of each key in flight, until their writes have committed (a key with none has no entry). */
   const inFlightByKey = new Map<string, number>();
   /** Of those, the ones whose handler still waits on the outside world: what a key's limit bounds. */
   const waitingByKey = new Map<string, number>();
+  /** Keys come and go (a webhook endpoint's id): a count back to zero is dropped, not kept. */
+  const countDown = (counts: Map<string, number>, key: string) => {
+    const left = counts.get(key)! - 1;
+    if (left === 0) counts.delete(key);
+    else counts.set(key, left);
+  };
   const queues = new Map<string, Queued<W>[]>();
   const queuedSeqs = new Set<number>();
   /** Async jobs scheduled in a group commit that has not committed yet, with that commit. */
@@ -213,8 +222,12 @@ export function createScheduler<W>({ store, clock, run, maxInFlight = 128, onErr
   function canStart(item: Queued<W>): boolean {
     if (item.kind.limit && (waitingByKey.get(item.key) ?? 0) >= item.kind.limit.max) return false;
     // Past the global bound, a key with nothing in flight still gets one slot: hung
-    // endpoints filling every slot must not starve a healthy one.
-    return inFlight.size < maxInFlight || (inFlightByKey.get(item.key) ?? 0) === 0;
+    // endpoints filling every slot must not starve a healthy one. But not past twice
+    // the bound: a delivery to thousands of endpoints must not open thousands of
+    // connections at once (a receiver's accept queue overflows, and answers it gives
+    // in time are recorded as timeouts); those wait their turn here, where no
+    // attempt's timeout runs.
+    return inFlight.size < maxInFlight || ((inFlightByKey.get(item.key) ?? 0) === 0 && inFlight.size < 2 * maxInFlight);
   }
 
   /** Hands free slots to queued jobs, one key at a time in turn. */
@@ -243,7 +256,7 @@ export function createScheduler<W>({ store, clock, run, maxInFlight = 128, onErr
     const doneWaiting = () => {
       if (!waiting) return;
       waiting = false;
-      waitingByKey.set(key, waitingByKey.get(key)! - 1);
+      countDown(waitingByKey, key);
     };
     const task = (async () => {
       try {
@@ -265,7 +278,7 @@ export function createScheduler<W>({ store, clock, run, maxInFlight = 128, onErr
         if (!stopped) postpone(job, error);
       } finally {
         inFlight.delete(job.seq);
-        inFlightByKey.set(key, inFlightByKey.get(key)! - 1);
+        countDown(inFlightByKey, key);
         doneWaiting();
         if (!stopped) dispatch();
       }
@@ -373,7 +386,9 @@ export function createScheduler<W>({ store, clock, run, maxInFlight = 128, onErr
       for (const [key, queue] of queues) {
         const unsaved = queue.filter(({ job }) => !saved(job) && job.subjectId === subjectId && job.kind === kind && !keep(job));
         if (unsaved.length === 0) continue;
-        queues.set(key, queue.filter((item) => !unsaved.includes(item)));
+        const left = queue.filter((item) => !unsaved.includes(item));
+        if (left.length === 0) queues.delete(key);
+        else queues.set(key, left);
         for (const { job } of unsaved) {
           queuedSeqs.delete(job.seq);
           notStarted.push(job);
@@ -385,9 +400,10 @@ export function createScheduler<W>({ store, clock, run, maxInFlight = 128, onErr
         store.jobs.remove(row.seq);
         if (!inFlight.has(row.seq)) notStarted.push(job);
         if (queuedSeqs.delete(row.seq)) {
-          for (const queue of queues.values()) {
+          for (const [key, queue] of queues) {
             const at = queue.findIndex((item) => item.job.seq === row.seq);
             if (at !== -1) queue.splice(at, 1);
+            if (queue.length === 0) queues.delete(key);
           }
         }
       }
@@ -421,6 +437,11 @@ export function createScheduler<W>({ store, clock, run, maxInFlight = 128, onErr
     },
 
     inFlightCount: () => inFlight.size,
+
+    /** Keys (e.g. webhook endpoints) the scheduler holds any state for: none once their jobs are done. */
+    trackedKeys(): number {
+      return new Set([...inFlightByKey.keys(), ...waitingByKey.keys(), ...queues.keys()]).size;
+    },
   };
 }
 

@@ -15,12 +15,13 @@ export const DEFAULT_WEBHOOK_TIMEOUT_MS = 20_000;
  * Attempts in flight to one endpoint at once (and connections to it). Slots are
  * shared round-robin between endpoints, and an endpoint with none running always
  * gets one, so a dead endpoint cannot hold the others back. An attempt frees its
- * slot when the answer arrives. Not 64: it shortened the webhook benchmark's p50
- * a little (62 → 54 ms), but a burst of that many new connections (a receiver
- * that resets them) queued at a receiver for most of a short timeout, and answers
- * it gave in time were recorded as timeouts (test/reliability/flapping-receiver).
+ * slot when the whole answer has arrived, or it timed out. Not 64: it shortened
+ * the webhook benchmark's p50 a little (62 → 54 ms), but a burst of that many
+ * new connections (a receiver that resets them) queued at a receiver for most
+ * of a short timeout, and answers it gave in time were recorded as timeouts
+ * (test/reliability/flapping-receiver).
  */
-const PER_ENDPOINT_IN_FLIGHT = 32;
+export const PER_ENDPOINT_IN_FLIGHT = 32;
 
 /** An attempt about to go out: what it sends, where, and its "before" record. */
 interface Started extends DeliveryForAttempt {
@@ -38,8 +39,8 @@ async function send(client: WebhookClient, url: string, body: string, secret: st
     "User-Agent": `paysim/${VERSION}`,
   };
   // Rejects only when paysim is stopping: the job then stays for the next start.
-  const outcome = await client.post(url, body, headers, timeoutMs, stop);
-  return { ...outcome, durationMs: Math.round(performance.now() - started) };
+  const { statusCode, error } = await client.post(url, body, headers, timeoutMs, stop);
+  return { statusCode, error, durationMs: Math.round(performance.now() - started) };
 }
 
 /**
@@ -50,7 +51,7 @@ async function send(client: WebhookClient, url: string, body: string, secret: st
 export function createDispatcher(options: { store: Store; clock: Clock; scheduler: Scheduler<Work>; bus: Bus; timeoutMs?: number }) {
   const { store, clock, scheduler, bus } = options;
   const timeoutMs = options.timeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS;
-  const client = createWebhookClient({ maxSocketsPerHost: PER_ENDPOINT_IN_FLIGHT });
+  const client = createWebhookClient();
 
   /** What an attempt of this delivery sends, or undefined when there is nothing left to deliver. */
   function target(deliveryId: string): DeliveryForAttempt | undefined {
@@ -137,6 +138,8 @@ export function createDispatcher(options: { store: Store; clock: Clock; schedule
   return {
     /** Closes the pooled connections to receivers (after the scheduler has stopped). */
     close: () => client.close(),
+    /** What the webhook client holds for receivers now (see its `retained`). */
+    retained: () => client.retained(),
     /**
      * At start-up: attempts cut off mid-flight (by a crash or a stop) are
      * marked, and their deliveries sent again. A retry's job is still there; a

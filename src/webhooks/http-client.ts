@@ -17,9 +17,29 @@ class TimeoutError extends Error {
   override name = "TimeoutError";
 }
 
+/** How much of an answer's body is kept; the rest is read and thrown away. */
+export const RESPONSE_HEAD_BYTES = 1024;
+
+/**
+ * An idle pooled connection is closed after this long (sooner when the
+ * receiver announces a shorter keep-alive), so connections to receivers no
+ * longer delivered to do not stay open, nor the pool's record of their origin.
+ */
+const IDLE_CONNECTION_MS = 15_000;
+
 export interface PostOutcome {
   statusCode: number | null;
   error: string | null;
+  /** The first RESPONSE_HEAD_BYTES of the answer's body (empty without an answer); unmasked. */
+  responseHead: Buffer;
+}
+
+interface Target {
+  send: typeof httpRequest;
+  options: RequestOptions;
+  host: string;
+  /** Attempts to this URL in flight. */
+  users: number;
 }
 
 /**
@@ -27,18 +47,28 @@ export interface PostOutcome {
  * (closed with it). node:http rather than fetch: an attempt costs a fraction
  * of fetch's, redirects are not followed (a 3xx is a failed attempt), and a
  * plain timer bounds each attempt.
+ *
+ * The pool has no cap on connections per host:port: an attempt never waits for
+ * a connection another attempt holds, so its timeout measures the receiver
+ * alone, and no endpoint can slow down one that shares its host:port. (How many
+ * attempts run at once is the scheduler's business, per endpoint, and its
+ * waiting does not count.) An answer counts once its whole body has arrived;
+ * an attempt cut off (timeout, stop) destroys its connection, which therefore
+ * never goes back to the pool.
  */
-export function createWebhookClient(options: { maxSocketsPerHost: number }) {
+export function createWebhookClient() {
   const agents = {
-    "http:": new HttpAgent({ keepAlive: true, maxSockets: options.maxSocketsPerHost }),
-    "https:": new HttpsAgent({ keepAlive: true, maxSockets: options.maxSocketsPerHost }),
+    "http:": new HttpAgent({ keepAlive: true, timeout: IDLE_CONNECTION_MS }),
+    "https:": new HttpsAgent({ keepAlive: true, timeout: IDLE_CONNECTION_MS }),
   };
   /**
-   * Each endpoint URL parsed once into request options: parsing it, and turning
-   * a URL object into options, cost a third of building each request.
+   * Each endpoint URL parsed once into request options while attempts to it are
+   * in flight (parsing it, and turning a URL object into options, cost a third
+   * of building each request); dropped with its last attempt, so that nothing is
+   * kept for a URL no longer delivered to.
    */
-  const targets = new Map<string, { send: typeof httpRequest; options: RequestOptions; host: string }>();
-  function targetOf(url: string) {
+  const targets = new Map<string, Target>();
+  function acquire(url: string): Target {
     let target = targets.get(url);
     if (!target) {
       const parsed = new URL(url);
@@ -48,58 +78,99 @@ export function createWebhookClient(options: { maxSocketsPerHost: number }) {
         send: protocol === "https:" ? httpsRequest : httpRequest,
         options: { ...urlToHttpOptions(parsed), method: "POST", agent: agents[protocol] },
         host: parsed.host, // what node:http would send: the port only when it is not the default
+        users: 0,
       };
       targets.set(url, target);
     }
+    target.users += 1;
     return target;
+  }
+  function release(url: string): void {
+    const target = targets.get(url);
+    if (target && --target.users === 0) targets.delete(url);
   }
 
   return {
     /**
-     * Resolves with the status once it arrives (the body is drained, unread), or
+     * Resolves with the status once the whole answer has arrived within the
+     * timeout (its body read: the first bytes kept, the rest discarded), or
      * with why there was none. Rejects only when `stop` aborts it.
      */
     post(url: string, body: string, headers: Record<string, string>, timeoutMs: number, stop: AbortSignal): Promise<PostOutcome> {
       return new Promise((resolve, reject) => {
         let settled = false;
+        let acquired = false;
         let req: ClientRequest | undefined;
         const finish = (outcome: PostOutcome | Error) => {
           if (settled) return;
           settled = true;
           clearTimeout(timer);
           stop.removeEventListener("abort", onStop);
+          if (acquired) release(url);
           if (outcome instanceof Error) reject(outcome);
           else resolve(outcome);
         };
+        const failed = (error: unknown) => finish({ statusCode: null, error: describeFailure(error, timeoutMs), responseHead: Buffer.alloc(0) });
         const onStop = () => {
           req?.destroy();
           finish(new Error("paysim is stopping"));
         };
+        // Started with the request: with no cap on connections it waits for none, only for the receiver.
         const timer = setTimeout(() => {
+          // Destroying the request closes its connection, mid-answer or not: it is never reused.
           req?.destroy();
-          finish({ statusCode: null, error: describeFailure(new TimeoutError(), timeoutMs) });
+          failed(new TimeoutError());
         }, timeoutMs);
         if (stop.aborted) return onStop();
         stop.addEventListener("abort", onStop);
         try {
-          const { send, options, host } = targetOf(url);
+          const { send, options, host } = acquire(url);
+          acquired = true;
           // Headers as a flat list go straight into the request head; as an object each would be set,
-          // and checked, one call at a time (with the Host header added): 7-14 µs more per attempt.
+          // and checked, one call at a time (with the Host header added).
           // Endpoint URLs carry no credentials (refused on creation), so no Authorization is lost.
           const flat = ["Host", host];
           for (const name in headers) flat.push(name, headers[name]!);
           flat.push("Content-Length", String(Buffer.byteLength(body)));
           req = send({ ...options, headers: flat });
         } catch (error) {
-          return finish({ statusCode: null, error: describeFailure(error, timeoutMs) });
+          return failed(error);
         }
         req.on("response", (res: IncomingMessage) => {
-          res.resume(); // drain, so that the connection can serve the next attempt
-          finish({ statusCode: res.statusCode ?? null, error: null });
+          const kept: Buffer[] = [];
+          let keptBytes = 0;
+          res.on("data", (chunk: Buffer) => {
+            if (keptBytes >= RESPONSE_HEAD_BYTES) return;
+            const part = Buffer.from(chunk.subarray(0, RESPONSE_HEAD_BYTES - keptBytes));
+            kept.push(part);
+            keptBytes += part.length;
+          });
+          res.on("end", () => finish({ statusCode: res.statusCode ?? null, error: null, responseHead: Buffer.concat(kept) }));
+          // The connection broke mid-body (node reports it as a reset): the answer never arrived whole.
+          res.on("error", failed);
+          res.on("close", () => {
+            if (!res.complete) failed(Object.assign(new Error("answer cut off"), { code: "ECONNRESET" }));
+          });
         });
-        req.on("error", (error) => finish({ statusCode: null, error: describeFailure(error, timeoutMs) }));
+        req.on("error", failed);
         req.end(body);
       });
+    },
+
+    /** Connections the pool holds (in use or idle), and the host:ports they go to; nothing per URL stays once unused. */
+    retained(): { urls: number; origins: number; connections: number } {
+      const origins = new Set<string>();
+      let connections = 0;
+      for (const agent of Object.values(agents)) {
+        for (const pool of [agent.sockets, agent.freeSockets]) {
+          for (const [origin, sockets] of Object.entries(pool)) {
+            origins.add(origin);
+            connections += sockets?.length ?? 0;
+          }
+        }
+        for (const origin of Object.keys(agent.requests)) origins.add(origin);
+      }
+      return { urls: targets.size, origins: origins.size, connections };
     },
 
     /** Closes every pooled connection. */

@@ -9,7 +9,10 @@ export interface ReceivedRequest {
   body: Buffer;
   /** What the receiver did with it. */
   behaviour: Behaviour;
-  /** Whether a status or a slow status was written before the client went away (a "hang" released later is not counted). */
+  /**
+   * Whether a whole answer was written before the client went away (a "hang" released later is not
+   * counted, nor an "unfinished-body" one, whose body never ends).
+   */
   answered: boolean;
 }
 
@@ -18,9 +21,12 @@ export interface ReceivedRequest {
  * - a number: answer with that status (and a short body);
  * - "hang": answer nothing until `release()` or until the client closes the socket;
  * - "destroy": close the connection without answering (the client sees a reset);
- * - `{ status, afterMs }`: answer `status`, but only after `afterMs` (a slow receiver).
+ * - "unfinished-body": answer `200` headers announcing a 1 KiB body, send a few bytes of it, and
+ *   never the rest, until the client closes the socket (a receiver stuck mid-answer);
+ * - `{ status, afterMs }`: answer `status`, but only after `afterMs` (a slow receiver);
+ * - `{ status, bodyBytes }`: answer `status` at once with a body of that many bytes (a big answer).
  */
-export type Behaviour = number | "hang" | "destroy" | { status: number; afterMs: number };
+export type Behaviour = number | "hang" | "destroy" | "unfinished-body" | { status: number; afterMs: number } | { status: number; bodyBytes: number };
 
 /** Chooses the behaviour of each request from the request itself (its body, its headers). */
 export type ChooseBehaviour = (request: Pick<ReceivedRequest, "method" | "url" | "headers" | "body">) => Behaviour;
@@ -32,6 +38,8 @@ export interface Receiver {
   readonly requests: readonly ReceivedRequest[];
   /** Requests currently held open by "hang". */
   hangingCount(): number;
+  /** Answers currently held open mid-body by "unfinished-body". */
+  unfinishedCount(): number;
   /** Resolves with the requests once at least `n` have arrived (body complete). */
   waitForRequests(n: number): Promise<ReceivedRequest[]>;
   /** The behaviour of every request that has no queued one left (or a function choosing it per request). */
@@ -56,6 +64,7 @@ export async function startReceiver(initial: Behaviour | ChooseBehaviour = 200):
   const requests: ReceivedRequest[] = [];
   const queued: Behaviour[] = [];
   const hanging = new Set<ServerResponse>();
+  const unfinished = new Set<ServerResponse>();
   const sockets = new Set<Socket>();
   const waiters: { n: number; resolve: (requests: ReceivedRequest[]) => void }[] = [];
   let fallback: Behaviour | ChooseBehaviour = initial;
@@ -87,8 +96,17 @@ export async function startReceiver(initial: Behaviour | ChooseBehaviour = 200):
       } else if (behaviour === "hang") {
         hanging.add(res);
         res.on("close", () => hanging.delete(res));
+      } else if (behaviour === "unfinished-body") {
+        unfinished.add(res);
+        res.on("close", () => unfinished.delete(res));
+        res.writeHead(200, { "Content-Type": "text/plain", "Content-Length": "1024" });
+        res.write("answered 2");
       } else if (typeof behaviour === "number") {
         answer(behaviour);
+      } else if ("bodyBytes" in behaviour) {
+        request.answered = true;
+        res.writeHead(behaviour.status, { "Content-Type": "text/plain", "Content-Length": String(behaviour.bodyBytes) });
+        res.end(Buffer.alloc(behaviour.bodyBytes, "a"));
       } else {
         const timer = setTimeout(() => answer(behaviour.status), behaviour.afterMs);
         res.on("close", () => clearTimeout(timer));
@@ -107,6 +125,7 @@ export async function startReceiver(initial: Behaviour | ChooseBehaviour = 200):
     url: `http://127.0.0.1:${port}/hooks`,
     requests,
     hangingCount: () => hanging.size,
+    unfinishedCount: () => unfinished.size,
     waitForRequests(n) {
       return new Promise((resolve) => {
         waiters.push({ n, resolve });

@@ -179,6 +179,41 @@ describe("scheduler", () => {
     expect(peak).toBeLessThanOrEqual(2);
   });
 
+  it("past the bound, starts one job for each key with none running, but never more than twice the bound in all; then forgets the keys", async () => {
+    const h = harness(newDbPath(), () => T0);
+    const db = h.store;
+    const scheduler = createScheduler({ store: db, clock: h.clock, run: createUnitOfWork(db, new Bus(), h.clock), maxInFlight: 2, onError: () => {} });
+    open.push({ ...h, scheduler, close: async () => scheduler.stop() });
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const started: string[] = [];
+    scheduler.register("attempt", {
+      async: async (job) => {
+        started.push(job.subjectId);
+        await gate;
+      },
+      limit: { key: (job) => (job.payload as { key: string }).key, max: 10 },
+    });
+    scheduler.start();
+    // Key "busy" has three jobs; six other keys one each.
+    const jobs = [
+      ...["b1", "b2", "b3"].map((subjectId) => ({ subjectId, key: "busy" })),
+      ...["k1", "k2", "k3", "k4", "k5", "k6"].map((subjectId) => ({ subjectId, key: subjectId })),
+    ];
+    db.transaction(() => {
+      for (const { subjectId, key } of jobs) scheduler.schedule({ kind: "attempt", subjectId, dueMs: T0, payload: { key } });
+    });
+    scheduler.drain();
+    // Two within the bound, then two more for keys with none running; the rest wait.
+    expect(scheduler.inFlightCount()).toBe(4);
+    expect(scheduler.trackedKeys()).toBe(7);
+    release();
+    await scheduler.idle();
+    expect(started.sort()).toEqual(jobs.map((job) => job.subjectId).sort());
+    // Nothing is kept for a key once its jobs are done.
+    expect(scheduler.trackedKeys()).toBe(0);
+  });
+
   it("starts an async job only once the group commit that scheduled it is durable", async () => {
     const h = harness(newDbPath(), () => T0);
     const seen: string[] = [];
