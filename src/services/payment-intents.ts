@@ -1,5 +1,5 @@
 import { ApiError } from "../domain/errors.js";
-import { newId } from "../domain/ids.js";
+import type { Ids } from "../domain/ids.js";
 import {
   transitionPaymentIntent,
   type CaptureMethod,
@@ -27,6 +27,7 @@ export interface PaymentIntentDeps {
   clock: Clock;
   testCards: readonly TestCard[];
   baseUrl: () => string;
+  ids: Ids;
 }
 
 /** A card presented for an intent: what authorize and the checkout page both pass. */
@@ -36,7 +37,7 @@ export interface PresentedCard {
 }
 
 /** Payment-intent operations shared by the API routes and the checkout page. */
-export function createPaymentIntentService({ store, clock, testCards, baseUrl }: PaymentIntentDeps) {
+export function createPaymentIntentService({ store, clock, testCards, baseUrl, ids }: PaymentIntentDeps) {
   function toResource(row: PaymentIntentRow): PaymentIntentResource {
     return PAYMENT_INTENT_SHAPE.build(row, { checkout_base: baseUrl() });
   }
@@ -62,9 +63,9 @@ export function createPaymentIntentService({ store, clock, testCards, baseUrl }:
     create(work: Work, company: Company, input: CreatePaymentIntentInput): PaymentIntentRow {
       const now = clock.nowIso();
       const row = store.paymentIntents.insert({
-        id: newId("pi"),
+        id: ids.newId("pi"),
         company_id: company.id,
-        reference: uniqueReference("PAY", clock.now(), (ref) => store.paymentIntents.referenceTaken(company.id, ref)),
+        reference: uniqueReference(() => ids.newReference("PAY", clock.now()), (ref) => store.paymentIntents.referenceTaken(company.id, ref)),
         amount: input.amount,
         currency: input.currency ?? company.currency,
         description: input.description ?? null,

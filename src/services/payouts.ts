@@ -1,5 +1,5 @@
 import { ApiError } from "../domain/errors.js";
-import { newId } from "../domain/ids.js";
+import type { Ids } from "../domain/ids.js";
 import {
   checkMoveAmount,
   looksLikeCardNumber,
@@ -38,8 +38,14 @@ export function toPayoutResource(row: PayoutRow): PayoutResource {
 }
 
 /** Payout operations shared by the API, the sandbox transition call and the simulator. */
-export function createPayoutService(deps: { store: Store; clock: Clock; destinations: readonly TestDestination[]; planner: () => PayoutPlanner }) {
-  const { store, clock, destinations } = deps;
+export function createPayoutService(deps: {
+  store: Store;
+  clock: Clock;
+  ids: Ids;
+  destinations: readonly TestDestination[];
+  planner: () => PayoutPlanner;
+}) {
+  const { store, clock, ids, destinations } = deps;
 
   function destinationFor(input: CreatePayoutInput): TestDestination {
     // The body was masked on entry: a card number arrives as "************4242" and is never kept.
@@ -90,9 +96,9 @@ export function createPayoutService(deps: { store: Store; clock: Clock; destinat
       const destination = destinationFor(input);
       const now = clock.nowIso();
       const row = store.payouts.insert({
-        id: newId("po"),
+        id: ids.newId("po"),
         company_id: company.id,
-        reference: uniqueReference("POUT", clock.now(), (ref) => store.payouts.referenceTaken(company.id, ref)),
+        reference: uniqueReference(() => ids.newReference("POUT", clock.now()), (ref) => store.payouts.referenceTaken(company.id, ref)),
         amount: input.amount,
         currency: input.currency,
         status: "pending",

@@ -3,7 +3,7 @@ import { maskText } from "../domain/masking.js";
 import { isFinished, type DeliveryState } from "./delivery-state.js";
 import { gaveUp } from "./describe.js";
 
-export { isFinished, type DeliveryState } from "./delivery-state.js";
+export type { DeliveryState } from "./delivery-state.js";
 
 /**
  * The live view's state, kept outside React: pure reducers over what the bus
