@@ -48,9 +48,9 @@ export function createApp(deps: AppDeps): PaysimApp {
    * turn of the event loop, so that answers leave together; then logs it.
    */
   function answered(request: Request, path: string, requestId: string, started: number, response: Response): Promise<Response> {
-    const pending = store.pending();
+    const durable = store.whenOpenGroupDurable();
     const log = () => logged(request, path, requestId, started, response);
-    return pending ? pending.then(log) : atTurnEnd(log);
+    return durable ? durable.then(log) : atTurnEnd(log);
   }
 
   function logged(request: Request, path: string, requestId: string, started: number, response: Response): Response {

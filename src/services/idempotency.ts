@@ -72,7 +72,7 @@ export function createIdempotentRunner(store: Store, clock: Clock, unitOfWork: U
     // this lookup and the unit below (one thread, one connection), and the replay is answered
     // only once the group that may hold its stored answer is durable.
     const replay = scope && storedAnswer(scope, print, now);
-    if (replay) return store.settled().then(() => replay);
+    if (replay) return (store.whenOpenGroupDurable() ?? Promise.resolve()).then(() => replay);
     return unitOfWork.grouped(request.requestId, (work) => {
       const result = change(work);
       const text = result.keepsRequestId ? JSON.stringify(result.resource) : withRequestId(result.resource, request.requestId);
