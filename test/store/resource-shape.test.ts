@@ -48,6 +48,7 @@ describe("resourceShape", () => {
 
   it("refuses a field or column name that is not a plain SQL identifier", () => {
     expect(() => resourceShape({ "a'b": field.column("id") })).toThrow(/not a plain SQL identifier/);
+    expect(() => resourceShape({ ["__proto__"]: field.column("id") })).toThrow(/__proto__ cannot be a member/);
     expect(() => fieldsFor<Record<string, string>>().column("x; DROP TABLE t")).toThrow(/not a plain SQL identifier/);
   });
 });
