@@ -3,6 +3,9 @@
  *
  *   cli, ui  →  paysim.ts (wiring)  →  server, webhooks, sim  →  services  →  runtime, store  →  domain
  *
+ * shared/ holds small technical helpers with no rule of the product in them (hashing, canonical
+ * JSON, a JSON answer's text): any layer may use them, and they import nothing of ours.
+ *
  * Nothing lower imports anything higher; where a lower layer needs something from above, it declares
  * a port (an interface) and the wiring fills it. The bus (src/bus.ts) is the contract the UI, the CLI
  * reporters and the test helpers read: it owns its payloads and imports only the domain.
@@ -19,17 +22,24 @@ module.exports = {
     },
     {
       name: "domain-is-pure",
-      comment: "domain/ is pure logic: it imports nothing of ours outside it.",
+      comment: "domain/ is pure logic: it imports nothing of ours outside it but the shared helpers.",
       severity: "error",
       from: { path: "^src/domain/" },
-      to: { path: "^src/", pathNot: "^src/domain/" },
+      to: { path: "^src/", pathNot: "^src/(domain|shared)/" },
+    },
+    {
+      name: "shared-imports-nothing",
+      comment: "shared/ helpers stand alone: they import nothing of ours outside shared/.",
+      severity: "error",
+      from: { path: "^src/shared/" },
+      to: { path: "^src/", pathNot: "^src/shared/" },
     },
     {
       name: "store-only-domain",
-      comment: "store/ (SQL) depends on the domain only.",
+      comment: "store/ (SQL) depends on the domain (and the shared helpers) only.",
       severity: "error",
       from: { path: "^src/store/" },
-      to: { path: "^src/", pathNot: "^src/(store|domain)/" },
+      to: { path: "^src/", pathNot: "^src/(store|domain|shared)/" },
     },
     {
       name: "runtime-is-low",
@@ -43,7 +53,7 @@ module.exports = {
       comment: "The bus carries plain data it defines: it imports the domain only, never store rows or senders.",
       severity: "error",
       from: { path: "^src/bus\\.ts$" },
-      to: { path: "^src/", pathNot: "^src/(domain/|bus\\.ts$)" },
+      to: { path: "^src/", pathNot: "^src/(domain/|shared/|bus\\.ts$)" },
     },
     {
       name: "services-below-adapters",

@@ -9,9 +9,9 @@
 //                unique, its event and its idempotency record, with all their indexes), and none
 //                of its request handling: no key check, validation, masking, idempotency lookup or
 //                request log
-import { newId } from "../dist/domain/ids.js";
-import { withRequestId } from "../dist/domain/json-text.js";
-import { sha256Hex } from "../dist/domain/sha256.js";
+import { createIds, newId, newReference } from "../dist/domain/ids.js";
+import { withRequestId } from "../dist/shared/json-text.js";
+import { sha256Hex } from "../dist/shared/sha256.js";
 import { createClock } from "../dist/runtime/clock.js";
 import { createPaymentIntentService } from "../dist/services/payment-intents.js";
 import { uniqueReference } from "../dist/services/references.js";
@@ -41,11 +41,11 @@ export const CREATION_WRITES = {
     const company = { id: newId("co"), name: "Bench", currency: "EUR", is_default: 1, created_at: new Date().toISOString() };
     store.companies.insert(company);
     // paysim's own resource shape, so the stored event and answer are the bytes paysim stores.
-    const { toResource } = createPaymentIntentService({ store, clock: createClock(), testCards: [], baseUrl: () => "http://127.0.0.1" });
+    const { toResource } = createPaymentIntentService({ store, clock: createClock(), testCards: [], baseUrl: () => "http://127.0.0.1", ids: createIds() });
     const write = (input) => {
       const now = Date.now();
       const at = new Date(now).toISOString();
-      const reference = uniqueReference("PAY", now, (candidate) => store.paymentIntents.referenceTaken(company.id, candidate));
+      const reference = uniqueReference(() => newReference("PAY", now), (candidate) => store.paymentIntents.referenceTaken(company.id, candidate));
       const row = store.paymentIntents.insert({
         id: newId("pi"), company_id: company.id, reference, amount: input.amount, currency: company.currency,
         description: input.description ?? null, capture_method: "automatic", state: "created",

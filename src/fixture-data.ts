@@ -1,7 +1,9 @@
 import { readFileSync } from "node:fs";
 import type { TestDestination } from "./domain/payout.js";
 import type { TestCard } from "./domain/test-cards.js";
-import { FIXTURES_DIR } from "./version.js";
+
+/** Where the data files (test cards, destinations, trigger fixtures) live (src/ and dist/ sit at the same depth). */
+export const FIXTURES_DIR = new URL("../fixtures/", import.meta.url);
 
 /** Reads one JSON data file of fixtures/: test data lives there, not in code. */
 function readJsonFixture<T>(name: string): T {

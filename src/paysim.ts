@@ -2,6 +2,7 @@ import { serve, type ServerType } from "@hono/node-server";
 import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
 import { Bus } from "./bus.js";
+import { createIds } from "./domain/ids.js";
 import { loopbackHostNames } from "./domain/loopback.js";
 import { ConfigError, loadConfigFile, parseConfig, startInputProblem, type PaysimConfig } from "./config.js";
 import { loadTestCards, loadTestDestinations } from "./fixture-data.js";
@@ -11,7 +12,7 @@ import { createApp } from "./server/app.js";
 import { createPayoutService } from "./services/payouts.js";
 import { createPayoutSimulator, type PayoutMode, type PayoutSimulator } from "./sim/payout-simulator.js";
 import { bootstrap, type BootstrappedCompany } from "./services/bootstrap.js";
-import { createCommandRunner } from "./services/commands.js";
+import { createIdempotentRunner } from "./services/idempotency.js";
 import { createPaymentIntentService } from "./services/payment-intents.js";
 import { createUnitOfWork, type Work } from "./services/unit-of-work.js";
 import { createStore, type Store } from "./store/index.js";
@@ -110,14 +111,15 @@ export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimI
     const testCards = loadTestCards();
     let baseUrl = "";
     let outbox: Outbox | undefined;
-    const run = createUnitOfWork(store, bus, clock, () => outbox?.enqueue);
-    const execute = createCommandRunner(store, clock, run);
-    const paymentIntents = createPaymentIntentService({ store, clock, testCards, baseUrl: () => baseUrl });
+    const ids = createIds();
+    const unitOfWork = createUnitOfWork(store, bus, clock, () => outbox?.enqueue, ids);
+    const runIdempotently = createIdempotentRunner(store, clock, unitOfWork);
+    const paymentIntents = createPaymentIntentService({ store, clock, testCards, baseUrl: () => baseUrl, ids });
     const reportError = options.onInternalError ?? ((requestId, error) => console.error(`paysim: internal error in ${requestId}:`, error));
     const scheduler = createScheduler({
       store,
       clock,
-      run,
+      run: unitOfWork,
       onError: (job, error) => reportError(`job ${job.kind} ${job.subject_id}`, error),
     });
     outbox = createOutbox({ store, clock, scheduler, bus });
@@ -132,7 +134,7 @@ export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimI
       onEndpointRemoved: (endpointId) => outbox!.stopForEndpoint(endpointId),
     });
     let simulator: PayoutSimulator | undefined;
-    const payouts = createPayoutService({ store, clock, destinations: loadTestDestinations(), planner: () => simulator! });
+    const payouts = createPayoutService({ store, clock, ids, destinations: loadTestDestinations(), planner: () => simulator! });
     simulator = createPayoutSimulator({
       scheduler,
       mode: options.payouts ?? "auto",
@@ -154,8 +156,9 @@ export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimI
       store,
       clock,
       bus,
-      run,
-      execute,
+      ids,
+      unitOfWork,
+      runIdempotently,
       paymentIntents,
       payouts,
       outbox,

@@ -4,6 +4,3 @@ import { readFileSync } from "node:fs";
 export const VERSION: string = (
   JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string }
 ).version;
-
-/** Where the data files (test cards, destinations, trigger fixtures) live. */
-export const FIXTURES_DIR = new URL("../fixtures/", import.meta.url);

@@ -5,59 +5,107 @@ const UPPER_ALNUM = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
 
 export type IdPrefix = "pi" | "po" | "evt" | "req" | "we" | "co" | "job" | "del";
 
-/**
- * Random bytes drawn from the cryptographic source 8 KiB at a time: one
- * randomBytes call per id cost several per cent of a request.
- */
-const POOL_SIZE = 8192;
-let pool = randomBytes(POOL_SIZE);
-let poolOffset = 0;
-
-function nextRandomByte(): number {
-  if (poolOffset === POOL_SIZE) {
-    pool = randomBytes(POOL_SIZE);
-    poolOffset = 0;
-  }
-  return pool[poolOffset++]!;
-}
-
-/** `length` characters drawn uniformly from `alphabet` with a cryptographic source (rejection sampling, no modulo bias). */
-export function randomString(alphabet: string, length: number): string {
-  const limit = 256 - (256 % alphabet.length);
-  let out = "";
-  while (out.length < length) {
-    const byte = nextRandomByte();
-    if (byte < limit) out += alphabet[byte % alphabet.length];
-  }
-  return out;
-}
-
-/**
- * A new opaque identifier: prefix, underscore, 24 base62 characters.
- *
- * @example
- * newId("pi") // "pi_3xY9…"
- */
-export function newId(prefix: IdPrefix): string {
-  return `${prefix}_${randomString(BASE62, 24)}`;
-}
+/** `size` fresh random bytes a call. The default, `crypto.randomBytes`, is the cryptographic source. */
+export type RandomSource = (size: number) => Uint8Array;
 
 /** Characters of an ordered id that hold its time: 62^8 ms reach the year 8889 (later times wrap, still unique). */
 const TIME_CHARS = 8;
 
+/** 2020-01-01T00:00:00Z in unix seconds: a reference's 6 time characters (36^6 s) reach late 2088, then wrap. */
+const REFERENCE_EPOCH_S = 1_577_836_800;
+
 /**
- * An internal id that sorts by `nowMs` (paysim clock time): prefix, underscore,
- * 8 base62 characters of time, then 16 random ones (about 95 bits), 24 in all
- * like newId. Only for ids that SPEC does not require to be random (`del_`):
- * a B-tree keyed by them grows at its right edge, so an insert dirties the
- * page the previous one did, instead of a random page that COMMIT must write.
+ * Random bytes are drawn from the source 8 KiB at a time: one randomBytes call
+ * per id cost several per cent of a request.
+ */
+const POOL_SIZE = 8192;
+
+/** Every kind of identifier, reference and secret paysim makes, drawn from one random source. */
+export interface Ids {
+  /**
+   * A new opaque identifier: prefix, underscore, 24 base62 characters.
+   *
+   * @example
+   * ids.newId("pi") // "pi_3xY9…"
+   */
+  newId(prefix: IdPrefix): string;
+  /**
+   * An internal id that sorts by `nowMs` (paysim clock time): prefix, underscore,
+   * 8 base62 characters of time, then 16 random ones (about 95 bits), 24 in all
+   * like newId. Only for ids that SPEC does not require to be random (`del_`):
+   * a B-tree keyed by them grows at its right edge, so an insert dirties the
+   * page the previous one did, instead of a random page that COMMIT must write.
+   *
+   * @example
+   * ids.newOrderedId("del", clock.now()) // "del_0WKq7s3b…": after every id of an earlier millisecond
+   */
+  newOrderedId(prefix: IdPrefix, nowMs: number): string;
+  /**
+   * A merchant-facing reference: `PAY-` or `POUT-` and 10 upper-case letters or
+   * digits (SPEC asks no more of it): 6 of the creation second (paysim clock
+   * time), then 4 random. The unique index on references then grows at its
+   * right edge, like an ordered id's: fully random references put each insert on
+   * a random page of that index, one more page for every creation's COMMIT to
+   * write. Within one second 36^4 references can be drawn: `uniqueReference`
+   * draws again on a clash.
+   *
+   * @example
+   * ids.newReference("PAY", clock.now()) // "PAY-1A2B3CX9QZ"
+   */
+  newReference(prefix: "PAY" | "POUT", nowMs: number): string;
+  /** A secret: the prefix then 32 base62 characters (about 190 bits). */
+  newSecret(prefix: "sk_test_" | "whsec_"): string;
+  /** `length` characters drawn uniformly from `alphabet` (rejection sampling, no modulo bias). */
+  randomString(alphabet: string, length: number): string;
+}
+
+/**
+ * Identifiers drawn from `random`, with a pool of their own: an instance made
+ * with a replayable source (a seeded generator in a test) makes the same ids
+ * again, and no other instance's draws change them.
  *
  * @example
- * newOrderedId("del", clock.now()) // "del_0WKq7s3b…": after every id of an earlier millisecond
+ * const ids = createIds();
+ * ids.newId("evt") // "evt_…"
  */
-export function newOrderedId(prefix: IdPrefix, nowMs: number): string {
-  return `${prefix}_${digits(nowMs, BASE62, TIME_CHARS)}${randomString(BASE62, 24 - TIME_CHARS)}`;
+export function createIds(random: RandomSource = randomBytes): Ids {
+  let pool = random(POOL_SIZE);
+  let poolOffset = 0;
+
+  function nextRandomByte(): number {
+    if (poolOffset === pool.length) {
+      pool = random(POOL_SIZE);
+      poolOffset = 0;
+    }
+    return pool[poolOffset++]!;
+  }
+
+  function randomString(alphabet: string, length: number): string {
+    const limit = 256 - (256 % alphabet.length);
+    let out = "";
+    while (out.length < length) {
+      const byte = nextRandomByte();
+      if (byte < limit) out += alphabet[byte % alphabet.length];
+    }
+    return out;
+  }
+
+  return {
+    newId: (prefix) => `${prefix}_${randomString(BASE62, 24)}`,
+    newOrderedId: (prefix, nowMs) => `${prefix}_${digits(nowMs, BASE62, TIME_CHARS)}${randomString(BASE62, 24 - TIME_CHARS)}`,
+    newReference: (prefix, nowMs) => `${prefix}-${digits(nowMs / 1000 - REFERENCE_EPOCH_S, UPPER_ALNUM, 6)}${randomString(UPPER_ALNUM, 4)}`,
+    newSecret: (prefix) => `${prefix}${randomString(BASE62, 32)}`,
+    randomString,
+  };
 }
+
+/**
+ * Cryptographic ids shared by the process, for the modules not yet handed an
+ * instance's `Ids` (the scheduler's request ids, bootstrap, webhook endpoints,
+ * the outbox). New code takes an `Ids` instead.
+ */
+export const processIds: Ids = createIds();
+export const { newId, newOrderedId, newReference, newSecret, randomString } = processIds;
 
 /**
  * `value` (floored) in exactly `count` digits of `alphabet`, most significant
@@ -73,35 +121,4 @@ function digits(value: number, alphabet: string, count: number): string {
     rest = Math.floor(rest / alphabet.length);
   }
   return out;
-}
-
-/** 2020-01-01T00:00:00Z in unix seconds: a reference's 6 time characters (36^6 s) reach late 2088, then wrap. */
-const REFERENCE_EPOCH_S = 1_577_836_800;
-
-/**
- * A merchant-facing reference: `PAY-` or `POUT-` and 10 upper-case letters or
- * digits (SPEC asks no more of it): 6 of the creation second (paysim clock
- * time), then 4 random. The unique index on references then grows at its
- * right edge, like an ordered id's: fully random references put each insert on
- * a random page of that index, one more page for every creation's COMMIT to
- * write. Within one second 36^4 references can be drawn: `uniqueReference`
- * draws again on a clash.
- *
- * @example
- * newReference("PAY", clock.now()) // "PAY-1A2B3CX9QZ"
- */
-export function newReference(prefix: "PAY" | "POUT", nowMs: number): string {
-  return `${prefix}-${digits(nowMs / 1000 - REFERENCE_EPOCH_S, UPPER_ALNUM, 6)}${randomString(UPPER_ALNUM, 4)}`;
-}
-
-/** A secret: the prefix then 32 base62 characters (about 190 bits). */
-export function newSecret(prefix: "sk_test_" | "whsec_"): string {
-  return `${prefix}${randomString(BASE62, 32)}`;
-}
-
-const ID_SHAPE = /^(pi|po|evt|req|we)_[0-9A-Za-z]{24}$/;
-
-/** Whether `value` has the shape of an id with that prefix (cheap check before a lookup). */
-export function looksLikeId(value: string, prefix: IdPrefix): boolean {
-  return ID_SHAPE.test(value) && value.startsWith(`${prefix}_`);
 }

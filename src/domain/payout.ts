@@ -27,10 +27,6 @@ export const PAYOUT_MOVES: readonly { from: PayoutStatus; to: PayoutStatus }[] =
   { from: "succeeded", to: "partially_reversed" },
 ];
 
-export function isPayoutStatus(value: string): value is PayoutStatus {
-  return (PAYOUT_STATUSES as readonly string[]).includes(value);
-}
-
 /** The statuses a payout in `from` may move to. */
 export function movesFrom(from: PayoutStatus): PayoutStatus[] {
   return PAYOUT_MOVES.filter((m) => m.from === from).map((m) => m.to);

@@ -1,4 +1,4 @@
-import { sha256Hex } from "./sha256.js";
+import { sha256Hex } from "../shared/sha256.js";
 
 /** Secret keys are kept only as this hash; lookups compare hashes, never clear keys. */
 export function hashSecretKey(key: string): string {

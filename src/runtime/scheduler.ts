@@ -213,7 +213,7 @@ export function createScheduler<W>({ store, clock, run, maxInFlight = 128, onErr
 
   /** Until the open group commit (if any) is durable, the job waits; if it fails, the job never runs. */
   function holdUntilCommitted(seq: number) {
-    const committed = store.settled();
+    const committed = store.whenOpenGroupDurable() ?? Promise.resolve();
     uncommitted.set(seq, committed);
     const forget = () => void uncommitted.delete(seq);
     committed.then(forget, forget);
@@ -341,7 +341,7 @@ export function createScheduler<W>({ store, clock, run, maxInFlight = 128, onErr
   function schedule(job: NewJob): JobRow {
     const row = store.jobs.insert({ kind: job.kind, subject_id: job.subjectId, due_ms: job.dueMs, payload: JSON.stringify(job.payload ?? null) });
     // Inside a group commit: the job may be read (same connection) before that commits; start() waits for it.
-    // In a transaction of its own it is durable before any drain can run: `settled()` is already settled then.
+    // In a transaction of its own it is durable before any drain can run: no group is open then.
     if (asyncKinds.has(job.kind)) holdUntilCommitted(row.seq);
     if (job.dueMs <= clock.now()) requestDrain();
     else noteFuture(job.dueMs);

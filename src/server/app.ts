@@ -2,15 +2,14 @@ import { Hono } from "hono";
 import { TrieRouter } from "hono/router/trie-router";
 import { getPath } from "hono/utils/url";
 import { ApiError } from "../domain/errors.js";
-import { newId } from "../domain/ids.js";
 import { maskText } from "../domain/masking.js";
 import { VERSION } from "../version.js";
-import type { AppDeps, AppEnv, RequestScope } from "./env.js";
-import { errorResponse, thrownAnswer } from "./errors.js";
+import { requestIdOf, type AppDeps, type AppEnv, type RequestScope } from "./env.js";
+import { errorResponse, thrownResponse } from "./errors.js";
 import { hostGuard } from "./guards/host.js";
 import { keyGuard } from "./guards/key.js";
 import { headerOf } from "./header.js";
-import { carriesRequestId, ok } from "./respond.js";
+import { carriesRequestId, resourceResponse } from "./respond.js";
 import { createTurnEnd } from "./turn-end.js";
 import { checkoutRoutes } from "./routes/checkout.js";
 import { eventRoutes } from "./routes/events.js";
@@ -40,7 +39,7 @@ export function createApp(deps: AppDeps): PaysimApp {
   const routes = createRoutes(deps);
   const checkHost = hostGuard(deps.loopbackHostNames);
   const companyOfKey = keyGuard(deps.store);
-  const { bus, store, reportError } = deps;
+  const { bus, store, ids, reportError } = deps;
   const atTurnEnd = createTurnEnd();
 
   /**
@@ -49,9 +48,9 @@ export function createApp(deps: AppDeps): PaysimApp {
    * turn of the event loop, so that answers leave together; then logs it.
    */
   function answered(request: Request, path: string, requestId: string, started: number, response: Response): Promise<Response> {
-    const pending = store.pending();
+    const durable = store.whenOpenGroupDurable();
     const log = () => logged(request, path, requestId, started, response);
-    return pending ? pending.then(log) : atTurnEnd(log);
+    return durable ? durable.then(log) : atTurnEnd(log);
   }
 
   function logged(request: Request, path: string, requestId: string, started: number, response: Response): Response {
@@ -70,7 +69,7 @@ export function createApp(deps: AppDeps): PaysimApp {
   return {
     fetch(request, env = {}) {
       const started = performance.now();
-      const requestId = newId("req");
+      const requestId = ids.newId("req");
       const path = getPath(request);
       let response: Response | Promise<Response>;
       try {
@@ -80,7 +79,7 @@ export function createApp(deps: AppDeps): PaysimApp {
         if (path === "/v1" || path.startsWith("/v1/")) scope.company = companyOfKey(headerOf(request, env, "authorization"));
         response = routes.fetch(request, scope);
       } catch (error) {
-        response = thrownAnswer(requestId, error, reportError);
+        response = thrownResponse(requestId, error, reportError);
       }
       if (response instanceof Promise) return response.then((done) => answered(request, path, requestId, started, done));
       return answered(request, path, requestId, started, response);
@@ -92,7 +91,7 @@ export function createApp(deps: AppDeps): PaysimApp {
 function createRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
 
-  app.get("/health", (c) => ok(c, { status: "ok", version: VERSION }));
+  app.get("/health", (c) => resourceResponse(c, { status: "ok", version: VERSION }));
   app.route("/v1/payment_intents", paymentIntentRoutes(deps));
   app.route("/v1/payouts", payoutRoutes(deps));
   app.route("/v1/events", eventRoutes(deps));
@@ -105,15 +104,15 @@ function createRoutes(deps: AppDeps): Hono<AppEnv> {
     const methods = allowedMethods(c.req.path);
     if (methods.length > 0 && !methods.includes(c.req.method)) {
       return errorResponse(
-        c,
+        requestIdOf(c),
         new ApiError("method_not_allowed", `${c.req.method} is not allowed on ${c.req.path}; use ${methods.join(", ")}.`),
         { Allow: methods.join(", ") },
       );
     }
-    return errorResponse(c, new ApiError("not_found", `No route ${c.req.method} ${c.req.path}. The /v1 endpoints are listed in docs/api.md.`));
+    return errorResponse(requestIdOf(c), new ApiError("not_found", `No route ${c.req.method} ${c.req.path}. The /v1 endpoints are listed in docs/api.md.`));
   });
 
-  app.onError((error, c) => thrownAnswer(c.env.requestId, error, deps.reportError));
+  app.onError((error, c) => thrownResponse(c.env.requestId, error, deps.reportError));
 
   return app;
 }

@@ -2,11 +2,12 @@ import type { Context } from "hono";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Bus } from "../bus.js";
 import type { TestCard } from "../domain/test-cards.js";
+import type { Ids } from "../domain/ids.js";
 import type { Clock } from "../runtime/clock.js";
-import type { ExecuteCommand } from "../services/commands.js";
+import type { RunIdempotently } from "../services/idempotency.js";
 import type { PaymentIntentService } from "../services/payment-intents.js";
 import type { PayoutService } from "../services/payouts.js";
-import type { RunUnit } from "../services/unit-of-work.js";
+import type { UnitOfWork } from "../services/unit-of-work.js";
 import type { Store } from "../store/index.js";
 import type { Company } from "../store/repos/companies.js";
 import type { Outbox } from "../webhooks/outbox.js";
@@ -16,8 +17,11 @@ export interface AppDeps {
   store: Store;
   clock: Clock;
   bus: Bus;
-  run: RunUnit;
-  execute: ExecuteCommand;
+  /** Makes the requests' ids. */
+  ids: Ids;
+  unitOfWork: UnitOfWork;
+  /** Runs a state-changing call through the idempotency layer. */
+  runIdempotently: RunIdempotently;
   paymentIntents: PaymentIntentService;
   payouts: PayoutService;
   outbox: Outbox;

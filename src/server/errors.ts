@@ -1,9 +1,7 @@
-import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { ApiError, type ErrorCode } from "../domain/errors.js";
 import { maskText } from "../domain/masking.js";
-import { requestIdOf } from "./env.js";
-import { jsonAnswer } from "./respond.js";
+import { jsonResponse } from "./respond.js";
 
 /** The one table from error code to HTTP status (SPEC §2). */
 export const HTTP_STATUS: Record<ErrorCode, ContentfulStatusCode> = {
@@ -17,10 +15,8 @@ export const HTTP_STATUS: Record<ErrorCode, ContentfulStatusCode> = {
   internal_error: 500,
 };
 
-export { ApiError };
-
 /** The error body of SPEC §2, its message masked in case it echoes what the caller sent. */
-export function errorAnswer(requestId: string, error: ApiError, headers: Record<string, string> = {}): Response {
+export function errorResponse(requestId: string, error: ApiError, headers: Record<string, string> = {}): Response {
   const body = {
     error: {
       code: error.code,
@@ -30,22 +26,17 @@ export function errorAnswer(requestId: string, error: ApiError, headers: Record<
     request_id: requestId,
   };
   if (error.code === "unauthorized") headers["WWW-Authenticate"] = "Bearer";
-  return jsonAnswer(requestId, JSON.stringify(body), HTTP_STATUS[error.code], headers);
-}
-
-/** `errorAnswer` for this request. */
-export function errorResponse(c: Context, error: ApiError, headers: Record<string, string> = {}): Response {
-  return errorAnswer(requestIdOf(c), error, headers);
+  return jsonResponse(requestId, JSON.stringify(body), HTTP_STATUS[error.code], headers);
 }
 
 /**
  * The answer to anything a handler threw: an ApiError in its own shape, anything
  * else reported (with the request id) and answered as a masked 500.
  */
-export function thrownAnswer(requestId: string, error: unknown, report: (requestId: string, error: unknown) => void): Response {
-  if (error instanceof ApiError) return errorAnswer(requestId, error);
+export function thrownResponse(requestId: string, error: unknown, report: (requestId: string, error: unknown) => void): Response {
+  if (error instanceof ApiError) return errorResponse(requestId, error);
   report(requestId, error);
-  return errorAnswer(
+  return errorResponse(
     requestId,
     new ApiError("internal_error", `Something went wrong inside paysim; the log has details under request ${requestId}.`),
   );

@@ -1,43 +1,15 @@
 import type { Context } from "hono";
 import * as z from "zod";
 import { ApiError } from "../domain/errors.js";
-import { limitSchema, oneOfQuery, parseOrThrow } from "../domain/validation.js";
+import { parseOrThrow } from "../domain/validation.js";
 import type { PageQuery } from "../store/repos/paging.js";
 import { companyOf, type AppEnv } from "./env.js";
+import { limitSchema, oneOfQuery } from "./query-schemas.js";
 
 type ParsedQuery = { limit: number; starting_after?: string } & Record<string, unknown>;
 
-/**
- * One list's query schema (building a zod schema costs far more than using
- * one), and the queries it has parsed, by their raw text. Parsing is pure and
- * most calls repeat a few queries (a poll's `?limit=10`): a remembered one
- * skips parsing the URL's query and validating it, about a tenth of a list
- * call. At most REMEMBERED per list, the oldest forgotten first; refused
- * queries are never kept.
- */
-interface ListQueries {
-  schema: z.ZodType;
-  parsed: Map<string, ParsedQuery>;
-}
-
+/** Queries remembered per list, the oldest forgotten first. */
 const REMEMBERED = 256;
-
-/** Found by the filter's values array, a constant of each list. */
-const lists = new Map<readonly string[], ListQueries>();
-
-function queriesOf(filter: { name: string; values: readonly string[] }): ListQueries {
-  let queries = lists.get(filter.values);
-  if (!queries) {
-    const schema = z.strictObject({
-      limit: limitSchema,
-      starting_after: z.string().optional(),
-      [filter.name]: oneOfQuery(filter.name, filter.values),
-    });
-    queries = { schema, parsed: new Map() };
-    lists.set(filter.values, queries);
-  }
-  return queries;
-}
 
 /**
  * The query's parameters, each given once. A repeated one (`limit=10&limit=20`,
@@ -55,35 +27,51 @@ export function singleQuery(c: Context): Record<string, string> {
   return query;
 }
 
-function parsedQuery(c: Context, queries: ListQueries): ParsedQuery {
-  const url = c.req.url;
-  const at = url.indexOf("?");
-  const text = at === -1 ? "" : url.slice(at + 1);
-  let parsed = queries.parsed.get(text);
-  if (!parsed) {
-    parsed = parseOrThrow(queries.schema, singleQuery(c)) as ParsedQuery;
-    if (queries.parsed.size >= REMEMBERED) queries.parsed.delete(queries.parsed.keys().next().value!);
-    queries.parsed.set(text, parsed);
-  }
-  return parsed;
-}
-
 /**
- * Parses `limit`, `starting_after` and one filter of a list call. Unknown query
- * parameters are refused like unknown body fields: a typo must not widen a list.
+ * The query parser of one list (of one instance): parses `limit`,
+ * `starting_after` and the list's one filter. Unknown query parameters are
+ * refused like unknown body fields: a typo must not widen a list.
+ *
+ * It builds the list's zod schema once (building one costs far more than using
+ * one) and remembers the queries it has parsed, by their raw text: parsing is
+ * pure and most calls repeat a few queries (a poll's `?limit=10`), and a
+ * remembered one skips parsing the URL's query and validating it, about a
+ * tenth of a list call. At most REMEMBERED are kept; refused queries never are.
+ *
+ * @example
+ * const parseQuery = listQueryParser({ name: "status", values: PAYOUT_STATUSES });
+ * app.get("/", (c) => listResponse(c, …payouts.list(companyId, parseQuery(c, payouts.seqOf))…));
  */
-export function parseListQuery<T extends string>(
-  c: Context<AppEnv>,
-  filter: { name: string; values: readonly T[] },
-  seqOf: (companyId: string, id: string) => number | undefined,
-): PageQuery {
-  const query = parsedQuery(c, queriesOf(filter));
-  let beforeSeq: number | undefined;
-  if (query.starting_after !== undefined) {
-    beforeSeq = seqOf(companyOf(c).id, query.starting_after);
-    if (beforeSeq === undefined) {
-      throw new ApiError("invalid_request", `starting_after must be the id of an object in this list; "${query.starting_after}" is not.`, "starting_after");
+export function listQueryParser<T extends string>(filter: { name: string; values: readonly T[] }) {
+  const schema = z.strictObject({
+    limit: limitSchema,
+    starting_after: z.string().optional(),
+    [filter.name]: oneOfQuery(filter.name, filter.values),
+  });
+  const remembered = new Map<string, ParsedQuery>();
+
+  function parsedQuery(c: Context): ParsedQuery {
+    const url = c.req.url;
+    const at = url.indexOf("?");
+    const text = at === -1 ? "" : url.slice(at + 1);
+    let parsed = remembered.get(text);
+    if (!parsed) {
+      parsed = parseOrThrow(schema, singleQuery(c)) as ParsedQuery;
+      if (remembered.size >= REMEMBERED) remembered.delete(remembered.keys().next().value!);
+      remembered.set(text, parsed);
     }
+    return parsed;
   }
-  return { limit: query.limit, filter: query[filter.name] as string | undefined, beforeSeq };
+
+  return function parseListQuery(c: Context<AppEnv>, seqOf: (companyId: string, id: string) => number | undefined): PageQuery {
+    const query = parsedQuery(c);
+    let beforeSeq: number | undefined;
+    if (query.starting_after !== undefined) {
+      beforeSeq = seqOf(companyOf(c).id, query.starting_after);
+      if (beforeSeq === undefined) {
+        throw new ApiError("invalid_request", `starting_after must be the id of an object in this list; "${query.starting_after}" is not.`, "starting_after");
+      }
+    }
+    return { limit: query.limit, filter: query[filter.name] as string | undefined, beforeSeq };
+  };
 }

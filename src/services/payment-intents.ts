@@ -1,5 +1,5 @@
 import { ApiError } from "../domain/errors.js";
-import { newId } from "../domain/ids.js";
+import type { Ids } from "../domain/ids.js";
 import {
   transitionPaymentIntent,
   type CaptureMethod,
@@ -11,7 +11,7 @@ import type { Clock } from "../runtime/clock.js";
 import type { Store } from "../store/index.js";
 import type { Company } from "../store/repos/companies.js";
 import type { PageQuery } from "../store/repos/paging.js";
-import type { PaymentIntentRow } from "../store/repos/payment-intents.js";
+import { PAYMENT_INTENT_SHAPE, type PaymentIntentResource, type PaymentIntentRow } from "../store/repos/payment-intents.js";
 import { uniqueReference } from "./references.js";
 import type { Work } from "./unit-of-work.js";
 
@@ -22,27 +22,12 @@ export interface CreatePaymentIntentInput {
   capture_method?: CaptureMethod | undefined;
 }
 
-export interface PaymentIntentResource {
-  id: string;
-  object: "payment_intent";
-  reference: string;
-  amount: number;
-  currency: string;
-  description: string | null;
-  capture_method: string;
-  state: string;
-  card: { last4: string; brand: string } | null;
-  failure_reason: string | null;
-  checkout_url: string;
-  created_at: string;
-  updated_at: string;
-}
-
 export interface PaymentIntentDeps {
   store: Store;
   clock: Clock;
   testCards: readonly TestCard[];
   baseUrl: () => string;
+  ids: Ids;
 }
 
 /** A card presented for an intent: what authorize and the checkout page both pass. */
@@ -52,23 +37,9 @@ export interface PresentedCard {
 }
 
 /** Payment-intent operations shared by the API routes and the checkout page. */
-export function createPaymentIntentService({ store, clock, testCards, baseUrl }: PaymentIntentDeps) {
+export function createPaymentIntentService({ store, clock, testCards, baseUrl, ids }: PaymentIntentDeps) {
   function toResource(row: PaymentIntentRow): PaymentIntentResource {
-    return {
-      id: row.id,
-      object: "payment_intent",
-      reference: row.reference,
-      amount: row.amount,
-      currency: row.currency,
-      description: row.description,
-      capture_method: row.capture_method,
-      state: row.state,
-      card: row.card_last4 && row.card_brand ? { last4: row.card_last4, brand: row.card_brand } : null,
-      failure_reason: row.failure_reason,
-      checkout_url: `${baseUrl()}/checkout/${row.id}`,
-      created_at: row.created_at,
-      updated_at: row.updated_at,
-    };
+    return PAYMENT_INTENT_SHAPE.build(row, { checkout_base: baseUrl() });
   }
 
   function get(companyId: string, id: string): PaymentIntentRow {
@@ -92,9 +63,9 @@ export function createPaymentIntentService({ store, clock, testCards, baseUrl }:
     create(work: Work, company: Company, input: CreatePaymentIntentInput): PaymentIntentRow {
       const now = clock.nowIso();
       const row = store.paymentIntents.insert({
-        id: newId("pi"),
+        id: ids.newId("pi"),
         company_id: company.id,
-        reference: uniqueReference("PAY", clock.now(), (ref) => store.paymentIntents.referenceTaken(company.id, ref)),
+        reference: uniqueReference(() => ids.newReference("PAY", clock.now()), (ref) => store.paymentIntents.referenceTaken(company.id, ref)),
         amount: input.amount,
         currency: input.currency ?? company.currency,
         description: input.description ?? null,

@@ -1,5 +1,5 @@
 import { ApiError } from "../domain/errors.js";
-import { newId } from "../domain/ids.js";
+import type { Ids } from "../domain/ids.js";
 import { holdsCardNumber } from "../domain/masking.js";
 import {
   checkMoveAmount,
@@ -14,7 +14,7 @@ import type { Clock } from "../runtime/clock.js";
 import type { Store } from "../store/index.js";
 import type { Company } from "../store/repos/companies.js";
 import type { PageQuery } from "../store/repos/paging.js";
-import type { PayoutRow } from "../store/repos/payouts.js";
+import { PAYOUT_SHAPE, type PayoutResource, type PayoutRow } from "../store/repos/payouts.js";
 import { uniqueReference } from "./references.js";
 import type { Work } from "./unit-of-work.js";
 
@@ -26,49 +26,26 @@ export interface CreatePayoutInput {
   description?: string | undefined;
 }
 
-export interface PayoutResource {
-  id: string;
-  object: "payout";
-  reference: string;
-  amount: number;
-  currency: string;
-  status: string;
-  destination_type: string;
-  destination_masked: string;
-  description: string | null;
-  failure_reason: string | null;
-  amount_reversed: number;
-  created_at: string;
-  updated_at: string;
-}
-
 /** How a new payout's automatic moves are planned, and obsolete ones dropped. */
 export interface PayoutPlanner {
   plan(payout: PayoutRow): void;
   cancelObsolete(payout: PayoutRow): void;
 }
 
+/** A payout as the API shows it. */
 export function toPayoutResource(row: PayoutRow): PayoutResource {
-  return {
-    id: row.id,
-    object: "payout",
-    reference: row.reference,
-    amount: row.amount,
-    currency: row.currency,
-    status: row.status,
-    destination_type: row.destination_type,
-    destination_masked: row.destination_masked,
-    description: row.description,
-    failure_reason: row.failure_reason,
-    amount_reversed: row.amount_reversed,
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-  };
+  return PAYOUT_SHAPE.build(row, {});
 }
 
 /** Payout operations shared by the API, the sandbox transition call and the simulator. */
-export function createPayoutService(deps: { store: Store; clock: Clock; destinations: readonly TestDestination[]; planner: () => PayoutPlanner }) {
-  const { store, clock, destinations } = deps;
+export function createPayoutService(deps: {
+  store: Store;
+  clock: Clock;
+  ids: Ids;
+  destinations: readonly TestDestination[];
+  planner: () => PayoutPlanner;
+}) {
+  const { store, clock, ids, destinations } = deps;
 
   function destinationFor(input: CreatePayoutInput): TestDestination {
     // The body was masked on entry: a card number arrives as "************4242" and is never kept.
@@ -119,9 +96,9 @@ export function createPayoutService(deps: { store: Store; clock: Clock; destinat
       const destination = destinationFor(input);
       const now = clock.nowIso();
       const row = store.payouts.insert({
-        id: newId("po"),
+        id: ids.newId("po"),
         company_id: company.id,
-        reference: uniqueReference("POUT", clock.now(), (ref) => store.payouts.referenceTaken(company.id, ref)),
+        reference: uniqueReference(() => ids.newReference("POUT", clock.now()), (ref) => store.payouts.referenceTaken(company.id, ref)),
         amount: input.amount,
         currency: input.currency,
         status: "pending",

@@ -1,5 +1,5 @@
 import type { Bus, DeliveryExpected, EventCreated } from "../bus.js";
-import { newId } from "../domain/ids.js";
+import { processIds, type Ids } from "../domain/ids.js";
 import { maskValue } from "../domain/masking.js";
 import type { EventType } from "../domain/events.js";
 import type { Clock } from "../runtime/clock.js";
@@ -42,13 +42,36 @@ function announced(event: StoredEvent, deliveries: readonly DeliveryExpected[]):
  * Runs a change and its events in ONE transaction, then announces the events on
  * the bus once the transaction has committed (never for a rolled-back change).
  * A unit started inside another joins it, so an outer wrapper (idempotency)
- * and an inner change commit together.
+ * and an inner change commit together. Called as a function, it runs a change
+ * in a transaction of its own; `grouped` runs it as one unit of a group commit.
+ * It is the scheduler's `TransactionPort`.
  */
-export function createUnitOfWork(store: Store, bus: Bus, clock: Clock, onEventRecorded: () => EventRecordedHook | undefined = () => undefined) {
+export interface UnitOfWork {
+  /** Runs `fn` in its own transaction, durable when it returns (inside another unit: in that one). */
+  <T>(requestId: string, fn: (work: Work) => T): T;
+  /**
+   * Runs `fn` now as one unit of a group commit, and resolves once the group is
+   * durable (API requests answer only then). A refused change throws at once,
+   * having written nothing. Inside another unit, it joins that one.
+   */
+  grouped<T>(requestId: string, fn: (work: Work) => T): Promise<T>;
+}
+
+/**
+ * The unit of work of one instance. `onEventRecorded` gives the outbox's hook
+ * (once the outbox exists); `ids` makes the events' ids.
+ */
+export function createUnitOfWork(
+  store: Store,
+  bus: Bus,
+  clock: Clock,
+  onEventRecorded: () => EventRecordedHook | undefined = () => undefined,
+  ids: Ids = processIds,
+): UnitOfWork {
   let current: { work: Work; events: EventCreated[]; after: (() => void)[] } | undefined;
 
   function recordEvent(requestId: string, events: EventCreated[], event: NewEvent): StoredEvent {
-    const id = newId("evt");
+    const id = ids.newId("evt");
     const createdAt = clock.nowIso();
     const body = JSON.stringify({
       id,
@@ -93,17 +116,11 @@ export function createUnitOfWork(store: Store, bus: Bus, clock: Clock, onEventRe
     });
   }
 
-  /** A change in its own transaction, durable when it returns. */
   function run<T>(requestId: string, fn: (work: Work) => T): T {
     if (current) return fn(current.work);
     return within(requestId, fn, (body) => store.transaction(body), (result, done) => (done(), result));
   }
 
-  /**
-   * A change as one unit of a group commit: it runs now, and the promise
-   * resolves once the group is durable (API requests answer only then). A
-   * refused change throws at once, having written nothing.
-   */
   function grouped<T>(requestId: string, fn: (work: Work) => T): Promise<T> {
     if (current) return Promise.resolve(fn(current.work));
     return within(
@@ -119,5 +136,3 @@ export function createUnitOfWork(store: Store, bus: Bus, clock: Clock, onEventRe
 
   return Object.assign(run, { grouped });
 }
-
-export type RunUnit = ReturnType<typeof createUnitOfWork>;

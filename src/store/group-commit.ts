@@ -40,16 +40,12 @@ export function createGroupCommit(db: Db) {
     flush,
 
     /**
-     * Settles once the open group (if any) is durable. Reads share the
+     * Resolves once the open group is committed and durable; undefined when no
+     * group is open (everything written is durable already). Reads share the
      * connection and so see the open group: an answer waits for this, so that
      * nothing a client was shown can be lost by a crash.
      */
-    settled(): Promise<void> {
-      return batch?.committed ?? Promise.resolve();
-    },
-
-    /** The open group's durability, or undefined when none is open (an answer then waits only for the end of its turn). */
-    pending(): Promise<void> | undefined {
+    whenOpenGroupDurable(): Promise<void> | undefined {
       return batch?.committed;
     },
 

@@ -34,10 +34,8 @@ export function createStore(db: Db): StoreShape {
     unit: group.unit,
     /** Commits the open group now (before closing the database). */
     flush: group.flush,
-    /** Settles once everything written so far is durable. */
-    settled: group.settled,
-    /** The open group commit's durability, or undefined when no group is open. */
-    pending: group.pending,
+    /** Resolves once the open group commit is durable; undefined when no group is open. */
+    whenOpenGroupDurable: group.whenOpenGroupDurable,
   };
 }
 
@@ -57,9 +55,8 @@ interface StoreShape {
   transaction<T>(fn: () => T): T;
   unit<T>(fn: () => T): { result: T; committed: Promise<void> };
   flush(): void;
-  settled(): Promise<void>;
-  /** The open group commit's durability, or undefined when no group is open. */
-  pending(): Promise<void> | undefined;
+  /** Resolves once the open group commit is durable; undefined when no group is open. */
+  whenOpenGroupDurable(): Promise<void> | undefined;
 }
 
 export type Store = StoreShape;

@@ -2,8 +2,6 @@ import type { AttemptResult } from "../bus.js";
 import { MAX_ATTEMPTS } from "../domain/retry-schedule.js";
 import type { DeliveryState } from "./delivery-state.js";
 
-export type { AttemptResult } from "../bus.js";
-
 /**
  * The words paysim uses for a delivery's progress, shared by the live view and
  * the plain and JSON reporters so that all three say the same thing.

@@ -3,7 +3,7 @@ import { maskText } from "../domain/masking.js";
 import { isFinished, type DeliveryState } from "./delivery-state.js";
 import { gaveUp } from "./describe.js";
 
-export { isFinished, type DeliveryState } from "./delivery-state.js";
+export type { DeliveryState } from "./delivery-state.js";
 
 /**
  * The live view's state, kept outside React: pure reducers over what the bus
@@ -21,7 +21,8 @@ export const LIMITS = {
   recent: 500,
 } as const;
 
-export interface DeliveryView {
+/** One delivery of an event, as the live view tracks it from the bus. */
+export interface TrackedDelivery {
   deliveryId: string;
   endpointId: string;
   url: string;
@@ -34,7 +35,7 @@ export interface EventView {
   objectId: string | null;
   /** Null when the event is known only from a delivery (e.g. one from before this start). */
   createdAt: string | null;
-  deliveries: readonly DeliveryView[];
+  deliveries: readonly TrackedDelivery[];
 }
 
 export interface RequestView {
@@ -260,7 +261,7 @@ function deliveryState(facts: DeliveryFacts): DeliveryState {
 }
 
 /** Replaces the same delivery, else adds it (a resend's, or one of an event from before this start). */
-function upsert(deliveries: readonly DeliveryView[], next: DeliveryView): DeliveryView[] {
+function upsert(deliveries: readonly TrackedDelivery[], next: TrackedDelivery): TrackedDelivery[] {
   const index = deliveries.findIndex((d) => d.deliveryId === next.deliveryId);
   if (index < 0) return [...deliveries, next];
   return deliveries.map((d, i) => (i === index ? next : d));

@@ -44,8 +44,14 @@ describe("the dependency check (npm run lint:deps)", () => {
     { rule: "services-below-adapters", from: "src/services/upward.ts", files: { "src/services/upward.ts": importing("../webhooks/leaf-5.js"), "src/webhooks/leaf-5.ts": leaf } },
     { rule: "adapters-below-wiring", from: "src/server/upward.ts", files: { "src/server/upward.ts": importing("../cli/leaf-6.js"), "src/cli/leaf-6.ts": leaf } },
     { rule: "ui-reads-the-bus", from: "src/ui/upward.ts", files: { "src/ui/upward.ts": importing("../store/leaf-7.js"), "src/store/leaf-7.ts": leaf } },
+    { rule: "shared-imports-nothing", from: "src/shared/upward.ts", files: { "src/shared/upward.ts": importing("../domain/leaf-8.js"), "src/domain/leaf-8.ts": leaf } },
   ];
-  const downward = { "src/services/down.ts": importing("../store/down.js"), "src/store/down.ts": importing("../domain/down.js"), "src/domain/down.ts": leaf };
+  const downward = {
+    "src/services/down.ts": importing("../store/down.js"),
+    "src/store/down.ts": importing("../domain/down.js"),
+    "src/domain/down.ts": importing("../shared/down.js"),
+    "src/shared/down.ts": leaf,
+  };
   const run = cruise(Object.assign({}, downward, ...violations.map((v) => v.files)));
 
   it("fails on a tree that breaks its rules", () => {

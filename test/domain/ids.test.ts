@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { looksLikeId, newId, newOrderedId, newReference, newSecret, randomString, type IdPrefix } from "../../src/domain/ids.js";
+import { createIds, newId, newOrderedId, newReference, newSecret, randomString, type IdPrefix, type Ids } from "../../src/domain/ids.js";
+import { seededSource } from "../helpers/seeded-random.js";
 
 const PREFIXES: IdPrefix[] = ["pi", "po", "evt", "req", "we", "co", "job", "del"];
 
@@ -81,16 +82,37 @@ describe("randomString", () => {
   });
 });
 
-describe("looksLikeId", () => {
-  it.each([
-    ["pi_" + "a".repeat(24), "pi", true],
-    ["evt_" + "Z9".repeat(12), "evt", true],
-    ["pi_" + "a".repeat(23), "pi", false],
-    ["pi_" + "a".repeat(25), "pi", false],
-    ["pi_" + "a".repeat(23) + "-", "pi", false],
-    ["po_" + "a".repeat(24), "pi", false],
-    ["", "pi", false],
-  ] as const)("%s as %s: %s", (value, prefix, expected) => {
-    expect(looksLikeId(value, prefix)).toBe(expected);
+describe("createIds", () => {
+  const T = Date.parse("2030-01-01T00:00:00.000Z");
+  /** Enough draws to take the pool past its first refill. */
+  const draws = (ids: Ids) => [
+    ...Array.from({ length: 400 }, () => ids.newId("pi")),
+    ids.newOrderedId("del", T),
+    ids.newReference("PAY", T),
+    ids.newSecret("whsec_"),
+    ids.randomString("ab", 10),
+  ];
+
+  it("replays every id from a replayable source, pool refills included", () => {
+    expect(draws(createIds(seededSource(7)))).toEqual(draws(createIds(seededSource(7))));
+  });
+
+  it("draws other ids from another source, and each instance from its own pool", () => {
+    const first = createIds(seededSource(7));
+    const other = createIds(seededSource(8));
+    other.newId("pi"); // draws from its own pool only
+    newId("pi"); // and the process's ids from theirs
+    const replayed = draws(first);
+    expect(replayed).toEqual(draws(createIds(seededSource(7))));
+    expect(draws(createIds(seededSource(8)))).not.toEqual(replayed);
+  });
+
+  it("gives the shapes of the process's ids", () => {
+    const [id, ...rest] = draws(createIds(seededSource(1))).slice(399);
+    expect(id).toMatch(/^pi_[0-9A-Za-z]{24}$/);
+    expect(rest[0]).toMatch(/^del_[0-9A-Za-z]{24}$/);
+    expect(rest[1]).toMatch(/^PAY-[0-9A-Z]{10}$/);
+    expect(rest[2]).toMatch(/^whsec_[0-9A-Za-z]{32}$/);
+    expect(rest[3]).toMatch(/^[ab]{10}$/);
   });
 });

@@ -9,10 +9,8 @@ import {
   findIllFormedText,
   freeFormObject,
   jsonTypeOf,
-  limitSchema,
   need,
   needOneOf,
-  oneOfQuery,
   parseOrThrow,
   protoKeyPath,
   refuseIllFormedText,
@@ -77,38 +75,6 @@ describe("parseOrThrow with the payment fields", () => {
     const error = refusal(body, []);
     expect(error.code).toBe("invalid_request");
     expect(error.param).toBeUndefined();
-  });
-});
-
-describe("limitSchema", () => {
-  it.each([
-    [undefined, 10],
-    ["1", 1],
-    ["10", 10],
-    ["100", 100],
-  ])("reads %j as %i", (raw, expected) => {
-    expect(parseOrThrow(z.object({ limit: limitSchema }), { limit: raw })).toEqual({ limit: expected });
-  });
-
-  it.each(["0", "101", "abc", "1.5", "-1", "", "1e2", " 5", "1000"])("refuses %j naming limit", (raw) => {
-    const error = refusal(z.object({ limit: limitSchema }), { limit: raw });
-    expect(error.param).toBe("limit");
-    expect(error.message).toBe("limit must be an integer from 1 to 100.");
-  });
-});
-
-describe("oneOfQuery", () => {
-  const schema = z.object({ state: oneOfQuery("state", ["created", "failed"] as const) });
-
-  it("accepts a listed value or none", () => {
-    expect(parseOrThrow(schema, { state: "failed" })).toEqual({ state: "failed" });
-    expect(parseOrThrow(schema, {})).toEqual({ state: undefined });
-  });
-
-  it("refuses another value, listing the allowed ones", () => {
-    const error = refusal(schema, { state: "paid" });
-    expect(error.param).toBe("state");
-    expect(error.message).toBe("state must be one of: created, failed.");
   });
 });
 

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { canonicalJson, fingerprint } from "../../src/domain/canonical-json.js";
+import { canonicalJson, fingerprint } from "../../src/shared/canonical-json.js";
 
 /** Rebuilds every object of a JSON value with its keys in a shuffled order. */
 function shuffleKeys(value: unknown, seed: number): unknown {

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createIntent, freshKey, startTestPaysim, type TestPaysim } from "../helpers/paysim.js";
+import { freshKey, startTestPaysim, type ApiResponse, type TestPaysim } from "../helpers/paysim.js";
 
-// Lists are built by SQLite (`json_object`), reads by id in TypeScript (each
-// service's toResource). These tests hold the two to the same bytes, for every
-// shape a resource can take and for text that needs escaping.
+// Lists are built by SQLite (`json_object`), reads by id and the answers of
+// changes in TypeScript, both from one field list (src/store/resource-shape.ts).
+// These tests hold them to the same bytes, for every shape a resource can take
+// and for text that needs escaping.
 
 let paysim: TestPaysim;
 
@@ -25,75 +26,115 @@ afterAll(async () => {
   await paysim.dispose();
 });
 
-/** The text a read by id answers, without its request_id: what a list must show for it. */
-async function readText(path: string): Promise<string> {
-  const response = await paysim.api("GET", path);
-  expect(response.status).toBe(200);
+/** An answer's text without its request_id member: the resource's own text. */
+function resourceText(response: ApiResponse): string {
   const member = `,"request_id":${JSON.stringify(response.body.request_id)}}`;
   expect(response.text.endsWith(member)).toBe(true);
   return `${response.text.slice(0, -member.length)}}`;
 }
 
-/** The list's whole text equals the envelope around the reads' texts, newest first. */
-async function expectListOfReads(listPath: string, itemPaths: string[], hasMore = false): Promise<void> {
+/** The text a read by id answers, without its request_id: what a list must show for it. */
+async function readText(path: string): Promise<string> {
+  const response = await paysim.api("GET", path);
+  expect(response.status).toBe(200);
+  return resourceText(response);
+}
+
+/**
+ * The list's whole text equals the envelope around the reads' texts, newest
+ * first; and each read's text equals the text the object's last change (its
+ * creation or a move) answered with.
+ */
+async function expectListOfReads(listPath: string, answered: Map<string, string>, resourcePath: string, hasMore = false): Promise<void> {
+  const ids = [...answered.keys()].reverse();
   const response = await paysim.api("GET", listPath);
   expect(response.status).toBe(200);
-  const items = await Promise.all([...itemPaths].reverse().map(readText));
+  const items = await Promise.all(ids.map((id) => readText(`${resourcePath}/${id}`)));
+  for (const [i, id] of ids.entries()) expect(items[i]).toBe(answered.get(id));
   expect(response.text).toBe(
     `{"object":"list","data":[${items.join(",")}],"has_more":${hasMore},"request_id":${JSON.stringify(response.body.request_id)}}`,
   );
 }
 
-describe("list texts are the read-by-id texts", () => {
+describe("list texts are the read-by-id texts and the texts a change answered with", () => {
   it("payment intents: every state, with and without a card or failure, and text that needs escaping", async () => {
-    const ids: string[] = [];
-    for (const description of AWKWARD_TEXTS) ids.push((await createIntent(paysim, { amount: 1234, currency: "EUR", description })).id);
-    ids.push((await createIntent(paysim, { amount: 1 })).id); // no description: null
+    /** Each intent's id and the text its last change answered with, oldest first. */
+    const answered = new Map<string, string>();
+    const create = async (body: object) => {
+      const response = await paysim.api("POST", "/v1/payment_intents", { body, idempotencyKey: freshKey() });
+      expect(response.status).toBe(201);
+      answered.set(response.body.id, resourceText(response));
+      return response.body.id as string;
+    };
+    const act = async (id: string, action: string, body: object) => {
+      const response = await paysim.api("POST", `/v1/payment_intents/${id}/${action}`, { body, idempotencyKey: freshKey() });
+      expect(response.status).toBe(200);
+      answered.set(id, resourceText(response));
+    };
+    for (const description of AWKWARD_TEXTS) await create({ amount: 1234, currency: "EUR", description });
+    await create({ amount: 1 }); // no description: null
     const moves: [string, string, object][] = [
       ["automatic", "authorize", { payment_method: "pm_card_visa" }], // card, captured at once
       ["manual", "authorize", { payment_method: "pm_card_declined" }], // failure_reason
       ["manual", "cancel", {}],
     ];
     for (const [capture_method, action, body] of moves) {
-      const intent = await createIntent(paysim, { amount: 500, currency: "USD", capture_method });
-      const response = await paysim.api("POST", `/v1/payment_intents/${intent.id}/${action}`, { body, idempotencyKey: freshKey() });
-      expect(response.status).toBe(200);
-      ids.push(intent.id);
+      await act(await create({ amount: 500, currency: "USD", capture_method }), action, body);
     }
-    const manual = await createIntent(paysim, { amount: 700, capture_method: "manual" });
-    await paysim.api("POST", `/v1/payment_intents/${manual.id}/authorize`, { body: { payment_method: "pm_card_mastercard" }, idempotencyKey: freshKey() });
-    ids.push(manual.id); // authorized, card kept
+    const manual = await create({ amount: 700, capture_method: "manual" });
+    await act(manual, "authorize", { payment_method: "pm_card_mastercard" }); // authorized, card kept
+    const authorizedThenCanceled = await create({ amount: 800, capture_method: "manual" });
+    await act(authorizedThenCanceled, "authorize", { payment_method: "pm_card_visa" });
+    await act(authorizedThenCanceled, "cancel", {}); // canceled, card kept
 
-    const reads = await Promise.all(ids.map((id) => paysim.api("GET", `/v1/payment_intents/${id}`)));
+    const reads = await Promise.all([...answered.keys()].map((id) => paysim.api("GET", `/v1/payment_intents/${id}`)));
     expect(new Set(reads.map((read) => read.body.state))).toEqual(new Set(["created", "captured", "failed", "canceled", "authorized"]));
     expect(reads.some((read) => read.body.card !== null && read.body.failure_reason === null)).toBe(true);
+    expect(reads.some((read) => read.body.card !== null && read.body.state === "canceled")).toBe(true);
     expect(reads.some((read) => read.body.failure_reason !== null)).toBe(true);
-    await expectListOfReads(`/v1/payment_intents?limit=100`, ids.map((id) => `/v1/payment_intents/${id}`));
-    await expectListOfReads(`/v1/payment_intents?limit=2`, ids.slice(-2).map((id) => `/v1/payment_intents/${id}`), true);
+    await expectListOfReads(`/v1/payment_intents?limit=100`, answered, "/v1/payment_intents");
+    const newestTwo = new Map([...answered].slice(-2));
+    await expectListOfReads(`/v1/payment_intents?limit=2`, newestTwo, "/v1/payment_intents", true);
   });
 
-  it("payouts: every shape of status, failure and reversed amount", async () => {
+  it("payouts: every status, failure and reversed amount, and text that needs escaping", async () => {
+    const answered = new Map<string, string>();
     const create = async (body: object) => {
       const response = await paysim.api("POST", "/v1/payouts", { body, idempotencyKey: freshKey() });
       expect(response.status).toBe(201);
+      answered.set(response.body.id, resourceText(response));
       return response.body.id as string;
     };
     const move = async (id: string, to: string, amount?: number) => {
       const response = await paysim.api("POST", `/v1/sandbox/payouts/${id}/transition`, { body: { to, ...(amount === undefined ? {} : { amount }) } });
       expect(response.status).toBe(200);
+      answered.set(id, resourceText(response));
     };
-    const ids: string[] = [];
     for (const description of AWKWARD_TEXTS) {
-      ids.push(await create({ amount: 5000, currency: "EUR", destination_type: "account", destination_token: "tok_account_fr", description }));
+      await create({ amount: 5000, currency: "EUR", destination_type: "account", destination_token: "tok_account_fr", description });
     }
-    const failed = await create({ amount: 100, currency: "EUR", destination_type: "card", destination_token: "tok_card_visa" });
-    await move(failed, "failed");
-    const partly = await create({ amount: 900, currency: "EUR", destination_type: "wallet", destination_token: "tok_wallet" });
-    for (const to of ["processing", "succeeded"]) await move(partly, to);
-    await move(partly, "partially_reversed", 300);
-    ids.push(failed, partly);
+    const card = { amount: 100, currency: "EUR", destination_type: "card", destination_token: "tok_card_visa" };
+    const paths: Record<string, [string, number?][]> = {
+      processing: [["processing"]],
+      succeeded: [["processing"], ["succeeded"]],
+      failed: [["failed"]],
+      returned: [["returned"]],
+      reversed: [["processing"], ["succeeded"], ["reversed"]],
+      partially_reversed: [["processing"], ["succeeded"], ["partially_reversed", 30]],
+    };
+    for (const steps of Object.values(paths)) {
+      const id = await create(card);
+      for (const [to, amount] of steps) await move(id, to, amount);
+    }
+    const wallet = await create({ amount: 900, currency: "EUR", destination_type: "wallet", destination_token: "tok_wallet" });
+    for (const to of ["processing", "succeeded"]) await move(wallet, to);
+    await move(wallet, "partially_reversed", 300);
 
-    await expectListOfReads("/v1/payouts?limit=100", ids.map((id) => `/v1/payouts/${id}`));
+    const reads = await Promise.all([...answered.keys()].map((id) => paysim.api("GET", `/v1/payouts/${id}`)));
+    expect(new Set(reads.map((read) => read.body.status))).toEqual(
+      new Set(["pending", "processing", "succeeded", "failed", "returned", "reversed", "partially_reversed"]),
+    );
+    await expectListOfReads("/v1/payouts?limit=100", answered, "/v1/payouts");
   });
 
   it("events: each listed event is its stored body, as a read shows it before its deliveries", async () => {

@@ -68,16 +68,17 @@ describe("group commit", () => {
   });
 });
 
-describe("settled", () => {
-  it("waits for the open group, and answers at once when none is open", async () => {
-    await expect(group.settled()).resolves.toBeUndefined();
+describe("whenOpenGroupDurable", () => {
+  it("waits for the open group, and is undefined when none is open", async () => {
+    expect(group.whenOpenGroupDurable()).toBeUndefined();
     const unit = group.unit(() => insert("x"));
     let settled = false;
-    const waiting = group.settled().then(() => (settled = true));
+    const waiting = group.whenOpenGroupDurable()!.then(() => (settled = true));
     expect(settled).toBe(false);
     await unit.committed;
     await waiting;
     expect(settled).toBe(true);
     expect(db.inTransaction).toBe(false);
+    expect(group.whenOpenGroupDurable()).toBeUndefined();
   });
 });

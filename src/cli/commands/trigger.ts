@@ -2,7 +2,7 @@ import { fileURLToPath } from "node:url";
 import { Command, Option } from "commander";
 import { EVENT_TYPES, isEventType } from "../../domain/events.js";
 import { applyOverrides, parseFixture, type Fixture } from "../../fixtures/runner.js";
-import { FIXTURES_DIR } from "../../version.js";
+import { FIXTURES_DIR } from "../../fixture-data.js";
 import { CliError, connect, withClientOptions, type ApiClient, type ClientFlags } from "../client.js";
 import { fields, json, text } from "../format.js";
 import { consoleOutput, type Output } from "../output.js";

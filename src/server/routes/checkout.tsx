@@ -37,7 +37,7 @@ interface Loaded {
  * emit the same events. Works without JavaScript; every answer is HTML.
  */
 export function checkoutRoutes(deps: AppDeps) {
-  const { store, clock, run, paymentIntents, testCards } = deps;
+  const { store, clock, unitOfWork, paymentIntents, testCards } = deps;
   // Per instance and in memory only: a restart invalidates open forms, nothing else.
   const tokens = createFormTokens();
   const app = new Hono<CheckoutEnv>();
@@ -108,7 +108,7 @@ export function checkoutRoutes(deps: AppDeps) {
    * sends the browser to the page that shows the outcome (post/redirect/get).
    */
   function commit(c: CheckoutContext, row: PaymentIntentRow, act: (work: Work, current: PaymentIntentRow) => PaymentIntentRow) {
-    const result = run(requestIdOf(c), (work) => {
+    const result = unitOfWork(requestIdOf(c), (work) => {
       const current = paymentIntents.get(row.company_id, row.id);
       if (current.state !== "created") return { moved: true, row: current };
       return { moved: false, row: act(work, current) };

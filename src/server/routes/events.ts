@@ -5,9 +5,9 @@ import { EVENT_TYPES } from "../../domain/events.js";
 import { parseOrThrow } from "../../domain/validation.js";
 import type { StoredEvent } from "../../store/repos/events.js";
 import { deliveriesOf } from "../../webhooks/deliveries-view.js";
-import { companyOf, type AppDeps, type AppEnv } from "../env.js";
-import { parseListQuery } from "../list-query.js";
-import { jsonText, list, readCommand, sendCommand } from "../respond.js";
+import { companyOf, requestIdOf, type AppDeps, type AppEnv } from "../env.js";
+import { listQueryParser } from "../list-query.js";
+import { jsonResponse, listResponse, readChangeRequest, idempotentResponse } from "../respond.js";
 
 const NO_BODY = z.strictObject({});
 
@@ -20,8 +20,9 @@ export function eventResource(event: Pick<StoredEvent, "body">): Record<string, 
  * /v1/events (SPEC §7). An event's own `request_id` is the request that caused
  * it, so a read answers with that one in the body; the `Request-Id` header names the read.
  */
-export function eventRoutes({ store, execute, outbox }: AppDeps) {
+export function eventRoutes({ store, runIdempotently, outbox }: AppDeps) {
   const app = new Hono<AppEnv>();
+  const parseListQuery = listQueryParser({ name: "type", values: EVENT_TYPES });
 
   const find = (companyId: string, id: string) => {
     const event = store.events.byId(companyId, id);
@@ -30,20 +31,20 @@ export function eventRoutes({ store, execute, outbox }: AppDeps) {
   };
 
   app.get("/", (c) => {
-    const query = parseListQuery(c, { name: "type", values: EVENT_TYPES }, store.events.seqOf);
+    const query = parseListQuery(c, store.events.seqOf);
     const page = store.events.list(companyOf(c).id, query);
-    return list(c, page.json, page.hasMore);
+    return listResponse(c, page.json, page.hasMore);
   });
 
   app.get("/:id", (c) => {
     const event = find(companyOf(c).id, c.req.param("id"));
-    return jsonText(c, JSON.stringify({ ...eventResource(event), deliveries: deliveriesOf(store, event.id) }));
+    return jsonResponse(requestIdOf(c), JSON.stringify({ ...eventResource(event), deliveries: deliveriesOf(store, event.id) }));
   });
 
   /** A new delivery to every endpoint listening now, whatever happened to the earlier ones. */
   app.post("/:id/resend", async (c) => {
-    const { body, company, request } = await readCommand(c, { keyRequired: false });
-    return sendCommand(c, execute(request, () => {
+    const { body, company, request } = await readChangeRequest(c, { keyRequired: false });
+    return idempotentResponse(c, runIdempotently(request, () => {
       const event = find(company.id, c.req.param("id"));
       parseOrThrow(NO_BODY, body);
       outbox.enqueue(event);

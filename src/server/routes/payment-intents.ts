@@ -3,8 +3,8 @@ import * as z from "zod";
 import { CAPTURE_METHODS, PAYMENT_INTENT_STATES } from "../../domain/payment-intent.js";
 import { amountSchema, currencySchema, descriptionSchema, need, needOneOf, parseOrThrow } from "../../domain/validation.js";
 import { companyOf, type AppDeps, type AppEnv } from "../env.js";
-import { parseListQuery } from "../list-query.js";
-import { list, ok, readCommand, sendCommand } from "../respond.js";
+import { listQueryParser } from "../list-query.js";
+import { listResponse, resourceResponse, readChangeRequest, idempotentResponse } from "../respond.js";
 
 const createSchema = z.strictObject({
   amount: amountSchema,
@@ -21,30 +21,31 @@ const noBodySchema = z.strictObject({});
 
 /** /v1/payment_intents: create, read, list, authorize, capture, cancel (SPEC §4). */
 export function paymentIntentRoutes(deps: AppDeps) {
-  const { execute, paymentIntents } = deps;
+  const { runIdempotently, paymentIntents } = deps;
   const app = new Hono<AppEnv>();
+  const parseListQuery = listQueryParser({ name: "state", values: PAYMENT_INTENT_STATES });
 
   app.post("/", async (c) => {
-    const { body, company, request } = await readCommand(c, { keyRequired: true });
-    return sendCommand(c, execute(request, (work) => {
+    const { body, company, request } = await readChangeRequest(c, { keyRequired: true });
+    return idempotentResponse(c, runIdempotently(request, (work) => {
       const input = parseOrThrow(createSchema, body);
       return { status: 201, resource: paymentIntents.toResource(paymentIntents.create(work, company, input)) };
     }));
   });
 
   app.get("/", (c) => {
-    const query = parseListQuery(c, { name: "state", values: PAYMENT_INTENT_STATES }, paymentIntents.seqOf);
+    const query = parseListQuery(c, paymentIntents.seqOf);
     const page = paymentIntents.list(companyOf(c).id, query);
-    return list(c, page.json, page.hasMore);
+    return listResponse(c, page.json, page.hasMore);
   });
 
-  app.get("/:id", (c) => ok(c, paymentIntents.toResource(paymentIntents.get(companyOf(c).id, c.req.param("id")))));
+  app.get("/:id", (c) => resourceResponse(c, paymentIntents.toResource(paymentIntents.get(companyOf(c).id, c.req.param("id")))));
 
   /** authorize, capture and cancel share one shape: optional key, load, validate, move. */
   const transition = (name: "authorize" | "capture" | "cancel") =>
     app.post(`/:id/${name}`, async (c) => {
-      const { body, company, request } = await readCommand(c, { keyRequired: false });
-      return sendCommand(c, execute(request, (work) => {
+      const { body, company, request } = await readChangeRequest(c, { keyRequired: false });
+      return idempotentResponse(c, runIdempotently(request, (work) => {
         const row = paymentIntents.get(company.id, c.req.param("id"));
         let updated;
         if (name === "authorize") {

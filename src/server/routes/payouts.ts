@@ -3,8 +3,8 @@ import * as z from "zod";
 import { DESTINATION_TYPES, PAYOUT_STATUSES } from "../../domain/payout.js";
 import { amountSchema, currencySchema, descriptionSchema, need, needOneOf, parseOrThrow } from "../../domain/validation.js";
 import { companyOf, type AppDeps, type AppEnv } from "../env.js";
-import { parseListQuery } from "../list-query.js";
-import { list, ok, readCommand, sendCommand } from "../respond.js";
+import { listQueryParser } from "../list-query.js";
+import { listResponse, resourceResponse, readChangeRequest, idempotentResponse } from "../respond.js";
 
 const createSchema = z.strictObject({
   amount: amountSchema,
@@ -15,24 +15,25 @@ const createSchema = z.strictObject({
 });
 
 /** /v1/payouts: create, read, list (SPEC §5). */
-export function payoutRoutes({ execute, payouts }: AppDeps) {
+export function payoutRoutes({ runIdempotently, payouts }: AppDeps) {
   const app = new Hono<AppEnv>();
+  const parseListQuery = listQueryParser({ name: "status", values: PAYOUT_STATUSES });
 
   app.post("/", async (c) => {
-    const { body, company, request } = await readCommand(c, { keyRequired: true });
-    return sendCommand(c, execute(request, (work) => {
+    const { body, company, request } = await readChangeRequest(c, { keyRequired: true });
+    return idempotentResponse(c, runIdempotently(request, (work) => {
       const input = parseOrThrow(createSchema, body);
       return { status: 201, resource: payouts.toResource(payouts.create(work, company, input)) };
     }));
   });
 
   app.get("/", (c) => {
-    const query = parseListQuery(c, { name: "status", values: PAYOUT_STATUSES }, payouts.seqOf);
+    const query = parseListQuery(c, payouts.seqOf);
     const page = payouts.list(companyOf(c).id, query);
-    return list(c, page.json, page.hasMore);
+    return listResponse(c, page.json, page.hasMore);
   });
 
-  app.get("/:id", (c) => ok(c, payouts.toResource(payouts.get(companyOf(c).id, c.req.param("id")))));
+  app.get("/:id", (c) => resourceResponse(c, payouts.toResource(payouts.get(companyOf(c).id, c.req.param("id")))));
 
   return app;
 }

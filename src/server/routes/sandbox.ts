@@ -7,7 +7,7 @@ import { amountSchema, currencySchema, freeFormObject, need, needOneOf, parseOrT
 import { eventResource } from "./events.js";
 import type { AppDeps, AppEnv } from "../env.js";
 import { readJsonBody } from "../middleware/json-body.js";
-import { ok, readCommand, sendCommand } from "../respond.js";
+import { resourceResponse, readChangeRequest, idempotentResponse } from "../respond.js";
 
 
 const SECONDS_RULE = `an integer from 1 to ${MAX_ADVANCE_SECONDS}`;
@@ -44,7 +44,7 @@ const ingestSchema = z.strictObject({
 });
 
 /** /v1/sandbox: controls a real provider does not have (SPEC §5, §8). */
-export function sandboxRoutes({ clock, advanceClock, execute, payouts }: AppDeps) {
+export function sandboxRoutes({ clock, advanceClock, runIdempotently, payouts }: AppDeps) {
   const app = new Hono<AppEnv>();
   const clockResource = () => ({
     object: "clock",
@@ -53,17 +53,17 @@ export function sandboxRoutes({ clock, advanceClock, execute, payouts }: AppDeps
     time_scale: clock.timeScale,
   });
 
-  app.get("/clock", (c) => ok(c, clockResource()));
+  app.get("/clock", (c) => resourceResponse(c, clockResource()));
 
   app.post("/clock/advance", async (c) => {
     const { seconds } = parseOrThrow(advanceSchema, await readJsonBody(c));
     await advanceClock(seconds);
-    return ok(c, clockResource());
+    return resourceResponse(c, clockResource());
   });
 
   app.post("/payouts/:id/transition", async (c) => {
-    const { body, company, request } = await readCommand(c, { keyRequired: false });
-    return sendCommand(c, execute(request, (work) => {
+    const { body, company, request } = await readChangeRequest(c, { keyRequired: false });
+    return idempotentResponse(c, runIdempotently(request, (work) => {
       const row = payouts.get(company.id, c.req.param("id"));
       const input = parseOrThrow(transitionSchema, body);
       return { status: 200, resource: payouts.toResource(payouts.moveManually(work, row, input.to, input.amount)) };
@@ -72,8 +72,8 @@ export function sandboxRoutes({ clock, advanceClock, execute, payouts }: AppDeps
 
   /** The seed's test-event ingestion: stored (masked) as a received event, then delivered. */
   app.post("/webhook_ingest", async (c) => {
-    const { body, company, request } = await readCommand(c, { keyRequired: false });
-    return sendCommand(c, execute(request, (work) => {
+    const { body, company, request } = await readChangeRequest(c, { keyRequired: false });
+    return idempotentResponse(c, runIdempotently(request, (work) => {
       const input = parseOrThrow(ingestSchema, body);
       const objectId = typeof input.data.id === "string" ? input.data.id : null;
       const event = work.recordEvent({ companyId: company.id, type: input.type, objectId, data: input.data });

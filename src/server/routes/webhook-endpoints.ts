@@ -7,7 +7,7 @@ import { CARD_NUMBER_IN_URL_RULE, hasNoCardNumber, isHttpUrl, WEBHOOK_URL_MAX_LE
 import { insertEndpoint, toEndpointResource } from "../../services/webhook-endpoints.js";
 import { companyOf, type AppDeps, type AppEnv } from "../env.js";
 import { singleQuery } from "../list-query.js";
-import { list, ok, readCommand, sendCommand } from "../respond.js";
+import { listResponse, resourceResponse, readChangeRequest, idempotentResponse } from "../respond.js";
 
 const ENABLED_EVENTS_RULE = `enabled_events must be a list of event types (${EVENT_TYPES.join(", ")}) or ["*"].`;
 
@@ -28,7 +28,7 @@ const createSchema = z.strictObject({
 const noQuery = z.strictObject({});
 
 /** /v1/webhook_endpoints: where a company's events are delivered (SPEC §7). */
-export function webhookEndpointRoutes({ store, clock, execute, outbox }: AppDeps) {
+export function webhookEndpointRoutes({ store, clock, runIdempotently, outbox }: AppDeps) {
   const app = new Hono<AppEnv>();
 
   const find = (companyId: string, id: string) => {
@@ -38,8 +38,8 @@ export function webhookEndpointRoutes({ store, clock, execute, outbox }: AppDeps
   };
 
   app.post("/", async (c) => {
-    const { body, company, request } = await readCommand(c, { keyRequired: false });
-    return sendCommand(c, execute(request, () => {
+    const { body, company, request } = await readChangeRequest(c, { keyRequired: false });
+    return idempotentResponse(c, runIdempotently(request, () => {
       const input = parseOrThrow(createSchema, body);
       const row = insertEndpoint(store, { companyId: company.id, url: input.url, enabledEvents: input.enabled_events ?? ["*"], createdAt: clock.nowIso() });
       return { status: 201, resource: toEndpointResource(row) };
@@ -48,17 +48,17 @@ export function webhookEndpointRoutes({ store, clock, execute, outbox }: AppDeps
 
   app.get("/", (c) => {
     parseOrThrow(noQuery, singleQuery(c));
-    return list(c, store.webhookEndpoints.live(companyOf(c).id).map((row) => JSON.stringify(toEndpointResource(row))), false);
+    return listResponse(c, store.webhookEndpoints.live(companyOf(c).id).map((row) => JSON.stringify(toEndpointResource(row))), false);
   });
 
-  app.get("/:id", (c) => ok(c, toEndpointResource(find(companyOf(c).id, c.req.param("id")))));
+  app.get("/:id", (c) => resourceResponse(c, toEndpointResource(find(companyOf(c).id, c.req.param("id")))));
 
   app.delete("/:id", (c) => {
     const company = companyOf(c);
     const id = c.req.param("id");
     find(company.id, id);
     outbox.removeEndpoint(company.id, id);
-    return ok(c, { id, object: "webhook_endpoint", deleted: true });
+    return resourceResponse(c, { id, object: "webhook_endpoint", deleted: true });
   });
 
   return app;

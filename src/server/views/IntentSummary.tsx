@@ -1,6 +1,6 @@
 /** @jsxImportSource hono/jsx */
 import { formatAmount } from "../../domain/money.js";
-import type { PaymentIntentRow } from "../../store/repos/payment-intents.js";
+import { PAYMENT_INTENT_CARD, type PaymentIntentRow } from "../../store/repos/payment-intents.js";
 
 /** What the checkout pages show of a payment intent: display text only, never card data beyond last4. */
 export interface IntentView {
@@ -26,7 +26,7 @@ export function toIntentView(row: PaymentIntentRow, merchantName: string): Inten
     reference: row.reference,
     state: row.state,
     captureMethod: row.capture_method,
-    card: row.card_last4 && row.card_brand ? { last4: row.card_last4, brand: row.card_brand } : null,
+    card: PAYMENT_INTENT_CARD.value(row, {}),
     failureReason: row.failure_reason,
   };
 }

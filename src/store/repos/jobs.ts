@@ -14,7 +14,6 @@ export function createJobsRepo(db: Db) {
   // Positional parameters and no RETURNING: one job per webhook delivery, and both cost more than the insert itself.
   const insert = db.prepare("INSERT INTO jobs (kind, subject_id, due_ms, payload) VALUES (?, ?, ?, ?)");
   const remove = db.prepare("DELETE FROM jobs WHERE seq = ?");
-  const removeForSubject = db.prepare("DELETE FROM jobs WHERE subject_id = ? AND kind = ?");
   const forSubject = db.prepare("SELECT * FROM jobs WHERE subject_id = ? AND kind = ? ORDER BY due_ms, seq");
   // Keyset pagination over due jobs of some kinds, in (due_ms, seq) order. It runs on every drain:
   // the row value lets SQLite seek to the cursor, and numbers are cast because better-sqlite3 binds
@@ -33,7 +32,6 @@ export function createJobsRepo(db: Db) {
       return { seq: Number(lastInsertRowid), ...job };
     },
     remove: (seq: number) => remove.run(seq).changes === 1,
-    removeForSubject: (subjectId: string, kind: string) => removeForSubject.run(subjectId, kind).changes,
     forSubject: (subjectId: string, kind: string) => forSubject.all(subjectId, kind) as JobRow[],
     /** Jobs of these kinds due at or before `nowMs` that come after (due, seq) in due order. */
     dueOfKinds: (kinds: readonly string[], nowMs: number, after: { due: number; seq: number }, limit: number) =>

@@ -1,4 +1,5 @@
 import type { Db } from "../open.js";
+import { fieldsFor, resourceShape } from "../resource-shape.js";
 import { objectRows } from "./object-rows.js";
 import { pagedLister, type PageQuery } from "./paging.js";
 
@@ -21,17 +22,34 @@ export interface PaymentIntentRow {
 
 export type NewPaymentIntentRow = Omit<PaymentIntentRow, "seq">;
 
-/**
- * A listed payment intent's JSON text, as the payment-intent service's
- * `toResource` shows one read by id (test/server/list-json.test.ts holds the
- * two to the same bytes).
- */
-const PAYMENT_INTENT_JSON = `json_object(
-  'id', id, 'object', 'payment_intent', 'reference', reference, 'amount', amount, 'currency', currency,
-  'description', description, 'capture_method', capture_method, 'state', state,
-  'card', CASE WHEN card_last4 <> '' AND card_brand <> '' THEN json_object('last4', card_last4, 'brand', card_brand) END,
-  'failure_reason', failure_reason, 'checkout_url', @checkout_base || '/checkout/' || id,
-  'created_at', created_at, 'updated_at', updated_at)`;
+/** What a payment intent's JSON needs besides its row: where the checkout page is served. */
+export interface PaymentIntentParams {
+  checkout_base: string;
+}
+
+const field = fieldsFor<PaymentIntentRow, PaymentIntentParams>();
+
+/** The card shown on a payment intent, by the API and the checkout page alike (it needs no parameters). */
+export const PAYMENT_INTENT_CARD = fieldsFor<PaymentIntentRow>().objectOrNull({ last4: "card_last4", brand: "card_brand" });
+
+/** A payment intent as the API shows it, member for member (SPEC §4). */
+export const PAYMENT_INTENT_SHAPE = resourceShape({
+  id: field.column("id"),
+  object: field.constant("payment_intent"),
+  reference: field.column("reference"),
+  amount: field.column("amount"),
+  currency: field.column("currency"),
+  description: field.column("description"),
+  capture_method: field.column("capture_method"),
+  state: field.column("state"),
+  card: PAYMENT_INTENT_CARD,
+  failure_reason: field.column("failure_reason"),
+  checkout_url: field.joined("checkout_base", "/checkout/", "id"),
+  created_at: field.column("created_at"),
+  updated_at: field.column("updated_at"),
+});
+
+export type PaymentIntentResource = ReturnType<typeof PAYMENT_INTENT_SHAPE.build>;
 
 export function createPaymentIntentsRepo(db: Db) {
   // Positional parameters and no RETURNING: the row is known already, and both cost
@@ -50,7 +68,7 @@ export function createPaymentIntentsRepo(db: Db) {
            failure_reason = @failure_reason, updated_at = @updated_at
      WHERE company_id = @company_id AND id = @id AND state = @from_state
     RETURNING *`);
-  const pages = pagedLister(db, { table: "payment_intents", filterColumn: "state", json: PAYMENT_INTENT_JSON });
+  const pages = pagedLister(db, { table: "payment_intents", filterColumn: "state", json: PAYMENT_INTENT_SHAPE.sqlJson });
 
   return {
     insert(row: NewPaymentIntentRow): PaymentIntentRow {

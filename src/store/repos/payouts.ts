@@ -1,4 +1,5 @@
 import type { Db } from "../open.js";
+import { fieldsFor, resourceShape } from "../resource-shape.js";
 import { objectRows } from "./object-rows.js";
 import { pagedLister, type PageQuery } from "./paging.js";
 
@@ -20,14 +21,26 @@ export interface PayoutRow {
   updated_at: string;
 }
 
-/**
- * A listed payout's JSON text, as `toPayoutResource` shows one read by id
- * (test/server/list-json.test.ts holds the two to the same bytes).
- */
-const PAYOUT_JSON = `json_object(
-  'id', id, 'object', 'payout', 'reference', reference, 'amount', amount, 'currency', currency, 'status', status,
-  'destination_type', destination_type, 'destination_masked', destination_masked, 'description', description,
-  'failure_reason', failure_reason, 'amount_reversed', amount_reversed, 'created_at', created_at, 'updated_at', updated_at)`;
+const field = fieldsFor<PayoutRow>();
+
+/** A payout as the API shows it, member for member (SPEC §5); its destination token is never shown. */
+export const PAYOUT_SHAPE = resourceShape({
+  id: field.column("id"),
+  object: field.constant("payout"),
+  reference: field.column("reference"),
+  amount: field.column("amount"),
+  currency: field.column("currency"),
+  status: field.column("status"),
+  destination_type: field.column("destination_type"),
+  destination_masked: field.column("destination_masked"),
+  description: field.column("description"),
+  failure_reason: field.column("failure_reason"),
+  amount_reversed: field.column("amount_reversed"),
+  created_at: field.column("created_at"),
+  updated_at: field.column("updated_at"),
+});
+
+export type PayoutResource = ReturnType<typeof PAYOUT_SHAPE.build>;
 
 export function createPayoutsRepo(db: Db) {
   const insert = db.prepare(`
@@ -45,7 +58,7 @@ export function createPayoutsRepo(db: Db) {
        SET status = @status, failure_reason = @failure_reason, amount_reversed = @amount_reversed, updated_at = @updated_at
      WHERE id = @id AND status = @from_status
     RETURNING *`);
-  const pages = pagedLister(db, { table: "payouts", filterColumn: "status", json: PAYOUT_JSON });
+  const pages = pagedLister(db, { table: "payouts", filterColumn: "status", json: PAYOUT_SHAPE.sqlJson });
 
   return {
     insert: (row: Omit<PayoutRow, "seq">) => insert.get(row) as PayoutRow,

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { sha256Hex } from "../../src/domain/sha256.js";
+import { sha256Hex } from "../../src/shared/sha256.js";
 
 describe("sha256Hex", () => {
   it.each([

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { withRequestId } from "../../src/domain/json-text.js";
+import { withRequestId } from "../../src/shared/json-text.js";
 
 describe("withRequestId", () => {
   it.each([

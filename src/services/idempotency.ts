@@ -1,16 +1,17 @@
-import { fingerprint } from "../domain/canonical-json.js";
+import { fingerprint } from "../shared/canonical-json.js";
 import { ApiError } from "../domain/errors.js";
-import { withRequestId } from "../domain/json-text.js";
-import { sha256Hex } from "../domain/sha256.js";
+import { withRequestId } from "../shared/json-text.js";
+import { sha256Hex } from "../shared/sha256.js";
 import type { Clock } from "../runtime/clock.js";
 import { MS } from "../domain/duration.js";
 import type { Store } from "../store/index.js";
 import type { IdempotencyScope } from "../store/repos/idempotency-keys.js";
-import type { RunUnit, Work } from "./unit-of-work.js";
+import type { UnitOfWork, Work } from "./unit-of-work.js";
 
 export const IDEMPOTENCY_WINDOW_MS = 24 * MS.hour;
 
-export interface CommandRequest {
+/** A state-changing request, as the idempotency layer sees it. */
+export interface IdempotentRequest {
   companyId: string;
   requestId: string;
   method: string;
@@ -21,7 +22,8 @@ export interface CommandRequest {
   body: unknown;
 }
 
-export interface CommandResult {
+/** What a change answers: its status and resource. */
+export interface ChangeResult {
   status: number;
   /** The resource to answer with; `request_id` is added here. */
   resource: object;
@@ -29,7 +31,8 @@ export interface CommandResult {
   keepsRequestId?: boolean;
 }
 
-export interface CommandResponse {
+/** The answer to send: a change's stored text, or the replay of an earlier one. */
+export interface IdempotentAnswer {
   status: number;
   /** The exact JSON text to send. */
   text: string;
@@ -37,13 +40,14 @@ export interface CommandResponse {
 }
 
 /**
- * Runs a state-changing call: with an Idempotency-Key, the lookup, the change,
- * its events and the stored response run in one synchronous step and commit
- * together, so concurrent requests with one key make exactly one object (SPEC §6).
+ * The idempotency layer of state-changing calls: with an Idempotency-Key, the
+ * lookup, the change, its events and the stored answer run in one synchronous
+ * step and commit together, so concurrent requests with one key make exactly
+ * one object (SPEC §6); a repeat within the window replays the stored answer.
  */
-export function createCommandRunner(store: Store, clock: Clock, run: RunUnit) {
+export function createIdempotentRunner(store: Store, clock: Clock, unitOfWork: UnitOfWork) {
   /** The stored answer to replay for `scope`, if it was stored within the window; 409 for another body. */
-  function storedAnswer(scope: IdempotencyScope, print: string, now: number): CommandResponse | undefined {
+  function storedAnswer(scope: IdempotencyScope, print: string, now: number): IdempotentAnswer | undefined {
     const stored = store.idempotencyKeys.find(scope);
     if (!stored || now - stored.created_ms >= IDEMPOTENCY_WINDOW_MS) return undefined;
     if (stored.fingerprint !== print) {
@@ -56,7 +60,7 @@ export function createCommandRunner(store: Store, clock: Clock, run: RunUnit) {
     return { status: stored.status, text: stored.body, replayed: true };
   }
 
-  return function execute(request: CommandRequest, change: (work: Work) => CommandResult): Promise<CommandResponse> {
+  return function runIdempotently(request: IdempotentRequest, change: (work: Work) => ChangeResult): Promise<IdempotentAnswer> {
     // A key is the client's free text and may hold anything, even a card number: only its
     // hash is stored (SPEC §9). Masking it instead would merge keys that differ in masked digits.
     const scope = request.idempotencyKey === undefined
@@ -68,8 +72,8 @@ export function createCommandRunner(store: Store, clock: Clock, run: RunUnit) {
     // this lookup and the unit below (one thread, one connection), and the replay is answered
     // only once the group that may hold its stored answer is durable.
     const replay = scope && storedAnswer(scope, print, now);
-    if (replay) return store.settled().then(() => replay);
-    return run.grouped(request.requestId, (work) => {
+    if (replay) return (store.whenOpenGroupDurable() ?? Promise.resolve()).then(() => replay);
+    return unitOfWork.grouped(request.requestId, (work) => {
       const result = change(work);
       const text = result.keepsRequestId ? JSON.stringify(result.resource) : withRequestId(result.resource, request.requestId);
       if (scope && result.status >= 200 && result.status < 300) {
@@ -80,4 +84,4 @@ export function createCommandRunner(store: Store, clock: Clock, run: RunUnit) {
   };
 }
 
-export type ExecuteCommand = ReturnType<typeof createCommandRunner>;
+export type RunIdempotently = ReturnType<typeof createIdempotentRunner>;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { canonicalJson, fingerprint } from "../../src/domain/canonical-json.js";
+import { canonicalJson, fingerprint } from "../../src/shared/canonical-json.js";
 
 describe("canonicalJson", () => {
   it.each([
