@@ -1,10 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createIntent, freshKey, startTestPaysim, type TestPaysim } from "../helpers/paysim.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { suiteScope, usePaysim } from "../helpers/disposables.js";
+import { createIntent, freshKey, type TestPaysim } from "../helpers/paysim.js";
 
 // Lists are built by SQLite (`json_object`), reads by id in TypeScript (each
 // service's toResource). These tests hold the two to the same bytes, for every
 // shape a resource can take and for text that needs escaping.
 
+const thisFile = suiteScope();
 let paysim: TestPaysim;
 
 /** Every character JSON must escape, and some it must not. */
@@ -19,10 +21,7 @@ const AWKWARD_TEXTS = [
 ];
 
 beforeAll(async () => {
-  paysim = await startTestPaysim({ payouts: "manual" });
-});
-afterAll(async () => {
-  await paysim.dispose();
+  paysim = await usePaysim({ payouts: "manual" }, thisFile);
 });
 
 /** The text a read by id answers, without its request_id: what a list must show for it. */
