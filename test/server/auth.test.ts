@@ -3,7 +3,7 @@ import { VERSION } from "../../src/version.js";
 import { suiteScope, usePaysim } from "../helpers/disposables.js";
 import { expectApiError } from "../helpers/errors.js";
 import { rawRequest } from "../helpers/http.js";
-import { type TestPaysim } from "../helpers/paysim.js";
+import type { TestPaysim } from "../helpers/paysim.js";
 
 const thisFile = suiteScope();
 let paysim: TestPaysim;
