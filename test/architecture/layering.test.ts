@@ -2,17 +2,18 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, describe, expect, it } from "vitest";
-import { tempDir } from "../helpers/paysim.js";
+import { describe, expect, it } from "vitest";
+import { suiteScope, useTempDir } from "../helpers/disposables.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const CONFIG = join(ROOT, ".dependency-cruiser.cjs");
 const DEPCRUISE = join(ROOT, "node_modules", ".bin", "depcruise");
+/** The trees are written while the file is collected, and removed after its last test. */
+const thisFile = suiteScope();
 
 /** Runs the repo's dependency rules over a tiny tree of `files` (path → source) and answers what it said. */
 function cruise(files: Record<string, string>): { code: number | null; output: string } {
-  const { dir, cleanup } = tempDir("paysim-layers-");
-  cleanups.push(cleanup);
+  const dir = useTempDir("paysim-layers-", thisFile);
   for (const [path, source] of Object.entries(files)) {
     mkdirSync(dirname(join(dir, path)), { recursive: true });
     writeFileSync(join(dir, path), source);
@@ -21,8 +22,6 @@ function cruise(files: Record<string, string>): { code: number | null; output: s
   const run = spawnSync(DEPCRUISE, ["--config", CONFIG, "src"], { cwd: dir, encoding: "utf8" });
   return { code: run.status, output: `${run.stdout}${run.stderr}` };
 }
-const cleanups: (() => void)[] = [];
-afterAll(() => cleanups.forEach((c) => c()));
 
 const importing = (target: string) => `import { x } from "${target}";\nexport const y = x;\n`;
 const leaf = "export const x = 1;\n";

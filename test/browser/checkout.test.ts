@@ -1,7 +1,8 @@
 import { existsSync } from "node:fs";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createIntent, startTestPaysim, type TestPaysim } from "../helpers/paysim.js";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { defer, suiteScope, usePaysim } from "../helpers/disposables.js";
+import { createIntent, type TestPaysim } from "../helpers/paysim.js";
 
 /** Debian's Chromium: CI's .ci/run installs it; a laptop without it skips this file, saying so. */
 const CHROMIUM = "/usr/bin/chromium";
@@ -14,6 +15,7 @@ if (!hasChromium) {
 const SCREENSHOTS = "/tmp";
 
 describe.skipIf(!hasChromium)("the checkout page in headless Chromium, with JavaScript off", () => {
+  const thisSuite = suiteScope();
   let paysim: TestPaysim;
   let browser: Browser;
   let context: BrowserContext;
@@ -21,12 +23,13 @@ describe.skipIf(!hasChromium)("the checkout page in headless Chromium, with Java
   const consoleMessages: string[] = [];
 
   beforeAll(async () => {
-    paysim = await startTestPaysim();
+    paysim = await usePaysim({}, thisSuite);
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       headless: true,
       args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
     });
+    defer(() => browser.close(), thisSuite);
     // The page must work with plain form posts: JavaScript is off for every test.
     context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 1280, height: 900 } });
     context.on("console", (message) => consoleMessages.push(message.text()));
@@ -37,11 +40,6 @@ describe.skipIf(!hasChromium)("the checkout page in headless Chromium, with Java
     const violations = consoleMessages.filter((text) => /Content Security Policy/i.test(text));
     consoleMessages.length = 0;
     expect(violations).toEqual([]);
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await paysim?.dispose();
   });
 
   async function openCheckout(body: object = { amount: 4999, description: "Wireless headphones, order #1042" }): Promise<{ page: Page; intent: any }> {

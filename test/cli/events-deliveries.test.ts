@@ -1,22 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createIntent, startTestPaysim, type TestPaysim } from "../helpers/paysim.js";
-import { startReceiver, type Receiver } from "../helpers/receiver.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { suiteScope, usePaysim, useReceiver } from "../helpers/disposables.js";
+import { createIntent, type TestPaysim } from "../helpers/paysim.js";
+import type { Receiver } from "../helpers/receiver.js";
 import { runCli } from "../helpers/cli.js";
 
 describe("paysim events show / resend with webhook deliveries", () => {
+  const thisSuite = suiteScope();
   let receiver: Receiver;
   let paysim: TestPaysim;
   let eventId: string;
   beforeAll(async () => {
-    receiver = await startReceiver(200);
-    paysim = await startTestPaysim({ forwardTo: receiver.url });
+    receiver = await useReceiver(200, thisSuite);
+    paysim = await usePaysim({ forwardTo: receiver.url }, thisSuite);
     await createIntent(paysim, { amount: 900 });
     const [first] = await receiver.waitForRequests(1);
     eventId = first!.headers["service-event-id"] as string;
-  });
-  afterAll(async () => {
-    await paysim.dispose();
-    await receiver.close();
   });
 
   const cli = (...args: string[]) => runCli([...args, "--url", paysim.url, "--key", paysim.secretKey]);

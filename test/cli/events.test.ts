@@ -1,16 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createIntent, startTestPaysim, type TestPaysim } from "../helpers/paysim.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { suiteScope, usePaysim } from "../helpers/disposables.js";
+import { createIntent, type TestPaysim } from "../helpers/paysim.js";
 import { runCli } from "../helpers/cli.js";
 
 describe("paysim events", () => {
+  const thisSuite = suiteScope();
   let paysim: TestPaysim;
   let intent: any;
   beforeAll(async () => {
-    paysim = await startTestPaysim();
+    paysim = await usePaysim({}, thisSuite);
     intent = await createIntent(paysim, { amount: 1200, capture_method: "manual" });
     await paysim.api("POST", `/v1/payment_intents/${intent.id}/authorize`, { body: {} });
   });
-  afterAll(() => paysim.dispose());
 
   const cli = (...args: string[]) => runCli([...args, "--url", paysim.url, "--key", paysim.secretKey]);
 

@@ -1,24 +1,22 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { startTestPaysim, tempDir, type TestPaysim } from "../helpers/paysim.js";
+import { suiteScope, usePaysim, useTempDir } from "../helpers/disposables.js";
+import type { TestPaysim } from "../helpers/paysim.js";
 import { runCli } from "../helpers/cli.js";
 
 describe("paysim fixtures run", () => {
+  const thisSuite = suiteScope();
   let paysim: TestPaysim;
-  let dir: ReturnType<typeof tempDir>;
+  let dir: string;
   beforeAll(async () => {
-    paysim = await startTestPaysim();
-    dir = tempDir("paysim-fixtures-");
-  });
-  afterAll(async () => {
-    await paysim.dispose();
-    dir.cleanup();
+    paysim = await usePaysim({}, thisSuite);
+    dir = useTempDir("paysim-fixtures-", thisSuite);
   });
 
   /** Writes `content` (an object as JSON, a string as is) to a file and runs it. */
   const run = (name: string, content: unknown, ...extra: string[]) => {
-    const file = join(dir.dir, name);
+    const file = join(dir, name);
     writeFileSync(file, typeof content === "string" ? content : JSON.stringify(content));
     return runCli(["fixtures", "run", file, "--url", paysim.url, "--key", paysim.secretKey, ...extra]);
   };
@@ -103,7 +101,7 @@ describe("paysim fixtures run", () => {
   });
 
   it("refuses a file that does not exist", async () => {
-    const { code, stderr } = await runCli(["fixtures", "run", join(dir.dir, "missing.json"), "--url", paysim.url, "--key", paysim.secretKey]);
+    const { code, stderr } = await runCli(["fixtures", "run", join(dir, "missing.json"), "--url", paysim.url, "--key", paysim.secretKey]);
     expect(code).toBe(1);
     expect(stderr).toMatch(/no fixture file at .*missing\.json/);
   });

@@ -1,29 +1,19 @@
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { startPaysimCli, type StartedPaysim } from "../helpers/cli.js";
-import { callApi, freshKey, tempDir } from "../helpers/paysim.js";
+import { describe, expect, it } from "vitest";
+import type { StartedPaysim } from "../helpers/cli.js";
+import { usePaysimCli, useTempDir } from "../helpers/disposables.js";
+import { callApi, freshKey } from "../helpers/paysim.js";
 
 // The real binary (dist/): `npm test` builds it first.
 
 const KEY = "sk_test_payout_restart_01";
-const children: StartedPaysim[] = [];
-const cleanups: (() => void)[] = [];
-afterEach(async () => {
-  for (const child of children.splice(0)) await child.cli.stop("SIGKILL");
-  for (const cleanup of cleanups.splice(0)) cleanup();
-});
-
-async function start(db: string): Promise<StartedPaysim> {
-  const started = await startPaysimCli(["--no-ui", "--db", db, "--secret-key", KEY]);
-  children.push(started);
-  return started;
+function start(db: string): Promise<StartedPaysim> {
+  return usePaysimCli(["--no-ui", "--db", db, "--secret-key", KEY]);
 }
 
 describe("payout moves across a new process on the same database", () => {
   it("keeps the automatic moves of a payout through a SIGKILL and makes them when the clock reaches them", async () => {
-    const { dir, cleanup } = tempDir("paysim-payout-restart-");
-    cleanups.push(cleanup);
-    const db = join(dir, "paysim.db");
+    const db = join(useTempDir("paysim-payout-restart-"), "paysim.db");
 
     const first = await start(db);
     const created = await callApi(first.url, KEY, "POST", "/v1/payouts", {
@@ -32,7 +22,6 @@ describe("payout moves across a new process on the same database", () => {
     });
     expect(created.status, created.text).toBe(201);
     await first.cli.stop("SIGKILL");
-    children.splice(children.indexOf(first), 1);
 
     const second = await start(db);
     const before = await callApi(second.url, KEY, "GET", `/v1/payouts/${created.body.id}`);

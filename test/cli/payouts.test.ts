@@ -1,13 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freshKey, startTestPaysim, type TestPaysim } from "../helpers/paysim.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { suiteScope, usePaysim } from "../helpers/disposables.js";
+import { freshKey, type TestPaysim } from "../helpers/paysim.js";
 import { runCli } from "../helpers/cli.js";
 
 describe("paysim payouts transition", () => {
+  const thisSuite = suiteScope();
   let paysim: TestPaysim;
   beforeAll(async () => {
-    paysim = await startTestPaysim({ payouts: "manual" });
+    paysim = await usePaysim({ payouts: "manual" }, thisSuite);
   });
-  afterAll(() => paysim.dispose());
 
   const cli = (...args: string[]) => runCli([...args, "--url", paysim.url, "--key", paysim.secretKey]);
   const createPayout = async (token = "tok_card_visa") => {

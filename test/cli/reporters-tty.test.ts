@@ -1,26 +1,21 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn } from "node:child_process";
 import { stripVTControlCharacters } from "node:util";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { cliEnv, PAYSIM_BIN } from "../helpers/cli.js";
-import { callApi, createIntent, clientFor, tempDir } from "../helpers/paysim.js";
-
-const children: ChildProcess[] = [];
-const cleanups: (() => void)[] = [];
-afterEach(() => {
-  for (const child of children.splice(0)) if (child.exitCode === null) child.kill("SIGKILL");
-  for (const cleanup of cleanups.splice(0)) cleanup();
-});
+import { defer, useTempDir } from "../helpers/disposables.js";
+import { callApi, createIntent, clientFor } from "../helpers/paysim.js";
 
 /**
  * `paysim start` on a real pseudo-terminal (util-linux `script`), 120 × 40, typed into through `script`'s stdin.
  * A developer's terminal by default: the CI variables of the machine running the tests are removed.
  */
 function startInTerminal(args: string[], env: Record<string, string | undefined> = {}) {
-  const { dir, cleanup } = tempDir("paysim-tty-");
-  cleanups.push(cleanup);
+  const dir = useTempDir("paysim-tty-");
   const command = `stty cols 120 rows 40; exec "${process.execPath}" "${PAYSIM_BIN}" start ${args.join(" ")}`;
   const child = spawn("script", ["-qfec", command, "/dev/null"], { cwd: dir, env: cliEnv({ TERM: "xterm-256color", CI: undefined, CONTINUOUS_INTEGRATION: undefined, ...env }), stdio: ["pipe", "pipe", "pipe"] });
-  children.push(child);
+  defer(() => {
+    if (child.exitCode === null) child.kill("SIGKILL");
+  });
   let output = "";
   const raw = () => output;
   child.stdout!.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));

@@ -1,10 +1,9 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { deliveryLine, eventLine, requestLine } from "../../src/cli/reporters/lines.js";
 import type { DeliveryAttempted } from "../../src/bus.js";
 import { RETRY_DELAYS_MS } from "../../src/domain/retry-schedule.js";
-import { startCli, startPaysimCli, type CliHandle } from "../helpers/cli.js";
-import { callApi, clientFor, createIntent, tempDir } from "../helpers/paysim.js";
-import { startReceiver, type Receiver } from "../helpers/receiver.js";
+import { useCli, usePaysimCli, useReceiver, useTempDir } from "../helpers/disposables.js";
+import { callApi, clientFor, createIntent } from "../helpers/paysim.js";
 
 const T0 = Date.parse("2026-05-01T12:00:00.000Z");
 
@@ -52,32 +51,14 @@ describe("plain log lines", () => {
   });
 });
 
-const children: CliHandle[] = [];
-const cleanups: (() => unknown)[] = [];
-afterEach(async () => {
-  for (const child of children.splice(0)) await child.stop("SIGKILL");
-  for (const cleanup of cleanups.splice(0)) await cleanup();
-});
-
-async function receiverAnswering(status: number): Promise<Receiver> {
-  const receiver = await startReceiver(status);
-  cleanups.push(() => receiver.close());
-  return receiver;
-}
-
-function folder(): string {
-  const { dir, cleanup } = tempDir("paysim-reporters-");
-  cleanups.push(cleanup);
-  return dir;
-}
+const folder = () => useTempDir("paysim-reporters-");
 
 const ISO = String.raw`\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z`;
 
 describe("paysim start outside a TTY", () => {
   it("prints the banner, then a line per request, event and delivery attempt, through retries to delivered and to given up", async () => {
-    const receiver = await receiverAnswering(500);
-    const started = await startPaysimCli(["--no-ui", "--db", ":memory:", "--forward-to", receiver.url], { cwd: folder() });
-    children.push(started.cli);
+    const receiver = await useReceiver(500);
+    const started = await usePaysimCli(["--no-ui", "--db", ":memory:", "--forward-to", receiver.url], { cwd: folder() });
     const { cli, url, key } = started;
     const advance = (seconds: number) => callApi(url, key, "POST", "/v1/sandbox/clock/advance", { body: { seconds } });
 
@@ -107,9 +88,8 @@ describe("paysim start outside a TTY", () => {
   });
 
   it("--json prints one JSON object per line: started, then request, event and delivery", async () => {
-    const receiver = await receiverAnswering(200);
-    const cli = startCli(["start", "--json", "--port", "0", "--db", ":memory:", "--forward-to", receiver.url], { cwd: folder() });
-    children.push(cli);
+    const receiver = await useReceiver(200);
+    const cli = useCli(["start", "--json", "--port", "0", "--db", ":memory:", "--forward-to", receiver.url], { cwd: folder() });
     await cli.waitFor(/^\{"type":"started".*\}$/m);
     const started = JSON.parse(cli.stdout().split("\n")[0]!);
     const url: string = started.url;

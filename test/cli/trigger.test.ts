@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { EVENT_TYPES } from "../../src/domain/events.js";
-import { startTestPaysim, type TestPaysim } from "../helpers/paysim.js";
+import { suiteScope, usePaysim } from "../helpers/disposables.js";
+import type { TestPaysim } from "../helpers/paysim.js";
 import { runCli } from "../helpers/cli.js";
 
 /** Each event type and what the object it is about looks like at the end of the run. */
@@ -39,11 +40,11 @@ async function expectTriggerProduces(paysim: TestPaysim, type: (typeof EVENT_TYP
 }
 
 describe("paysim trigger (payouts auto)", () => {
+  const thisSuite = suiteScope();
   let paysim: TestPaysim;
   beforeAll(async () => {
-    paysim = await startTestPaysim({ payouts: "auto" });
+    paysim = await usePaysim({ payouts: "auto" }, thisSuite);
   });
-  afterAll(() => paysim.dispose());
 
   it.each([...EVENT_TYPES])("produces a %s event", async (type) => {
     await expectTriggerProduces(paysim, type);
@@ -122,11 +123,11 @@ describe("paysim trigger (payouts auto)", () => {
 });
 
 describe("paysim trigger (payouts manual)", () => {
+  const thisSuite = suiteScope();
   let paysim: TestPaysim;
   beforeAll(async () => {
-    paysim = await startTestPaysim({ payouts: "manual" });
+    paysim = await usePaysim({ payouts: "manual" }, thisSuite);
   });
-  afterAll(() => paysim.dispose());
 
   it.each([...PAYOUT_TYPES])("produces a %s event", async (type) => {
     await expectTriggerProduces(paysim, type);

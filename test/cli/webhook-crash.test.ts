@@ -1,44 +1,30 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { verifySignature } from "../../src/webhooks/sign.js";
-import { startPaysimCli, type StartedPaysim } from "../helpers/cli.js";
-import { callApi, createIntent, clientFor, tempDir } from "../helpers/paysim.js";
-import { startReceiver, type Receiver } from "../helpers/receiver.js";
+import type { StartedPaysim } from "../helpers/cli.js";
+import { usePaysimCli, useReceiver, useTempDir } from "../helpers/disposables.js";
+import { callApi, createIntent, clientFor } from "../helpers/paysim.js";
 
 // The real binary (dist/): run `npm run build` before these tests.
 
 const SECRET = "whsec_crash_test_secret_01";
 
-let receiver: Receiver | undefined;
-const children: StartedPaysim[] = [];
-const cleanups: (() => void)[] = [];
-afterEach(async () => {
-  for (const child of children.splice(0)) await child.cli.stop("SIGKILL");
-  await receiver?.close();
-  receiver = undefined;
-  for (const cleanup of cleanups.splice(0)) cleanup();
-});
-
 /** A folder for the database; instance.json is written beside it. */
 function databaseFolder(): { dir: string; db: string } {
-  const { dir, cleanup } = tempDir("paysim-crash-");
-  cleanups.push(cleanup);
+  const dir = useTempDir("paysim-crash-");
   return { dir, db: join(dir, "paysim.db") };
 }
 
-async function startChild(db: string, forwardTo: string): Promise<StartedPaysim> {
-  const started = await startPaysimCli(["--no-ui", "--db", db, "--forward-to", forwardTo, "--webhook-secret", SECRET]);
-  children.push(started);
-  return started;
+function startChild(db: string, forwardTo: string): Promise<StartedPaysim> {
+  return usePaysimCli(["--no-ui", "--db", db, "--forward-to", forwardTo, "--webhook-secret", SECRET]);
 }
 
 /** SIGKILL: no clean shutdown, nothing flushed beyond what was committed. */
 async function kill(started: StartedPaysim): Promise<void> {
   const result = await started.cli.stop("SIGKILL");
   expect(result.signal).toBe("SIGKILL");
-  children.splice(children.indexOf(started), 1);
 }
 
 /**
@@ -66,7 +52,7 @@ async function createdEventId(started: StartedPaysim): Promise<string> {
 describe("webhook deliveries survive paysim being killed (SIGKILL)", () => {
   it("keeps a failed delivery's retry across a kill: it is sent after the restart when the clock reaches it, not before", async () => {
     const { dir, db } = databaseFolder();
-    receiver = await startReceiver(200);
+    const receiver = await useReceiver(200);
     receiver.queue(500);
     const first = await startChild(db, receiver.url);
     const instanceFile = JSON.parse(readFileSync(join(dir, "instance.json"), "utf8"));
@@ -103,7 +89,7 @@ describe("webhook deliveries survive paysim being killed (SIGKILL)", () => {
 
   it("sends an attempt cut off by a kill again at once after the restart, and shows the cut-off attempt as interrupted", async () => {
     const { db } = databaseFolder();
-    receiver = await startReceiver(200);
+    const receiver = await useReceiver(200);
     receiver.queue("hang");
     const first = await startChild(db, receiver.url);
     const eventId = await createdEventId(first);
@@ -131,7 +117,7 @@ describe("webhook deliveries survive paysim being killed (SIGKILL)", () => {
     const { db } = databaseFolder();
     let killed = false;
     // An attempt that gets out before the kill never completes; after the restart the receiver answers.
-    receiver = await startReceiver(() => (killed ? 200 : "hang"));
+    const receiver = await useReceiver(() => (killed ? 200 : "hang"));
     const first = await startChild(db, receiver.url);
     const intent = await createIntent(clientFor(first.url, first.key));
     await kill(first); // at once: the attempt may be in flight, or not sent yet

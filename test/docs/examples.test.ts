@@ -2,12 +2,12 @@
 // written, against the built `paysim`, and every link between the pages resolves.
 // How a block is marked: test/docs/markdown-examples.ts.
 import { spawn } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { cliEnv, PAYSIM_BIN, startCli, type CliHandle } from "../helpers/cli.js";
+import { useTempDir } from "../helpers/disposables.js";
 import {
   anchorsOf,
   CODE_LANGS,
@@ -26,12 +26,6 @@ const DOCS = ["README.md", ...readdirSync(join(ROOT, "docs")).filter((name) => n
   (name) => join(ROOT, name),
 );
 const BLOCKS = DOCS.flatMap((file) => readBlocks(file));
-
-/** Folders made for the walk-throughs, removed at the end. */
-const folders: string[] = [];
-afterAll(() => {
-  for (const folder of folders) rmSync(folder, { recursive: true, force: true });
-});
 
 interface Walkthrough {
   file: string;
@@ -97,8 +91,8 @@ async function startAsShown(command: string, cwd: string): Promise<{ cli: CliHan
 }
 
 async function run(walkthrough: Walkthrough): Promise<void> {
-  const folder = mkdtempSync(join(tmpdir(), `paysim-doc-${walkthrough.name}-`));
-  folders.push(folder);
+  // Removed when the walk-through's test finishes.
+  const folder = useTempDir(`paysim-doc-${walkthrough.name}-`);
   const binDir = join(folder, ".bin");
   mkdirSync(binDir);
   writeFileSync(join(binDir, "paysim"), `#!/bin/sh\nexec "${process.execPath}" "${PAYSIM_BIN}" "$@"\n`);

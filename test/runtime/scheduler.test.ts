@@ -1,12 +1,11 @@
-import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { Bus } from "../../src/bus.js";
 import { createClock, type Clock } from "../../src/runtime/clock.js";
 import { createScheduler, type Scheduler } from "../../src/runtime/scheduler.js";
 import { createUnitOfWork, type Work } from "../../src/services/unit-of-work.js";
 import { createStore, type Store } from "../../src/store/index.js";
 import { openDatabase } from "../../src/store/open.js";
-import { tempDir } from "../helpers/paysim.js";
+import { defer, useTempPath } from "../helpers/disposables.js";
 
 const T0 = Date.parse("2030-01-01T00:00:00.000Z");
 
@@ -18,13 +17,6 @@ interface Harness {
   errors: unknown[];
   close(): Promise<void>;
 }
-
-const open: Harness[] = [];
-const dirs: (() => void)[] = [];
-afterEach(async () => {
-  for (const h of open.splice(0)) await h.close();
-  for (const cleanup of dirs.splice(0)) cleanup();
-});
 
 /** A scheduler on a real SQLite file, its clock fed by a real-time source the test moves. */
 function harness(dbPath: string, realNow: () => number): Harness {
@@ -47,15 +39,11 @@ function harness(dbPath: string, realNow: () => number): Harness {
       if (db.open) db.close();
     },
   };
-  open.push(h);
+  defer(() => h.close());
   return h;
 }
 
-function newDbPath(): string {
-  const { dir, cleanup } = tempDir();
-  dirs.push(cleanup);
-  return join(dir, "paysim.db");
-}
+const newDbPath = () => useTempPath();
 
 function schedule(h: Harness, payload: string, dueMs: number, kind = "record") {
   h.store.transaction(() => h.scheduler.schedule({ kind, subjectId: `subject-${payload}`, dueMs, payload }));
@@ -159,7 +147,7 @@ describe("scheduler", () => {
     const h = harness(newDbPath(), () => T0);
     const db = h.store;
     const scheduler = createScheduler({ store: db, clock: h.clock, run: createUnitOfWork(db, new Bus(), h.clock), maxInFlight: 2, onError: () => {} });
-    open.push({ ...h, scheduler, close: async () => scheduler.stop() });
+    defer(() => scheduler.stop());
     let peak = 0;
     const done: string[] = [];
     scheduler.register("attempt", {
@@ -183,7 +171,7 @@ describe("scheduler", () => {
     const h = harness(newDbPath(), () => T0);
     const db = h.store;
     const scheduler = createScheduler({ store: db, clock: h.clock, run: createUnitOfWork(db, new Bus(), h.clock), maxInFlight: 2, onError: () => {} });
-    open.push({ ...h, scheduler, close: async () => scheduler.stop() });
+    defer(() => scheduler.stop());
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
     const started: string[] = [];
@@ -263,7 +251,7 @@ describe("scheduler", () => {
     const h = harness(newDbPath(), Date.now);
     const fast = createClock({ timeScale: 10_000 });
     const scheduler = createScheduler({ store: h.store, clock: fast, run: createUnitOfWork(h.store, new Bus(), fast), onError: () => {} });
-    open.push({ ...h, scheduler, close: async () => scheduler.stop() });
+    defer(() => scheduler.stop());
     const fired = new Promise<string>((resolve) => scheduler.register("tick", { sync: (job) => resolve(String(job.payload)) }));
     scheduler.start();
     // One virtual minute: a tenth of a real second at this scale.

@@ -1,15 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { VERSION } from "../../src/version.js";
+import { suiteScope, usePaysim } from "../helpers/disposables.js";
 import { expectApiError } from "../helpers/errors.js";
 import { rawRequest } from "../helpers/http.js";
-import { startTestPaysim, type TestPaysim } from "../helpers/paysim.js";
+import type { TestPaysim } from "../helpers/paysim.js";
 
+const thisFile = suiteScope();
 let paysim: TestPaysim;
 beforeAll(async () => {
-  paysim = await startTestPaysim();
-});
-afterAll(async () => {
-  await paysim.dispose();
+  paysim = await usePaysim({}, thisFile);
 });
 
 const withAuthorization = (path: string, authorization?: string, method = "GET") =>

@@ -1,18 +1,17 @@
 import { readFileSync, existsSync } from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { loadTestCards } from "../../src/fixture-data.js";
+import { suiteScope, usePaysim } from "../helpers/disposables.js";
 import { rawRequest } from "../helpers/http.js";
-import { createIntent, startTestPaysim, type TestPaysim } from "../helpers/paysim.js";
+import { createIntent, type TestPaysim } from "../helpers/paysim.js";
 
 const TEST_CARDS = loadTestCards();
 const GOOD = { number: "4242 4242 4242 4242", expiry: "12/34", cvc: "123" };
 
+const thisFile = suiteScope();
 let paysim: TestPaysim;
 beforeAll(async () => {
-  paysim = await startTestPaysim();
-});
-afterAll(async () => {
-  await paysim.dispose();
+  paysim = await usePaysim({}, thisFile);
 });
 
 interface Page {
@@ -147,19 +146,15 @@ describe("GET /checkout/:id of a created intent", () => {
   });
 
   it("renders a description and a merchant name holding HTML as text", async () => {
-    const other = await startTestPaysim({ config: { companies: [{ name: `Bob's <i>"Shop"</i> & Co`, currency: "EUR", webhook_endpoints: [] }] } });
-    try {
-      const intent = await createIntent(other, { amount: 500, description: `<script>alert("x")</script><img src=x onerror=alert(1)>` });
-      const page = await getPage(intent.checkout_url);
-      expectHtml(page, 200);
-      expect(page.html).not.toContain("<script>");
-      expect(page.html).not.toContain("<img");
-      expect(page.html).not.toContain("<i>");
-      expect(page.html).toContain("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt;");
-      expect(page.html).toContain("Bob&#39;s &lt;i&gt;&quot;Shop&quot;&lt;/i&gt; &amp; Co");
-    } finally {
-      await other.dispose();
-    }
+    const other = await usePaysim({ config: { companies: [{ name: `Bob's <i>"Shop"</i> & Co`, currency: "EUR", webhook_endpoints: [] }] } });
+    const intent = await createIntent(other, { amount: 500, description: `<script>alert("x")</script><img src=x onerror=alert(1)>` });
+    const page = await getPage(intent.checkout_url);
+    expectHtml(page, 200);
+    expect(page.html).not.toContain("<script>");
+    expect(page.html).not.toContain("<img");
+    expect(page.html).not.toContain("<i>");
+    expect(page.html).toContain("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt;");
+    expect(page.html).toContain("Bob&#39;s &lt;i&gt;&quot;Shop&quot;&lt;/i&gt; &amp; Co");
   });
 });
 
@@ -294,23 +289,19 @@ describe("Pay with bad card details", () => {
   });
 
   it("judges the expiry by the paysim clock, not the wall clock", async () => {
-    const isolated = await startTestPaysim();
-    try {
-      const intent = await createIntent(isolated);
-      const now = new Date();
-      // Valid through the end of next month in real time…
-      const next = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
-      const expiry = `${String(next.getUTCMonth() + 1).padStart(2, "0")}/${String(next.getUTCFullYear()).slice(-2)}`;
-      // …but a year later on the paysim clock.
-      const advanced = await isolated.api("POST", "/v1/sandbox/clock/advance", { body: { seconds: 365 * 86_400 } });
-      expect(advanced.status).toBe(200);
-      const token = tokenOf((await getPage(intent.checkout_url)).html);
-      const page = await postForm(`${isolated.url}/checkout/${intent.id}/pay`, { token, ...GOOD, expiry });
-      expectHtml(page, 422);
-      expect(textOf(page.html)).toContain("Your card has expired.");
-    } finally {
-      await isolated.dispose();
-    }
+    const isolated = await usePaysim();
+    const intent = await createIntent(isolated);
+    const now = new Date();
+    // Valid through the end of next month in real time…
+    const next = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
+    const expiry = `${String(next.getUTCMonth() + 1).padStart(2, "0")}/${String(next.getUTCFullYear()).slice(-2)}`;
+    // …but a year later on the paysim clock.
+    const advanced = await isolated.api("POST", "/v1/sandbox/clock/advance", { body: { seconds: 365 * 86_400 } });
+    expect(advanced.status).toBe(200);
+    const token = tokenOf((await getPage(intent.checkout_url)).html);
+    const page = await postForm(`${isolated.url}/checkout/${intent.id}/pay`, { token, ...GOOD, expiry });
+    expectHtml(page, 422);
+    expect(textOf(page.html)).toContain("Your card has expired.");
   });
 
   it("a corrected form after an error pays (the re-rendered form carries a valid token)", async () => {
@@ -371,20 +362,15 @@ describe("forms from anywhere but the page itself", () => {
   });
 
   it("a token issued before a restart is refused after it (the key lives in one instance's memory)", async () => {
-    const first = await startTestPaysim();
+    const first = await usePaysim();
     const intent = await createIntent(first);
     const token = tokenOf((await getPage(intent.checkout_url)).html);
     await first.close();
-    const second = await startTestPaysim({ db: first.dbPath, secretKey: first.secretKey });
-    try {
-      const page = await postForm(`${second.url}/checkout/${intent.id}/pay`, { token, ...GOOD });
-      expectHtml(page, 403);
-      const fresh = tokenOf((await getPage(`${second.url}/checkout/${intent.id}`)).html);
-      expect(fresh).not.toBe(token);
-    } finally {
-      await second.dispose();
-      await first.dispose();
-    }
+    const second = await usePaysim({ db: first.dbPath, secretKey: first.secretKey });
+    const page = await postForm(`${second.url}/checkout/${intent.id}/pay`, { token, ...GOOD });
+    expectHtml(page, 403);
+    const fresh = tokenOf((await getPage(`${second.url}/checkout/${intent.id}`)).html);
+    expect(fresh).not.toBe(token);
   });
 
   it("a post carrying this page's own Origin and Sec-Fetch-Site is accepted", async () => {
@@ -489,20 +475,16 @@ describe("an intent that is no longer created", () => {
 describe("an unexpected failure", () => {
   it("is an HTML 500 page naming the request, reported with that request id", async () => {
     const reported: Array<[string, unknown]> = [];
-    const isolated = await startTestPaysim({ onInternalError: (requestId, error) => reported.push([requestId, error]) });
-    try {
-      const intent = await createIntent(isolated);
-      isolated.store.db.close(); // a real fault: every lookup now throws
-      const page = await getPage(intent.checkout_url);
-      expectHtml(page, 500);
-      const requestId = page.headers.get("request-id")!;
-      expect(textOf(page.html)).toContain("Something went wrong");
-      expect(textOf(page.html)).toContain(requestId);
-      expect(page.html).not.toMatch(/database|at \S+\.js|stack/i);
-      expect(reported.map(([id]) => id)).toEqual([requestId]);
-    } finally {
-      await isolated.dispose();
-    }
+    const isolated = await usePaysim({ onInternalError: (requestId, error) => reported.push([requestId, error]) });
+    const intent = await createIntent(isolated);
+    isolated.store.db.close(); // a real fault: every lookup now throws
+    const page = await getPage(intent.checkout_url);
+    expectHtml(page, 500);
+    const requestId = page.headers.get("request-id")!;
+    expect(textOf(page.html)).toContain("Something went wrong");
+    expect(textOf(page.html)).toContain(requestId);
+    expect(page.html).not.toMatch(/database|at \S+\.js|stack/i);
+    expect(reported.map(([id]) => id)).toEqual([requestId]);
   });
 });
 
@@ -516,42 +498,38 @@ function textCells(db: TestPaysim["store"]["db"]): string[] {
 
 describe("card data at rest", () => {
   it("the database file keeps only last4 and brand: no full number, no CVC, whatever was typed", async () => {
-    const isolated = await startTestPaysim();
-    try {
-      const paid = await createIntent(isolated, { amount: 100, description: "card 5105 1051 0510 5100 in a description" });
-      const declined = await createIntent(isolated, { amount: 100 });
-      const submissions: Array<[any, Record<string, string>]> = [
-        [paid, { number: "4242424242424241", expiry: "12/34", cvc: "7391" }],
-        // An Amex card, whose CVC has 4 digits: distinctive enough to look for in the files.
-        [paid, { number: "371449635398431", expiry: "12/34", cvc: "7392" }],
-        [declined, { number: "4000000000000002", expiry: "12/34", cvc: "739" }],
-      ];
-      for (const [intent, card] of submissions) {
-        const token = tokenOf((await getPage(intent.checkout_url)).html);
-        await postForm(`${isolated.url}/checkout/${intent.id}/pay`, { token, ...card });
-      }
-      expect((await isolated.api("GET", `/v1/payment_intents/${paid.id}`)).body).toMatchObject({ state: "captured", card: { last4: "8431", brand: "amex" } });
-      expect((await isolated.api("GET", `/v1/payment_intents/${declined.id}`)).body).toMatchObject({ state: "failed", card: { last4: "0002" } });
+    const isolated = await usePaysim();
+    const paid = await createIntent(isolated, { amount: 100, description: "card 5105 1051 0510 5100 in a description" });
+    const declined = await createIntent(isolated, { amount: 100 });
+    const submissions: Array<[any, Record<string, string>]> = [
+      [paid, { number: "4242424242424241", expiry: "12/34", cvc: "7391" }],
+      // An Amex card, whose CVC has 4 digits: distinctive enough to look for in the files.
+      [paid, { number: "371449635398431", expiry: "12/34", cvc: "7392" }],
+      [declined, { number: "4000000000000002", expiry: "12/34", cvc: "739" }],
+    ];
+    for (const [intent, card] of submissions) {
+      const token = tokenOf((await getPage(intent.checkout_url)).html);
+      await postForm(`${isolated.url}/checkout/${intent.id}/pay`, { token, ...card });
+    }
+    expect((await isolated.api("GET", `/v1/payment_intents/${paid.id}`)).body).toMatchObject({ state: "captured", card: { last4: "8431", brand: "amex" } });
+    expect((await isolated.api("GET", `/v1/payment_intents/${declined.id}`)).body).toMatchObject({ state: "failed", card: { last4: "0002" } });
 
-      const files = [isolated.dbPath, `${isolated.dbPath}-wal`].filter(existsSync);
-      const bytes = files.map((file) => readFileSync(file).toString("latin1")).join("\n");
-      for (const number of ["4242424242424241", "371449635398431", "4000000000000002", "5105105105105100"]) {
-        expect(bytes.includes(number), `${number} found in the database files`).toBe(false);
-      }
-      expect(bytes).not.toMatch(/"cvc"|cvc=/i);
-      expect(bytes).toContain("8431");
-      // A 4-digit CVC turns up by chance inside random hex hashes and ids (about 1 run in 130 per CVC,
-      // measured), so it is looked for where a stored CVC would stand: as a token of its own in the
-      // files (JSON, form bodies, logs), and as, or inside, any text value a table holds. The declined
-      // Visa card's 3-digit CVC would turn up by chance too often to be looked for the same way.
-      const cells = textCells(isolated.store.db);
-      for (const cvc of ["7391", "7392"]) {
-        const alone = new RegExp(`(?<![0-9A-Za-z])${cvc}(?![0-9A-Za-z])`);
-        expect(alone.test(bytes), `${cvc} found alone in the database files`).toBe(false);
-        expect(cells.filter((text) => new RegExp(`\\b${cvc}\\b`).test(text)), `${cvc} found in a stored value`).toEqual([]);
-      }
-    } finally {
-      await isolated.dispose();
+    const files = [isolated.dbPath, `${isolated.dbPath}-wal`].filter(existsSync);
+    const bytes = files.map((file) => readFileSync(file).toString("latin1")).join("\n");
+    for (const number of ["4242424242424241", "371449635398431", "4000000000000002", "5105105105105100"]) {
+      expect(bytes.includes(number), `${number} found in the database files`).toBe(false);
+    }
+    expect(bytes).not.toMatch(/"cvc"|cvc=/i);
+    expect(bytes).toContain("8431");
+    // A 4-digit CVC turns up by chance inside random hex hashes and ids (about 1 run in 130 per CVC,
+    // measured), so it is looked for where a stored CVC would stand: as a token of its own in the
+    // files (JSON, form bodies, logs), and as, or inside, any text value a table holds. The declined
+    // Visa card's 3-digit CVC would turn up by chance too often to be looked for the same way.
+    const cells = textCells(isolated.store.db);
+    for (const cvc of ["7391", "7392"]) {
+      const alone = new RegExp(`(?<![0-9A-Za-z])${cvc}(?![0-9A-Za-z])`);
+      expect(alone.test(bytes), `${cvc} found alone in the database files`).toBe(false);
+      expect(cells.filter((text) => new RegExp(`\\b${cvc}\\b`).test(text)), `${cvc} found in a stored value`).toEqual([]);
     }
   });
 });

@@ -1,13 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import { suiteScope, usePaysim } from "../helpers/disposables.js";
 import { expectApiError } from "../helpers/errors.js";
-import { createIntent, eventsSince, newestEventId, startTestPaysim, type TestPaysim } from "../helpers/paysim.js";
+import { createIntent, eventsSince, newestEventId, type TestPaysim } from "../helpers/paysim.js";
 
+const thisFile = suiteScope();
 let paysim: TestPaysim;
 beforeAll(async () => {
-  paysim = await startTestPaysim();
-});
-afterAll(async () => {
-  await paysim.dispose();
+  paysim = await usePaysim({}, thisFile);
 });
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -84,12 +83,13 @@ describe("events written by payment intent changes", () => {
 });
 
 describe("GET /v1/events", () => {
+  const thisSuite = suiteScope();
   let listed: TestPaysim;
   /** Types in emission order, oldest first. */
   const emitted: { id?: string; type: string }[] = [];
 
   beforeAll(async () => {
-    listed = await startTestPaysim();
+    listed = await usePaysim({}, thisSuite);
     for (let i = 0; i < 6; i++) {
       const intent = await createIntent(listed, { amount: 100 + i, capture_method: "manual" });
       emitted.push({ type: "payment_intent.created" });
@@ -103,9 +103,6 @@ describe("GET /v1/events", () => {
     }
     const all = await eventsSince(listed, undefined);
     all.forEach((event, i) => (emitted[i]!.id = event.id));
-  });
-  afterAll(async () => {
-    await listed.dispose();
   });
 
   const newestFirst = () => [...emitted].reverse();

@@ -1,15 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import { suiteScope, usePaysim } from "../helpers/disposables.js";
 import { expectApiError } from "../helpers/errors.js";
 import { rawRequest } from "../helpers/http.js";
 import { buildRequest, sendRaw } from "../helpers/raw-socket.js";
-import { freshKey, startTestPaysim, type TestPaysim } from "../helpers/paysim.js";
+import { freshKey, type TestPaysim } from "../helpers/paysim.js";
 
+const thisFile = suiteScope();
 let paysim: TestPaysim;
 beforeAll(async () => {
-  paysim = await startTestPaysim();
-});
-afterAll(async () => {
-  await paysim.dispose();
+  paysim = await usePaysim({}, thisFile);
 });
 
 /** A creation through node:http with the key and a fresh Idempotency-Key, the rest as given. */
@@ -241,19 +240,15 @@ describe("every response", () => {
 describe("an unexpected failure inside paysim", () => {
   it("answers 500 internal_error naming the request id, with no internals, and reports the error with that id", async () => {
     const reported: { requestId: string; error: unknown }[] = [];
-    const broken = await startTestPaysim({ onInternalError: (requestId, error) => reported.push({ requestId, error }) });
-    try {
-      // Closing the database under the running server makes every store call throw.
-      broken.store.db.close();
-      const response = await broken.api("GET", "/v1/payment_intents");
-      expectApiError(response, 500, "internal_error");
-      expect(response.body.error.message).toContain(response.body.request_id);
-      expect(response.text).not.toMatch(STACK_LINE);
-      expect(response.text).not.toMatch(/sqlite|database|TypeError/i);
-      expect(reported.map((r) => r.requestId)).toEqual([response.body.request_id]);
-      expect(reported[0]!.error).toBeInstanceOf(Error);
-    } finally {
-      await broken.dispose();
-    }
+    const broken = await usePaysim({ onInternalError: (requestId, error) => reported.push({ requestId, error }) });
+    // Closing the database under the running server makes every store call throw.
+    broken.store.db.close();
+    const response = await broken.api("GET", "/v1/payment_intents");
+    expectApiError(response, 500, "internal_error");
+    expect(response.body.error.message).toContain(response.body.request_id);
+    expect(response.text).not.toMatch(STACK_LINE);
+    expect(response.text).not.toMatch(/sqlite|database|TypeError/i);
+    expect(reported.map((r) => r.requestId)).toEqual([response.body.request_id]);
+    expect(reported[0]!.error).toBeInstanceOf(Error);
   });
 });

@@ -1,23 +1,22 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import { suiteScope, usePaysim } from "../helpers/disposables.js";
 import { expectApiError } from "../helpers/errors.js";
-import { createIntent, eventsSince, freshKey, newestEventId, startTestPaysim, type TestPaysim } from "../helpers/paysim.js";
+import { createIntent, eventsSince, freshKey, newestEventId, type TestPaysim } from "../helpers/paysim.js";
 
 const KEY_A = "sk_test_idem_company_a_0001";
 const KEY_B = "sk_test_idem_company_b_0001";
 
+const thisFile = suiteScope();
 let paysim: TestPaysim;
 beforeAll(async () => {
-  paysim = await startTestPaysim({
+  paysim = await usePaysim({
     config: {
       companies: [
         { name: "Alpha", currency: "EUR", secret_key: KEY_A, webhook_endpoints: [] },
         { name: "Beta", currency: "USD", secret_key: KEY_B, webhook_endpoints: [] },
       ],
     },
-  });
-});
-afterAll(async () => {
-  await paysim.dispose();
+  }, thisFile);
 });
 
 const create = (body: unknown, idempotencyKey: string | undefined, key?: string) =>
@@ -226,12 +225,10 @@ describe("the optional Idempotency-Key on authorize, capture and cancel", () => 
 });
 
 describe("the 24-hour replay window, on the virtual clock", () => {
+  const thisSuite = suiteScope();
   let windowed: TestPaysim;
   beforeAll(async () => {
-    windowed = await startTestPaysim();
-  });
-  afterAll(async () => {
-    await windowed.dispose();
+    windowed = await usePaysim({}, thisSuite);
   });
 
   const advance = async (seconds: number) => {

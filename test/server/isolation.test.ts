@@ -1,24 +1,26 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import { suiteScope, usePaysim } from "../helpers/disposables.js";
 import { expectApiError } from "../helpers/errors.js";
-import { createIntent, eventsSince, freshKey, newestEventId, startTestPaysim, type TestPaysim } from "../helpers/paysim.js";
+import { createIntent, eventsSince, freshKey, newestEventId, type TestPaysim } from "../helpers/paysim.js";
 
 const KEY_A = "sk_test_isolation_a_0001";
 const KEY_B = "sk_test_isolation_b_0001";
 
+const thisFile = suiteScope();
 let paysim: TestPaysim;
 /** A's intents, one per state it can be left in. */
 const ofA: Record<string, any> = {};
 let eventsOfA: any[];
 
 beforeAll(async () => {
-  paysim = await startTestPaysim({
+  paysim = await usePaysim({
     config: {
       companies: [
         { name: "Company A", currency: "EUR", secret_key: KEY_A, webhook_endpoints: [] },
         { name: "Company B", currency: "GBP", secret_key: KEY_B, webhook_endpoints: [] },
       ],
     },
-  });
+  }, thisFile);
   const manual = { amount: 1000, capture_method: "manual" };
   ofA.created = await createIntent(paysim, manual, KEY_A);
   ofA.authorized = await createIntent(paysim, manual, KEY_A);
@@ -32,9 +34,6 @@ beforeAll(async () => {
   for (const state of ["created", "authorized", "captured"]) {
     ofA[state] = (await paysim.api("GET", `/v1/payment_intents/${ofA[state].id}`, { key: KEY_A })).body;
   }
-});
-afterAll(async () => {
-  await paysim.dispose();
 });
 
 const asB = (method: string, path: string, call: { body?: unknown; idempotencyKey?: string } = {}) => paysim.api(method, path, { ...call, key: KEY_B });

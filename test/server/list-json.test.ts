@@ -1,11 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freshKey, startTestPaysim, type ApiResponse, type TestPaysim } from "../helpers/paysim.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { suiteScope, usePaysim } from "../helpers/disposables.js";
+import { freshKey, type ApiResponse, type TestPaysim } from "../helpers/paysim.js";
 
 // Lists are built by SQLite (`json_object`), reads by id and the answers of
 // changes in TypeScript, both from one field list (src/store/resource-shape.ts).
 // These tests hold them to the same bytes, for every shape a resource can take
 // and for text that needs escaping.
 
+const thisFile = suiteScope();
 let paysim: TestPaysim;
 
 /** Every character JSON must escape, and some it must not. */
@@ -20,10 +22,7 @@ const AWKWARD_TEXTS = [
 ];
 
 beforeAll(async () => {
-  paysim = await startTestPaysim({ payouts: "manual" });
-});
-afterAll(async () => {
-  await paysim.dispose();
+  paysim = await usePaysim({ payouts: "manual" }, thisFile);
 });
 
 /** An answer's text without its request_id member: the resource's own text. */

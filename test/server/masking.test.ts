@@ -1,7 +1,8 @@
 import { existsSync, readFileSync } from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { expectApiError } from "../helpers/errors.js";
-import { createIntent, freshKey, startTestPaysim, tempDir } from "../helpers/paysim.js";
+import { suiteScope, usePaysim } from "../helpers/disposables.js";
+import { createIntent, freshKey } from "../helpers/paysim.js";
 import type { TestPaysim } from "../helpers/paysim.js";
 
 /** PANs sent in every form SPEC §9 names, each a different number so that each can be looked for. */
@@ -29,13 +30,15 @@ function expectNoSecretsIn(paths: string[]) {
   }
 }
 
+const thisFile = suiteScope();
 let paysim: TestPaysim;
-const folder = tempDir();
-const dbPath = `${folder.dir}/masking.db`;
+/** The instance's SQLite file, in the folder the suite's cleanup removes. */
+let dbPath: string;
 const responses: any[] = [];
 
 beforeAll(async () => {
-  paysim = await startTestPaysim({ db: dbPath });
+  paysim = await usePaysim({}, thisFile);
+  dbPath = paysim.dbPath;
   for (const { description } of SENT) {
     const response = await paysim.api("POST", "/v1/payment_intents", { body: { amount: 1000, description }, idempotencyKey: freshKey() });
     responses.push(response);
@@ -48,10 +51,6 @@ beforeAll(async () => {
   const intent = await createIntent(paysim, { amount: 1000, description: "4242424242424242", capture_method: "manual" });
   responses.push(await paysim.api("POST", `/v1/payment_intents/${intent.id}/authorize`, { body: { payment_method: "pm_card_visa", cvv: CVV_MARKER } }));
   responses.push(await paysim.api("POST", `/v1/payment_intents/${intent.id}/cancel`, { idempotencyKey: "5555 5555 5555 4444" }));
-});
-afterAll(async () => {
-  await paysim.dispose();
-  folder.cleanup();
 });
 
 describe("a PAN sent in a description", () => {

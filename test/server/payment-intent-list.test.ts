@@ -1,14 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import { suiteScope, usePaysim } from "../helpers/disposables.js";
 import { expectApiError } from "../helpers/errors.js";
-import { createIntent, startTestPaysim, type TestPaysim } from "../helpers/paysim.js";
+import { createIntent, type TestPaysim } from "../helpers/paysim.js";
 
+const thisFile = suiteScope();
 let paysim: TestPaysim;
 /** Ids in creation order (oldest first). */
 const created: string[] = [];
 const STATES_BY_INDEX = (i: number) => (i % 5 === 0 ? "canceled" : i % 3 === 0 ? "authorized" : "created");
 
 beforeAll(async () => {
-  paysim = await startTestPaysim();
+  paysim = await usePaysim({}, thisFile);
   for (let i = 0; i < 23; i++) {
     const intent = await createIntent(paysim, { amount: 100 + i, capture_method: "manual" });
     created.push(intent.id);
@@ -16,9 +18,6 @@ beforeAll(async () => {
     if (state === "canceled") await paysim.api("POST", `/v1/payment_intents/${intent.id}/cancel`);
     if (state === "authorized") await paysim.api("POST", `/v1/payment_intents/${intent.id}/authorize`);
   }
-});
-afterAll(async () => {
-  await paysim.dispose();
 });
 
 const newestFirst = () => [...created].reverse();

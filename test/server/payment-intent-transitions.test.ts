@@ -1,13 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import { suiteScope, usePaysim } from "../helpers/disposables.js";
 import { expectApiError } from "../helpers/errors.js";
-import { createIntent, eventsSince, newestEventId, startTestPaysim, type TestPaysim } from "../helpers/paysim.js";
+import { createIntent, eventsSince, newestEventId, type TestPaysim } from "../helpers/paysim.js";
 
+const thisFile = suiteScope();
 let paysim: TestPaysim;
 beforeAll(async () => {
-  paysim = await startTestPaysim();
-});
-afterAll(async () => {
-  await paysim.dispose();
+  paysim = await usePaysim({}, thisFile);
 });
 
 type State = "created" | "authorized" | "captured" | "canceled" | "failed";

@@ -1,19 +1,18 @@
 import { readFileSync } from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import { suiteScope, usePaysim } from "../helpers/disposables.js";
 import { expectApiError } from "../helpers/errors.js";
-import { eventsSince, freshKey, newestEventId, startTestPaysim, type TestPaysim } from "../helpers/paysim.js";
+import { eventsSince, freshKey, newestEventId, type TestPaysim } from "../helpers/paysim.js";
 
 const ACME = "sk_test_acme_payouts_0001";
 const GLOBEX = "sk_test_globex_payouts_0001";
 
+const thisFile = suiteScope();
 let paysim: TestPaysim;
 beforeAll(async () => {
-  paysim = await startTestPaysim({
+  paysim = await usePaysim({
     config: { companies: [{ name: "Acme", currency: "EUR", secret_key: ACME }, { name: "Globex", currency: "USD", secret_key: GLOBEX }] } as never,
-  });
-});
-afterAll(async () => {
-  await paysim.dispose();
+  }, thisFile);
 });
 
 const CARD = { amount: 5000, currency: "EUR", destination_type: "card", destination_token: "tok_card_visa" };
@@ -154,96 +153,76 @@ describe("payout simulation (--payouts auto) reached by advancing the clock", ()
     ["wallet", "tok_wallet_fail", "failed", "destination_rejected"],
     ["wallet", "tok_wallet_return", "returned", "returned_by_bank"],
   ])("%s %s ends %s", async (destination_type, destination_token, status, reason) => {
-    const local = await startTestPaysim();
-    try {
-      const created = (await local.api("POST", "/v1/payouts", { body: { ...CARD, destination_type, destination_token }, idempotencyKey: freshKey() })).body;
-      await local.api("POST", "/v1/sandbox/clock/advance", { body: { seconds: 1 } });
-      expect((await local.api("GET", `/v1/payouts/${created.id}`)).body.status).toBe("pending");
-      await local.api("POST", "/v1/sandbox/clock/advance", { body: { seconds: 1 } });
-      const at2 = (await local.api("GET", `/v1/payouts/${created.id}`)).body;
-      expect(at2.status).toBe(status === "succeeded" ? "processing" : status);
-      await local.api("POST", "/v1/sandbox/clock/advance", { body: { seconds: 3 } });
-      const final = (await local.api("GET", `/v1/payouts/${created.id}`)).body;
-      expect(final).toMatchObject({ status, failure_reason: reason });
-      const types = (await eventsSince(local, undefined)).map((e) => e.type);
-      expect(types).toEqual(status === "succeeded" ? ["payout.created", "payout.processing", "payout.succeeded"] : ["payout.created", `payout.${status}`]);
-    } finally {
-      await local.dispose();
-    }
+    const local = await usePaysim();
+    const created = (await local.api("POST", "/v1/payouts", { body: { ...CARD, destination_type, destination_token }, idempotencyKey: freshKey() })).body;
+    await local.api("POST", "/v1/sandbox/clock/advance", { body: { seconds: 1 } });
+    expect((await local.api("GET", `/v1/payouts/${created.id}`)).body.status).toBe("pending");
+    await local.api("POST", "/v1/sandbox/clock/advance", { body: { seconds: 1 } });
+    const at2 = (await local.api("GET", `/v1/payouts/${created.id}`)).body;
+    expect(at2.status).toBe(status === "succeeded" ? "processing" : status);
+    await local.api("POST", "/v1/sandbox/clock/advance", { body: { seconds: 3 } });
+    const final = (await local.api("GET", `/v1/payouts/${created.id}`)).body;
+    expect(final).toMatchObject({ status, failure_reason: reason });
+    const types = (await eventsSince(local, undefined)).map((e) => e.type);
+    expect(types).toEqual(status === "succeeded" ? ["payout.created", "payout.processing", "payout.succeeded"] : ["payout.created", `payout.${status}`]);
   });
 
   it("gives a simulated move a request_id of its own", async () => {
-    const local = await startTestPaysim();
-    try {
-      const created = (await local.api("POST", "/v1/payouts", { body: CARD, idempotencyKey: freshKey() })).body;
-      await local.api("POST", "/v1/sandbox/clock/advance", { body: { seconds: 10 } });
-      const events = await eventsSince(local, undefined);
-      const ids = events.map((e) => e.request_id);
-      expect(ids[0]).toBe(created.request_id);
-      expect(new Set(ids).size).toBe(3);
-      for (const id of ids) expect(id).toMatch(/^req_[0-9A-Za-z]{24}$/);
-    } finally {
-      await local.dispose();
-    }
+    const local = await usePaysim();
+    const created = (await local.api("POST", "/v1/payouts", { body: CARD, idempotencyKey: freshKey() })).body;
+    await local.api("POST", "/v1/sandbox/clock/advance", { body: { seconds: 10 } });
+    const events = await eventsSince(local, undefined);
+    const ids = events.map((e) => e.request_id);
+    expect(ids[0]).toBe(created.request_id);
+    expect(new Set(ids).size).toBe(3);
+    for (const id of ids) expect(id).toMatch(/^req_[0-9A-Za-z]{24}$/);
   });
 
   it("drops automatic moves that a manual move made obsolete", async () => {
-    const local = await startTestPaysim();
-    try {
-      const failedByHand = (await local.api("POST", "/v1/payouts", { body: CARD, idempotencyKey: freshKey() })).body;
-      const processingByHand = (await local.api("POST", "/v1/payouts", { body: CARD, idempotencyKey: freshKey() })).body;
-      expect((await local.api("POST", `/v1/sandbox/payouts/${failedByHand.id}/transition`, { body: { to: "failed" } })).status).toBe(200);
-      expect((await local.api("POST", `/v1/sandbox/payouts/${processingByHand.id}/transition`, { body: { to: "processing" } })).status).toBe(200);
-      await local.api("POST", "/v1/sandbox/clock/advance", { body: { seconds: 10 } });
-      expect((await local.api("GET", `/v1/payouts/${failedByHand.id}`)).body.status).toBe("failed");
-      // processing → succeeded still applies and happens at +5 s.
-      expect((await local.api("GET", `/v1/payouts/${processingByHand.id}`)).body.status).toBe("succeeded");
-      const types = (await eventsSince(local, undefined)).filter((e) => e.data.id === failedByHand.id).map((e) => e.type);
-      expect(types).toEqual(["payout.created", "payout.failed"]);
-    } finally {
-      await local.dispose();
-    }
+    const local = await usePaysim();
+    const failedByHand = (await local.api("POST", "/v1/payouts", { body: CARD, idempotencyKey: freshKey() })).body;
+    const processingByHand = (await local.api("POST", "/v1/payouts", { body: CARD, idempotencyKey: freshKey() })).body;
+    expect((await local.api("POST", `/v1/sandbox/payouts/${failedByHand.id}/transition`, { body: { to: "failed" } })).status).toBe(200);
+    expect((await local.api("POST", `/v1/sandbox/payouts/${processingByHand.id}/transition`, { body: { to: "processing" } })).status).toBe(200);
+    await local.api("POST", "/v1/sandbox/clock/advance", { body: { seconds: 10 } });
+    expect((await local.api("GET", `/v1/payouts/${failedByHand.id}`)).body.status).toBe("failed");
+    // processing → succeeded still applies and happens at +5 s.
+    expect((await local.api("GET", `/v1/payouts/${processingByHand.id}`)).body.status).toBe("succeeded");
+    const types = (await eventsSince(local, undefined)).filter((e) => e.data.id === failedByHand.id).map((e) => e.type);
+    expect(types).toEqual(["payout.created", "payout.failed"]);
   });
 
   it("moves nothing by itself with --payouts manual", async () => {
-    const local = await startTestPaysim({ payouts: "manual" });
-    try {
-      const created = (await local.api("POST", "/v1/payouts", { body: CARD, idempotencyKey: freshKey() })).body;
-      await local.api("POST", "/v1/sandbox/clock/advance", { body: { seconds: 86_400 } });
-      expect((await local.api("GET", `/v1/payouts/${created.id}`)).body.status).toBe("pending");
-      const moved = await local.api("POST", `/v1/sandbox/payouts/${created.id}/transition`, { body: { to: "processing" } });
-      expect(moved.body.status).toBe("processing");
-    } finally {
-      await local.dispose();
-    }
+    const local = await usePaysim({ payouts: "manual" });
+    const created = (await local.api("POST", "/v1/payouts", { body: CARD, idempotencyKey: freshKey() })).body;
+    await local.api("POST", "/v1/sandbox/clock/advance", { body: { seconds: 86_400 } });
+    expect((await local.api("GET", `/v1/payouts/${created.id}`)).body.status).toBe("pending");
+    const moved = await local.api("POST", `/v1/sandbox/payouts/${created.id}/transition`, { body: { to: "processing" } });
+    expect(moved.body.status).toBe("processing");
   });
 
   it("shortens the real wait with --time-scale: virtual time runs that many times faster", async () => {
-    const local = await startTestPaysim({ timeScale: 3600 });
-    try {
-      const succeeded = new Set<string>();
-      let onSucceeded = () => {};
-      local.bus.on("event.created", (event) => {
-        if (event.type === "payout.succeeded") succeeded.add(event.objectId!);
-        onSucceeded();
-      });
-      const realStart = performance.now();
-      const virtualStart = Date.parse((await local.api("GET", "/v1/sandbox/clock")).body.now);
-      const created = (await local.api("POST", "/v1/payouts", { body: CARD, idempotencyKey: freshKey() })).body;
-      await new Promise<void>((resolve) => {
-        onSucceeded = () => succeeded.has(created.id) && resolve();
-        onSucceeded();
-      });
-      const clock = (await local.api("GET", "/v1/sandbox/clock")).body;
-      const realElapsed = performance.now() - realStart;
-      const virtualElapsed = Date.parse(clock.now) - virtualStart;
-      expect(clock.time_scale).toBe(3600);
-      expect(clock.offset_seconds).toBe(0); // nobody advanced it: the scale did the work
-      expect(virtualElapsed).toBeGreaterThan(realElapsed * 100);
-      expect((await local.api("GET", `/v1/payouts/${created.id}`)).body.status).toBe("succeeded");
-    } finally {
-      await local.dispose();
-    }
+    const local = await usePaysim({ timeScale: 3600 });
+    const succeeded = new Set<string>();
+    let onSucceeded = () => {};
+    local.bus.on("event.created", (event) => {
+      if (event.type === "payout.succeeded") succeeded.add(event.objectId!);
+      onSucceeded();
+    });
+    const realStart = performance.now();
+    const virtualStart = Date.parse((await local.api("GET", "/v1/sandbox/clock")).body.now);
+    const created = (await local.api("POST", "/v1/payouts", { body: CARD, idempotencyKey: freshKey() })).body;
+    await new Promise<void>((resolve) => {
+      onSucceeded = () => succeeded.has(created.id) && resolve();
+      onSucceeded();
+    });
+    const clock = (await local.api("GET", "/v1/sandbox/clock")).body;
+    const realElapsed = performance.now() - realStart;
+    const virtualElapsed = Date.parse(clock.now) - virtualStart;
+    expect(clock.time_scale).toBe(3600);
+    expect(clock.offset_seconds).toBe(0); // nobody advanced it: the scale did the work
+    expect(virtualElapsed).toBeGreaterThan(realElapsed * 100);
+    expect((await local.api("GET", `/v1/payouts/${created.id}`)).body.status).toBe("succeeded");
   });
 });
 
@@ -334,21 +313,16 @@ describe("isolation of payouts between companies", () => {
 describe("restart with payout moves pending", () => {
   it("runs moves that fell due while paysim was down at once, and keeps the others for their time", async () => {
     let real = Date.parse("2030-01-01T00:00:00.000Z");
-    const first = await startTestPaysim({ realNow: () => real });
+    const first = await usePaysim({ realNow: () => real });
     const succeeding = (await first.api("POST", "/v1/payouts", { body: CARD, idempotencyKey: freshKey() })).body;
     const failing = (await first.api("POST", "/v1/payouts", { body: { ...CARD, destination_token: "tok_card_fail" }, idempotencyKey: freshKey() })).body;
     await first.close();
 
     real += 3000; // down for 3 s: processing (+2 s) and failed (+2 s) are overdue, succeeded (+5 s) is not
-    const second = await startTestPaysim({ db: first.dbPath, realNow: () => real });
-    try {
-      expect((await second.api("GET", `/v1/payouts/${succeeding.id}`, { key: first.secretKey })).body.status).toBe("processing");
-      expect((await second.api("GET", `/v1/payouts/${failing.id}`, { key: first.secretKey })).body.status).toBe("failed");
-      await second.api("POST", "/v1/sandbox/clock/advance", { body: { seconds: 2 }, key: first.secretKey });
-      expect((await second.api("GET", `/v1/payouts/${succeeding.id}`, { key: first.secretKey })).body.status).toBe("succeeded");
-    } finally {
-      await second.close();
-      await first.dispose();
-    }
+    const second = await usePaysim({ db: first.dbPath, realNow: () => real });
+    expect((await second.api("GET", `/v1/payouts/${succeeding.id}`, { key: first.secretKey })).body.status).toBe("processing");
+    expect((await second.api("GET", `/v1/payouts/${failing.id}`, { key: first.secretKey })).body.status).toBe("failed");
+    await second.api("POST", "/v1/sandbox/clock/advance", { body: { seconds: 2 }, key: first.secretKey });
+    expect((await second.api("GET", `/v1/payouts/${succeeding.id}`, { key: first.secretKey })).body.status).toBe("succeeded");
   });
 });

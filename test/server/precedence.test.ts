@@ -1,19 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import { suiteScope, usePaysim } from "../helpers/disposables.js";
 import { expectApiError } from "../helpers/errors.js";
 import { rawRequest } from "../helpers/http.js";
-import { createIntent, freshKey, startTestPaysim, type TestPaysim } from "../helpers/paysim.js";
+import { createIntent, freshKey, type TestPaysim } from "../helpers/paysim.js";
 
 /**
  * SPEC §2: when several errors apply, the first of 403 Host → 401 key → 404/405 route →
  * 413 size → 400 content type or JSON → 400 Idempotency-Key → 409 conflict (or the replay) →
  * 404 unknown object → 400 field validation → 400 refused transition wins.
  */
+const thisFile = suiteScope();
 let paysim: TestPaysim;
 beforeAll(async () => {
-  paysim = await startTestPaysim();
-});
-afterAll(async () => {
-  await paysim.dispose();
+  paysim = await usePaysim({}, thisFile);
 });
 
 const auth = () => ({ Authorization: `Bearer ${paysim.secretKey}` });

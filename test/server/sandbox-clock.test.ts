@@ -1,24 +1,23 @@
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import { suiteScope, usePaysim, useTempDir } from "../helpers/disposables.js";
 import { expectApiError } from "../helpers/errors.js";
-import { startTestPaysim, tempDir, type TestPaysim } from "../helpers/paysim.js";
+import type { TestPaysim } from "../helpers/paysim.js";
 
 const KEY_A = "sk_test_clock_a_0001";
 const KEY_B = "sk_test_clock_b_0001";
 
+const thisFile = suiteScope();
 let paysim: TestPaysim;
 beforeAll(async () => {
-  paysim = await startTestPaysim({
+  paysim = await usePaysim({
     config: {
       companies: [
         { name: "A", currency: "EUR", secret_key: KEY_A, webhook_endpoints: [] },
         { name: "B", currency: "EUR", secret_key: KEY_B, webhook_endpoints: [] },
       ],
     },
-  });
-});
-afterAll(async () => {
-  await paysim.dispose();
+  }, thisFile);
 });
 
 const show = (key = KEY_A) => paysim.api("GET", "/v1/sandbox/clock", { key });
@@ -80,22 +79,13 @@ describe("POST /v1/sandbox/clock/advance", () => {
 
 describe("the clock across a restart", () => {
   it("never runs backwards: a restart on the same database keeps the time reached", async () => {
-    const folder = tempDir();
-    try {
-      const db = join(folder.dir, "clock.db");
-      const first = await startTestPaysim({ db });
-      const moved = (await first.api("POST", "/v1/sandbox/clock/advance", { body: { seconds: 7 * 86_400 } })).body;
-      await first.dispose();
-      const second = await startTestPaysim({ db, secretKey: first.secretKey });
-      try {
-        const now = (await second.api("GET", "/v1/sandbox/clock")).body;
-        expect(Date.parse(now.now)).toBeGreaterThanOrEqual(Date.parse(moved.now));
-        expect(now.offset_seconds).toBeGreaterThanOrEqual(7 * 86_400);
-      } finally {
-        await second.dispose();
-      }
-    } finally {
-      folder.cleanup();
-    }
+    const db = join(useTempDir(), "clock.db");
+    const first = await usePaysim({ db });
+    const moved = (await first.api("POST", "/v1/sandbox/clock/advance", { body: { seconds: 7 * 86_400 } })).body;
+    await first.close();
+    const second = await usePaysim({ db, secretKey: first.secretKey });
+    const now = (await second.api("GET", "/v1/sandbox/clock")).body;
+    expect(Date.parse(now.now)).toBeGreaterThanOrEqual(Date.parse(moved.now));
+    expect(now.offset_seconds).toBeGreaterThanOrEqual(7 * 86_400);
   });
 });

@@ -1,28 +1,20 @@
 import Database from "better-sqlite3";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ConfigError, type PaysimConfig } from "../../src/config.js";
 import { createPaysim, type PaysimInstance } from "../../src/paysim.js";
 import { NewerDatabaseError } from "../../src/store/open.js";
-import { callApi, clientFor, createIntent, tempDir } from "../helpers/paysim.js";
+import { defer, useTempDir } from "../helpers/disposables.js";
+import { callApi, clientFor, createIntent } from "../helpers/paysim.js";
 
-const folders: { cleanup: () => void }[] = [];
-const running: PaysimInstance[] = [];
-function folder(): string {
-  const f = tempDir("paysim-boot-");
-  folders.push(f);
-  return f.dir;
-}
+const folder = () => useTempDir("paysim-boot-");
+/** `createPaysim` on a free port, stopped when the test finishes. */
 async function start(options: Parameters<typeof createPaysim>[0]): Promise<PaysimInstance> {
   const instance = await createPaysim({ port: 0, ...options });
-  running.push(instance);
+  defer(() => instance.close());
   return instance;
 }
-afterEach(async () => {
-  for (const instance of running.splice(0)) await instance.close();
-  for (const f of folders.splice(0)) f.cleanup();
-});
 
 /** Everything the bootstrap writes, read straight from the file. */
 function snapshot(dbPath: string) {

@@ -1,6 +1,7 @@
 import Database from "better-sqlite3";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { createGroupCommit, type GroupCommit } from "../../src/store/group-commit.js";
+import { defer } from "../helpers/disposables.js";
 
 let db: Database.Database;
 let group: GroupCommit;
@@ -9,10 +10,11 @@ const insert = (v: string) => db.prepare("INSERT INTO t (v) VALUES (?)").run(v);
 
 beforeEach(() => {
   db = new Database(":memory:");
+  const opened = db;
+  defer(() => opened.close());
   db.exec("CREATE TABLE t (v TEXT NOT NULL)");
   group = createGroupCommit(db);
 });
-afterEach(() => db.close());
 
 describe("group commit", () => {
   it("puts the units of one event-loop turn in one transaction, committed after the turn", async () => {

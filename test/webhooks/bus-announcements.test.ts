@@ -1,21 +1,16 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { DeliveriesStopped, EventCreated } from "../../src/bus.js";
-import { createIntent, type TestPaysim } from "../helpers/paysim.js";
-import { createEndpoint, startFrozenPaysim } from "./support.js";
+import { createIntent } from "../helpers/paysim.js";
+import { createEndpoint, useFrozenPaysim } from "./support.js";
 
 /**
  * The bus is the contract the live view, the log lines and the test helpers read: plain facts
  * that it owns, never store rows. These tests pin what it says about deliveries.
  */
 describe("what the bus announces about deliveries", () => {
-  let paysim: TestPaysim | undefined;
-  afterEach(async () => {
-    await paysim?.dispose();
-    paysim = undefined;
-  });
 
   it("announces an event with the deliveries made for it: its company's endpoints that listen to its type", async () => {
-    paysim = await startFrozenPaysim();
+    const paysim = await useFrozenPaysim();
     // Port 9 (discard) refuses: the deliveries stay pending, so nothing races the assertions.
     const all = await createEndpoint(paysim, "http://127.0.0.1:9/all");
     await createEndpoint(paysim, "http://127.0.0.1:9/payouts-only", ["payout.created"]);
@@ -40,7 +35,7 @@ describe("what the bus announces about deliveries", () => {
   });
 
   it("announces which deliveries stopped, and why, when their endpoint is deleted", async () => {
-    paysim = await startFrozenPaysim();
+    const paysim = await useFrozenPaysim();
     const endpoint = await createEndpoint(paysim, "http://127.0.0.1:9/hooks");
     const created: EventCreated[] = [];
     const stopped: DeliveriesStopped[] = [];
@@ -56,7 +51,7 @@ describe("what the bus announces about deliveries", () => {
   });
 
   it("announces nothing when a delete is refused", async () => {
-    paysim = await startFrozenPaysim();
+    const paysim = await useFrozenPaysim();
     const stopped: DeliveriesStopped[] = [];
     paysim.bus.on("deliveries.stopped", (message) => stopped.push(message));
 

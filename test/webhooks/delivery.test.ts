@@ -1,28 +1,20 @@
 import { readFileSync } from "node:fs";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { verifySignature } from "../../src/index.js";
-import { createIntent, type TestPaysim } from "../helpers/paysim.js";
-import { startReceiver, type Receiver } from "../helpers/receiver.js";
-import { advance, emitCreatedEvent, eventWithDeliveries, expectedV1, parseSignature, settle, startFrozenPaysim } from "./support.js";
+import { useReceiver } from "../helpers/disposables.js";
+import { createIntent } from "../helpers/paysim.js";
+import { advance, emitCreatedEvent, eventWithDeliveries, expectedV1, parseSignature, settle, useFrozenPaysim } from "./support.js";
 
 const PACKAGE_VERSION = (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }).version;
 const SECRET = "whsec_delivery_test_0001";
 const THREE_DAYS = 3 * 86_400;
 
-let paysim: TestPaysim | undefined;
-let receiver: Receiver | undefined;
-afterEach(async () => {
-  await paysim?.dispose();
-  await receiver?.close();
-  paysim = receiver = undefined;
-});
-
 const realSeconds = () => Date.now() / 1000;
 
 describe("a webhook delivery", () => {
   it("POSTs the stored event with the seed's headers, signed with the endpoint's secret", async () => {
-    receiver = await startReceiver(200);
-    paysim = await startFrozenPaysim({ forwardTo: receiver.url, webhookSecret: SECRET });
+    const receiver = await useReceiver(200);
+    const paysim = await useFrozenPaysim({ forwardTo: receiver.url, webhookSecret: SECRET });
     const before = Math.floor(realSeconds());
     const { eventId, intent } = await emitCreatedEvent(paysim);
     const [request] = await receiver.waitForRequests(1);
@@ -69,9 +61,9 @@ describe("a webhook delivery", () => {
   });
 
   it("sends the same bytes on every attempt, each signed at the real time of that attempt even after the clock jumped days", async () => {
-    receiver = await startReceiver(200);
+    const receiver = await useReceiver(200);
     receiver.queue(500, 503);
-    paysim = await startFrozenPaysim({ forwardTo: receiver.url, webhookSecret: SECRET });
+    const paysim = await useFrozenPaysim({ forwardTo: receiver.url, webhookSecret: SECRET });
     const { eventId } = await emitCreatedEvent(paysim);
     await receiver.waitForRequests(1);
     await settle(paysim);
@@ -107,8 +99,8 @@ describe("a webhook delivery", () => {
   });
 
   it("signs the UTF-8 bytes of a body with non-ASCII text, exactly as they arrive", async () => {
-    receiver = await startReceiver(200);
-    paysim = await startFrozenPaysim({ forwardTo: receiver.url, webhookSecret: SECRET });
+    const receiver = await useReceiver(200);
+    const paysim = await useFrozenPaysim({ forwardTo: receiver.url, webhookSecret: SECRET });
     const description = "Café ☕ – naïve 日本 \u2028 \"quoted\"";
     await createIntent(paysim, { amount: 1000, description });
     const [request] = await receiver.waitForRequests(1);
@@ -121,23 +113,17 @@ describe("a webhook delivery", () => {
   });
 
   it("signs each endpoint's delivery with that endpoint's own secret", async () => {
-    receiver = await startReceiver(200);
-    const other = await startReceiver(200);
-    try {
-      paysim = await startFrozenPaysim({ forwardTo: receiver.url, webhookSecret: SECRET });
-      const created = await paysim.api("POST", "/v1/webhook_endpoints", { body: { url: other.url } });
-      expect(created.status).toBe(201);
-      await emitCreatedEvent(paysim);
-      const [mine] = await receiver.waitForRequests(1);
-      const [theirs] = await other.waitForRequests(1);
-      expect(theirs!.body.equals(mine!.body)).toBe(true);
-      expect(verifySignature(theirs!.body, theirs!.headers["service-signature"] as string, created.body.secret)).toBe(true);
-      expect(verifySignature(theirs!.body, theirs!.headers["service-signature"] as string, SECRET)).toBe(false);
-      expect(verifySignature(mine!.body, mine!.headers["service-signature"] as string, SECRET)).toBe(true);
-    } finally {
-      await paysim?.dispose();
-      paysim = undefined;
-      await other.close();
-    }
+    const receiver = await useReceiver(200);
+    const other = await useReceiver(200);
+    const paysim = await useFrozenPaysim({ forwardTo: receiver.url, webhookSecret: SECRET });
+    const created = await paysim.api("POST", "/v1/webhook_endpoints", { body: { url: other.url } });
+    expect(created.status).toBe(201);
+    await emitCreatedEvent(paysim);
+    const [mine] = await receiver.waitForRequests(1);
+    const [theirs] = await other.waitForRequests(1);
+    expect(theirs!.body.equals(mine!.body)).toBe(true);
+    expect(verifySignature(theirs!.body, theirs!.headers["service-signature"] as string, created.body.secret)).toBe(true);
+    expect(verifySignature(theirs!.body, theirs!.headers["service-signature"] as string, SECRET)).toBe(false);
+    expect(verifySignature(mine!.body, mine!.headers["service-signature"] as string, SECRET)).toBe(true);
   });
 });

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { Bus } from "../../src/bus.js";
 import { createClock } from "../../src/runtime/clock.js";
 import { createScheduler } from "../../src/runtime/scheduler.js";
@@ -10,13 +10,9 @@ import { openDatabase } from "../../src/store/open.js";
 import type { StoredEvent } from "../../src/store/repos/events.js";
 import { createDispatcher } from "../../src/webhooks/dispatcher.js";
 import { createOutbox, DELIVERY_JOB, type DeliveryJobPayload } from "../../src/webhooks/outbox.js";
-import { tempDir } from "../helpers/paysim.js";
+import { defer, useTempDir } from "../helpers/disposables.js";
 
 const T0 = Date.parse("2030-01-01T00:00:00.000Z");
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
 
 /**
  * The outbox, scheduler and dispatcher on a real SQLite file, wired as paysim
@@ -24,8 +20,7 @@ afterEach(async () => {
  * stop before an attempt would go out.
  */
 function webhooksOnAFile() {
-  const { dir, cleanup } = tempDir();
-  const db = openDatabase(join(dir, "paysim.db"));
+  const db = openDatabase(join(useTempDir(), "paysim.db"));
   const store = createStore(db);
   const clock = createClock({ realNow: () => T0 });
   const bus = new Bus();
@@ -36,13 +31,13 @@ function webhooksOnAFile() {
   const instance = () => {
     const scheduler = createScheduler({ store, clock, run: createUnitOfWork(store, bus, clock), onError: (_job, error) => errors.push(error) });
     const dispatcher = createDispatcher({ store, clock, scheduler, bus });
-    cleanups.push(async () => {
+    defer(async () => {
       await scheduler.stop();
       dispatcher.close();
     });
     return { scheduler, dispatcher };
   };
-  cleanups.push(cleanup, () => {
+  defer(() => {
     if (db.open) db.close();
   });
   const { scheduler } = instance();

@@ -1,24 +1,22 @@
 import { existsSync, readFileSync } from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import { suiteScope, useReceiver } from "../helpers/disposables.js";
 import { expectApiError } from "../helpers/errors.js";
 import { freshKey, newestEventId, type TestPaysim } from "../helpers/paysim.js";
-import { startReceiver, type Receiver } from "../helpers/receiver.js";
-import { eventWithDeliveries, settle, startFrozenPaysim } from "./support.js";
+import type { Receiver } from "../helpers/receiver.js";
+import { eventWithDeliveries, settle, useFrozenPaysim } from "./support.js";
 
 const PANS = ["4242424242424242", "4242 4242 4242 4242", "5555-5555-5555-4444", "4000000000000002", "378282246310005"];
 const CVV_MARKER = "CVV-MARKER-0731";
 
 const VALID_DATA = { reference: "PAY-INGEST0001", amount: 2500, currency: "EUR" };
 
+const thisFile = suiteScope();
 let paysim: TestPaysim;
 let receiver: Receiver;
 beforeAll(async () => {
-  receiver = await startReceiver(200);
-  paysim = await startFrozenPaysim({ forwardTo: receiver.url });
-});
-afterAll(async () => {
-  await paysim.dispose();
-  await receiver.close();
+  receiver = await useReceiver(200, thisFile);
+  paysim = await useFrozenPaysim({ forwardTo: receiver.url }, thisFile);
 });
 
 const ingest = (body: unknown, call: { idempotencyKey?: string; key?: string | null } = {}) =>
@@ -100,47 +98,42 @@ describe("POST /v1/sandbox/webhook_ingest", () => {
 
 describe("masking of ingested data", () => {
   it("masks every PAN in the ingested data and drops CVVs, in the answer, the delivered body and the database file", async () => {
-    const own = await startReceiver(200);
-    const fresh = await startFrozenPaysim({ forwardTo: own.url });
-    try {
-      const data = {
-        ...VALID_DATA,
-        pan: PANS[0],
-        card_number: PANS[3],
-        note: `paid with ${PANS[1]} and refunded to ${PANS[2]}`,
-        card: { number: PANS[4], cvc: CVV_MARKER, exp_month: 12 },
-        cvv: CVV_MARKER,
-        nested: [{ security_code: CVV_MARKER, label: "x" }],
-      };
-      const response = await fresh.api("POST", "/v1/sandbox/webhook_ingest", { body: { type: "payment_intent.captured", data }, idempotencyKey: freshKey() });
-      expect(response.status, response.text).toBe(201);
-      expect(response.body.data).toEqual({
-        ...VALID_DATA,
-        pan: "************4242",
-        card_number: "************0002",
-        note: "paid with **** **** **** 4242 and refunded to ****-****-****-4444",
-        card: { number: "***********0005", exp_month: 12 },
-        nested: [{ label: "x" }],
-      });
+    const own = await useReceiver(200);
+    const fresh = await useFrozenPaysim({ forwardTo: own.url });
+    const data = {
+      ...VALID_DATA,
+      pan: PANS[0],
+      card_number: PANS[3],
+      note: `paid with ${PANS[1]} and refunded to ${PANS[2]}`,
+      card: { number: PANS[4], cvc: CVV_MARKER, exp_month: 12 },
+      cvv: CVV_MARKER,
+      nested: [{ security_code: CVV_MARKER, label: "x" }],
+    };
+    const response = await fresh.api("POST", "/v1/sandbox/webhook_ingest", { body: { type: "payment_intent.captured", data }, idempotencyKey: freshKey() });
+    expect(response.status, response.text).toBe(201);
+    expect(response.body.data).toEqual({
+      ...VALID_DATA,
+      pan: "************4242",
+      card_number: "************0002",
+      note: "paid with **** **** **** 4242 and refunded to ****-****-****-4444",
+      card: { number: "***********0005", exp_month: 12 },
+      nested: [{ label: "x" }],
+    });
 
-      const [delivered] = await own.waitForRequests(1);
-      const text = delivered!.body.toString("utf8");
-      expect(JSON.parse(text).data).toEqual(response.body.data);
-      for (const pan of PANS) expect(text).not.toContain(pan);
-      expect(text).not.toContain(CVV_MARKER);
-      expect(text).not.toMatch(/"(cvv|cvc|security_code)"/);
-      await settle(fresh);
+    const [delivered] = await own.waitForRequests(1);
+    const text = delivered!.body.toString("utf8");
+    expect(JSON.parse(text).data).toEqual(response.body.data);
+    for (const pan of PANS) expect(text).not.toContain(pan);
+    expect(text).not.toContain(CVV_MARKER);
+    expect(text).not.toMatch(/"(cvv|cvc|security_code)"/);
+    await settle(fresh);
 
-      // Written to disk: the database, its WAL and shared memory hold no PAN and no CVV.
-      await fresh.close();
-      const files = [fresh.dbPath, `${fresh.dbPath}-wal`, `${fresh.dbPath}-shm`].filter(existsSync);
-      const bytes = Buffer.concat(files.map((f) => readFileSync(f)));
-      expect(bytes.includes(Buffer.from(JSON.parse(text).id))).toBe(true); // the event is in there
-      for (const pan of PANS) expect(bytes.includes(Buffer.from(pan)), pan).toBe(false);
-      expect(bytes.includes(Buffer.from(CVV_MARKER))).toBe(false);
-    } finally {
-      await fresh.dispose();
-      await own.close();
-    }
+    // Written to disk: the database, its WAL and shared memory hold no PAN and no CVV.
+    await fresh.close();
+    const files = [fresh.dbPath, `${fresh.dbPath}-wal`, `${fresh.dbPath}-shm`].filter(existsSync);
+    const bytes = Buffer.concat(files.map((f) => readFileSync(f)));
+    expect(bytes.includes(Buffer.from(JSON.parse(text).id))).toBe(true); // the event is in there
+    for (const pan of PANS) expect(bytes.includes(Buffer.from(pan)), pan).toBe(false);
+    expect(bytes.includes(Buffer.from(CVV_MARKER))).toBe(false);
   });
 });

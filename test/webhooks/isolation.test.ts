@@ -1,13 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { PaysimConfig } from "../../src/config.js";
+import { suiteScope, useReceiver } from "../helpers/disposables.js";
 import { expectApiError } from "../helpers/errors.js";
 import type { TestPaysim } from "../helpers/paysim.js";
-import { startReceiver, type Receiver } from "../helpers/receiver.js";
-import { advance, emitCreatedEvent, eventWithDeliveries, settle, startFrozenPaysim } from "./support.js";
+import type { Receiver } from "../helpers/receiver.js";
+import { advance, emitCreatedEvent, eventWithDeliveries, settle, useFrozenPaysim } from "./support.js";
 
 const KEY_A = "sk_test_acme_isolation_0001";
 const KEY_B = "sk_test_globex_isolation_0001";
 
+const thisFile = suiteScope();
 let paysim: TestPaysim;
 let receiverA: Receiver;
 let receiverB: Receiver;
@@ -15,22 +17,17 @@ let endpointA: any;
 let endpointB: any;
 
 beforeAll(async () => {
-  receiverA = await startReceiver(500);
-  receiverB = await startReceiver(200);
+  receiverA = await useReceiver(500, thisFile);
+  receiverB = await useReceiver(200, thisFile);
   const config: PaysimConfig = {
     companies: [
       { name: "Acme", currency: "EUR", secret_key: KEY_A, webhook_endpoints: [{ url: receiverA.url, secret: "whsec_acme_isolation_01", enabled_events: ["*"] }] },
       { name: "Globex", currency: "USD", secret_key: KEY_B, webhook_endpoints: [{ url: receiverB.url, enabled_events: ["*"] }] },
     ],
   };
-  paysim = await startFrozenPaysim({ config });
+  paysim = await useFrozenPaysim({ config }, thisFile);
   endpointA = (await paysim.api("GET", "/v1/webhook_endpoints", { key: KEY_A })).body.data[0];
   endpointB = (await paysim.api("GET", "/v1/webhook_endpoints", { key: KEY_B })).body.data[0];
-});
-afterAll(async () => {
-  await paysim.dispose();
-  await receiverA.close();
-  await receiverB.close();
 });
 
 const eventIdsReceived = (r: Receiver) => r.requests.map((req) => req.headers["service-event-id"]);

@@ -1,22 +1,15 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { useReceiver } from "../helpers/disposables.js";
 import type { TestPaysim } from "../helpers/paysim.js";
-import { closedPortUrl, startReceiver, type Receiver } from "../helpers/receiver.js";
-import { advance, emitCreatedEvent, eventWithDeliveries, settle, startFrozenPaysim } from "./support.js";
-
-let paysim: TestPaysim | undefined;
-let receiver: Receiver | undefined;
-afterEach(async () => {
-  await paysim?.dispose();
-  await receiver?.close();
-  paysim = receiver = undefined;
-});
+import { closedPortUrl } from "../helpers/receiver.js";
+import { advance, emitCreatedEvent, eventWithDeliveries, settle, useFrozenPaysim } from "./support.js";
 
 const delivery = async (p: TestPaysim, eventId: string) => (await eventWithDeliveries(p, eventId)).deliveries[0];
 
 describe("a delivery that gets no HTTP answer", () => {
   it("records a receiver that never answers within the webhook timeout as a timeout, and retries it on schedule", async () => {
-    receiver = await startReceiver("hang");
-    paysim = await startFrozenPaysim({ forwardTo: receiver.url, webhookTimeout: 300 });
+    const receiver = await useReceiver("hang");
+    const paysim = await useFrozenPaysim({ forwardTo: receiver.url, webhookTimeout: 300 });
     const { eventId } = await emitCreatedEvent(paysim);
     await receiver.waitForRequests(1);
     await settle(paysim); // resolves once the 300 ms timeout has cut the attempt off
@@ -50,7 +43,7 @@ describe("a delivery that gets no HTTP answer", () => {
   });
 
   it("records an endpoint on a closed port as connection refused, and retries it on schedule", async () => {
-    paysim = await startFrozenPaysim({ forwardTo: await closedPortUrl() });
+    const paysim = await useFrozenPaysim({ forwardTo: await closedPortUrl() });
     const { eventId } = await emitCreatedEvent(paysim);
     await settle(paysim);
 
@@ -67,9 +60,9 @@ describe("a delivery that gets no HTTP answer", () => {
   });
 
   it("records a receiver that resets the connection as connection reset, and retries it on schedule", async () => {
-    receiver = await startReceiver(200);
+    const receiver = await useReceiver(200);
     receiver.queue("destroy");
-    paysim = await startFrozenPaysim({ forwardTo: receiver.url });
+    const paysim = await useFrozenPaysim({ forwardTo: receiver.url });
     const { eventId } = await emitCreatedEvent(paysim);
     await receiver.waitForRequests(1);
     await settle(paysim);
@@ -87,8 +80,8 @@ describe("a delivery that gets no HTTP answer", () => {
   });
 
   it("gives up a receiver that always times out after 7 attempts", async () => {
-    receiver = await startReceiver("hang");
-    paysim = await startFrozenPaysim({ forwardTo: receiver.url, webhookTimeout: 50 });
+    const receiver = await useReceiver("hang");
+    const paysim = await useFrozenPaysim({ forwardTo: receiver.url, webhookTimeout: 50 });
     const { eventId } = await emitCreatedEvent(paysim);
     await receiver.waitForRequests(1);
     await settle(paysim);

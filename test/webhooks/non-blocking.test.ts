@@ -1,27 +1,18 @@
-import { afterEach, describe, expect, it } from "vitest";
-import { createIntent, type TestPaysim } from "../helpers/paysim.js";
-import { startReceiver, type Receiver } from "../helpers/receiver.js";
-import { createEndpoint, deliveryUpdated, eventWithDeliveries, settle, startFrozenPaysim } from "./support.js";
+import { describe, expect, it } from "vitest";
+import { defer, useReceiver } from "../helpers/disposables.js";
+import { createIntent } from "../helpers/paysim.js";
+import type { Receiver } from "../helpers/receiver.js";
+import { createEndpoint, deliveryUpdated, eventWithDeliveries, settle, useFrozenPaysim } from "./support.js";
 
 const EVENTS = 10;
 
-let paysim: TestPaysim | undefined;
-const receivers: Receiver[] = [];
-const cleanups: (() => void)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0)) cleanup();
-  await paysim?.dispose();
-  paysim = undefined;
-  for (const r of receivers.splice(0)) await r.close();
-});
 
 describe("a hanging endpoint", () => {
   it("delays neither the API nor another endpoint's deliveries, and its own deliveries are made once it answers", async () => {
-    const hanging = await startReceiver("hang");
-    const healthy = await startReceiver(200);
-    receivers.push(hanging, healthy);
+    const hanging = await useReceiver("hang");
+    const healthy = await useReceiver(200);
     // Ten minutes to answer: far longer than this test waits for anything.
-    paysim = await startFrozenPaysim({ webhookTimeout: 600_000 });
+    const paysim = await useFrozenPaysim({ webhookTimeout: 600_000 });
     const stuck = await createEndpoint(paysim, hanging.url);
     const fine = await createEndpoint(paysim, healthy.url);
 
@@ -70,18 +61,16 @@ describe("a hanging endpoint", () => {
     const warnings: string[] = [];
     const onWarning = (warning: Error) => warnings.push(`${warning.name}: ${warning.message}`);
     process.on("warning", onWarning);
-    cleanups.push(() => process.off("warning", onWarning));
+    defer(() => process.off("warning", onWarning));
     // 10 endpoints × 10 events: far more hung attempts than paysim runs at once.
-    paysim = await startFrozenPaysim({ webhookTimeout: 600_000 });
+    const paysim = await useFrozenPaysim({ webhookTimeout: 600_000 });
     const hung: Receiver[] = [];
     for (let i = 0; i < 10; i++) {
-      const r = await startReceiver("hang");
-      receivers.push(r);
+      const r = await useReceiver("hang");
       hung.push(r);
       await createEndpoint(paysim, r.url);
     }
-    const healthy = await startReceiver(200);
-    receivers.push(healthy);
+    const healthy = await useReceiver(200);
     const fine = await createEndpoint(paysim, healthy.url);
     let delivered = 0;
     const allDelivered = deliveryUpdated(paysim, (u) => u.endpointId === fine.id && u.status === "succeeded" && ++delivered === EVENTS);
@@ -95,9 +84,8 @@ describe("a hanging endpoint", () => {
   });
 
   it("does not hold up a clock advance: it answers while an attempt is in flight", async () => {
-    const hanging = await startReceiver("hang");
-    receivers.push(hanging);
-    paysim = await startFrozenPaysim({ forwardTo: hanging.url, webhookTimeout: 600_000 });
+    const hanging = await useReceiver("hang");
+    const paysim = await useFrozenPaysim({ forwardTo: hanging.url, webhookTimeout: 600_000 });
     await createIntent(paysim);
     await hanging.waitForRequests(1);
     const advanced = await paysim.api("POST", "/v1/sandbox/clock/advance", { body: { seconds: 3600 } });

@@ -1,18 +1,7 @@
-import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { startTestPaysim, tempDir, type TestPaysim } from "../helpers/paysim.js";
-import { startReceiver, type Receiver } from "../helpers/receiver.js";
+import { describe, expect, it } from "vitest";
+import { usePaysim, useReceiver, useTempPath } from "../helpers/disposables.js";
+import type { Receiver } from "../helpers/receiver.js";
 import { advance, emitCreatedEvent, eventWithDeliveries, settle } from "./support.js";
-
-let receiver: Receiver | undefined;
-const instances: TestPaysim[] = [];
-const cleanups: (() => void)[] = [];
-afterEach(async () => {
-  for (const instance of instances.splice(0)) await instance.dispose();
-  await receiver?.close();
-  receiver = undefined;
-  for (const cleanup of cleanups.splice(0)) cleanup();
-});
 
 /** Real time as the test decides it: time can pass while paysim is down, without waiting for it. */
 function fakeRealTime() {
@@ -20,21 +9,14 @@ function fakeRealTime() {
   return { realNow: () => now, pass: (ms: number) => void (now += ms) };
 }
 
-function dbFile(): string {
-  const { dir, cleanup } = tempDir();
-  cleanups.push(cleanup);
-  return join(dir, "paysim.db");
-}
-
 const countFor = (r: Receiver, eventId: string) => r.requests.filter((req) => req.headers["service-event-id"] === eventId).length;
 
 describe("webhook deliveries across a restart on the same database", () => {
   it("sends at start a retry that fell due while paysim was down, and keeps the schedule of one not yet due", async () => {
-    const db = dbFile();
+    const db = useTempPath();
     const real = fakeRealTime();
-    receiver = await startReceiver(500);
-    const first = await startTestPaysim({ db, forwardTo: receiver.url, realNow: real.realNow });
-    instances.push(first);
+    const receiver = await useReceiver(500);
+    const first = await usePaysim({ db, forwardTo: receiver.url, realNow: real.realNow });
     const early = await emitCreatedEvent(first); // fails now: retry due in 30 s
     await receiver.waitForRequests(1);
     await settle(first);
@@ -43,12 +25,10 @@ describe("webhook deliveries across a restart on the same database", () => {
     await receiver.waitForRequests(2);
     await settle(first);
     const key = first.secretKey;
-    await first.dispose(); // removes only its own empty folder: the database lives in `db`'s
-    instances.splice(0);
+    await first.close(); // the database lives on in `db`'s folder
 
     real.pass(10_000); // down for 10 s: the first retry (at 30 s) fell due, the second (at 55 s) did not
-    const second = await startTestPaysim({ db, forwardTo: receiver.url, secretKey: key, realNow: real.realNow });
-    instances.push(second);
+    const second = await usePaysim({ db, forwardTo: receiver.url, secretKey: key, realNow: real.realNow });
     await settle(second);
     expect(countFor(receiver, early.eventId)).toBe(2);
     expect(countFor(receiver, late.eventId)).toBe(1);
@@ -63,19 +43,16 @@ describe("webhook deliveries across a restart on the same database", () => {
   });
 
   it("sends again at the next start an attempt cut off by a stop, showing the cut-off one as interrupted", async () => {
-    const db = dbFile();
-    receiver = await startReceiver(200);
+    const db = useTempPath();
+    const receiver = await useReceiver(200);
     receiver.queue("hang");
-    const first = await startTestPaysim({ db, forwardTo: receiver.url, webhookTimeout: 600_000 });
-    instances.push(first);
+    const first = await usePaysim({ db, forwardTo: receiver.url, webhookTimeout: 600_000 });
     const { eventId } = await emitCreatedEvent(first);
     await receiver.waitForRequests(1);
     const key = first.secretKey;
-    await first.dispose(); // aborts the attempt in flight
-    instances.splice(0);
+    await first.close(); // aborts the attempt in flight
 
-    const second = await startTestPaysim({ db, forwardTo: receiver.url, secretKey: key });
-    instances.push(second);
+    const second = await usePaysim({ db, forwardTo: receiver.url, secretKey: key });
     const [cutOff, again] = await receiver.waitForRequests(2);
     expect(again!.body.equals(cutOff!.body)).toBe(true);
     await settle(second);

@@ -1,24 +1,16 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { useReceiver } from "../helpers/disposables.js";
 import type { TestPaysim } from "../helpers/paysim.js";
-import { startReceiver, type Receiver } from "../helpers/receiver.js";
-import { advance, emitCreatedEvent, eventWithDeliveries, settle, startFrozenPaysim } from "./support.js";
+import { advance, emitCreatedEvent, eventWithDeliveries, settle, useFrozenPaysim } from "./support.js";
 
 /** Seconds between attempts: 30 s, 2 min, 10 min, 1 h, 6 h, 24 h. */
 const DELAYS = [30, 120, 600, 3600, 21_600, 86_400];
 const TWO_DAYS = 2 * 86_400;
 
-let paysim: TestPaysim | undefined;
-let receiver: Receiver | undefined;
-afterEach(async () => {
-  await paysim?.dispose();
-  await receiver?.close();
-  paysim = receiver = undefined;
-});
-
 /** A paysim forwarding to a receiver that answers `behaviour`, with one event delivered once. */
 async function firstAttemptMade(status: number) {
-  receiver = await startReceiver(status);
-  paysim = await startFrozenPaysim({ forwardTo: receiver.url });
+  const receiver = await useReceiver(status);
+  const paysim = await useFrozenPaysim({ forwardTo: receiver.url });
   const { eventId } = await emitCreatedEvent(paysim);
   await receiver.waitForRequests(1);
   await settle(paysim);

@@ -2,6 +2,7 @@ import { createHmac } from "node:crypto";
 import { expect } from "vitest";
 import type { PaysimOptions } from "../../src/paysim.js";
 import type { DeliveryAttempted } from "../../src/bus.js";
+import { thisTest, usePaysim, type Scope } from "../helpers/disposables.js";
 import { createIntent, startTestPaysim, type TestPaysim } from "../helpers/paysim.js";
 
 /**
@@ -10,8 +11,17 @@ import { createIntent, startTestPaysim, type TestPaysim } from "../helpers/paysi
  * clock), so every retry falls due exactly when the schedule says.
  */
 export function startFrozenPaysim(options: PaysimOptions = {}): Promise<TestPaysim> {
-  const frozen = Date.now();
-  return startTestPaysim({ realNow: () => frozen, ...options });
+  return startTestPaysim(frozen(options));
+}
+
+/** `startFrozenPaysim`, stopped with its scope (the running test by default). */
+export function useFrozenPaysim(options: PaysimOptions = {}, scope: Scope = thisTest): Promise<TestPaysim> {
+  return usePaysim(frozen(options), scope);
+}
+
+function frozen(options: PaysimOptions): PaysimOptions {
+  const frozenAt = Date.now();
+  return { realNow: () => frozenAt, ...options };
 }
 
 /** Every delivery started so far has finished and been recorded. */

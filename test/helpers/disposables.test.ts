@@ -1,0 +1,73 @@
+import { existsSync } from "node:fs";
+import { beforeAll, describe, expect, it } from "vitest";
+import { defer, suiteScope, usePaysim, useReceiver, useTempDir } from "./disposables.js";
+
+// The order of the tests in each describe matters: a later test checks what the cleanups of an earlier one did.
+
+describe("the running test's scope (the default)", () => {
+  const released: string[] = [];
+  let folder = "";
+
+  it("keeps what it registered until the test ends", async () => {
+    defer(() => released.push("first"));
+    defer(async () => {
+      await Promise.resolve();
+      released.push("second");
+    });
+    folder = useTempDir();
+    expect(existsSync(folder)).toBe(true);
+    expect(released).toEqual([]);
+  });
+
+  it("released it after that test, newest first", () => {
+    expect(released).toEqual(["second", "first"]);
+    expect(existsSync(folder)).toBe(false);
+  });
+
+  it.fails("releases what a failing test registered too", () => {
+    defer(() => released.push("after a failure"));
+    throw new Error("this test fails on purpose");
+  });
+
+  it("released the failed test's cleanups", () => {
+    expect(released.at(-1)).toBe("after a failure");
+  });
+});
+
+describe("a running paysim and receiver", () => {
+  let url = "";
+  let receiverUrl = "";
+
+  it("serve while the test runs", async () => {
+    const receiver = await useReceiver(204);
+    const paysim = await usePaysim();
+    url = paysim.url;
+    receiverUrl = receiver.url;
+    expect((await fetch(receiverUrl, { method: "POST" })).status).toBe(204);
+    expect((await paysim.api("GET", "/v1/payment_intents")).status).toBe(200);
+  });
+
+  it("are stopped once it has finished", async () => {
+    await expect(fetch(`${url}/v1/payment_intents`)).rejects.toThrow();
+    await expect(fetch(receiverUrl, { method: "POST" })).rejects.toThrow();
+  });
+});
+
+describe("a suite's scope", () => {
+  const released: string[] = [];
+
+  describe("while its tests run", () => {
+    const thisSuite = suiteScope();
+    beforeAll(() => {
+      defer(() => released.push("made first"), thisSuite);
+      defer(() => released.push("made second"), thisSuite);
+    });
+
+    it("keeps what its beforeAll registered", () => expect(released).toEqual([]));
+    it("still keeps it at its last test", () => expect(released).toEqual([]));
+  });
+
+  it("released it after that suite's last test, newest first", () => {
+    expect(released).toEqual(["made second", "made first"]);
+  });
+});

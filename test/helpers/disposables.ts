@@ -1,0 +1,128 @@
+import { join } from "node:path";
+import { afterAll, onTestFinished } from "vitest";
+import type { PaysimOptions } from "../../src/paysim.js";
+import { openDatabase, type Db } from "../../src/store/open.js";
+import type { Migration } from "../../src/store/migrations/index.js";
+import { startCli, startPaysimCli, type CliHandle, type CliOptions, type StartedPaysim } from "./cli.js";
+import { startTestPaysim, tempDir, type TestPaysim } from "./paysim.js";
+import { startReceiver, type Behaviour, type ChooseBehaviour, type Receiver } from "./receiver.js";
+
+/**
+ * The one way tests release what they start. Every `use*` helper below registers
+ * its own cleanup in a scope, so no test stops, closes or removes anything by
+ * hand and nothing outlives a failed assertion:
+ *
+ * - in a test (or its `beforeEach`), the default scope `thisTest` releases it when
+ *   that test finishes, passed or failed (vitest's `onTestFinished`);
+ * - a resource shared by a suite's tests is made in its `beforeAll` with a scope
+ *   from `suiteScope()`, and released after the suite's last test.
+ *
+ * Cleanups run newest first (a paysim before the receiver it delivers to), each
+ * one even when an earlier one threw.
+ *
+ * @example
+ * it("delivers", async () => {
+ *   const receiver = await useReceiver(200);
+ *   const paysim = await usePaysim({ forwardTo: receiver.url });
+ * });
+ *
+ * @example
+ * const suite = suiteScope();
+ * let paysim: TestPaysim;
+ * beforeAll(async () => {
+ *   paysim = await usePaysim({}, suite);
+ * });
+ */
+
+/** Releases one thing: stops an instance, closes a server, removes a folder. */
+export type Cleanup = () => unknown;
+
+/** How long the resources registered in it live. */
+export interface Scope {
+  defer(cleanup: Cleanup): void;
+}
+
+/** The running test: released when it finishes, passed or failed. Only usable inside a test or a `beforeEach`. */
+export const thisTest: Scope = {
+  defer(cleanup) {
+    onTestFinished(async () => {
+      await cleanup();
+    });
+  },
+};
+
+/**
+ * A scope released after the last test of the suite it is created in. Create it
+ * while the suite is collected (a `describe` body, or a file's top level) and
+ * fill it from that suite's `beforeAll`.
+ */
+export function suiteScope(): Scope {
+  const cleanups: Cleanup[] = [];
+  afterAll(async () => {
+    const errors: unknown[] = [];
+    for (const cleanup of cleanups.splice(0).reverse()) {
+      try {
+        await cleanup();
+      } catch (error) {
+        errors.push(error);
+      }
+    }
+    if (errors.length === 1) throw errors[0];
+    if (errors.length > 1) throw new AggregateError(errors, `${errors.length} cleanups of a suite failed`);
+  });
+  return { defer: (cleanup) => void cleanups.push(cleanup) };
+}
+
+/** Registers `cleanup` in `scope` (the running test by default). */
+export function defer(cleanup: Cleanup, scope: Scope = thisTest): void {
+  scope.defer(cleanup);
+}
+
+/** A fresh temporary folder, removed with its scope. */
+export function useTempDir(prefix = "paysim-test-", scope: Scope = thisTest): string {
+  const { dir, cleanup } = tempDir(prefix);
+  scope.defer(cleanup);
+  return dir;
+}
+
+/** A path `name` in a fresh temporary folder (nothing is created at the path itself), removed with its scope. */
+export function useTempPath(name = "paysim.db", prefix = "paysim-test-", scope: Scope = thisTest): string {
+  return join(useTempDir(prefix, scope), name);
+}
+
+/** `startTestPaysim` (real HTTP on 127.0.0.1, a real SQLite file), stopped and its folder removed with its scope. */
+export async function usePaysim(options: PaysimOptions = {}, scope: Scope = thisTest): Promise<TestPaysim> {
+  const paysim = await startTestPaysim(options);
+  scope.defer(() => paysim.dispose());
+  return paysim;
+}
+
+/** `startReceiver`, closed with its scope. */
+export async function useReceiver(initial: Behaviour | ChooseBehaviour = 200, scope: Scope = thisTest): Promise<Receiver> {
+  const receiver = await startReceiver(initial);
+  scope.defer(() => receiver.close());
+  return receiver;
+}
+
+/** `startCli`: a `paysim …` child, killed with its scope unless it has exited already. */
+export function useCli(args: readonly string[], options: CliOptions = {}, scope: Scope = thisTest): CliHandle {
+  const cli = startCli(args, options);
+  scope.defer(() => cli.stop("SIGKILL"));
+  return cli;
+}
+
+/** `startPaysimCli`: a serving `paysim start` child, killed with its scope unless it has exited already. */
+export async function usePaysimCli(args: readonly string[] = [], options: CliOptions = {}, scope: Scope = thisTest): Promise<StartedPaysim> {
+  const started = await startPaysimCli(args, options);
+  scope.defer(() => started.cli.stop("SIGKILL"));
+  return started;
+}
+
+/** `openDatabase` (migrated by `migrations`, all of them by default), closed with its scope unless closed already. */
+export function useDatabase(path: string, migrations?: readonly Migration[], scope: Scope = thisTest): Db {
+  const db = migrations ? openDatabase(path, migrations) : openDatabase(path);
+  scope.defer(() => {
+    if (db.open) db.close();
+  });
+  return db;
+}
