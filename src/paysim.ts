@@ -4,7 +4,7 @@ import type { Server } from "node:http";
 import { Bus } from "./bus.js";
 import { loadConfigFile, parseConfig, type PaysimConfig } from "./config.js";
 import { loadTestCards, loadTestDestinations } from "./fixture-data.js";
-import { createClock, type Clock } from "./runtime/clock.js";
+import { ClockRangeError, createClock, isTimeScale, parseStoredClockMs, TIME_SCALE_RANGE, type Clock } from "./runtime/clock.js";
 import { createScheduler, type Scheduler } from "./runtime/scheduler.js";
 import { createApp } from "./server/app.js";
 import { createPayoutService } from "./services/payouts.js";
@@ -14,7 +14,8 @@ import { createCommandRunner } from "./services/commands.js";
 import { createPaymentIntentService } from "./services/payment-intents.js";
 import { createUnitOfWork } from "./services/unit-of-work.js";
 import { createStore, type Store } from "./store/index.js";
-import { openDatabase } from "./store/open.js";
+import { MIGRATIONS } from "./store/migrations/index.js";
+import { openDatabase, UnusableDatabaseError } from "./store/open.js";
 import type { WebhookEndpointRow } from "./store/repos/webhook-endpoints.js";
 import { createDispatcher } from "./webhooks/dispatcher.js";
 import { createOutbox, type Outbox } from "./webhooks/outbox.js";
@@ -33,6 +34,7 @@ export interface PaysimOptions {
   config?: string | PaysimConfig;
   forwardTo?: string | readonly string[];
   webhookSecret?: string;
+  /** How many times faster than real time the clock runs: greater than 0, at most MAX_TIME_SCALE. Default 1. */
   timeScale?: number;
   /** `auto` (default): payouts move by their token's outcome on the clock; `manual`: only when told. */
   payouts?: PayoutMode;
@@ -87,15 +89,15 @@ export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimI
   // A bad config is refused before the database is even opened.
   const config =
     typeof options.config === "string" ? loadConfigFile(options.config) : options.config === undefined ? undefined : parseConfig(options.config, "(options.config)");
-  const db = openDatabase(options.db ?? ":memory:");
+  const timeScale = options.timeScale ?? 1;
+  if (!isTimeScale(timeScale)) throw new ClockRangeError(`timeScale must be ${TIME_SCALE_RANGE}; got ${String(timeScale)}.`);
+  const dbPath = options.db ?? ":memory:";
+  let restored = { offsetMs: 0, notBeforeMs: 0 };
+  // The stored clock is checked before the database changes at all: one out of range is refused, untouched.
+  const db = openDatabase(dbPath, MIGRATIONS, { checkStoredMeta: (meta) => void (restored = restoreClock(dbPath, meta)) });
   try {
     const store = createStore(db);
-    const clock = createClock({
-      timeScale: options.timeScale ?? 1,
-      realNow: options.realNow,
-      offsetMs: Number(store.meta.get(CLOCK_OFFSET) ?? 0),
-      notBeforeMs: Number(store.meta.get(CLOCK_HIGH_WATER) ?? 0),
-    });
+    const clock = createClock({ timeScale, realNow: options.realNow, ...restored });
     const forwardTo = options.forwardTo === undefined ? [] : typeof options.forwardTo === "string" ? [options.forwardTo] : options.forwardTo;
     const boot = bootstrap(store, clock, { config, secretKey: options.secretKey, rememberedSecretKey: options.rememberedSecretKey, forwardTo, webhookSecret: options.webhookSecret });
 
@@ -191,6 +193,23 @@ export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimI
     if (db.open) db.close();
     throw error;
   }
+}
+
+/** The clock an earlier run left in the database; a value out of range refuses the database, naming the fix. */
+function restoreClock(path: string, meta: ReadonlyMap<string, string>): { offsetMs: number; notBeforeMs: number } {
+  const read = (key: string): number => {
+    try {
+      return parseStoredClockMs(meta.get(key));
+    } catch (error) {
+      if (!(error instanceof ClockRangeError)) throw error;
+      throw new UnusableDatabaseError(
+        path,
+        `The database ${path} cannot be used: its stored clock (${key}) ${error.message}. paysim has not changed it. ` +
+          `Start with another --db, or delete ${path} to start afresh.`,
+      );
+    }
+  };
+  return { offsetMs: read(CLOCK_OFFSET), notBeforeMs: read(CLOCK_HIGH_WATER) };
 }
 
 /** Starts the HTTP server and waits until it listens (or fails to). */
