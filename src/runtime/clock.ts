@@ -24,8 +24,8 @@ export const MAX_CLOCK_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
 
 /**
  * The fastest time scale: one real second is then 11.6 virtual days, and the longest wait paysim
- * has (a webhook's retries, about 31 hours) passes in a tenth of a second. From today, such a
- * clock still needs about three days of running to reach MAX_CLOCK_MS.
+ * has (a webhook's retries, about 31 hours) passes in a tenth of a second. Started in this
+ * century, such a clock needs about three days of running to reach MAX_CLOCK_MS, where it stops.
  */
 export const MAX_TIME_SCALE = 1_000_000;
 
