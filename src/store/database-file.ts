@@ -1,10 +1,10 @@
-import { accessSync, chmodSync, closeSync, constants, lstatSync, mkdirSync, openSync, readlinkSync, readSync, statSync, type Stats } from "node:fs";
+import { accessSync, chmodSync, closeSync, constants, lstatSync, mkdirSync, openSync, readlinkSync, type Stats } from "node:fs";
 import { dirname, join } from "node:path";
 import { UnusableDatabaseError } from "./errors.js";
 
 /**
- * The `PRAGMA application_id` of every paysim database ("PSIM" in ASCII). SQLite keeps it in
- * the file's header, so a file can be recognised as paysim's before it is opened.
+ * The `PRAGMA application_id` of every paysim database ("PSIM" in ASCII), kept in the file's
+ * header: how paysim recognises its own databases.
  */
 export const PAYSIM_APPLICATION_ID = 0x5053494d;
 
@@ -12,24 +12,21 @@ export const PAYSIM_APPLICATION_ID = 0x5053494d;
 export const PRIVATE_MODE = 0o600;
 const PRIVATE_FOLDER_MODE = 0o700;
 
-const SQLITE_MAGIC = Buffer.from("SQLite format 3\0", "latin1");
-const HEADER_SIZE = 100;
-/** A WAL file holds committed pages only past its 32-byte header. */
-const WAL_HEADER_SIZE = 32;
-
 /**
- * What was at a database path, found before anything there changed:
- * - `created`: nothing; now a new empty file with mode 0600 (its folder made 0700 when missing);
- * - `marked`: a SQLite file whose header carries paysim's application id;
- * - `unmarked`: a SQLite file without it that may be paysim's (from before the marker, or cut
- *   off before its first checkpoint): its schema decides.
+ * What was at a database path, found before anything there changed: `created` (nothing; now a
+ * new empty file with mode 0600, its folder made 0700 when missing) or `existing` (a writable,
+ * non-empty regular file of ours, whose content SQLite must judge).
  */
-export type DatabaseFileState = "created" | "marked" | "unmarked";
+export type DatabaseFileState = "created" | "existing";
 
 /**
- * Checks what is at `path` without following a link, changing a byte or a mode bit, and
- * refuses with UnusableDatabaseError (naming the path and what to do) anything but a missing
- * file or a writable SQLite file that may be paysim's. Creates the file when it is missing.
+ * Checks what is at `path` from its metadata alone (no link followed, no byte read, nothing
+ * changed) and refuses with UnusableDatabaseError, naming the path and what to do, anything but
+ * a missing file or a writable, non-empty regular file. Creates the file when it is missing.
+ *
+ * The file is never opened here: closing any descriptor of a file drops every POSIX lock this
+ * process holds on it, which would silently release the lock of a paysim already running on it
+ * in this process. Its content is judged by SQLite, which keeps those locks.
  */
 export function prepareDatabaseFile(path: string): DatabaseFileState {
   let stats: Stats;
@@ -47,18 +44,7 @@ export function prepareDatabaseFile(path: string): DatabaseFileState {
       `The database ${path} is an empty file (0 bytes), not a paysim database. Delete it (paysim then creates a new database there), or choose another --db.`,
     );
   }
-  const header = readHeader(path);
-  if (header.length < HEADER_SIZE || !header.subarray(0, SQLITE_MAGIC.length).equals(SQLITE_MAGIC)) {
-    throw notPaysim(path, "is not a SQLite database (it does not start with the SQLite header)");
-  }
-  const applicationId = header.readInt32BE(68);
-  if (applicationId === PAYSIM_APPLICATION_ID) return "marked";
-  if (applicationId !== 0) {
-    throw notPaysim(path, `is the SQLite database of another application (application_id 0x${(applicationId >>> 0).toString(16)})`);
-  }
-  // Without a WAL holding later commits, the header's schema version is the file's: 0 means no schema at all.
-  if (header.readUInt32BE(60) === 0 && !walHasCommits(path)) throw notPaysim(path, "is a SQLite database without paysim's tables");
-  return "unmarked";
+  return "existing";
 }
 
 /** The refusal of a SQLite file that is not paysim's (`what` completes "The file … "). */
@@ -115,24 +101,6 @@ function canAccess(path: string, mode: number): boolean {
   try {
     accessSync(path, mode);
     return true;
-  } catch {
-    return false;
-  }
-}
-
-function readHeader(path: string): Buffer {
-  const header = Buffer.alloc(HEADER_SIZE);
-  const fd = openSync(path, "r");
-  try {
-    return header.subarray(0, readSync(fd, header, 0, HEADER_SIZE, 0));
-  } finally {
-    closeSync(fd);
-  }
-}
-
-function walHasCommits(path: string): boolean {
-  try {
-    return statSync(`${path}-wal`).size > WAL_HEADER_SIZE;
   } catch {
     return false;
   }

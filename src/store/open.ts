@@ -30,16 +30,17 @@ export interface OpenOptions {
 export function openDatabase(path: string, migrations: readonly Migration[] = MIGRATIONS, options: OpenOptions = {}): Db {
   const inMemory = path === ":memory:";
   const state = inMemory ? "memory" : prepareDatabaseFile(path);
-  if (state === "unmarked") requirePaysimSchema(path, migrations);
   let db: Db | undefined;
   try {
     // No busy wait while taking the lock: a database in use is refused at once, not after 5 s.
     db = new Database(path, { timeout: 0, fileMustExist: !inMemory });
     if (!inMemory) lockExclusively(db, path);
-    // Refuse a database from a newer paysim, or one its owner's checks refuse, before changing anything in it, even its journal mode.
+    // Judge the file, then refuse a database from a newer paysim, or one its owner's checks
+    // refuse, all before changing anything in it, even its journal mode.
+    if (state === "existing") requirePaysimDatabase(db, path, migrations);
     refuseNewer(db, path, migrations);
     if (options.checkStoredMeta && hasTable(db, "meta")) options.checkStoredMeta(readMeta(db));
-    if (state === "marked" || state === "unmarked") chmodSync(path, PRIVATE_MODE);
+    if (state === "existing") chmodSync(path, PRIVATE_MODE);
     // A new file gets the marker while still in rollback mode: straight into its header, readable before any checkpoint.
     if (state === "created") db.pragma(`application_id = ${PAYSIM_APPLICATION_ID}`);
     if (!inMemory) {
@@ -71,31 +72,18 @@ export function openDatabase(path: string, migrations: readonly Migration[] = MI
 }
 
 /**
- * Refuses an unmarked SQLite file unless it holds paysim's tables, reading it through a
- * read-only connection: one that may write cannot be closed without checkpointing a WAL into
- * the file. Sidecar files the read creates (-wal, -shm) are removed again.
+ * Refuses, by reads alone, a file that is not a paysim database: one marked with another
+ * application's id, or an unmarked one without paysim's tables (a paysim database from before
+ * the marker has them, and a schema version). A schema newer than this paysim knows is left to
+ * refuseNewer: its tables cannot be judged.
  */
-function requirePaysimSchema(path: string, migrations: readonly Migration[]): void {
-  const sidecars = ["-wal", "-shm"].map((suffix) => path + suffix).filter((file) => !existsSync(file));
-  let version: number;
-  let tables: string[];
-  try {
-    const reader = new Database(path, { readonly: true, fileMustExist: true, timeout: 0 });
-    try {
-      version = reader.pragma("user_version", { simple: true }) as number;
-      tables = reader.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all() as string[];
-    } finally {
-      reader.close();
-    }
-  } catch (error) {
-    const code = (error as { code?: unknown }).code;
-    if (typeof code === "string" && (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED"))) throw new DatabaseInUseError(path);
-    throw new UnusableDatabaseError(path, `The database ${path} cannot be read (${(error as Error).message}); paysim leaves it as it is. Choose another --db.`);
-  } finally {
-    for (const file of sidecars) rmSync(file, { force: true });
-  }
-  // A schema newer than this paysim knows cannot be judged by its tables.
+function requirePaysimDatabase(db: Db, path: string, migrations: readonly Migration[]): void {
+  const applicationId = db.pragma("application_id", { simple: true }) as number;
+  if (applicationId === PAYSIM_APPLICATION_ID) return;
+  if (applicationId !== 0) throw notPaysim(path, `is the SQLite database of another application (application_id 0x${(applicationId >>> 0).toString(16)})`);
+  const version = db.pragma("user_version", { simple: true }) as number;
   if (version > (migrations.at(-1)?.version ?? 0)) return;
+  const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all() as string[];
   const missing = PAYSIM_TABLES.filter((table) => !tables.includes(table));
   if (version === 0 || missing.length > 0) {
     throw notPaysim(path, `is a SQLite database without paysim's tables (${tables.length === 0 ? "it has none" : `it has ${tables.sort().join(", ")}`})`);
@@ -125,6 +113,10 @@ function lockExclusively(db: Db, path: string): void {
   } catch (error) {
     const code = (error as { code?: unknown }).code;
     if (typeof code === "string" && (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED"))) throw new DatabaseInUseError(path);
+    if (code === "SQLITE_NOTADB") throw notPaysim(path, "is not a SQLite database");
+    if (typeof code === "string") {
+      throw new UnusableDatabaseError(path, `The database ${path} cannot be read (${(error as Error).message}); paysim leaves it as it is. Choose another --db.`);
+    }
     throw error;
   }
 }

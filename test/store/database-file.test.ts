@@ -1,11 +1,12 @@
 import Database from "better-sqlite3";
 import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import { chmodSync, copyFileSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { PAYSIM_APPLICATION_ID } from "../../src/store/database-file.js";
 import { MIGRATIONS } from "../../src/store/migrations/index.js";
-import { openDatabase, UnusableDatabaseError, type Db } from "../../src/store/open.js";
+import { DatabaseInUseError, openDatabase, UnusableDatabaseError, type Db } from "../../src/store/open.js";
 import { tempDir } from "../helpers/paysim.js";
 
 const folders: { cleanup: () => void }[] = [];
@@ -33,7 +34,7 @@ function stateOf(path: string): unknown {
     .map((name) => {
       const entry = join(dir, name);
       const stats = lstatSync(entry);
-      return { name, mode: stats.mode, bytes: stats.isFile() ? readFileSync(entry).toString("base64") : null, inside: stats.isDirectory() ? readdirSync(entry) : null };
+      return { name, mode: stats.mode, sha256: stats.isFile() ? createHash("sha256").update(readFileSync(entry)).digest("hex") : null, inside: stats.isDirectory() ? readdirSync(entry) : null };
     });
 }
 
@@ -98,7 +99,7 @@ const refusals: [string, (dir: string) => string, RegExp][] = [
     writeFileSync(join(dir, "paysim.db"), JSON.stringify({ companies: [{ name: "Acme", currency: "EUR" }] }, null, 2).repeat(10));
     chmodSync(join(dir, "paysim.db"), 0o644);
     return join(dir, "paysim.db");
-  }, /is not a SQLite database \(it does not start with the SQLite header\), so it is not a paysim database; paysim leaves it as it is\. Choose another --db\./],
+  }, /is not a SQLite database, so it is not a paysim database; paysim leaves it as it is\. Choose another --db\./],
   ["a short text file", (dir) => {
     writeFileSync(join(dir, "paysim.db"), "hello");
     return join(dir, "paysim.db");
@@ -116,14 +117,6 @@ const refusals: [string, (dir: string) => string, RegExp][] = [
   ["a SQLite database with no tables but a schema version", (dir) =>
     foreignDatabase(join(dir, "blank.db"), "CREATE TABLE gone (x); DROP TABLE gone", ["user_version = 10"]),
   /is a SQLite database without paysim's tables \(it has none\)/],
-  ["another application's WAL database cut off before its checkpoint", (dir) => {
-    const live = new Database(join(dir, "live.db"));
-    live.pragma("journal_mode = WAL");
-    live.pragma("wal_autocheckpoint = 0");
-    live.exec("CREATE TABLE companies (id TEXT); INSERT INTO companies VALUES ('c1')");
-    live.pragma("user_version = 7");
-    return cutOff(live, join(dir, "live.db"), join(dir, "app.db"));
-  }, /is a SQLite database without paysim's tables \(it has companies\)/],
 ];
 
 describe("openDatabase refuses what is not a paysim database, changing nothing", () => {
@@ -143,12 +136,51 @@ describe("openDatabase refuses what is not a paysim database, changing nothing",
     expect(stateOf(path)).toEqual(before);
   });
 
+  it("refuses another application's WAL database cut off before its checkpoint, adding nothing of paysim's (its WAL is folded into the file when the refusing connection closes)", () => {
+    const dir = folder();
+    const live = new Database(join(dir, "live.db"));
+    live.pragma("journal_mode = WAL");
+    live.pragma("wal_autocheckpoint = 0");
+    live.exec("CREATE TABLE companies (id TEXT); INSERT INTO companies VALUES ('c1')");
+    live.pragma("user_version = 7");
+    const path = cutOff(live, join(dir, "live.db"), join(dir, "app.db"));
+    const mode = statSync(path).mode;
+    expect(() => open(path)).toThrow(/app\.db is a SQLite database without paysim's tables \(it has companies\)/);
+    const check = new Database(path, { readonly: true });
+    expect(check.prepare("SELECT name FROM sqlite_master").pluck().all()).toEqual(["companies"]);
+    expect(check.prepare("SELECT id FROM companies").pluck().all()).toEqual(["c1"]);
+    expect(check.pragma("user_version", { simple: true })).toBe(7);
+    expect(check.pragma("application_id", { simple: true })).toBe(0);
+    check.close();
+    expect(statSync(path).mode).toBe(mode);
+  });
+
   it("still opens the database a refused link pointed to, by its own path", () => {
     const dir = folder();
     const target = paysimDatabase(join(dir, "real.db"));
     symlinkSync(target, join(dir, "link.db"));
     expect(() => open(join(dir, "link.db"))).toThrow(UnusableDatabaseError);
     expect(open(target).prepare("SELECT value FROM meta WHERE key = 'kept'").pluck().get()).toBe("yes");
+  });
+});
+
+/** Whether another process can take the lock of `path` right now (paysim's own lock step, in a child). */
+function lockableByAnotherProcess(path: string): boolean {
+  const script = `const D = require("better-sqlite3"); const db = new D(process.argv[1], { timeout: 0 });
+    try { db.pragma("locking_mode = EXCLUSIVE"); db.exec("BEGIN EXCLUSIVE; COMMIT"); console.log("locked"); } catch (e) { console.log(e.code); } finally { db.close(); }`;
+  return execFileSync(process.execPath, ["-e", script, path], { cwd: process.cwd(), encoding: "utf8" }).trim() === "locked";
+}
+
+describe("a refused second open in the same process", () => {
+  it("keeps the first connection's lock: checking the path never opens the file outside SQLite", () => {
+    const path = paysimDatabase(join(folder(), "paysim.db"));
+    const first = open(path);
+    expect(lockableByAnotherProcess(path)).toBe(false);
+    expect(() => open(path)).toThrow(DatabaseInUseError);
+    // Closing a descriptor of the file would have dropped every POSIX lock of this process on it.
+    expect(lockableByAnotherProcess(path)).toBe(false);
+    first.close();
+    expect(lockableByAnotherProcess(path)).toBe(true);
   });
 });
 
