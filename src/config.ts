@@ -47,6 +47,7 @@ const configSchema = z
     });
   });
 
+/** A config (the JSON of `--config`, or `startPaysim({ config })`): companies, their keys and webhook endpoints; the first company is the default. */
 export type PaysimConfig = z.output<typeof configSchema>;
 export type CompanyConfig = PaysimConfig["companies"][number];
 export type EndpointConfig = CompanyConfig["webhook_endpoints"][number];

@@ -11,9 +11,10 @@ import { toAdvanceSeconds } from "./domain/duration.js";
 import { createPaysim, type PaysimOptions } from "./paysim.js";
 import type { PaysimConfig } from "./config.js";
 
-export { createPaysim, type PaysimInstance, type PaysimOptions } from "./paysim.js";
+// Only what a merchant's code uses is exported, and nothing whose types need a devDependency
+// (createPaysim's instance exposes the store, typed by @types/better-sqlite3).
 export { ConfigError, type PaysimConfig } from "./config.js";
-export { DatabaseInUseError, NewerDatabaseError } from "./store/open.js";
+export { DatabaseInUseError, NewerDatabaseError, UnusableDatabaseError } from "./store/errors.js";
 export { InvalidDurationError } from "./domain/duration.js";
 export { verifySignature, type VerifyOptions } from "./webhooks/sign.js";
 
@@ -23,7 +24,10 @@ export interface StartPaysimOptions {
   port?: number;
   /** Address to listen on; default 127.0.0.1. */
   host?: string;
-  /** SQLite file; default ":memory:", so nothing is written. */
+  /**
+   * SQLite file; default ":memory:", so nothing is written. A missing file is created (mode 0600);
+   * anything but a paysim database there is refused with UnusableDatabaseError, unchanged.
+   */
   db?: string;
   /** The default company's key (sk_test_…); generated when absent. */
   secretKey?: string;
@@ -31,7 +35,7 @@ export interface StartPaysimOptions {
   forwardTo?: string | readonly string[];
   /** Signing secret (whsec_…) of the forwardTo endpoints; generated when absent. */
   webhookSecret?: string;
-  /** Run the clock this many times faster than real time; default 1. */
+  /** Run the clock this many times faster than real time: greater than 0, at most 1000000; default 1. */
   timeScale?: number;
   /** "auto" (default): payouts move by themselves on the clock; "manual": only when told. */
   payouts?: "auto" | "manual";
@@ -51,13 +55,16 @@ export interface RunningPaysim {
   secretKey: string;
   /** The signing secret of the first forwardTo endpoint; undefined without forwardTo. */
   signingSecret: string | undefined;
+  /** The instance's virtual clock (SPEC §8), which never runs backwards and stops at the end of year 9999. */
   clock: {
     /** The virtual now. */
     now(): Date;
     /**
      * Moves the virtual clock forward by a duration ("90s", "10m", "6h", "1d") or a
      * number of seconds, and resolves once the work that fell due is done (payout
-     * moves made, due webhook attempts started). Resolves with the new now.
+     * moves made, due webhook attempts started). Resolves with the new now. Rejects with
+     * InvalidDurationError for a bad duration, and with a RangeError, the clock unmoved, when
+     * the advance would take it past 9999-12-31T23:59:59.999Z.
      */
     advance(duration: string | number): Promise<Date>;
   };

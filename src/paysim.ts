@@ -6,7 +6,7 @@ import { createIds } from "./domain/ids.js";
 import { loopbackHostNames } from "./domain/loopback.js";
 import { ConfigError, loadConfigFile, parseConfig, startInputProblem, type PaysimConfig } from "./config.js";
 import { loadTestCards, loadTestDestinations } from "./fixture-data.js";
-import { createClock, type Clock } from "./runtime/clock.js";
+import { ClockRangeError, createClock, isTimeScale, parseStoredClockMs, TIME_SCALE_RANGE, type Clock } from "./runtime/clock.js";
 import { createScheduler, type Scheduler } from "./runtime/scheduler.js";
 import { createApp } from "./server/app.js";
 import { createPayoutService } from "./services/payouts.js";
@@ -16,7 +16,8 @@ import { createIdempotentRunner } from "./services/idempotency.js";
 import { createPaymentIntentService } from "./services/payment-intents.js";
 import { createUnitOfWork, type Work } from "./services/unit-of-work.js";
 import { createStore, type Store } from "./store/index.js";
-import { openDatabase } from "./store/open.js";
+import { MIGRATIONS } from "./store/migrations/index.js";
+import { openDatabase, UnusableDatabaseError } from "./store/open.js";
 import type { WebhookEndpointRow } from "./store/repos/webhook-endpoints.js";
 import { createDispatcher } from "./webhooks/dispatcher.js";
 import { createOutbox, type Outbox } from "./webhooks/outbox.js";
@@ -35,6 +36,7 @@ export interface PaysimOptions {
   config?: string | PaysimConfig;
   forwardTo?: string | readonly string[];
   webhookSecret?: string;
+  /** How many times faster than real time the clock runs: greater than 0, at most MAX_TIME_SCALE. Default 1. */
   timeScale?: number;
   /** `auto` (default): payouts move by their token's outcome on the clock; `manual`: only when told. */
   payouts?: PayoutMode;
@@ -97,15 +99,15 @@ export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimI
   if (problem) throw new ConfigError(`${problem.input}${problem.url === undefined ? "" : ` ${JSON.stringify(problem.url)}`} ${problem.rule}.`);
   const config =
     typeof options.config === "string" ? loadConfigFile(options.config) : options.config === undefined ? undefined : parseConfig(options.config, "(options.config)");
-  const db = openDatabase(options.db ?? ":memory:");
+  const timeScale = options.timeScale ?? 1;
+  if (!isTimeScale(timeScale)) throw new ClockRangeError(`timeScale must be ${TIME_SCALE_RANGE}; got ${String(timeScale)}.`);
+  const dbPath = options.db ?? ":memory:";
+  let restored = { offsetMs: 0, notBeforeMs: 0 };
+  // The stored clock is checked before the database changes at all: one out of range is refused, untouched.
+  const db = openDatabase(dbPath, MIGRATIONS, { checkStoredMeta: (meta) => void (restored = restoreClock(dbPath, meta)) });
   try {
     const store = createStore(db);
-    const clock = createClock({
-      timeScale: options.timeScale ?? 1,
-      realNow: options.realNow,
-      offsetMs: Number(store.meta.get(CLOCK_OFFSET) ?? 0),
-      notBeforeMs: Number(store.meta.get(CLOCK_HIGH_WATER) ?? 0),
-    });
+    const clock = createClock({ timeScale, realNow: options.realNow, ...restored });
 
     const bus = new Bus();
     const testCards = loadTestCards();
@@ -212,6 +214,23 @@ export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimI
     if (db.open) db.close();
     throw error;
   }
+}
+
+/** The clock an earlier run left in the database; a value out of range refuses the database, naming the fix. */
+function restoreClock(path: string, meta: ReadonlyMap<string, string>): { offsetMs: number; notBeforeMs: number } {
+  const read = (key: string): number => {
+    try {
+      return parseStoredClockMs(meta.get(key));
+    } catch (error) {
+      if (!(error instanceof ClockRangeError)) throw error;
+      throw new UnusableDatabaseError(
+        path,
+        `The database ${path} cannot be used: its stored clock (${key}) ${error.message}. paysim has not changed it. ` +
+          `Start with another --db, or delete ${path} to start afresh.`,
+      );
+    }
+  };
+  return { offsetMs: read(CLOCK_OFFSET), notBeforeMs: read(CLOCK_HIGH_WATER) };
 }
 
 /** Starts the HTTP server and waits until it listens (or fails to). */

@@ -4,23 +4,72 @@
  * else in paysim reads the wall clock for domain time.
  */
 export interface Clock {
-  /** Virtual now, in epoch milliseconds. Never runs backwards. */
+  /** Virtual now, in epoch milliseconds. Never runs backwards, and stops at MAX_CLOCK_MS. */
   now(): number;
   /** Virtual now as ISO 8601 UTC with milliseconds and `Z`. */
   nowIso(): string;
   /** Seconds added by `advance` so far (plus any catch-up after a restart). */
   offsetSeconds(): number;
   readonly timeScale: number;
-  /** Moves virtual time forward by `seconds` (an integer ≥ 1). */
+  /** Moves virtual time forward by `seconds` (an integer ≥ 1); throws ClockRangeError if that would pass MAX_CLOCK_MS. */
   advance(seconds: number): void;
 }
 
+/**
+ * The last instant the clock reaches: the last millisecond of year 9999. A later date has no
+ * four-digit year in ISO 8601 (and JavaScript's Date ends in year 275760), so it could be
+ * neither stored nor shown; the clock stops here rather than run past it.
+ */
+export const MAX_CLOCK_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+
+/**
+ * The fastest time scale: one real second is then 11.6 virtual days, and the longest wait paysim
+ * has (a webhook's retries, about 31 hours) passes in a tenth of a second. Started in this
+ * century, such a clock needs about three days of running to reach MAX_CLOCK_MS, where it stops.
+ */
+export const MAX_TIME_SCALE = 1_000_000;
+
+/** The allowed time scales, in words, for messages. */
+export const TIME_SCALE_RANGE = `a number greater than 0 and at most ${MAX_TIME_SCALE}`;
+
+/** A time scale, an advance or a stored clock value that would take dates out of range. */
+export class ClockRangeError extends RangeError {
+  constructor(message: string) {
+    super(message);
+    this.name = "ClockRangeError";
+  }
+}
+
+/** Whether `value` is a time scale the clock accepts: greater than 0, at most MAX_TIME_SCALE. */
+export function isTimeScale(value: unknown): value is number {
+  return typeof value === "number" && value > 0 && value <= MAX_TIME_SCALE;
+}
+
+/**
+ * Reads a clock value (milliseconds) that a database kept as text; absent is 0.
+ * Throws ClockRangeError, with a message completing "its stored clock (…) ", for
+ * anything but a whole number from 0 to MAX_CLOCK_MS.
+ *
+ * @example
+ * parseStoredClockMs("1767225600000") // 1767225600000
+ * parseStoredClockMs("1.2e+22")       // throws: past 9999-12-31T23:59:59.999Z
+ */
+export function parseStoredClockMs(text: string | undefined): number {
+  if (text === undefined) return 0;
+  const value = text.trim() === "" ? Number.NaN : Number(text);
+  if (value > MAX_CLOCK_MS) {
+    throw new ClockRangeError(`is ${text} ms, past ${new Date(MAX_CLOCK_MS).toISOString()}, the latest time paysim can show`);
+  }
+  if (!Number.isInteger(value) || value < 0) throw new ClockRangeError(`is ${JSON.stringify(text)}, not a whole number of milliseconds from 0`);
+  return value;
+}
+
 export interface ClockOptions {
-  /** Real time is multiplied by this from the moment the clock is made. Default 1. */
+  /** Real time is multiplied by this from the moment the clock is made: greater than 0, at most MAX_TIME_SCALE. Default 1. */
   timeScale?: number;
-  /** Offset carried over from an earlier run, in milliseconds. */
+  /** Offset carried over from an earlier run, in milliseconds (0 … MAX_CLOCK_MS). */
   offsetMs?: number;
-  /** The latest virtual time an earlier run reached: the clock starts no earlier. */
+  /** The latest virtual time an earlier run reached (0 … MAX_CLOCK_MS): the clock starts no earlier. */
   notBeforeMs?: number;
   /** Source of real time; tests may pass their own. */
   realNow?: () => number;
@@ -33,7 +82,13 @@ export interface ClockOptions {
  */
 export function createClock(options: ClockOptions = {}): Clock {
   const timeScale = options.timeScale ?? 1;
-  if (!(timeScale > 0) || !Number.isFinite(timeScale)) throw new RangeError("timeScale must be a positive number");
+  if (!isTimeScale(timeScale)) throw new ClockRangeError(`timeScale must be ${TIME_SCALE_RANGE}.`);
+  for (const name of ["offsetMs", "notBeforeMs"] as const) {
+    const value = options[name];
+    if (value !== undefined && !(Number.isInteger(value) && value >= 0 && value <= MAX_CLOCK_MS)) {
+      throw new ClockRangeError(`${name} must be a whole number of milliseconds from 0 to ${MAX_CLOCK_MS}.`);
+    }
+  }
   const realNow = options.realNow ?? Date.now;
   const anchor = realNow();
   let offsetMs = options.offsetMs ?? 0;
@@ -44,7 +99,7 @@ export function createClock(options: ClockOptions = {}): Clock {
 
   const now = (): number => {
     const computed = Math.floor(anchor + (realNow() - anchor) * timeScale + offsetMs);
-    last = Math.max(last, computed);
+    last = Math.max(last, Math.min(computed, MAX_CLOCK_MS));
     return last;
   };
 
@@ -67,6 +122,13 @@ export function createClock(options: ClockOptions = {}): Clock {
     timeScale,
     advance(seconds: number) {
       if (!Number.isInteger(seconds) || seconds < 1) throw new RangeError("seconds must be a positive integer");
+      const room = Math.floor((MAX_CLOCK_MS - now()) / 1000);
+      if (seconds > room) {
+        throw new ClockRangeError(
+          `Advancing the clock by ${seconds} seconds would take it past ${new Date(MAX_CLOCK_MS).toISOString()}, the latest time paysim can show; ` +
+            (room > 0 ? `it can move at most ${room} more seconds.` : "it cannot move any further."),
+        );
+      }
       offsetMs += seconds * 1000;
     },
   };

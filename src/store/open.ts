@@ -1,55 +1,48 @@
 import Database from "better-sqlite3";
-import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from "node:fs";
-import { dirname } from "node:path";
+import { chmodSync, existsSync, rmSync } from "node:fs";
+import { notPaysim, PAYSIM_APPLICATION_ID, prepareDatabaseFile, PRIVATE_MODE } from "./database-file.js";
+import { DatabaseInUseError, NewerDatabaseError, UnusableDatabaseError } from "./errors.js";
 import { MIGRATIONS, type Migration } from "./migrations/index.js";
+
+export { DatabaseInUseError, NewerDatabaseError, UnusableDatabaseError } from "./errors.js";
 
 export type Db = Database.Database;
 
-/** Files that hold keys or secrets are readable by their owner only (SPEC §3). */
-const PRIVATE_MODE = 0o600;
+/** The tables of the first migration: a SQLite file with all of them (and a schema version) is a paysim database from before the marker. */
+const PAYSIM_TABLES = ["api_keys", "companies", "events", "idempotency_keys", "meta", "payment_intents", "webhook_endpoints"];
 
-export class NewerDatabaseError extends Error {
-  constructor(path: string, found: number, known: number) {
-    super(
-      `The database ${path} has schema version ${found}, newer than this paysim understands (${known}). ` +
-        `Upgrade paysim, or start with another --db.`,
-    );
-    this.name = "NewerDatabaseError";
-  }
-}
-
-/** Another process (or another connection in this one) holds the database's lock. */
-export class DatabaseInUseError extends Error {
-  constructor(path: string) {
-    super(
-      `The database ${path} is in use by another paysim (another process holds its lock). ` +
-        `Stop that one first, or start with another --db.`,
-    );
-    this.name = "DatabaseInUseError";
-  }
+export interface OpenOptions {
+  /**
+   * Called with an existing database's meta rows (key → value) before anything in the file
+   * changes; throwing refuses the database, which is then closed as it was.
+   */
+  checkStoredMeta?: (meta: ReadonlyMap<string, string>) => void;
 }
 
 /**
  * Opens (creating when absent) the database at `path`, or an in-memory one for
  * ":memory:", with WAL and the pragmas paysim relies on, and migrates it.
+ * A path is checked before anything there changes: only a missing file or a paysim
+ * database is used; anything else is refused with UnusableDatabaseError, untouched.
  * A file is locked for this connection alone until it closes: a second paysim
  * on it is refused with DatabaseInUseError.
  */
-export function openDatabase(path: string, migrations: readonly Migration[] = MIGRATIONS): Db {
+export function openDatabase(path: string, migrations: readonly Migration[] = MIGRATIONS, options: OpenOptions = {}): Db {
   const inMemory = path === ":memory:";
-  if (!inMemory) {
-    mkdirSync(dirname(path), { recursive: true });
-    // Create the file with its private mode before SQLite does: SQLite gives the
-    // -wal and -shm files the mode of the database file.
-    if (!existsSync(path)) closeSync(openSync(path, "a", PRIVATE_MODE));
-    chmodSync(path, PRIVATE_MODE);
-  }
-  // No busy wait while taking the lock: a database in use is refused at once, not after 5 s.
-  const db = new Database(path, { timeout: 0 });
+  const state = inMemory ? "memory" : prepareDatabaseFile(path);
+  let db: Db | undefined;
   try {
+    // No busy wait while taking the lock: a database in use is refused at once, not after 5 s.
+    db = new Database(path, { timeout: 0, fileMustExist: !inMemory });
     if (!inMemory) lockExclusively(db, path);
-    // Refuse a database from a newer paysim before changing anything in it, even its journal mode.
+    // Judge the file, then refuse a database from a newer paysim, or one its owner's checks
+    // refuse, all before changing anything in it, even its journal mode.
+    if (state === "existing") requirePaysimDatabase(db, path, migrations);
     refuseNewer(db, path, migrations);
+    if (options.checkStoredMeta && hasTable(db, "meta")) options.checkStoredMeta(readMeta(db));
+    if (state === "existing") chmodSync(path, PRIVATE_MODE);
+    // A new file gets the marker while still in rollback mode: straight into its header, readable before any checkpoint.
+    if (state === "created") db.pragma(`application_id = ${PAYSIM_APPLICATION_ID}`);
     if (!inMemory) {
       db.pragma("journal_mode = WAL");
       // Checkpoints (copying the WAL into the database file, with an fsync) ran every 1,000 pages,
@@ -69,11 +62,41 @@ export function openDatabase(path: string, migrations: readonly Migration[] = MI
     if (!inMemory) {
       for (const suffix of ["-wal", "-shm"]) if (existsSync(path + suffix)) chmodSync(path + suffix, PRIVATE_MODE);
     }
+    return db;
   } catch (error) {
-    db.close();
+    db?.close();
+    // A file this call created holds nothing worth keeping: leave no half-made database behind.
+    if (state === "created" && !(error instanceof DatabaseInUseError)) for (const suffix of ["", "-wal", "-shm"]) rmSync(path + suffix, { force: true });
     throw error;
   }
-  return db;
+}
+
+/**
+ * Refuses, by reads alone, a file that is not a paysim database: one marked with another
+ * application's id, or an unmarked one without paysim's tables (a paysim database from before
+ * the marker has them, and a schema version). A schema newer than this paysim knows is left to
+ * refuseNewer: its tables cannot be judged.
+ */
+function requirePaysimDatabase(db: Db, path: string, migrations: readonly Migration[]): void {
+  const applicationId = db.pragma("application_id", { simple: true }) as number;
+  if (applicationId === PAYSIM_APPLICATION_ID) return;
+  if (applicationId !== 0) throw notPaysim(path, `is the SQLite database of another application (application_id 0x${(applicationId >>> 0).toString(16)})`);
+  const version = db.pragma("user_version", { simple: true }) as number;
+  if (version > (migrations.at(-1)?.version ?? 0)) return;
+  const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all() as string[];
+  const missing = PAYSIM_TABLES.filter((table) => !tables.includes(table));
+  if (version === 0 || missing.length > 0) {
+    throw notPaysim(path, `is a SQLite database without paysim's tables (${tables.length === 0 ? "it has none" : `it has ${tables.sort().join(", ")}`})`);
+  }
+}
+
+function hasTable(db: Db, name: string): boolean {
+  return db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !== undefined;
+}
+
+function readMeta(db: Db): Map<string, string> {
+  const rows = db.prepare("SELECT key, value FROM meta").all() as { key: string; value: string }[];
+  return new Map(rows.map((row) => [row.key, row.value]));
 }
 
 /**
@@ -90,6 +113,10 @@ function lockExclusively(db: Db, path: string): void {
   } catch (error) {
     const code = (error as { code?: unknown }).code;
     if (typeof code === "string" && (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED"))) throw new DatabaseInUseError(path);
+    if (code === "SQLITE_NOTADB") throw notPaysim(path, "is not a SQLite database");
+    if (typeof code === "string") {
+      throw new UnusableDatabaseError(path, `The database ${path} cannot be read (${(error as Error).message}); paysim leaves it as it is. Choose another --db.`);
+    }
     throw error;
   }
 }
@@ -102,12 +129,14 @@ function refuseNewer(db: Db, path: string, migrations: readonly Migration[]): nu
   return current;
 }
 
-/** Applies every pending step in one transaction; refuses a database from a newer paysim. */
+/** Applies every pending step in one transaction, marking the file as paysim's; refuses a database from a newer paysim. */
 export function migrate(db: Db, path: string, migrations: readonly Migration[]): void {
   const current = refuseNewer(db, path, migrations);
   const pending = migrations.filter((m) => m.version > current);
-  if (pending.length === 0) return;
+  const marked = db.pragma("application_id", { simple: true }) === PAYSIM_APPLICATION_ID;
+  if (pending.length === 0 && marked) return;
   db.transaction(() => {
+    if (!marked) db.pragma(`application_id = ${PAYSIM_APPLICATION_ID}`);
     for (const step of pending) {
       step.up(db);
       db.pragma(`user_version = ${step.version}`);

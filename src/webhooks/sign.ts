@@ -18,6 +18,7 @@ export function wallClockSeconds(): number {
   return Math.floor(Date.now() / 1000);
 }
 
+/** The options of verifySignature. */
 export interface VerifyOptions {
   /** How far `t` may be from now, in seconds. Default 300. */
   toleranceSeconds?: number;

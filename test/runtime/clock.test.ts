@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createClock } from "../../src/runtime/clock.js";
+import { ClockRangeError, createClock, isTimeScale, MAX_CLOCK_MS, MAX_TIME_SCALE, parseStoredClockMs } from "../../src/runtime/clock.js";
 import { MS } from "../../src/domain/duration.js";
 
 /** A real-time source the test moves by hand. */
@@ -105,5 +105,81 @@ describe("createClock", () => {
     const now = createClock().now();
     expect(now).toBeGreaterThanOrEqual(before);
     expect(now).toBeLessThanOrEqual(Date.now());
+  });
+});
+
+describe("the clock's range: dates stay valid, up to the end of year 9999", () => {
+  const END = "9999-12-31T23:59:59.999Z";
+
+  it("ends at the last millisecond of year 9999", () => {
+    expect(new Date(MAX_CLOCK_MS).toISOString()).toBe(END);
+  });
+
+  it.each([1e-6, 1, 60, MAX_TIME_SCALE])("accepts the time scale %d", (scale) => {
+    expect(createClock({ timeScale: scale }).timeScale).toBe(scale);
+    expect(isTimeScale(scale)).toBe(true);
+  });
+
+  it.each([MAX_TIME_SCALE + 1, 1e13, Number.MAX_VALUE])("refuses the time scale %d, saying the allowed range", (scale) => {
+    expect(isTimeScale(scale)).toBe(false);
+    expect(() => createClock({ timeScale: scale })).toThrow(ClockRangeError);
+    expect(() => createClock({ timeScale: scale })).toThrow(`timeScale must be a number greater than 0 and at most ${MAX_TIME_SCALE}.`);
+  });
+
+  it("stops at the end of year 9999 instead of running into invalid dates, at the fastest time scale", () => {
+    const real = fakeRealTime();
+    const clock = createClock({ realNow: real.realNow, timeScale: MAX_TIME_SCALE });
+    real.add(30 * MS.day); // a month of real running: far more than the range at this scale
+    expect(clock.now()).toBe(MAX_CLOCK_MS);
+    expect(clock.nowIso()).toBe(END);
+    real.add(MS.day);
+    expect(clock.nowIso()).toBe(END);
+  });
+
+  it("refuses an advance that would pass the end, unmoved, saying how far it can still go", () => {
+    const real = fakeRealTime();
+    const twoDaysBefore = MAX_CLOCK_MS - 2 * MS.day;
+    const clock = createClock({ realNow: real.realNow, notBeforeMs: twoDaysBefore });
+    const offset = clock.offsetSeconds();
+    expect(() => clock.advance(3 * 86_400)).toThrow(ClockRangeError);
+    expect(() => clock.advance(3 * 86_400)).toThrow(`past ${END}, the latest time paysim can show; it can move at most 172800 more seconds.`);
+    expect(clock.now()).toBe(twoDaysBefore);
+    expect(clock.offsetSeconds()).toBe(offset);
+    clock.advance(172_800);
+    expect(clock.nowIso()).toBe(END);
+    expect(() => clock.advance(1)).toThrow("it cannot move any further.");
+  });
+
+  it.each([
+    ["offsetMs", { offsetMs: MAX_CLOCK_MS + 1 }],
+    ["offsetMs", { offsetMs: -1 }],
+    ["offsetMs", { offsetMs: 1.5 }],
+    ["notBeforeMs", { notBeforeMs: 1.2e22 }],
+    ["notBeforeMs", { notBeforeMs: Number.NaN }],
+  ])("refuses a carried-over %s out of range", (name, options) => {
+    expect(() => createClock(options)).toThrow(new ClockRangeError(`${name} must be a whole number of milliseconds from 0 to ${MAX_CLOCK_MS}.`));
+  });
+});
+
+describe("parseStoredClockMs", () => {
+  it.each([
+    [undefined, 0],
+    ["0", 0],
+    ["1767225600000", 1_767_225_600_000],
+    [String(MAX_CLOCK_MS), MAX_CLOCK_MS],
+  ])("reads %j as %d", (text, ms) => {
+    expect(parseStoredClockMs(text)).toBe(ms);
+  });
+
+  it.each([
+    ["1.2e+22", `is 1.2e+22 ms, past ${"9999-12-31T23:59:59.999Z"}, the latest time paysim can show`],
+    [String(MAX_CLOCK_MS + 1), `is ${MAX_CLOCK_MS + 1} ms, past 9999-12-31T23:59:59.999Z, the latest time paysim can show`],
+    ["Infinity", "is Infinity ms, past 9999-12-31T23:59:59.999Z, the latest time paysim can show"],
+    ["-5", 'is "-5", not a whole number of milliseconds from 0'],
+    ["1.5", 'is "1.5", not a whole number of milliseconds from 0'],
+    ["", 'is "", not a whole number of milliseconds from 0'],
+    ["soon", 'is "soon", not a whole number of milliseconds from 0'],
+  ])("refuses %j", (text, message) => {
+    expect(() => parseStoredClockMs(text)).toThrow(new ClockRangeError(message));
   });
 });

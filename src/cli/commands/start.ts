@@ -2,6 +2,7 @@ import { Command, InvalidArgumentError, Option } from "commander";
 import { ConfigError, startInputProblem, type StartInputs } from "../../config.js";
 import { isSecretKey } from "../../domain/secret-keys.js";
 import { createPaysim, type PaysimInstance } from "../../paysim.js";
+import { isTimeScale, TIME_SCALE_RANGE } from "../../runtime/clock.js";
 import { NewerDatabaseError } from "../../store/open.js";
 import { registerInstance } from "../instance-registration.js";
 import { databaseRecordPath, readInstanceFile, recordIsFor } from "../instance-file.js";
@@ -34,9 +35,9 @@ function integer(name: string, min: number, max: number) {
   };
 }
 
-function positiveNumber(raw: string): number {
+function timeScale(raw: string): number {
   const value = Number(raw);
-  if (!(value > 0) || !Number.isFinite(value)) throw new InvalidArgumentError("must be a positive number, e.g. 60.");
+  if (raw.trim() === "" || !isTimeScale(value)) throw new InvalidArgumentError(`--time-scale must be ${TIME_SCALE_RANGE}, e.g. 60.`);
   return value;
 }
 
@@ -54,7 +55,7 @@ export function startCommand(output: Output = consoleOutput): Command {
     .addOption(new Option("--config <file>", "JSON file declaring companies, keys and webhook endpoints").env("PAYSIM_CONFIG"))
     .addOption(new Option("--forward-to <url>", "forward this run's events to this URL (repeatable); earlier --forward-to URLs not named again are removed").env("PAYSIM_FORWARD_TO").argParser(collect))
     .addOption(new Option("--webhook-secret <whsec>", "signing secret of the --forward-to endpoints").env("PAYSIM_WEBHOOK_SECRET"))
-    .addOption(new Option("--time-scale <n>", "run the clock n times faster than real time").env("PAYSIM_TIME_SCALE").default(1).argParser(positiveNumber))
+    .addOption(new Option("--time-scale <n>", "run the clock n times faster than real time").env("PAYSIM_TIME_SCALE").default(1).argParser(timeScale))
     .addOption(new Option("--payouts <mode>", "auto: payouts move by their token's outcome; manual: only when told").env("PAYSIM_PAYOUTS").choices(["auto", "manual"]).default("auto"))
     .addOption(new Option("--webhook-timeout <ms>", "how long a webhook receiver has to answer").env("PAYSIM_WEBHOOK_TIMEOUT").default(20000).argParser(integer("--webhook-timeout", 1, 600000)))
     .addOption(new Option("--no-ui", "print plain log lines instead of the live view").env("PAYSIM_NO_UI"))

@@ -1,9 +1,11 @@
 import { Hono } from "hono";
 import * as z from "zod";
 import { MAX_ADVANCE_SECONDS } from "../../domain/duration.js";
+import { ApiError } from "../../domain/errors.js";
 import { EVENT_TYPES } from "../../domain/events.js";
 import { PAYOUT_STATUSES } from "../../domain/payout.js";
 import { amountSchema, currencySchema, freeFormObject, need, needOneOf, parseOrThrow } from "../../domain/validation.js";
+import { ClockRangeError } from "../../runtime/clock.js";
 import { eventResource } from "./events.js";
 import type { AppDeps, AppEnv } from "../env.js";
 import { readJsonBody } from "../middleware/json-body.js";
@@ -57,7 +59,13 @@ export function sandboxRoutes({ clock, advanceClock, runIdempotently, payouts }:
 
   app.post("/clock/advance", async (c) => {
     const { seconds } = parseOrThrow(advanceSchema, await readJsonBody(c));
-    await advanceClock(seconds);
+    try {
+      await advanceClock(seconds);
+    } catch (error) {
+      // Repeated advances must not carry dates past year 9999: the clock refuses, unmoved.
+      if (error instanceof ClockRangeError) throw new ApiError("invalid_request", error.message, "seconds");
+      throw error;
+    }
     return resourceResponse(c, clockResource());
   });
 

@@ -1,0 +1,120 @@
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import ts from "typescript";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { tempDir } from "./helpers/paysim.js";
+
+// Compiles a merchant's strict TypeScript project against the built package (dist/): run
+// `npm run build` first.
+
+const REPO = fileURLToPath(new URL("..", import.meta.url));
+const REPO_MODULES = join(REPO, "node_modules");
+const DIST_TYPES = join(REPO, "dist", "index.d.ts");
+
+/** The exports a merchant imports by name; any other export must be documented just the same. */
+const NAMED_IMPORTS = `import {
+  startPaysim, verifySignature, ConfigError, DatabaseInUseError, NewerDatabaseError, UnusableDatabaseError, InvalidDurationError,
+  type StartPaysimOptions, type RunningPaysim, type PaysimConfig, type VerifyOptions,
+} from "paysim";`;
+
+const CONSUMER = `${NAMED_IMPORTS}
+import * as everything from "paysim";
+
+export type Everything = typeof everything;
+const options: StartPaysimOptions = { timeScale: 60, db: ":memory:" };
+const config: PaysimConfig = { companies: [{ name: "Acme", currency: "EUR", webhook_endpoints: [] }] };
+const verify: VerifyOptions = { toleranceSeconds: 300 };
+export async function run(): Promise<boolean> {
+  const paysim: RunningPaysim = await startPaysim({ ...options, config });
+  const now: Date = await paysim.clock.advance("1d");
+  await paysim.close();
+  const errors: Error[] = [new ConfigError("x"), new InvalidDurationError("x")];
+  const classes = [DatabaseInUseError, NewerDatabaseError, UnusableDatabaseError];
+  return verifySignature("{}", "t=1,v1=00", "whsec_x", verify) && now instanceof Date && errors.length + classes.length > 0;
+}
+`;
+
+/**
+ * The packages a merchant's `npm install paysim @types/node` brings: paysim's runtime
+ * dependencies, @types/node, and what they depend on (by the lockfile), never paysim's
+ * devDependencies such as @types/better-sqlite3.
+ */
+function installedPackages(): string[] {
+  type Entry = { dependencies?: Record<string, string>; peerDependencies?: Record<string, string> };
+  const lock = JSON.parse(readFileSync(join(REPO, "package-lock.json"), "utf8")) as { packages: Record<string, Entry> };
+  const manifest = JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")) as { dependencies: Record<string, string> };
+  const found = new Set<string>();
+  const visit = (name: string) => {
+    const entry = lock.packages[`node_modules/${name}`];
+    if (found.has(name) || entry === undefined) return; // a nested copy is reached through its parent's own node_modules
+    found.add(name);
+    for (const next of Object.keys({ ...entry.dependencies, ...entry.peerDependencies })) visit(next);
+  };
+  for (const name of [...Object.keys(manifest.dependencies), "@types/node"]) visit(name);
+  return [...found];
+}
+
+let project: { dir: string; cleanup: () => void };
+let program: ts.Program;
+beforeAll(() => {
+  if (!existsSync(DIST_TYPES)) throw new Error(`${DIST_TYPES} is missing: run \`npm run build\` first.`);
+  project = tempDir("paysim-consumer-");
+  const modules = join(project.dir, "node_modules");
+  // The package itself: its package.json and dist/, without paysim's own node_modules beside them.
+  const pkg = join(modules, "paysim");
+  mkdirSync(pkg, { recursive: true });
+  writeFileSync(join(pkg, "package.json"), readFileSync(join(REPO, "package.json")));
+  symlinkSync(join(REPO, "dist"), join(pkg, "dist"));
+  mkdirSync(join(modules, "@types"), { recursive: true });
+  for (const name of installedPackages()) {
+    if (name.includes("/")) mkdirSync(join(modules, name.split("/")[0]!), { recursive: true });
+    if (!existsSync(join(modules, name))) symlinkSync(join(REPO_MODULES, name), join(modules, name));
+  }
+  const file = join(project.dir, "consumer.ts");
+  writeFileSync(file, CONSUMER);
+  program = ts.createProgram([file], {
+    strict: true,
+    skipLibCheck: false,
+    noEmit: true,
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    types: ["node"],
+    typeRoots: [join(modules, "@types")],
+    // Resolve from the project's node_modules as laid out, never from the repository's (where the
+    // symlinks point), which holds paysim's devDependencies.
+    preserveSymlinks: true,
+  });
+});
+afterAll(() => project?.cleanup());
+
+describe("the published type declarations", () => {
+  it("compile in a strict project with skipLibCheck false and only what a merchant installs", () => {
+    const diagnostics = ts.getPreEmitDiagnostics(program).map((d) => ts.formatDiagnostic(d, { getCanonicalFileName: (f) => f, getCurrentDirectory: () => project.dir, getNewLine: () => "\n" }));
+    expect(diagnostics).toEqual([]);
+  });
+
+  it("are the package's own, not resolved through the repository's node_modules", () => {
+    // TypeScript's own lib.*.d.ts come from the compiler that runs this test: they are not a dependency.
+    const files = program
+      .getSourceFiles()
+      .filter((f) => !program.isSourceFileDefaultLibrary(f))
+      .map((f) => f.fileName);
+    expect(files.some((f) => f.endsWith("node_modules/paysim/dist/index.d.ts"))).toBe(true);
+    expect(files.filter((f) => f.includes("better-sqlite3"))).toEqual([]);
+    expect(files.filter((f) => f.startsWith(REPO_MODULES))).toEqual([]);
+  });
+
+  it("document every export with a JSDoc comment", () => {
+    const checker = program.getTypeChecker();
+    const index = program.getSourceFiles().find((f) => f.fileName.endsWith("node_modules/paysim/dist/index.d.ts"))!;
+    const exports = checker.getExportsOfModule(checker.getSymbolAtLocation(index)!);
+    const undocumented = exports
+      .map((symbol) => (symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol))
+      .filter((symbol) => ts.displayPartsToString(symbol.getDocumentationComment(checker)).trim() === "")
+      .map((symbol) => symbol.getName());
+    expect(exports.length).toBeGreaterThan(5);
+    expect(undocumented).toEqual([]);
+  });
+});
