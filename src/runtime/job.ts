@@ -2,6 +2,7 @@ import type { JobRow } from "../store/repos/jobs.js";
 
 /** A job as its handler sees it. */
 export interface Job<P = unknown> {
+  /** Its row's; a job with no row (the scheduler's `runNow`) has a negative one, which no row has. */
   seq: number;
   kind: string;
   subjectId: string;

@@ -69,14 +69,14 @@ interface AsyncKind<W> {
 /**
  * Jobs persisted in SQLite with a due time on the paysim clock. A timer fires
  * the next one in real time (scaled); `drain()` runs everything due, earliest
- * first, so a clock advance does all due work before it answers. (`runSoon`
+ * first, so a clock advance does all due work before it answers. (`runNow`
  * queues an async job due now with no row, for a caller whose own rows let a
  * restart find it again.)
  *
- * Sync jobs (payout moves) run in the drain itself. Due async jobs (webhook
- * attempts) are read from the table once, through a cursor that only moves
+ * Sync jobs run in the drain itself, inside the unit of work that removes them.
+ * Due async jobs are read from the table once, through a cursor that only moves
  * forward, into fair queues (one FIFO queue per key, slots handed out
- * round-robin), so a slow endpoint cannot starve the others and no job is
+ * round-robin), so a slow key cannot starve the others and no job is
  * rescanned while it waits.
  *
  * An async job starts only once the transaction that scheduled it is durable
@@ -92,7 +92,7 @@ export function createScheduler<W>({ store, clock, run, maxInFlight = 128, onErr
   /** Every due async job it has read is queued, running or done. */
   const asyncCursor = createJobCursor(store.jobs);
   const timer = createDueTimer(clock, drain);
-  /** The last seq given to a job kept in memory only (`runSoon`): negative, so never a row's. */
+  /** The last seq given to a job with no row (`runNow`): negative, so never a row's. */
   let lastUnsavedSeq = 0;
   const saved = (job: Job) => job.seq > 0;
   const abort = new AbortController();
@@ -268,15 +268,14 @@ export function createScheduler<W>({ store, clock, run, maxInFlight = 128, onErr
     schedule,
 
     /**
-     * An async job due now that gets no row: the caller's own rows let a restart
-     * find it again (a webhook's first attempt: its open attempt record, which
-     * the dispatcher's `recover` turns into a job). That saves a row written and
-     * deleted, with its three index entries, per webhook delivery. Like any job
-     * it starts only once the transaction that queued it is durable; one queued
-     * in a unit that then rolls back still starts, and must find nothing to do.
-     * Past MAX_QUEUED jobs held in memory, it is saved as a row after all.
+     * Runs an async job now that has no row: for a caller whose own rows let a
+     * restart find the job again, and that would rather not write and delete a
+     * row per job. It is held in memory like a queued job; like any job it starts
+     * only once the transaction that queued it is durable, and one queued in a
+     * unit that then rolls back still starts, and must find nothing to do. Past
+     * MAX_QUEUED jobs held in memory, it is saved as a row after all.
      */
-    runSoon(job: Omit<NewJob, "dueMs">): void {
+    runNow(job: Omit<NewJob, "dueMs">): void {
       if (queued.size() >= MAX_QUEUED) {
         schedule({ ...job, dueMs: clock.now() });
         return;
