@@ -6,42 +6,11 @@ import type { Clock } from "./clock.js";
 import { createCommitGate } from "./commit-gate.js";
 import { createDueTimer } from "./due-timer.js";
 import { createFairQueues, type Slot } from "./fair-queues.js";
-import { jobFromRow, rowFromJob, type Job, type NewJob } from "./job.js";
+import { jobFromRow, rowFromJob, type AsyncJobHandler, type ConcurrencyLimit, type Job, type NewJob, type SyncJobHandler, type TransactionPort } from "./job.js";
 import { createJobCursor } from "./job-cursor.js";
+import { createSyncJobs } from "./sync-jobs.js";
 
-export type { Job, NewJob } from "./job.js";
-
-/** A job that only touches the database: it runs inside the unit that removes it. */
-export type SyncJobHandler<W> = (job: Job, work: W) => void;
-
-/**
- * A job that waits on the outside world (a webhook attempt). It may not write
- * while it waits; it resolves to the writes to commit, which run in the unit
- * that removes the job. Until then the job row stays: a crash re-runs it.
- */
-export type AsyncJobHandler<W> = (job: Job, signal: AbortSignal) => Promise<((work: W) => void) | void>;
-
-/**
- * At most `max` async jobs with the same key wait on the outside world at once
- * (one slow webhook endpoint must not hold every slot). A job's slot is freed as
- * soon as its handler resolves: committing its writes needs no endpoint.
- */
-export interface ConcurrencyLimit {
-  key: (job: Job) => string;
-  max: number;
-}
-
-/**
- * The port through which the scheduler commits a job's writes: the wiring fills it with the
- * services' unit of work, whose `W` (what a change may do besides writing rows) the scheduler only
- * hands on to the job's handler.
- */
-export interface TransactionPort<W> {
-  /** Runs `fn` in its own transaction, durable when it returns. */
-  <T>(requestId: string, fn: (work: W) => T): T;
-  /** Runs `fn` now as one unit of a group commit; resolves once the group is durable. */
-  grouped<T>(requestId: string, fn: (work: W) => T): Promise<T>;
-}
+export type { AsyncJobHandler, ConcurrencyLimit, Job, NewJob, SyncJobHandler, TransactionPort } from "./job.js";
 
 export interface SchedulerOptions<W> {
   store: Store;
@@ -55,6 +24,7 @@ export interface SchedulerOptions<W> {
   onError: (job: JobRow, error: unknown) => void;
 }
 
+/** Due async jobs read from the table at once. */
 const BATCH = 500;
 /** Due async jobs held in memory at most; more are loaded as these start. */
 const MAX_QUEUED = 20_000;
@@ -84,7 +54,7 @@ interface AsyncKind<W> {
  * the outside world at once, and what it acts on can never be rolled back.
  */
 export function createScheduler<W>({ store, clock, run, maxInFlight = 128, onError }: SchedulerOptions<W>) {
-  const syncHandlers = new Map<string, SyncJobHandler<W>>();
+  const syncJobs = createSyncJobs({ store, run, postpone, stopped: () => stopped });
   const asyncKinds = new Map<string, AsyncKind<W>>();
   const inFlight = new Map<number, Promise<void>>();
   const queued = createFairQueues(maxInFlight);
@@ -118,34 +88,6 @@ export function createScheduler<W>({ store, clock, run, maxInFlight = 128, onErr
         noteFuture(retry.due_ms);
       }
     });
-  }
-
-  function runSync(job: Job, handler: SyncJobHandler<W>) {
-    try {
-      run(newId("req"), (work) => {
-        handler(job, work);
-        store.jobs.remove(job.seq);
-      });
-    } catch (error) {
-      postpone(job, error);
-    }
-  }
-
-  /** Runs every due sync job in due order; true if any ran. */
-  function runDueSync(now: number): boolean {
-    const kinds = [...syncHandlers.keys()];
-    if (kinds.length === 0) return false;
-    let ran = false;
-    const cursor = createJobCursor(store.jobs);
-    for (;;) {
-      const rows = cursor.next(kinds, now, BATCH);
-      if (rows.length === 0 || stopped) return ran;
-      for (const row of rows) {
-        runSync(jobFromRow(row), syncHandlers.get(row.kind)!);
-        ran = true;
-        if (stopped) return ran;
-      }
-    }
   }
 
   /** Queues due async jobs past the cursor, up to MAX_QUEUED held in memory. */
@@ -208,7 +150,7 @@ export function createScheduler<W>({ store, clock, run, maxInFlight = 128, onErr
   function drain(): void {
     if (!started || stopped) return;
     const now = clock.now();
-    while (runDueSync(now)) {
+    while (syncJobs.runDue(now)) {
       // a job may have made another job due (e.g. processing then succeeded): run again
     }
     loadDueAsync(now);
@@ -261,7 +203,7 @@ export function createScheduler<W>({ store, clock, run, maxInFlight = 128, onErr
 
   return {
     register(kind: string, handler: { sync: SyncJobHandler<W> } | { async: AsyncJobHandler<W>; limit?: ConcurrencyLimit }) {
-      if ("sync" in handler) syncHandlers.set(kind, handler.sync);
+      if ("sync" in handler) syncJobs.register(kind, handler.sync);
       else asyncKinds.set(kind, { handler: handler.async, limit: handler.limit });
     },
 
