@@ -1,4 +1,4 @@
-import type { Job } from "./job.js";
+import type { TrackedJob } from "./job.js";
 
 /** A started job's hold on its key: give it back in two steps, as the job moves on. */
 export interface Slot {
@@ -9,7 +9,7 @@ export interface Slot {
 }
 
 interface Queued {
-  job: Job;
+  job: TrackedJob;
   key: string;
   /** Jobs of this key that may wait on the outside world at once; none when undefined. */
   max: number | undefined;
@@ -72,8 +72,8 @@ export function createFairQueues(maxInFlight: number) {
   }
 
   /** Drops the queued jobs `remove` selects; answers them. */
-  function removeWhere(remove: (job: Job) => boolean): Job[] {
-    const removed: Job[] = [];
+  function removeWhere(remove: (job: TrackedJob) => boolean): TrackedJob[] {
+    const removed: TrackedJob[] = [];
     for (const [key, queue] of queues) {
       const left: Queued[] = [];
       for (const item of queue) {
@@ -89,7 +89,7 @@ export function createFairQueues(maxInFlight: number) {
   }
 
   return {
-    push(job: Job, key: string, max: number | undefined) {
+    push(job: TrackedJob, key: string, max: number | undefined) {
       let queue = queues.get(key);
       if (!queue) queues.set(key, (queue = []));
       queue.push({ job, key, max });
@@ -105,7 +105,7 @@ export function createFairQueues(maxInFlight: number) {
     running: () => running,
 
     /** Starts every queued job that may start now, one key at a time in turn. */
-    dispatch(start: (job: Job, slot: Slot) => void) {
+    dispatch(start: (job: TrackedJob, slot: Slot) => void) {
       let startedOne = true;
       while (startedOne) {
         startedOne = false;

@@ -2,12 +2,18 @@ import type { JobRow } from "../store/repos/jobs.js";
 
 /** A job as its handler sees it. */
 export interface Job<P = unknown> {
-  /** Its row's; a job with no row (the scheduler's `runNow`) has a negative one, which no row has. */
-  seq: number;
   kind: string;
   subjectId: string;
   dueMs: number;
   payload: P;
+}
+
+/**
+ * A job as the scheduler tracks it. Its seq is its row's; a job with no row (`runNow`) gets a
+ * negative one, which no row has: only the scheduler's own modules ever see it.
+ */
+export interface TrackedJob<P = unknown> extends Job<P> {
+  seq: number;
 }
 
 export interface NewJob {
@@ -49,7 +55,7 @@ export interface TransactionPort<W> {
   grouped<T>(requestId: string, fn: (work: W) => T): Promise<T>;
 }
 
-export const jobFromRow = (row: JobRow): Job => ({
+export const jobFromRow = (row: JobRow): TrackedJob => ({
   seq: row.seq,
   kind: row.kind,
   subjectId: row.subject_id,
@@ -57,7 +63,7 @@ export const jobFromRow = (row: JobRow): Job => ({
   payload: JSON.parse(row.payload) as unknown,
 });
 
-export const rowFromJob = (job: Job): JobRow => ({
+export const rowFromJob = (job: TrackedJob): JobRow => ({
   seq: job.seq,
   kind: job.kind,
   subject_id: job.subjectId,

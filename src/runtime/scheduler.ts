@@ -6,7 +6,7 @@ import type { Clock } from "./clock.js";
 import { createCommitGate } from "./commit-gate.js";
 import { createDueTimer } from "./due-timer.js";
 import { createFairQueues, type Slot } from "./fair-queues.js";
-import { jobFromRow, rowFromJob, type AsyncJobHandler, type ConcurrencyLimit, type Job, type NewJob, type SyncJobHandler, type TransactionPort } from "./job.js";
+import { jobFromRow, rowFromJob, type AsyncJobHandler, type ConcurrencyLimit, type Job, type NewJob, type SyncJobHandler, type TrackedJob, type TransactionPort } from "./job.js";
 import { createJobCursor } from "./job-cursor.js";
 import { createSyncJobs } from "./sync-jobs.js";
 
@@ -64,7 +64,7 @@ export function createScheduler<W>({ store, clock, run, maxInFlight = 128, onErr
   const timer = createDueTimer(clock, drain);
   /** The last seq given to a job with no row (`runNow`): negative, so never a row's. */
   let lastUnsavedSeq = 0;
-  const saved = (job: Job) => job.seq > 0;
+  const saved = (job: TrackedJob) => job.seq > 0;
   const abort = new AbortController();
   // Every running async job listens for the stop, so more than Node's default of 10 is the normal
   // case, not a leak; without this, users would see a MaxListenersExceededWarning under load.
@@ -78,7 +78,7 @@ export function createScheduler<W>({ store, clock, run, maxInFlight = 128, onErr
   let stopped = false;
 
   /** A job whose handler threw: reported, and given a row due a while later (its own, if it had one). */
-  function postpone(job: Job, error: unknown) {
+  function postpone(job: TrackedJob, error: unknown) {
     const row = rowFromJob(job);
     onError(row, error);
     if (stopped) return;
@@ -106,7 +106,7 @@ export function createScheduler<W>({ store, clock, run, maxInFlight = 128, onErr
     moreDueAsync = true;
   }
 
-  function enqueue(job: Job) {
+  function enqueue(job: TrackedJob) {
     const { limit } = asyncKinds.get(job.kind)!;
     queued.push(job, limit?.key(job) ?? job.kind, limit?.max);
   }
@@ -117,7 +117,7 @@ export function createScheduler<W>({ store, clock, run, maxInFlight = 128, onErr
     if (moreDueAsync && queued.size() < MAX_QUEUED / 2) requestDrain();
   }
 
-  function start(job: Job, slot: Slot) {
+  function start(job: TrackedJob, slot: Slot) {
     const { handler } = asyncKinds.get(job.kind)!;
     const task = (async () => {
       try {

@@ -1,6 +1,6 @@
 import { newId } from "../domain/ids.js";
 import type { Store } from "../store/index.js";
-import { jobFromRow, type Job, type SyncJobHandler, type TransactionPort } from "./job.js";
+import { jobFromRow, type SyncJobHandler, type TrackedJob, type TransactionPort } from "./job.js";
 import { createJobCursor } from "./job-cursor.js";
 
 const BATCH = 500;
@@ -10,10 +10,10 @@ const BATCH = 500;
  * removes its row, so it happens exactly once or not at all. A handler that throws leaves its
  * writes rolled back and its job to `postpone`.
  */
-export function createSyncJobs<W>({ store, run, postpone, stopped }: { store: Store; run: TransactionPort<W>; postpone: (job: Job, error: unknown) => void; stopped: () => boolean }) {
+export function createSyncJobs<W>({ store, run, postpone, stopped }: { store: Store; run: TransactionPort<W>; postpone: (job: TrackedJob, error: unknown) => void; stopped: () => boolean }) {
   const handlers = new Map<string, SyncJobHandler<W>>();
 
-  function runOne(job: Job, handler: SyncJobHandler<W>) {
+  function runOne(job: TrackedJob, handler: SyncJobHandler<W>) {
     try {
       run(newId("req"), (work) => {
         handler(job, work);

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { createFairQueues, type Slot } from "../../src/runtime/fair-queues.js";
-import type { Job } from "../../src/runtime/job.js";
+import type { TrackedJob } from "../../src/runtime/job.js";
 
 let lastSeq = 0;
-const job = (subjectId: string): Job => ({ seq: ++lastSeq, kind: "attempt", subjectId, dueMs: 0, payload: null });
+const job = (subjectId: string): TrackedJob => ({ seq: ++lastSeq, kind: "attempt", subjectId, dueMs: 0, payload: null });
 
 /** Queues `jobs` as [subject, key, max?], dispatches once; answers the started subjects in order, with their slots. */
 function queueAndDispatch(maxInFlight: number, jobs: [string, string, number?][]) {

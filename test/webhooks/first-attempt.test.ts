@@ -170,7 +170,7 @@ describe("first attempts, on their own", () => {
     store.transaction(() => outbox.enqueue(event));
     const [stored] = deliveriesOf(store, event.id);
     const firstAttempts = createFirstAttempts({ store, clock, scheduler });
-    const jobOf = (payload: DeliveryJobPayload): Job => ({ seq: 1, kind: DELIVERY_JOB, subjectId: stored!.delivery.id, dueMs: T0, payload });
+    const jobOf = (payload: DeliveryJobPayload): Job => ({ kind: DELIVERY_JOB, subjectId: stored!.delivery.id, dueMs: T0, payload });
     return { ...webhooks, stored: stored!, firstAttempts, jobOf };
   }
 
