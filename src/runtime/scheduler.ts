@@ -3,53 +3,14 @@ import { newId } from "../domain/ids.js";
 import type { Store } from "../store/index.js";
 import type { JobRow } from "../store/repos/jobs.js";
 import type { Clock } from "./clock.js";
+import { createCommitGate } from "./commit-gate.js";
+import { createDueTimer } from "./due-timer.js";
+import { createFairQueues, type Slot } from "./fair-queues.js";
+import { jobFromRow, rowFromJob, type AsyncJobHandler, type ConcurrencyLimit, type Job, type NewJob, type SyncJobHandler, type TrackedJob, type TransactionPort } from "./job.js";
+import { createJobCursor } from "./job-cursor.js";
+import { createSyncJobs } from "./sync-jobs.js";
 
-export interface Job<P = unknown> {
-  seq: number;
-  kind: string;
-  subjectId: string;
-  dueMs: number;
-  payload: P;
-}
-
-/** A job that only touches the database: it runs inside the unit that removes it. */
-export type SyncJobHandler<W> = (job: Job, work: W) => void;
-
-/**
- * A job that waits on the outside world (a webhook attempt). It may not write
- * while it waits; it resolves to the writes to commit, which run in the unit
- * that removes the job. Until then the job row stays: a crash re-runs it.
- */
-export type AsyncJobHandler<W> = (job: Job, signal: AbortSignal) => Promise<((work: W) => void) | void>;
-
-/**
- * At most `max` async jobs with the same key wait on the outside world at once
- * (one slow webhook endpoint must not hold every slot). A job's slot is freed as
- * soon as its handler resolves: committing its writes needs no endpoint.
- */
-export interface ConcurrencyLimit {
-  key: (job: Job) => string;
-  max: number;
-}
-
-export interface NewJob {
-  kind: string;
-  subjectId: string;
-  dueMs: number;
-  payload?: unknown;
-}
-
-/**
- * The port through which the scheduler commits a job's writes: the wiring fills it with the
- * services' unit of work, whose `W` (what a change may do besides writing rows) the scheduler only
- * hands on to the job's handler.
- */
-export interface TransactionPort<W> {
-  /** Runs `fn` in its own transaction, durable when it returns. */
-  <T>(requestId: string, fn: (work: W) => T): T;
-  /** Runs `fn` now as one unit of a group commit; resolves once the group is durable. */
-  grouped<T>(requestId: string, fn: (work: W) => T): Promise<T>;
-}
+export type { AsyncJobHandler, ConcurrencyLimit, Job, NewJob, SyncJobHandler, TransactionPort } from "./job.js";
 
 export interface SchedulerOptions<W> {
   store: Store;
@@ -63,36 +24,29 @@ export interface SchedulerOptions<W> {
   onError: (job: JobRow, error: unknown) => void;
 }
 
+/** Due async jobs read from the table at once. */
 const BATCH = 500;
 /** Due async jobs held in memory at most; more are loaded as these start. */
 const MAX_QUEUED = 20_000;
-const MAX_TIMER_MS = 2 ** 31 - 1;
 /** A job whose handler threw is tried again this much later (clock time), not in a loop. */
 const RETRY_FAILED_JOB_MS = 60_000;
-const BEFORE_ALL = { due: -1, seq: -1 };
 
 interface AsyncKind<W> {
   handler: AsyncJobHandler<W>;
   limit?: ConcurrencyLimit | undefined;
 }
 
-interface Queued<W> {
-  job: Job;
-  kind: AsyncKind<W>;
-  key: string;
-}
-
 /**
  * Jobs persisted in SQLite with a due time on the paysim clock. A timer fires
  * the next one in real time (scaled); `drain()` runs everything due, earliest
- * first, so a clock advance does all due work before it answers. (`runSoon`
+ * first, so a clock advance does all due work before it answers. (`runNow`
  * queues an async job due now with no row, for a caller whose own rows let a
  * restart find it again.)
  *
- * Sync jobs (payout moves) run in the drain itself. Due async jobs (webhook
- * attempts) are read from the table once, through a cursor that only moves
- * forward, into one FIFO queue per key; slots are handed out round-robin
- * across keys, so a slow endpoint cannot starve the others and no job is
+ * Sync jobs run in the drain itself, inside the unit of work that removes them.
+ * Due async jobs are read from the table once, through a cursor that only moves
+ * forward, into fair queues (one FIFO queue per key, slots handed out
+ * round-robin), so a slow key cannot starve the others and no job is
  * rescanned while it waits.
  *
  * An async job starts only once the transaction that scheduled it is durable
@@ -100,35 +54,22 @@ interface Queued<W> {
  * the outside world at once, and what it acts on can never be rolled back.
  */
 export function createScheduler<W>({ store, clock, run, maxInFlight = 128, onError }: SchedulerOptions<W>) {
-  const syncHandlers = new Map<string, SyncJobHandler<W>>();
+  const syncJobs = createSyncJobs({ store, run, postpone, stopped: () => stopped });
   const asyncKinds = new Map<string, AsyncKind<W>>();
   const inFlight = new Map<number, Promise<void>>();
-  /** Async jobs of each key in flight, until their writes have committed (a key with none has no entry). */
-  const inFlightByKey = new Map<string, number>();
-  /** Of those, the ones whose handler still waits on the outside world: what a key's limit bounds. */
-  const waitingByKey = new Map<string, number>();
-  /** Keys come and go (a webhook endpoint's id): a count back to zero is dropped, not kept. */
-  const countDown = (counts: Map<string, number>, key: string) => {
-    const left = counts.get(key)! - 1;
-    if (left === 0) counts.delete(key);
-    else counts.set(key, left);
-  };
-  const queues = new Map<string, Queued<W>[]>();
-  const queuedSeqs = new Set<number>();
-  /** Async jobs scheduled in a group commit that has not committed yet, with that commit. */
-  const uncommitted = new Map<number, Promise<void>>();
-  /** The last seq given to a job kept in memory only (`runSoon`): negative, so never a row's. */
+  const queued = createFairQueues(maxInFlight);
+  const gate = createCommitGate(store.whenOpenGroupDurable);
+  /** Every due async job it has read is queued, running or done. */
+  const asyncCursor = createJobCursor(store.jobs);
+  const timer = createDueTimer(clock, drain);
+  /** The last seq given to a job with no row (`runNow`): negative, so never a row's. */
   let lastUnsavedSeq = 0;
-  const saved = (job: Job) => job.seq > 0;
+  const saved = (job: TrackedJob) => job.seq > 0;
   const abort = new AbortController();
   // Every running async job listens for the stop, so more than Node's default of 10 is the normal
   // case, not a leak; without this, users would see a MaxListenersExceededWarning under load.
   setMaxListeners(0, abort.signal);
-  /** Every due async job up to here is queued, running or done. */
-  let asyncCursor = BEFORE_ALL;
   let moreDueAsync = false;
-  let timer: NodeJS.Timeout | undefined;
-  let armedFor = Infinity;
   /** The clock time the last drain covered: every job due by then has run, started or been queued. */
   let drainedUpTo = -1;
   let drainQueued = false;
@@ -136,16 +77,9 @@ export function createScheduler<W>({ store, clock, run, maxInFlight = 128, onErr
   let started = false;
   let stopped = false;
 
-  const toJob = (row: JobRow): Job => ({
-    seq: row.seq,
-    kind: row.kind,
-    subjectId: row.subject_id,
-    dueMs: row.due_ms,
-    payload: JSON.parse(row.payload) as unknown,
-  });
-
-  function postpone(job: Job, error: unknown) {
-    const row: JobRow = { seq: job.seq, kind: job.kind, subject_id: job.subjectId, due_ms: job.dueMs, payload: JSON.stringify(job.payload) };
+  /** A job whose handler threw: reported, and given a row due a while later (its own, if it had one). */
+  function postpone(job: TrackedJob, error: unknown) {
+    const row = rowFromJob(job);
     onError(row, error);
     if (stopped) return;
     store.transaction(() => {
@@ -156,118 +90,45 @@ export function createScheduler<W>({ store, clock, run, maxInFlight = 128, onErr
     });
   }
 
-  function runSync(job: Job, handler: SyncJobHandler<W>) {
-    try {
-      run(newId("req"), (work) => {
-        handler(job, work);
-        store.jobs.remove(job.seq);
-      });
-    } catch (error) {
-      postpone(job, error);
-    }
-  }
-
-  /** Runs every due sync job in due order; true if any ran. */
-  function runDueSync(now: number): boolean {
-    const kinds = [...syncHandlers.keys()];
-    if (kinds.length === 0) return false;
-    let ran = false;
-    let cursor = BEFORE_ALL;
-    for (;;) {
-      const rows = store.jobs.dueOfKinds(kinds, now, cursor, BATCH);
-      if (rows.length === 0 || stopped) return ran;
-      for (const row of rows) {
-        cursor = { due: row.due_ms, seq: row.seq };
-        runSync(toJob(row), syncHandlers.get(row.kind)!);
-        ran = true;
-        if (stopped) return ran;
-      }
-    }
-  }
-
   /** Queues due async jobs past the cursor, up to MAX_QUEUED held in memory. */
   function loadDueAsync(now: number) {
     const kinds = [...asyncKinds.keys()];
     if (kinds.length === 0) return;
     moreDueAsync = false;
-    while (queuedSeqs.size < MAX_QUEUED) {
-      const rows = store.jobs.dueOfKinds(kinds, now, asyncCursor, Math.min(BATCH, MAX_QUEUED - queuedSeqs.size));
+    while (queued.size() < MAX_QUEUED) {
+      const rows = asyncCursor.next(kinds, now, Math.min(BATCH, MAX_QUEUED - queued.size()));
       if (rows.length === 0) return;
       for (const row of rows) {
-        asyncCursor = { due: row.due_ms, seq: row.seq };
-        if (inFlight.has(row.seq) || queuedSeqs.has(row.seq)) continue;
-        enqueue(toJob(row));
+        if (inFlight.has(row.seq) || queued.holds(row.seq)) continue;
+        enqueue(jobFromRow(row));
       }
     }
     moreDueAsync = true;
   }
 
-  function enqueue(job: Job) {
-    const kind = asyncKinds.get(job.kind)!;
-    const key = kind.limit?.key(job) ?? job.kind;
-    let queue = queues.get(key);
-    if (!queue) queues.set(key, (queue = []));
-    queue.push({ job, kind, key });
-    queuedSeqs.add(job.seq);
+  function enqueue(job: TrackedJob) {
+    const { limit } = asyncKinds.get(job.kind)!;
+    queued.push(job, limit?.key(job) ?? job.kind, limit?.max);
   }
 
-  /** Until the open group commit (if any) is durable, the job waits; if it fails, the job never runs. */
-  function holdUntilCommitted(seq: number) {
-    const committed = store.whenOpenGroupDurable() ?? Promise.resolve();
-    uncommitted.set(seq, committed);
-    const forget = () => void uncommitted.delete(seq);
-    committed.then(forget, forget);
-  }
-
-  function canStart(item: Queued<W>): boolean {
-    if (item.kind.limit && (waitingByKey.get(item.key) ?? 0) >= item.kind.limit.max) return false;
-    // Past the global bound, a key with nothing in flight still gets one slot: hung
-    // endpoints filling every slot must not starve a healthy one. But not past twice
-    // the bound: a delivery to thousands of endpoints must not open thousands of
-    // connections at once (a receiver's accept queue overflows, and answers it gives
-    // in time are recorded as timeouts); those wait their turn here, where no
-    // attempt's timeout runs.
-    return inFlight.size < maxInFlight || ((inFlightByKey.get(item.key) ?? 0) === 0 && inFlight.size < 2 * maxInFlight);
-  }
-
-  /** Hands free slots to queued jobs, one key at a time in turn. */
+  /** Hands free slots to queued jobs; asks for more rows once the queues run low. */
   function dispatch() {
-    let startedOne = true;
-    while (startedOne && !stopped) {
-      startedOne = false;
-      for (const [key, queue] of queues) {
-        if (queue.length === 0) {
-          queues.delete(key);
-          continue;
-        }
-        if (!canStart(queue[0]!)) continue;
-        start(queue.shift()!);
-        startedOne = true;
-      }
-    }
-    if (moreDueAsync && queuedSeqs.size < MAX_QUEUED / 2) requestDrain();
+    if (!stopped) queued.dispatch(start);
+    if (moreDueAsync && queued.size() < MAX_QUEUED / 2) requestDrain();
   }
 
-  function start({ job, kind, key }: Queued<W>) {
-    queuedSeqs.delete(job.seq);
-    inFlightByKey.set(key, (inFlightByKey.get(key) ?? 0) + 1);
-    waitingByKey.set(key, (waitingByKey.get(key) ?? 0) + 1);
-    let waiting = true;
-    const doneWaiting = () => {
-      if (!waiting) return;
-      waiting = false;
-      countDown(waitingByKey, key);
-    };
+  function start(job: TrackedJob, slot: Slot) {
+    const { handler } = asyncKinds.get(job.kind)!;
     const task = (async () => {
       try {
-        const scheduledIn = uncommitted.get(job.seq);
+        const committed = gate.committed(job.seq);
         // Its transaction rolled back: the job never existed.
-        if (scheduledIn && !(await scheduledIn.then(() => true, () => false))) return;
+        if (committed && !(await committed)) return;
         if (stopped) return; // the row stays: the next start runs it
-        const commit = await kind.handler(job, abort.signal);
+        const commit = await handler(job, abort.signal);
         if (stopped) return; // the row stays: the next start runs it again
         // Done with the outside world: its key's slot goes to the next job while these writes commit.
-        doneWaiting();
+        slot.doneWaiting();
         dispatch();
         // Grouped with the other writes of this turn; until it commits the row stays, so a crash re-runs the job.
         await run.grouped(newId("req"), (work) => {
@@ -278,8 +139,7 @@ export function createScheduler<W>({ store, clock, run, maxInFlight = 128, onErr
         if (!stopped) postpone(job, error);
       } finally {
         inFlight.delete(job.seq);
-        countDown(inFlightByKey, key);
-        doneWaiting();
+        slot.finished();
         if (!stopped) dispatch();
       }
     })();
@@ -290,7 +150,7 @@ export function createScheduler<W>({ store, clock, run, maxInFlight = 128, onErr
   function drain(): void {
     if (!started || stopped) return;
     const now = clock.now();
-    while (runDueSync(now)) {
+    while (syncJobs.runDue(now)) {
       // a job may have made another job due (e.g. processing then succeeded): run again
     }
     loadDueAsync(now);
@@ -322,19 +182,12 @@ export function createScheduler<W>({ store, clock, run, maxInFlight = 128, onErr
     if (stopped) return;
     // Counted from what the last drain covered, not from now: a job that fell due
     // while the drain ran must fire at once, not be skipped.
-    const next = store.jobs.nextDueAfter(drainedUpTo);
-    if (timer) clearTimeout(timer);
-    timer = undefined;
-    armedFor = next ?? Infinity;
-    if (next === undefined) return;
-    const delay = Math.min(MAX_TIMER_MS, Math.max(0, Math.ceil((next - clock.now()) / clock.timeScale)));
-    timer = setTimeout(drain, delay);
-    timer.unref();
+    timer.arm(store.jobs.nextDueAfter(drainedUpTo));
   }
 
   /** A job due later than the armed time needs no timer change; an earlier one re-arms. */
   function noteFuture(dueMs: number) {
-    if (dueMs < armedFor) setImmediate(() => started && !stopped && arm());
+    if (dueMs < timer.armedFor()) setImmediate(() => started && !stopped && arm());
   }
 
   /** Persists a job; call it inside the unit of work that decides it. */
@@ -342,7 +195,7 @@ export function createScheduler<W>({ store, clock, run, maxInFlight = 128, onErr
     const row = store.jobs.insert({ kind: job.kind, subject_id: job.subjectId, due_ms: job.dueMs, payload: JSON.stringify(job.payload ?? null) });
     // Inside a group commit: the job may be read (same connection) before that commits; start() waits for it.
     // In a transaction of its own it is durable before any drain can run: no group is open then.
-    if (asyncKinds.has(job.kind)) holdUntilCommitted(row.seq);
+    if (asyncKinds.has(job.kind)) gate.hold(row.seq);
     if (job.dueMs <= clock.now()) requestDrain();
     else noteFuture(job.dueMs);
     return row;
@@ -350,28 +203,27 @@ export function createScheduler<W>({ store, clock, run, maxInFlight = 128, onErr
 
   return {
     register(kind: string, handler: { sync: SyncJobHandler<W> } | { async: AsyncJobHandler<W>; limit?: ConcurrencyLimit }) {
-      if ("sync" in handler) syncHandlers.set(kind, handler.sync);
+      if ("sync" in handler) syncJobs.register(kind, handler.sync);
       else asyncKinds.set(kind, { handler: handler.async, limit: handler.limit });
     },
 
     schedule,
 
     /**
-     * An async job due now that gets no row: the caller's own rows let a restart
-     * find it again (a webhook's first attempt: its open attempt record, which
-     * the dispatcher's `recover` turns into a job). That saves a row written and
-     * deleted, with its three index entries, per webhook delivery. Like any job
-     * it starts only once the transaction that queued it is durable; one queued
-     * in a unit that then rolls back still starts, and must find nothing to do.
-     * Past MAX_QUEUED jobs held in memory, it is saved as a row after all.
+     * Runs an async job now that has no row: for a caller whose own rows let a
+     * restart find the job again, and that would rather not write and delete a
+     * row per job. It is held in memory like a queued job; like any job it starts
+     * only once the transaction that queued it is durable, and one queued in a
+     * unit that then rolls back still starts, and must find nothing to do. Past
+     * MAX_QUEUED jobs held in memory, it is saved as a row after all.
      */
-    runSoon(job: Omit<NewJob, "dueMs">): void {
-      if (queuedSeqs.size >= MAX_QUEUED) {
+    runNow(job: Omit<NewJob, "dueMs">): void {
+      if (queued.size() >= MAX_QUEUED) {
         schedule({ ...job, dueMs: clock.now() });
         return;
       }
       const seq = --lastUnsavedSeq;
-      holdUntilCommitted(seq);
+      gate.hold(seq);
       enqueue({ seq, kind: job.kind, subjectId: job.subjectId, dueMs: clock.now(), payload: job.payload ?? null });
       requestDispatch();
     },
@@ -382,30 +234,13 @@ export function createScheduler<W>({ store, clock, run, maxInFlight = 128, onErr
      * finishes, and its writes still commit.
      */
     cancel(subjectId: string, kind: string, keep: (job: Job) => boolean = () => false): Job[] {
-      const notStarted: Job[] = [];
-      for (const [key, queue] of queues) {
-        const unsaved = queue.filter(({ job }) => !saved(job) && job.subjectId === subjectId && job.kind === kind && !keep(job));
-        if (unsaved.length === 0) continue;
-        const left = queue.filter((item) => !unsaved.includes(item));
-        if (left.length === 0) queues.delete(key);
-        else queues.set(key, left);
-        for (const { job } of unsaved) {
-          queuedSeqs.delete(job.seq);
-          notStarted.push(job);
-        }
-      }
+      const notStarted = queued.removeWhere((job) => !saved(job) && job.subjectId === subjectId && job.kind === kind && !keep(job));
       for (const row of store.jobs.forSubject(subjectId, kind)) {
-        const job = toJob(row);
+        const job = jobFromRow(row);
         if (keep(job)) continue;
         store.jobs.remove(row.seq);
         if (!inFlight.has(row.seq)) notStarted.push(job);
-        if (queuedSeqs.delete(row.seq)) {
-          for (const [key, queue] of queues) {
-            const at = queue.findIndex((item) => item.job.seq === row.seq);
-            if (at !== -1) queue.splice(at, 1);
-            if (queue.length === 0) queues.delete(key);
-          }
-        }
+        queued.remove(row.seq);
       }
       return notStarted;
     },
@@ -421,16 +256,15 @@ export function createScheduler<W>({ store, clock, run, maxInFlight = 128, onErr
     /** Stops firing; running async jobs are aborted and their rows kept for the next start. */
     async stop() {
       stopped = true;
-      if (timer) clearTimeout(timer);
-      queues.clear();
-      queuedSeqs.clear();
+      timer.clear();
+      queued.clear();
       abort.abort();
       await Promise.allSettled([...inFlight.values()]);
     },
 
     /** Resolves once no async job is running or waiting for a slot (tests and benchmarks). */
     async idle() {
-      while (inFlight.size > 0 || queuedSeqs.size > 0 || drainQueued) {
+      while (inFlight.size > 0 || queued.size() > 0 || drainQueued) {
         await Promise.allSettled([...inFlight.values()]);
         await new Promise((resolve) => setImmediate(resolve));
       }
@@ -439,9 +273,7 @@ export function createScheduler<W>({ store, clock, run, maxInFlight = 128, onErr
     inFlightCount: () => inFlight.size,
 
     /** Keys (e.g. webhook endpoints) the scheduler holds any state for: none once their jobs are done. */
-    trackedKeys(): number {
-      return new Set([...inFlightByKey.keys(), ...waitingByKey.keys(), ...queues.keys()]).size;
-    },
+    trackedKeys: () => queued.trackedKeys(),
   };
 }
 

@@ -5,7 +5,8 @@ import type { Store } from "../store/index.js";
 import type { DeliveryForAttempt, DeliveryRow } from "../store/repos/deliveries.js";
 import type { Work } from "../services/unit-of-work.js";
 import { VERSION } from "../version.js";
-import { DELIVERY_JOB, type DeliveryJobPayload } from "./outbox.js";
+import { DELIVERY_JOB, type DeliveryJobPayload } from "./delivery-job.js";
+import { createFirstAttempts } from "./first-attempts.js";
 import { MAX_ATTEMPTS, nextAttemptAt } from "../domain/retry-schedule.js";
 import { createWebhookClient, type WebhookClient } from "./http-client.js";
 import { signatureHeader, wallClockSeconds } from "./sign.js";
@@ -52,6 +53,7 @@ export function createDispatcher(options: { store: Store; clock: Clock; schedule
   const { store, clock, scheduler, bus } = options;
   const timeoutMs = options.timeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS;
   const client = createWebhookClient();
+  const firstAttempts = createFirstAttempts({ store, clock, scheduler });
 
   /** What an attempt of this delivery sends, or undefined when there is nothing left to deliver. */
   function target(deliveryId: string): DeliveryForAttempt | undefined {
@@ -61,14 +63,14 @@ export function createDispatcher(options: { store: Store; clock: Clock; schedule
 
   /**
    * The attempt to make, its "before" record durable. A first attempt's was
-   * written by the outbox with the delivery, and the scheduler starts the job
+   * written with the delivery (first-attempts.ts), and the scheduler starts the job
    * only once that has committed: it goes out at once. Any other (a retry, or a
    * first attempt that a restart marked interrupted) is recorded now, in this
    * turn's group commit, and goes out once that is durable.
    */
   async function begin(job: Job): Promise<Started | { unsent: number } | undefined> {
-    const ahead = (job.payload as DeliveryJobPayload).attempt_seq;
-    if (ahead !== undefined && store.deliveryAttempts.isOpen(ahead, job.subjectId)) {
+    const ahead = firstAttempts.recordedAhead(job);
+    if (ahead !== undefined) {
       const found = target(job.subjectId);
       return found ? { ...found, attemptSeq: ahead, attemptedMs: clock.now() } : { unsent: ahead };
     }
@@ -87,7 +89,7 @@ export function createDispatcher(options: { store: Store; clock: Clock; schedule
     const started = await begin(job);
     if (!started) return; // nothing left to deliver: the job is simply removed
     // The delivery stopped (its endpoint deleted) before this first attempt went out: it never happened.
-    if ("unsent" in started) return () => store.deliveryAttempts.discardUnsent(started.unsent, job.subjectId);
+    if ("unsent" in started) return firstAttempts.discardUnsent(started.unsent, job.subjectId);
     const { delivery, body, eventType, secret, attemptSeq, attemptedMs } = started;
     const outcome = await send(client, delivery.url, body, secret, delivery.event_id, timeoutMs, stop);
 
@@ -140,24 +142,8 @@ export function createDispatcher(options: { store: Store; clock: Clock; schedule
     close: () => client.close(),
     /** What the webhook client holds for receivers now (see its `retained`). */
     retained: () => client.retained(),
-    /**
-     * At start-up: attempts cut off mid-flight (by a crash or a stop) are
-     * marked, and their deliveries sent again. A retry's job is still there; a
-     * first attempt's was kept in memory only (see the outbox), so it gets one.
-     */
-    recover(): number {
-      return store.transaction(() => {
-        const cutOff = store.deliveryAttempts.openDeliveries();
-        const marked = store.deliveryAttempts.markInterrupted("interrupted: paysim stopped during this attempt; it is sent again");
-        for (const deliveryId of cutOff) {
-          const delivery = store.deliveries.byId(deliveryId);
-          if (delivery?.status !== "pending" || store.jobs.forSubject(deliveryId, DELIVERY_JOB).length > 0) continue;
-          const payload: DeliveryJobPayload = { endpoint_id: delivery.endpoint_id };
-          scheduler.schedule({ kind: DELIVERY_JOB, subjectId: deliveryId, dueMs: clock.now(), payload });
-        }
-        return marked;
-      });
-    },
+    /** At start-up: attempts cut off mid-flight are marked, and their deliveries sent again (see first-attempts.ts). */
+    recover: () => firstAttempts.recover(),
   };
 }
 

@@ -8,28 +8,18 @@ import type { Store } from "../store/index.js";
 import type { DeliveryRow } from "../store/repos/deliveries.js";
 import type { StoredEvent } from "../store/repos/events.js";
 import type { WebhookEndpointRow } from "../store/repos/webhook-endpoints.js";
+import { DELIVERY_JOB } from "./delivery-job.js";
+import { createFirstAttempts } from "./first-attempts.js";
 
-export const DELIVERY_JOB = "webhook.attempt";
-
-export interface DeliveryJobPayload {
-  endpoint_id: string;
-  /** The first attempt's record, written with the delivery; absent on a retry's job. */
-  attempt_seq?: number;
-}
+export { DELIVERY_JOB, type DeliveryJobPayload } from "./delivery-job.js";
 
 /**
  * The outbox: the deliveries to make are written in the same transaction as
- * their event, each with its first attempt due at once on the scheduler.
- *
- * That first attempt's "before" record is written here too: the scheduler
- * starts the job only once this transaction is durable, so the attempt can go
- * out at once, with no commit of its own in between. The job itself is kept in
- * memory only: that open record is what a restart finds. A crash (or a stop)
- * before the attempt has been sent leaves it unfinished, as one cut off
- * mid-flight: the next start marks it interrupted and sends it again
- * (the dispatcher's `recover`).
+ * their event, each with its first attempt going out at once (see first-attempts.ts).
  */
 export function createOutbox({ store, clock, scheduler, bus }: { store: Store; clock: Clock; scheduler: Scheduler<Work>; bus: Bus }) {
+  const firstAttempts = createFirstAttempts({ store, clock, scheduler });
+
   function deliver(event: StoredEvent, endpoint: WebhookEndpointRow): DeliveryExpected {
     const now = clock.now();
     const createdAt = new Date(now).toISOString();
@@ -43,9 +33,7 @@ export function createOutbox({ store, clock, scheduler, bus }: { store: Store; c
       next_attempt_ms: now,
       created_at: createdAt,
     });
-    const first = store.deliveryAttempts.start(delivery.id, createdAt);
-    const payload: DeliveryJobPayload = { endpoint_id: endpoint.id, attempt_seq: first };
-    scheduler.runSoon({ kind: DELIVERY_JOB, subjectId: delivery.id, payload });
+    firstAttempts.queue(delivery, createdAt);
     return { deliveryId: delivery.id, endpointId: endpoint.id, url: delivery.url };
   }
 
@@ -64,12 +52,8 @@ export function createOutbox({ store, clock, scheduler, bus }: { store: Store; c
     for (const delivery of store.deliveries.pendingForEndpoint(endpointId)) {
       store.deliveries.update({ id: delivery.id, status: "failed", attempt_count: delivery.attempt_count, next_attempt_ms: null, updated_at: now });
       stopped.push(delivery.id);
-      for (const job of scheduler.cancel(delivery.id, DELIVERY_JOB)) {
-        // A first attempt recorded ahead whose job never started was never sent: it is no attempt.
-        // (One already running records its outcome, or drops its record, itself.)
-        const { attempt_seq } = job.payload as DeliveryJobPayload;
-        if (attempt_seq !== undefined) store.deliveryAttempts.discardUnsent(attempt_seq, delivery.id);
-      }
+      // One already running records its outcome, or drops its first attempt's record, itself.
+      firstAttempts.discardUnstarted(delivery.id, scheduler.cancel(delivery.id, DELIVERY_JOB));
     }
     return stopped;
   }

@@ -286,4 +286,38 @@ describe("scheduler", () => {
     h.scheduler.drain();
     expect(h.ran).toEqual(["keep"]);
   });
+
+  it("runs a job with no row (runNow) once the group commit that queued it is durable, and writes no row for it", async () => {
+    const h = harness(newDbPath(), () => T0);
+    const seen: string[] = [];
+    h.scheduler.register("attempt", {
+      async: async (job) => {
+        seen.push(`${job.subjectId} started`);
+        return () => void seen.push(`${job.subjectId} committed`);
+      },
+    });
+    h.scheduler.start();
+    const { committed } = h.store.unit(() => h.scheduler.runNow({ kind: "attempt", subjectId: "s1" }));
+    void committed.then(() => seen.push("group durable"));
+    expect(h.store.jobs.forSubject("s1", "attempt")).toEqual([]);
+    await committed;
+    await h.scheduler.idle();
+    expect(seen).toEqual(["group durable", "s1 started", "s1 committed"]);
+    expect(h.store.jobs.nextDueAfter(0)).toBeUndefined();
+    expect(h.errors).toEqual([]);
+  });
+
+  it("cancels a job with no row that has not started, answering it", () => {
+    const h = harness(newDbPath(), () => T0);
+    const started: string[] = [];
+    h.scheduler.register("attempt", { async: async (job) => void started.push(job.subjectId) });
+    // Not started: the job stays queued.
+    h.store.transaction(() => {
+      h.scheduler.runNow({ kind: "attempt", subjectId: "s1", payload: "first" });
+      h.scheduler.runNow({ kind: "attempt", subjectId: "s2", payload: "other subject" });
+    });
+    const cancelled = h.store.transaction(() => h.scheduler.cancel("s1", "attempt"));
+    expect(cancelled).toEqual([expect.objectContaining({ kind: "attempt", subjectId: "s1", payload: "first" })]);
+    expect(h.scheduler.trackedKeys()).toBe(1); // s2's job is still queued
+  });
 });

@@ -2,13 +2,14 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { Bus } from "../../src/bus.js";
 import { createClock } from "../../src/runtime/clock.js";
-import { createScheduler } from "../../src/runtime/scheduler.js";
+import { createScheduler, type Job } from "../../src/runtime/scheduler.js";
 import { bootstrap } from "../../src/services/bootstrap.js";
 import { createUnitOfWork } from "../../src/services/unit-of-work.js";
 import { createStore, type Store } from "../../src/store/index.js";
 import { openDatabase } from "../../src/store/open.js";
 import type { StoredEvent } from "../../src/store/repos/events.js";
 import { createDispatcher } from "../../src/webhooks/dispatcher.js";
+import { createFirstAttempts } from "../../src/webhooks/first-attempts.js";
 import { createOutbox, DELIVERY_JOB, type DeliveryJobPayload } from "../../src/webhooks/outbox.js";
 import { defer, useTempDir } from "../helpers/disposables.js";
 
@@ -53,7 +54,7 @@ function webhooksOnAFile() {
       created_at: clock.nowIso(),
       body: JSON.stringify({ id: `evt_${n}`, object: "event", type: "payment_intent.created" }),
     });
-  return { store, scheduler, outbox, endpoint, errors, newEvent, instance };
+  return { store, clock, scheduler, outbox, endpoint, errors, newEvent, instance };
 }
 
 /** Everything stored about an event's deliveries: each with its attempts and its jobs. */
@@ -157,5 +158,48 @@ describe("a delivery's first attempt", () => {
     await scheduler.idle();
     expect(errors).toEqual([]);
     expect(deliveriesOf(store, event.id)).toEqual([{ delivery: expect.objectContaining({ status: "failed", attempt_count: 0 }), attempts: [], jobs: [] }]);
+  });
+});
+
+describe("first attempts, on their own", () => {
+  /** A delivery of a new event, made by the outbox (whose first attempt goes through `queue`), and the module itself. */
+  function oneDelivery() {
+    const webhooks = webhooksOnAFile();
+    const { store, clock, scheduler, outbox, newEvent } = webhooks;
+    const event = store.transaction(newEvent);
+    store.transaction(() => outbox.enqueue(event));
+    const [stored] = deliveriesOf(store, event.id);
+    const firstAttempts = createFirstAttempts({ store, clock, scheduler });
+    const jobOf = (payload: DeliveryJobPayload): Job => ({ kind: DELIVERY_JOB, subjectId: stored!.delivery.id, dueMs: T0, payload });
+    return { ...webhooks, stored: stored!, firstAttempts, jobOf };
+  }
+
+  it("queue records the attempt ahead, open, and holds its job in memory with no row", () => {
+    const { scheduler, stored } = oneDelivery();
+    expect(stored.attempts).toEqual([expect.objectContaining({ finished: 0 })]);
+    expect(stored.jobs).toEqual([]);
+    expect(scheduler.trackedKeys()).toBe(1); // queued for its endpoint, waiting for the scheduler to start
+  });
+
+  it("recordedAhead answers the attempt to send only for a first attempt's job whose record is still open", () => {
+    const { store, endpoint, stored, firstAttempts, jobOf } = oneDelivery();
+    const ahead = stored.attempts[0]!.seq;
+    const cases: [string, DeliveryJobPayload, number | undefined][] = [
+      ["its own open record", { endpoint_id: endpoint.id, attempt_seq: ahead }, ahead],
+      ["a retry's job (no record ahead)", { endpoint_id: endpoint.id }, undefined],
+      ["a record that is not open", { endpoint_id: endpoint.id, attempt_seq: ahead + 1000 }, undefined],
+    ];
+    for (const [name, payload, expected] of cases) expect([name, firstAttempts.recordedAhead(jobOf(payload))]).toEqual([name, expected]);
+    store.transaction(() => store.deliveryAttempts.finish({ seq: ahead, attempted_at: new Date(T0).toISOString(), status_code: 500, error: null, duration_ms: 1 }));
+    expect(firstAttempts.recordedAhead(jobOf({ endpoint_id: endpoint.id, attempt_seq: ahead }))).toBeUndefined();
+  });
+
+  it("discardUnstarted drops the open records of first attempts that never went out, and nothing for a retry's job", () => {
+    const { store, endpoint, stored, firstAttempts, jobOf } = oneDelivery();
+    const ahead = stored.attempts[0]!.seq;
+    store.transaction(() => firstAttempts.discardUnstarted(stored.delivery.id, [jobOf({ endpoint_id: endpoint.id })]));
+    expect(store.deliveryAttempts.forDeliveries([stored.delivery.id])).toHaveLength(1);
+    store.transaction(() => firstAttempts.discardUnstarted(stored.delivery.id, [jobOf({ endpoint_id: endpoint.id, attempt_seq: ahead })]));
+    expect(store.deliveryAttempts.forDeliveries([stored.delivery.id])).toEqual([]);
   });
 });

@@ -1,0 +1,8 @@
+/** The scheduler's job kind for one attempt of a webhook delivery. */
+export const DELIVERY_JOB = "webhook.attempt";
+
+export interface DeliveryJobPayload {
+  endpoint_id: string;
+  /** The first attempt's record, written with the delivery; absent on a retry's job. */
+  attempt_seq?: number;
+}
