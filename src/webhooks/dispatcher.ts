@@ -17,7 +17,7 @@ export const DEFAULT_WEBHOOK_TIMEOUT_MS = 20_000;
  * shared round-robin between endpoints, and an endpoint with none running always
  * gets one, so a dead endpoint cannot hold the others back. An attempt frees its
  * slot when the whole answer has arrived, or it timed out. Not 64: it shortened
- * the webhook benchmark's p50 a little (62 → 54 ms), but a burst of that many
+ * the webhook benchmark's p50 a little, but a burst of that many
  * new connections (a receiver that resets them) queued at a receiver for most
  * of a short timeout, and answers it gave in time were recorded as timeouts
  * (test/reliability/flapping-receiver).

@@ -7,10 +7,10 @@ export interface ObjectRows<Row> {
 }
 
 /**
- * better-sqlite3 builds each row object one property at a time, which cost a
- * 14-column row about 5 µs. Reading rows as arrays and turning each into an
+ * better-sqlite3 builds each row object one property at a time, which costs a
+ * wide row more than the query. Reading rows as arrays and turning each into an
  * object with one literal compiled for the statement's columns costs less than
- * half (measured on a 10-row page: 65 µs → 28 µs), and every read answer pays it.
+ * half of that (docs/performance.md), and every read answer pays it.
  * Column names come from our own schema, never from input.
  */
 export function objectRows<Row>(statement: Statement): ObjectRows<Row> {

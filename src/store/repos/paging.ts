@@ -31,15 +31,14 @@ export interface ListerOptions {
  * Newest-first pages of a company's rows, optionally filtered on one column,
  * with the four statement variants prepared once.
  *
- * SQLite builds each resource's JSON text itself: reading a 10-row page of
- * payment intents as 12 values a row into objects, then mapping and
- * stringifying them, cost about 55–65 µs; one text a row from `json_object`,
- * joined, costs about 30 (measured with better-sqlite3 alone, same output).
+ * SQLite builds each resource's JSON text itself: reading a page as values into
+ * objects, then mapping and stringifying them, cost about twice what one text a
+ * row from `json_object`, joined, costs for the same output (docs/performance.md).
  */
 export function pagedLister(db: Db, { table, filterColumn, json }: ListerOptions) {
   const base = `SELECT ${json} FROM ${table} WHERE company_id = @company`;
   // better-sqlite3 binds every JS number as a REAL; a LIMIT given as one made the query
-  // markedly slower than the same LIMIT as an integer (measured: 65 µs → 51 µs for 10 rows).
+  // markedly slower than the same LIMIT as an integer.
   const order = `ORDER BY seq DESC LIMIT CAST(@limit AS INTEGER)`;
   const page = (sql: string) => db.prepare(sql).pluck();
   const plain = page(`${base} ${order}`);
