@@ -37,7 +37,7 @@ export interface AppDeps {
 }
 
 /**
- * What @hono/node-server binds to `c.env` when it serves the app: the Node
+ * What @hono/node-server binds to the context's env when it serves the app: the Node
  * request and response. Absent under `app.request()`. Only node-adapter.ts reads them.
  */
 export interface NodeBindings {
