@@ -50,9 +50,9 @@ export function hostCheck(allowed: ReadonlySet<string> | undefined): (host: stri
 /** `hostCheck` as the app's middleware: the Host (and an absolute-form target) of every request. */
 export function hostGuard(allowed: ReadonlySet<string> | undefined) {
   const checkHost = hostCheck(allowed);
-  return createMiddleware<AppEnv>(async function hostGuardMiddleware(c, next) {
+  return createMiddleware<AppEnv>(function hostGuardMiddleware(c, next) {
     const { host, target } = hostAndTarget(c);
     checkHost(host, target);
-    await next();
+    return next();
   });
 }

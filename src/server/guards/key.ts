@@ -16,9 +16,9 @@ const BEARER = /^Bearer +(\S+) *$/i;
  */
 export function apiKeyAuth(store: Store) {
   const companyOfKey = keyGuard(store);
-  return createMiddleware<AppEnv>(async function apiKeyAuthMiddleware(c, next) {
+  return createMiddleware<AppEnv>(function apiKeyAuthMiddleware(c, next) {
     c.set("company", companyOfKey(header(c, "authorization")));
-    await next();
+    return next();
   });
 }
 

@@ -10,6 +10,7 @@ import type { AppEnv } from "../env.js";
 export function durableAnswers(store: Store) {
   return createMiddleware<AppEnv>(async function durableAnswersMiddleware(_c, next) {
     await next();
-    await store.whenOpenGroupDurable();
+    const durable = store.whenOpenGroupDurable();
+    if (durable) await durable;
   });
 }

@@ -11,9 +11,9 @@ const KEY_SHAPE = /^[\x20-\x7e]{1,255}$/;
  * read: a bad body is the error to report first (SPEC §2).
  */
 export function idempotencyKey({ required }: { required: boolean }) {
-  return createMiddleware<AppEnv>(async function idempotencyKeyMiddleware(c, next) {
+  return createMiddleware<AppEnv>(function idempotencyKeyMiddleware(c, next) {
     c.set("idempotencyKey", checkedKey(header(c, "idempotency-key"), headerLineCount(c, "idempotency-key"), required));
-    await next();
+    return next();
   });
 }
 
