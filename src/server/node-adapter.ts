@@ -15,14 +15,12 @@
 import type { Http2Bindings, HttpBindings } from "@hono/node-server";
 import type { Context, Hono } from "hono";
 import type { IncomingMessage } from "node:http";
-import { ApiError } from "../domain/errors.js";
+import type { ApiError } from "../domain/errors.js";
 import type { AppEnv, NodeBindings } from "./env.js";
 import { createTurnEnd } from "./turn-end.js";
 
-type AnyContext = Context<AppEnv> | Context<{ Bindings: NodeBindings }>;
-
 /** The Node request behind this request, when @hono/node-server serves it (not under app.request). */
-function incomingOf(c: AnyContext): IncomingMessage | undefined {
+function incomingOf(c: Context<AppEnv>): IncomingMessage | undefined {
   return (c.env as NodeBindings | undefined)?.incoming;
 }
 
@@ -35,7 +33,7 @@ function incomingOf(c: AnyContext): IncomingMessage | undefined {
  * Node keeps the first of a repeated Host, Authorization, Content-Type or
  * Content-Length and joins other repeats with ", ", as a web Headers would.
  */
-export function header(c: AnyContext, name: Lowercase<string>): string | undefined {
+export function header(c: Context<AppEnv>, name: Lowercase<string>): string | undefined {
   const incoming = incomingOf(c);
   if (!incoming) return c.req.raw.headers.get(name) ?? undefined;
   const value = incoming.headers[name];
@@ -47,7 +45,7 @@ export function header(c: AnyContext, name: Lowercase<string>): string | undefin
  * counted (its parsed headers join repeats into one value); elsewhere a web
  * Headers has already joined them, so a present header counts once.
  */
-export function headerLineCount(c: AnyContext, name: Lowercase<string>): number {
+export function headerLineCount(c: Context<AppEnv>, name: Lowercase<string>): number {
   const incoming = incomingOf(c);
   if (!incoming) return c.req.raw.headers.has(name) ? 1 : 0;
   const raw = incoming.rawHeaders;
@@ -61,10 +59,17 @@ export function headerLineCount(c: AnyContext, name: Lowercase<string>): number 
  * target could name another one (absolute form, only visible on Node). Under
  * `app.request()` the URL's own authority is the Host.
  */
-export function hostAndTarget(c: AnyContext): { host: string | undefined; target: string | undefined } {
+export function hostAndTarget(c: Context<AppEnv>): { host: string | undefined; target: string | undefined } {
   const incoming = incomingOf(c);
   if (!incoming) return { host: c.req.raw.headers.get("host") ?? new URL(c.req.url).host, target: undefined };
   return { host: header(c, "host"), target: incoming.url };
+}
+
+/** How much body a route takes, and the errors for more and for a body cut short. */
+export interface BodyLimit {
+  maxBytes: number;
+  tooLarge: () => ApiError;
+  cutShort: () => ApiError;
 }
 
 /**
@@ -73,7 +78,7 @@ export function hostAndTarget(c: AnyContext): { host: string | undefined; target
  * tenth of a request's time. Undefined when the request is not Node's (or its
  * body was read already): the caller then reads the web Request.
  */
-export function readNodeBody(c: AnyContext, limit: { maxBytes: number; tooLarge: () => ApiError; cutShort: () => ApiError }): Promise<Uint8Array> | undefined {
+export function readNodeBody(c: Context<AppEnv>, limit: BodyLimit): Promise<Uint8Array> | undefined {
   const incoming = incomingOf(c);
   if (!incoming || incoming.readableDidRead) return undefined;
   return readIncoming(incoming, limit);
@@ -88,7 +93,7 @@ export function readNodeBody(c: AnyContext, limit: { maxBytes: number; tooLarge:
  * events of reading it as a stream. Anything else (a body still arriving, or
  * too large) is read as a stream.
  */
-async function readIncoming(incoming: IncomingMessage, limit: Parameters<typeof readNodeBody>[1]): Promise<Uint8Array> {
+async function readIncoming(incoming: IncomingMessage, limit: BodyLimit): Promise<Uint8Array> {
   await new Promise(setImmediate);
   if (incoming.complete && incoming.readableLength <= limit.maxBytes) {
     // Reading everything from an ended stream lets it emit "end", as Node's keep-alive expects.
@@ -104,7 +109,7 @@ async function readIncoming(incoming: IncomingMessage, limit: Parameters<typeof 
  * an iterator early destroys the socket, and a 413 could then not be answered.
  * The rest of a too-large body is read and dropped.
  */
-function readStreaming(incoming: IncomingMessage, limit: Parameters<typeof readNodeBody>[1]): Promise<Uint8Array> {
+function readStreaming(incoming: IncomingMessage, limit: BodyLimit): Promise<Uint8Array> {
   return new Promise((resolve, reject) => {
     const parts: Buffer[] = [];
     let size = 0;
@@ -136,6 +141,9 @@ export type NodeFetch = (request: Request, env: HttpBindings | Http2Bindings) =>
  * the payment intent. The wait is at most one turn of the loop. Answers keep
  * the plain-object headers `jsonResponse` gives them, which @hono/node-server
  * writes straight out.
+ *
+ * @example
+ * serve({ fetch: serveOnNode(createApp(deps)), port: 4010 });
  */
 export function serveOnNode<E extends AppEnv>(app: Hono<E>): NodeFetch {
   const atTurnEnd = createTurnEnd();

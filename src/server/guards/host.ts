@@ -47,7 +47,12 @@ export function hostCheck(allowed: ReadonlySet<string> | undefined): (host: stri
   };
 }
 
-/** `hostCheck` as the app's middleware: the Host (and an absolute-form target) of every request. */
+/**
+ * `hostCheck` as the app's middleware: the Host (and an absolute-form target) of every request.
+ *
+ * @example
+ * app.use(hostGuard(loopbackHostNames("127.0.0.1")));
+ */
 export function hostGuard(allowed: ReadonlySet<string> | undefined) {
   const checkHost = hostCheck(allowed);
   return createMiddleware<AppEnv>(function hostGuardMiddleware(c, next) {

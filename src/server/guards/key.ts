@@ -13,6 +13,9 @@ const BEARER = /^Bearer +(\S+) *$/i;
  * Every /v1 call needs an `Authorization: Bearer` key: gives the route its
  * company (`c.get("company")`), or throws the 401 for a missing, malformed or
  * unknown key.
+ *
+ * @example
+ * app.use("/v1/*", apiKeyAuth(store));
  */
 export function apiKeyAuth(store: Store) {
   const companyOfKey = keyGuard(store);

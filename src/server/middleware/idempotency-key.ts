@@ -9,6 +9,9 @@ const KEY_SHAPE = /^[\x20-\x7e]{1,255}$/;
  * Checks the Idempotency-Key header's shape (SPEC §6) and gives it to the route
  * (`c.get("idempotencyKey")`); `required` on creations. Runs after the body is
  * read: a bad body is the error to report first (SPEC §2).
+ *
+ * @example
+ * app.post("/", jsonBody(), idempotencyKey({ required: true }), handler);
  */
 export function idempotencyKey({ required }: { required: boolean }) {
   return createMiddleware<AppEnv>(function idempotencyKeyMiddleware(c, next) {

@@ -31,6 +31,9 @@ const limitWebBody = bodyLimit({
  * type, encoding, JSON syntax and shape, unpaired surrogates (400). No body at
  * all reads as `{}`. Only routes that take a body use it, so an unknown route
  * or method is a 404/405 whatever its body.
+ *
+ * @example
+ * app.post("/", jsonBody(), (c) => c.json(c.get("body")));
  */
 export function jsonBody() {
   return createMiddleware<AppEnv>(async function jsonBodyMiddleware(c, next) {

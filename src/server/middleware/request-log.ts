@@ -9,6 +9,9 @@ import type { AppEnv } from "../env.js";
  * is final (errors included, turned into answers by the app's onError), logs it
  * on the bus as `request.logged`, its path masked. Runs first, so every answer
  * is logged and carries the id.
+ *
+ * @example
+ * app.use(requestLog({ ids, bus }));
  */
 export function requestLog({ ids, bus }: { ids: Ids; bus: Bus }) {
   return createMiddleware<AppEnv>(async function requestLogMiddleware(c, next) {
