@@ -49,7 +49,7 @@ export interface NodeBindings {
 export interface RequestVariables {
   /** This request's `req_…` id (middleware/request-log.ts). */
   requestId: string;
-  /** The company of the request's key, on every /v1 path (middleware/api-key.ts). */
+  /** The company of the request's key, on every /v1 path (guards/key.ts). */
   company: Company;
   /** The request's JSON object body, checked and masked (middleware/json-body.ts, on routes that take one). */
   body: Record<string, unknown>;
