@@ -8,7 +8,8 @@ import { ConfigError, loadConfigFile, parseConfig, startInputProblem, type Paysi
 import { loadTestCards, loadTestDestinations } from "./fixture-data.js";
 import { ClockRangeError, createClock, isTimeScale, parseStoredClockMs, TIME_SCALE_RANGE, type Clock } from "./runtime/clock.js";
 import { createScheduler, type Scheduler } from "./runtime/scheduler.js";
-import { createApp } from "./server/app.js";
+import { createApp, type PaysimApp } from "./server/app.js";
+import { serveOnNode, type NodeFetch } from "./server/node-adapter.js";
 import { createPayoutService } from "./services/payouts.js";
 import { createPayoutSimulator, type PayoutMode, type PayoutSimulator } from "./sim/payout-simulator.js";
 import { bootstrap, type BootstrappedCompany } from "./services/bootstrap.js";
@@ -72,6 +73,11 @@ export interface PaysimInstance {
   bus: Bus;
   store: Store;
   scheduler: Scheduler<Work>;
+  /**
+   * The HTTP surface as a Hono app, the one the server serves: `app.request()`
+   * calls it without a socket (the Host rule then reads the URL's authority).
+   */
+  app: PaysimApp;
   /**
    * What the webhook client holds for receivers right now: URLs with attempts in
    * flight, and the host:ports and connections its pool keeps (idle ones close
@@ -172,7 +178,7 @@ export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimI
     });
 
     options.onBusReady?.({ bus, clock });
-    const server = await listen(app.fetch, options.port ?? 0, host);
+    const server = await listen(serveOnNode(app), options.port ?? 0, host);
     const port = (server.address() as AddressInfo).port;
     const urlHost = host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
     baseUrl = `http://${urlHost}:${port}`;
@@ -192,6 +198,7 @@ export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimI
       bus,
       store,
       scheduler,
+      app,
       webhookConnections: () => dispatcher.retained(),
       advanceClock,
       close() {
@@ -234,7 +241,7 @@ function restoreClock(path: string, meta: ReadonlyMap<string, string>): { offset
 }
 
 /** Starts the HTTP server and waits until it listens (or fails to). */
-function listen(fetch: (request: Request) => Response | Promise<Response>, port: number, hostname: string): Promise<ServerType> {
+function listen(fetch: NodeFetch, port: number, hostname: string): Promise<ServerType> {
   return new Promise((resolve, reject) => {
     const server = serve({ fetch, port, hostname }, () => {
       server.off("error", onError);

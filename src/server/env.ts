@@ -37,32 +37,37 @@ export interface AppDeps {
 }
 
 /**
- * What the pipeline in front of the routes learnt of a request (Hono's `c.env`):
- * @hono/node-server's Node objects, the request's id and, on every /v1 path, its
- * key's company. The routes are reached only through that pipeline.
+ * What @hono/node-server binds to the context's env when it serves the app: the Node
+ * request and response. Absent under `app.request()`. Only node-adapter.ts reads them.
  */
-export interface RequestScope {
+export interface NodeBindings {
   incoming?: IncomingMessage;
   outgoing?: ServerResponse;
+}
+
+/** What the middleware learnt of a request, for the routes (`c.get`). */
+export interface RequestVariables {
+  /** This request's `req_…` id (middleware/request-log.ts). */
   requestId: string;
+  /** The company of the request's key, on every /v1 path (guards/key.ts). */
   company: Company;
+  /** The request's JSON object body, checked and masked (middleware/json-body.ts, on routes that take one). */
+  body: Record<string, unknown>;
+  /** The checked Idempotency-Key header, when sent (middleware/idempotency-key.ts). */
+  idempotencyKey: string | undefined;
 }
 
 export interface AppEnv {
-  Bindings: RequestScope;
-}
-
-/** The Node request behind a web Request, when @hono/node-server serves it (not under app.request in tests). */
-export function incomingOf(env: unknown): IncomingMessage | undefined {
-  return (env as Partial<RequestScope> | undefined)?.incoming;
+  Bindings: NodeBindings;
+  Variables: RequestVariables;
 }
 
 /** This request's `req_…` id. */
-export function requestIdOf(c: Context): string {
-  return (c.env as RequestScope).requestId;
+export function requestIdOf(c: Context<AppEnv>): string {
+  return c.get("requestId");
 }
 
 /** The company of this /v1 request's key. */
-export function companyOf(c: Context): Company {
-  return (c.env as RequestScope).company;
+export function companyOf(c: Context<AppEnv>): Company {
+  return c.get("company");
 }

@@ -2,11 +2,7 @@ import type { Context } from "hono";
 import type { IdempotentAnswer, IdempotentRequest } from "../services/idempotency.js";
 import type { Company } from "../store/repos/companies.js";
 import { requestIdMember, withRequestId } from "../shared/json-text.js";
-import { idempotencyKey, readJsonBody } from "./middleware/json-body.js";
 import { companyOf, requestIdOf, type AppEnv } from "./env.js";
-
-/** Answers built by `jsonResponse` already carry their Request-Id header. */
-const withRequestIdHeader = new WeakSet<Response>();
 
 /**
  * A JSON answer with its `Request-Id` header, its headers a plain object:
@@ -15,17 +11,10 @@ const withRequestIdHeader = new WeakSet<Response>();
  * small request about as much as everything else paysim does for it.
  */
 export function jsonResponse(requestId: string, text: string, status = 200, headers?: Record<string, string>): Response {
-  const response = new Response(text, {
+  return new Response(text, {
     status,
     headers: { "Content-Type": "application/json", "Request-Id": requestId, ...headers },
   });
-  withRequestIdHeader.add(response);
-  return response;
-}
-
-/** Whether `response` was built by `jsonResponse` (and so needs no Request-Id added). */
-export function carriesRequestId(response: Response): boolean {
-  return withRequestIdHeader.has(response);
 }
 
 /** A resource with this request's id as its last member. */
@@ -47,14 +36,11 @@ export function listResponse(c: Context<AppEnv>, data: readonly string[], hasMor
 }
 
 /**
- * Reads a state-changing call for the idempotency layer, in the SPEC §2 order: the body
- * (size, type, JSON) before the Idempotency-Key.
+ * A state-changing call for the idempotency layer, from what the route's
+ * `jsonBody()` and `idempotencyKey()` middleware checked.
  */
-export async function readChangeRequest(
-  c: Context<AppEnv>,
-  { keyRequired }: { keyRequired: boolean },
-): Promise<{ body: Record<string, unknown>; company: Company; request: IdempotentRequest }> {
-  const body = await readJsonBody(c);
+export function changeRequest(c: Context<AppEnv>): { body: Record<string, unknown>; company: Company; request: IdempotentRequest } {
+  const body = c.get("body");
   const company = companyOf(c);
   const request: IdempotentRequest = {
     companyId: company.id,
@@ -62,7 +48,7 @@ export async function readChangeRequest(
     method: c.req.method,
     path: c.req.path,
     body,
-    idempotencyKey: idempotencyKey(c, keyRequired),
+    idempotencyKey: c.get("idempotencyKey"),
   };
   return { body, company, request };
 }

@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
-import { defer, suiteScope, usePaysim, useReceiver, useTempDir } from "./disposables.js";
+import { defer, suiteScope, usePaysim, usePaysimApp, useReceiver, useTempDir } from "./disposables.js";
 
 // The order of the tests in each describe matters: a later test checks what the cleanups of an earlier one did.
 
@@ -50,6 +50,25 @@ describe("a running paysim and receiver", () => {
   it("are stopped once it has finished", async () => {
     await expect(fetch(`${url}/v1/payment_intents`)).rejects.toThrow();
     await expect(fetch(receiverUrl, { method: "POST" })).rejects.toThrow();
+  });
+});
+
+describe("usePaysimApp", () => {
+  let paysim: Awaited<ReturnType<typeof usePaysimApp>>;
+
+  it("calls the instance's app with the default key unless told otherwise", async () => {
+    paysim = await usePaysimApp();
+    const served: string[] = [];
+    paysim.bus.on("request.logged", (entry) => served.push(`${entry.method} ${entry.path} ${entry.status}`));
+    const listed = await paysim.api("GET", "/v1/payment_intents");
+    expect(listed.status).toBe(200);
+    expect(listed.body.object).toBe("list");
+    expect((await paysim.api("GET", "/v1/payment_intents", { key: null })).status).toBe(401);
+    expect(served).toEqual(["GET /v1/payment_intents 200", "GET /v1/payment_intents 401"]);
+  });
+
+  it("is stopped once that test has finished", async () => {
+    expect(paysim.store.db.open).toBe(false);
   });
 });
 

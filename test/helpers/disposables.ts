@@ -4,7 +4,7 @@ import type { PaysimOptions } from "../../src/paysim.js";
 import { openDatabase, type Db } from "../../src/store/open.js";
 import type { Migration } from "../../src/store/migrations/index.js";
 import { startCli, startPaysimCli, type CliHandle, type CliOptions, type StartedPaysim } from "./cli.js";
-import { startTestPaysim, tempDir, type TestPaysim } from "./paysim.js";
+import { startTestPaysim, startTestPaysimApp, tempDir, type TestPaysim } from "./paysim.js";
 import { startReceiver, type Behaviour, type ChooseBehaviour, type Receiver } from "./receiver.js";
 
 /**
@@ -93,6 +93,13 @@ export function useTempPath(name = "paysim.db", prefix = "paysim-test-", scope: 
 /** `startTestPaysim` (real HTTP on 127.0.0.1, a real SQLite file), stopped and its folder removed with its scope. */
 export async function usePaysim(options: PaysimOptions = {}, scope: Scope = thisTest): Promise<TestPaysim> {
   const paysim = await startTestPaysim(options);
+  scope.defer(() => paysim.dispose());
+  return paysim;
+}
+
+/** `startTestPaysimApp` (`api` through `app.request()`, no socket), stopped with its scope. */
+export async function usePaysimApp(options: PaysimOptions = {}, scope: Scope = thisTest): Promise<TestPaysim> {
+  const paysim = await startTestPaysimApp(options);
   scope.defer(() => paysim.dispose());
   return paysim;
 }

@@ -56,6 +56,11 @@ export async function startTestPaysim(options: PaysimOptions = {}): Promise<Test
 }
 
 export async function callApi<T = any>(baseUrl: string, defaultKey: string, method: string, path: string, call: ApiCall = {}): Promise<ApiResponse<T>> {
+  return apiResponse<T>(await fetch(baseUrl + path, requestInit(defaultKey, method, call)));
+}
+
+/** The request an `ApiCall` describes: the key (the default one unless `key` says otherwise), the Idempotency-Key, the body. */
+function requestInit(defaultKey: string, method: string, call: ApiCall): RequestInit {
   const headers: Record<string, string> = { ...call.headers };
   const key = call.key === undefined ? defaultKey : call.key;
   if (key !== null) headers.Authorization = `Bearer ${key}`;
@@ -68,7 +73,10 @@ export async function callApi<T = any>(baseUrl: string, defaultKey: string, meth
     body = JSON.stringify(call.body);
     headers["Content-Type"] = call.contentType ?? "application/json";
   }
-  const response = await fetch(baseUrl + path, { method, headers, body });
+  return { method, headers, body };
+}
+
+async function apiResponse<T>(response: Response): Promise<ApiResponse<T>> {
   const text = await response.text();
   let parsed: unknown = undefined;
   try {
@@ -77,6 +85,27 @@ export async function callApi<T = any>(baseUrl: string, defaultKey: string, meth
     parsed = undefined;
   }
   return { status: response.status, headers: response.headers, body: parsed as T, text };
+}
+
+/**
+ * An `api` that calls an instance's Hono app with `app.request()`: no socket, the
+ * same app the server serves (without the Node-only paths of server/node-adapter.ts).
+ */
+export function appClientFor(app: PaysimInstance["app"], key: string): Pick<TestPaysim, "api"> {
+  return {
+    api: async <T>(method: string, path: string, call: ApiCall = {}) => apiResponse<T>(await app.request(path, requestInit(key, method, call))),
+  };
+}
+
+/**
+ * A paysim whose `api` calls its app through `app.request()` rather than HTTP, on an
+ * in-memory database unless `db` says otherwise. For tests of what routes answer;
+ * what needs a socket (raw requests, Host and absolute-form targets, timeouts,
+ * connections) uses `startTestPaysim`.
+ */
+export async function startTestPaysimApp(options: PaysimOptions = {}): Promise<TestPaysim> {
+  const paysim = await startTestPaysim({ db: ":memory:", ...options });
+  return Object.assign(paysim, appClientFor(paysim.app, paysim.secretKey));
 }
 
 /** An `api` bound to any running instance and key, for helpers that take `{ api }`. */

@@ -1,17 +1,36 @@
 import { readFileSync, existsSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadTestCards } from "../../src/fixture-data.js";
-import { suiteScope, usePaysim } from "../helpers/disposables.js";
+import { suiteScope, usePaysimApp, useTempPath, type Scope } from "../helpers/disposables.js";
 import { rawRequest } from "../helpers/http.js";
 import { createIntent, type TestPaysim } from "../helpers/paysim.js";
+import type { PaysimOptions } from "../../src/paysim.js";
 
 const TEST_CARDS = loadTestCards();
 const GOOD = { number: "4242 4242 4242 4242", expiry: "12/34", cvc: "123" };
 
+/**
+ * This file's instances by origin: a page or form is sent, through `app.request()`, to the app
+ * of the instance its URL names. Each instance still listens, for the one test of the Host rule.
+ */
+const byOrigin = new Map<string, TestPaysim>();
+
+async function useCheckoutPaysim(options: PaysimOptions = {}, scope?: Scope): Promise<TestPaysim> {
+  const instance = await usePaysimApp(options, scope);
+  byOrigin.set(instance.url, instance);
+  return instance;
+}
+
+async function request(url: string, init: RequestInit): Promise<Response> {
+  const instance = byOrigin.get(new URL(url).origin);
+  if (!instance) throw new Error(`no paysim of this file serves ${url}`);
+  return instance.app.request(url, init);
+}
+
 const thisFile = suiteScope();
 let paysim: TestPaysim;
 beforeAll(async () => {
-  paysim = await usePaysim({}, thisFile);
+  paysim = await useCheckoutPaysim({}, thisFile);
 });
 
 interface Page {
@@ -21,7 +40,7 @@ interface Page {
 }
 
 async function getPage(url: string, headers: Record<string, string> = {}): Promise<Page> {
-  const response = await fetch(url, { headers, redirect: "manual" });
+  const response = await request(url, { headers, redirect: "manual" });
   return { status: response.status, headers: response.headers, html: await response.text() };
 }
 
@@ -34,7 +53,7 @@ function tokenOf(html: string): string {
 
 /** Posts a form as a browser would (urlencoded), without following the redirect. */
 async function postForm(url: string, fields: Record<string, string>, headers: Record<string, string> = {}): Promise<Page> {
-  const response = await fetch(url, { method: "POST", body: new URLSearchParams(fields), headers, redirect: "manual" });
+  const response = await request(url, { method: "POST", body: new URLSearchParams(fields), headers, redirect: "manual" });
   return { status: response.status, headers: response.headers, html: await response.text() };
 }
 
@@ -146,7 +165,7 @@ describe("GET /checkout/:id of a created intent", () => {
   });
 
   it("renders a description and a merchant name holding HTML as text", async () => {
-    const other = await usePaysim({ config: { companies: [{ name: `Bob's <i>"Shop"</i> & Co`, currency: "EUR", webhook_endpoints: [] }] } });
+    const other = await useCheckoutPaysim({ config: { companies: [{ name: `Bob's <i>"Shop"</i> & Co`, currency: "EUR", webhook_endpoints: [] }] } });
     const intent = await createIntent(other, { amount: 500, description: `<script>alert("x")</script><img src=x onerror=alert(1)>` });
     const page = await getPage(intent.checkout_url);
     expectHtml(page, 200);
@@ -289,7 +308,7 @@ describe("Pay with bad card details", () => {
   });
 
   it("judges the expiry by the paysim clock, not the wall clock", async () => {
-    const isolated = await usePaysim();
+    const isolated = await useCheckoutPaysim();
     const intent = await createIntent(isolated);
     const now = new Date();
     // Valid through the end of next month in real time…
@@ -362,11 +381,11 @@ describe("forms from anywhere but the page itself", () => {
   });
 
   it("a token issued before a restart is refused after it (the key lives in one instance's memory)", async () => {
-    const first = await usePaysim();
+    const first = await useCheckoutPaysim({ db: useTempPath() });
     const intent = await createIntent(first);
     const token = tokenOf((await getPage(intent.checkout_url)).html);
     await first.close();
-    const second = await usePaysim({ db: first.dbPath, secretKey: first.secretKey });
+    const second = await useCheckoutPaysim({ db: first.dbPath, secretKey: first.secretKey });
     const page = await postForm(`${second.url}/checkout/${intent.id}/pay`, { token, ...GOOD });
     expectHtml(page, 403);
     const fresh = tokenOf((await getPage(`${second.url}/checkout/${intent.id}`)).html);
@@ -382,7 +401,7 @@ describe("forms from anywhere but the page itself", () => {
   it("a JSON body is not a form: refused with 403", async () => {
     const intent = await createIntent(paysim);
     const token = tokenOf((await getPage(intent.checkout_url)).html);
-    const response = await fetch(`${paysim.url}/checkout/${intent.id}/pay`, {
+    const response = await request(`${paysim.url}/checkout/${intent.id}/pay`, {
       method: "POST",
       headers: { "Content-Type": "application/json" },
       body: JSON.stringify({ token, ...GOOD }),
@@ -475,7 +494,7 @@ describe("an intent that is no longer created", () => {
 describe("an unexpected failure", () => {
   it("is an HTML 500 page naming the request, reported with that request id", async () => {
     const reported: Array<[string, unknown]> = [];
-    const isolated = await usePaysim({ onInternalError: (requestId, error) => reported.push([requestId, error]) });
+    const isolated = await useCheckoutPaysim({ onInternalError: (requestId, error) => reported.push([requestId, error]) });
     const intent = await createIntent(isolated);
     isolated.store.db.close(); // a real fault: every lookup now throws
     const page = await getPage(intent.checkout_url);
@@ -498,7 +517,7 @@ function textCells(db: TestPaysim["store"]["db"]): string[] {
 
 describe("card data at rest", () => {
   it("the database file keeps only last4 and brand: no full number, no CVC, whatever was typed", async () => {
-    const isolated = await usePaysim();
+    const isolated = await useCheckoutPaysim({ db: useTempPath() });
     const paid = await createIntent(isolated, { amount: 100, description: "card 5105 1051 0510 5100 in a description" });
     const declined = await createIntent(isolated, { amount: 100 });
     const submissions: Array<[any, Record<string, string>]> = [

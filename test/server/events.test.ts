@@ -1,12 +1,12 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { suiteScope, usePaysim } from "../helpers/disposables.js";
+import { suiteScope, usePaysimApp } from "../helpers/disposables.js";
 import { expectApiError } from "../helpers/errors.js";
 import { createIntent, eventsSince, newestEventId, type TestPaysim } from "../helpers/paysim.js";
 
 const thisFile = suiteScope();
 let paysim: TestPaysim;
 beforeAll(async () => {
-  paysim = await usePaysim({}, thisFile);
+  paysim = await usePaysimApp({}, thisFile);
 });
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -89,7 +89,7 @@ describe("GET /v1/events", () => {
   const emitted: { id?: string; type: string }[] = [];
 
   beforeAll(async () => {
-    listed = await usePaysim({}, thisSuite);
+    listed = await usePaysimApp({}, thisSuite);
     for (let i = 0; i < 6; i++) {
       const intent = await createIntent(listed, { amount: 100 + i, capture_method: "manual" });
       emitted.push({ type: "payment_intent.created" });

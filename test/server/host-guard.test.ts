@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ApiError } from "../../src/domain/errors.js";
 import { loopbackHostNames } from "../../src/domain/loopback.js";
-import { hostGuard, targetAuthority } from "../../src/server/guards/host.js";
+import { hostCheck, targetAuthority } from "../../src/server/guards/host.js";
 
 describe("targetAuthority", () => {
   it.each([
@@ -20,8 +20,8 @@ describe("targetAuthority", () => {
   });
 });
 
-describe("hostGuard on loopback", () => {
-  const check = hostGuard(loopbackHostNames("127.0.0.1"));
+describe("hostCheck on loopback", () => {
+  const check = hostCheck(loopbackHostNames("127.0.0.1"));
   const verdict = (host: string | undefined, target?: string) => {
     try {
       check(host, target);
@@ -47,7 +47,7 @@ describe("hostGuard on loopback", () => {
   });
 
   it("serves the loopback address paysim listens on, besides SPEC's three names, and nothing else", () => {
-    const onSecond = hostGuard(loopbackHostNames("127.0.0.2"));
+    const onSecond = hostCheck(loopbackHostNames("127.0.0.2"));
     expect(() => onSecond("127.0.0.2:4010", "/v1/events")).not.toThrow();
     expect(() => onSecond("127.0.0.1:4010", "/v1/events")).not.toThrow();
     expect(() => onSecond("127.0.0.3:4010", "/v1/events")).toThrow(ApiError);
@@ -55,6 +55,6 @@ describe("hostGuard on loopback", () => {
   });
 
   it("is off when paysim listens elsewhere", () => {
-    expect(() => hostGuard(loopbackHostNames("0.0.0.0"))("evil.example", "http://evil.example/")).not.toThrow();
+    expect(() => hostCheck(loopbackHostNames("0.0.0.0"))("evil.example", "http://evil.example/")).not.toThrow();
   });
 });

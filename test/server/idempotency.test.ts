@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { suiteScope, usePaysim } from "../helpers/disposables.js";
+import { suiteScope, usePaysimApp } from "../helpers/disposables.js";
 import { expectApiError } from "../helpers/errors.js";
 import { createIntent, eventsSince, freshKey, newestEventId, type TestPaysim } from "../helpers/paysim.js";
 
@@ -9,7 +9,7 @@ const KEY_B = "sk_test_idem_company_b_0001";
 const thisFile = suiteScope();
 let paysim: TestPaysim;
 beforeAll(async () => {
-  paysim = await usePaysim({
+  paysim = await usePaysimApp({
     config: {
       companies: [
         { name: "Alpha", currency: "EUR", secret_key: KEY_A, webhook_endpoints: [] },
@@ -228,7 +228,7 @@ describe("the 24-hour replay window, on the virtual clock", () => {
   const thisSuite = suiteScope();
   let windowed: TestPaysim;
   beforeAll(async () => {
-    windowed = await usePaysim({}, thisSuite);
+    windowed = await usePaysimApp({}, thisSuite);
   });
 
   const advance = async (seconds: number) => {

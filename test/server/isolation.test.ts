@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { suiteScope, usePaysim } from "../helpers/disposables.js";
+import { suiteScope, usePaysimApp } from "../helpers/disposables.js";
 import { expectApiError } from "../helpers/errors.js";
 import { createIntent, eventsSince, freshKey, newestEventId, type TestPaysim } from "../helpers/paysim.js";
 
@@ -13,7 +13,7 @@ const ofA: Record<string, any> = {};
 let eventsOfA: any[];
 
 beforeAll(async () => {
-  paysim = await usePaysim({
+  paysim = await usePaysimApp({
     config: {
       companies: [
         { name: "Company A", currency: "EUR", secret_key: KEY_A, webhook_endpoints: [] },

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { suiteScope, usePaysim } from "../helpers/disposables.js";
+import { suiteScope, usePaysimApp } from "../helpers/disposables.js";
 import { freshKey, type ApiResponse, type TestPaysim } from "../helpers/paysim.js";
 
 // Lists are built by SQLite (`json_object`), reads by id and the answers of
@@ -22,7 +22,7 @@ const AWKWARD_TEXTS = [
 ];
 
 beforeAll(async () => {
-  paysim = await usePaysim({ payouts: "manual" }, thisFile);
+  paysim = await usePaysimApp({ payouts: "manual" }, thisFile);
 });
 
 /** An answer's text without its request_id member: the resource's own text. */

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
 import { expectApiError } from "../helpers/errors.js";
-import { suiteScope, usePaysim } from "../helpers/disposables.js";
+import { suiteScope, usePaysimApp, useTempPath } from "../helpers/disposables.js";
 import { createIntent, freshKey } from "../helpers/paysim.js";
 import type { TestPaysim } from "../helpers/paysim.js";
 
@@ -37,7 +37,7 @@ let dbPath: string;
 const responses: any[] = [];
 
 beforeAll(async () => {
-  paysim = await usePaysim({}, thisFile);
+  paysim = await usePaysimApp({ db: useTempPath("paysim.db", "paysim-test-", thisFile) }, thisFile);
   dbPath = paysim.dbPath;
   for (const { description } of SENT) {
     const response = await paysim.api("POST", "/v1/payment_intents", { body: { amount: 1000, description }, idempotencyKey: freshKey() });

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { suiteScope, usePaysim } from "../helpers/disposables.js";
+import { suiteScope, usePaysimApp } from "../helpers/disposables.js";
 import { expectApiError } from "../helpers/errors.js";
 import { createIntent, type TestPaysim } from "../helpers/paysim.js";
 
@@ -10,7 +10,7 @@ const created: string[] = [];
 const STATES_BY_INDEX = (i: number) => (i % 5 === 0 ? "canceled" : i % 3 === 0 ? "authorized" : "created");
 
 beforeAll(async () => {
-  paysim = await usePaysim({}, thisFile);
+  paysim = await usePaysimApp({}, thisFile);
   for (let i = 0; i < 23; i++) {
     const intent = await createIntent(paysim, { amount: 100 + i, capture_method: "manual" });
     created.push(intent.id);

@@ -1,12 +1,12 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { suiteScope, usePaysim } from "../helpers/disposables.js";
+import { suiteScope, usePaysimApp } from "../helpers/disposables.js";
 import { expectApiError } from "../helpers/errors.js";
 import { createIntent, eventsSince, newestEventId, type TestPaysim } from "../helpers/paysim.js";
 
 const thisFile = suiteScope();
 let paysim: TestPaysim;
 beforeAll(async () => {
-  paysim = await usePaysim({}, thisFile);
+  paysim = await usePaysimApp({}, thisFile);
 });
 
 type State = "created" | "authorized" | "captured" | "canceled" | "failed";

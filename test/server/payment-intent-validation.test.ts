@@ -1,12 +1,12 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { suiteScope, usePaysim } from "../helpers/disposables.js";
+import { suiteScope, usePaysimApp } from "../helpers/disposables.js";
 import { expectApiError } from "../helpers/errors.js";
 import { freshKey, newestEventId, type TestPaysim } from "../helpers/paysim.js";
 
 const thisFile = suiteScope();
 let paysim: TestPaysim;
 beforeAll(async () => {
-  paysim = await usePaysim({}, thisFile);
+  paysim = await usePaysimApp({}, thisFile);
 });
 
 const create = (body: unknown, idempotencyKey = freshKey()) => paysim.api("POST", "/v1/payment_intents", { body, idempotencyKey });

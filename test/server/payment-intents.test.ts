@@ -1,12 +1,12 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { suiteScope, usePaysim } from "../helpers/disposables.js";
+import { suiteScope, usePaysimApp } from "../helpers/disposables.js";
 import { expectApiError } from "../helpers/errors.js";
 import { createIntent, freshKey, type TestPaysim } from "../helpers/paysim.js";
 
 const thisFile = suiteScope();
 let paysim: TestPaysim;
 beforeAll(async () => {
-  paysim = await usePaysim({}, thisFile);
+  paysim = await usePaysimApp({}, thisFile);
 });
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
-import { suiteScope, usePaysim } from "../helpers/disposables.js";
+import { suiteScope, usePaysimApp, useTempPath } from "../helpers/disposables.js";
 import { expectApiError } from "../helpers/errors.js";
 import { eventsSince, freshKey, newestEventId, type TestPaysim } from "../helpers/paysim.js";
 
@@ -10,7 +10,8 @@ const GLOBEX = "sk_test_globex_payouts_0001";
 const thisFile = suiteScope();
 let paysim: TestPaysim;
 beforeAll(async () => {
-  paysim = await usePaysim({
+  paysim = await usePaysimApp({
+    db: useTempPath("paysim.db", "paysim-test-", thisFile),
     config: { companies: [{ name: "Acme", currency: "EUR", secret_key: ACME }, { name: "Globex", currency: "USD", secret_key: GLOBEX }] } as never,
   }, thisFile);
 });
@@ -153,7 +154,7 @@ describe("payout simulation (--payouts auto) reached by advancing the clock", ()
     ["wallet", "tok_wallet_fail", "failed", "destination_rejected"],
     ["wallet", "tok_wallet_return", "returned", "returned_by_bank"],
   ])("%s %s ends %s", async (destination_type, destination_token, status, reason) => {
-    const local = await usePaysim();
+    const local = await usePaysimApp();
     const created = (await local.api("POST", "/v1/payouts", { body: { ...CARD, destination_type, destination_token }, idempotencyKey: freshKey() })).body;
     await local.api("POST", "/v1/sandbox/clock/advance", { body: { seconds: 1 } });
     expect((await local.api("GET", `/v1/payouts/${created.id}`)).body.status).toBe("pending");
@@ -168,7 +169,7 @@ describe("payout simulation (--payouts auto) reached by advancing the clock", ()
   });
 
   it("gives a simulated move a request_id of its own", async () => {
-    const local = await usePaysim();
+    const local = await usePaysimApp();
     const created = (await local.api("POST", "/v1/payouts", { body: CARD, idempotencyKey: freshKey() })).body;
     await local.api("POST", "/v1/sandbox/clock/advance", { body: { seconds: 10 } });
     const events = await eventsSince(local, undefined);
@@ -179,7 +180,7 @@ describe("payout simulation (--payouts auto) reached by advancing the clock", ()
   });
 
   it("drops automatic moves that a manual move made obsolete", async () => {
-    const local = await usePaysim();
+    const local = await usePaysimApp();
     const failedByHand = (await local.api("POST", "/v1/payouts", { body: CARD, idempotencyKey: freshKey() })).body;
     const processingByHand = (await local.api("POST", "/v1/payouts", { body: CARD, idempotencyKey: freshKey() })).body;
     expect((await local.api("POST", `/v1/sandbox/payouts/${failedByHand.id}/transition`, { body: { to: "failed" } })).status).toBe(200);
@@ -193,7 +194,7 @@ describe("payout simulation (--payouts auto) reached by advancing the clock", ()
   });
 
   it("moves nothing by itself with --payouts manual", async () => {
-    const local = await usePaysim({ payouts: "manual" });
+    const local = await usePaysimApp({ payouts: "manual" });
     const created = (await local.api("POST", "/v1/payouts", { body: CARD, idempotencyKey: freshKey() })).body;
     await local.api("POST", "/v1/sandbox/clock/advance", { body: { seconds: 86_400 } });
     expect((await local.api("GET", `/v1/payouts/${created.id}`)).body.status).toBe("pending");
@@ -202,7 +203,7 @@ describe("payout simulation (--payouts auto) reached by advancing the clock", ()
   });
 
   it("shortens the real wait with --time-scale: virtual time runs that many times faster", async () => {
-    const local = await usePaysim({ timeScale: 3600 });
+    const local = await usePaysimApp({ timeScale: 3600 });
     const succeeded = new Set<string>();
     let onSucceeded = () => {};
     local.bus.on("event.created", (event) => {
@@ -313,13 +314,13 @@ describe("isolation of payouts between companies", () => {
 describe("restart with payout moves pending", () => {
   it("runs moves that fell due while paysim was down at once, and keeps the others for their time", async () => {
     let real = Date.parse("2030-01-01T00:00:00.000Z");
-    const first = await usePaysim({ realNow: () => real });
+    const first = await usePaysimApp({ db: useTempPath(), realNow: () => real });
     const succeeding = (await first.api("POST", "/v1/payouts", { body: CARD, idempotencyKey: freshKey() })).body;
     const failing = (await first.api("POST", "/v1/payouts", { body: { ...CARD, destination_token: "tok_card_fail" }, idempotencyKey: freshKey() })).body;
     await first.close();
 
     real += 3000; // down for 3 s: processing (+2 s) and failed (+2 s) are overdue, succeeded (+5 s) is not
-    const second = await usePaysim({ db: first.dbPath, realNow: () => real });
+    const second = await usePaysimApp({ db: first.dbPath, realNow: () => real });
     expect((await second.api("GET", `/v1/payouts/${succeeding.id}`, { key: first.secretKey })).body.status).toBe("processing");
     expect((await second.api("GET", `/v1/payouts/${failing.id}`, { key: first.secretKey })).body.status).toBe("failed");
     await second.api("POST", "/v1/sandbox/clock/advance", { body: { seconds: 2 }, key: first.secretKey });

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { suiteScope, usePaysim, useTempDir } from "../helpers/disposables.js";
+import { suiteScope, usePaysimApp, useTempDir } from "../helpers/disposables.js";
 import { expectApiError } from "../helpers/errors.js";
 import type { TestPaysim } from "../helpers/paysim.js";
 
@@ -10,7 +10,7 @@ const KEY_B = "sk_test_clock_b_0001";
 const thisFile = suiteScope();
 let paysim: TestPaysim;
 beforeAll(async () => {
-  paysim = await usePaysim({
+  paysim = await usePaysimApp({
     config: {
       companies: [
         { name: "A", currency: "EUR", secret_key: KEY_A, webhook_endpoints: [] },
@@ -80,10 +80,10 @@ describe("POST /v1/sandbox/clock/advance", () => {
 describe("the clock across a restart", () => {
   it("never runs backwards: a restart on the same database keeps the time reached", async () => {
     const db = join(useTempDir(), "clock.db");
-    const first = await usePaysim({ db });
+    const first = await usePaysimApp({ db });
     const moved = (await first.api("POST", "/v1/sandbox/clock/advance", { body: { seconds: 7 * 86_400 } })).body;
     await first.close();
-    const second = await usePaysim({ db, secretKey: first.secretKey });
+    const second = await usePaysimApp({ db, secretKey: first.secretKey });
     const now = (await second.api("GET", "/v1/sandbox/clock")).body;
     expect(Date.parse(now.now)).toBeGreaterThanOrEqual(Date.parse(moved.now));
     expect(now.offset_seconds).toBeGreaterThanOrEqual(7 * 86_400);

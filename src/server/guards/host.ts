@@ -1,4 +1,7 @@
+import { createMiddleware } from "hono/factory";
 import { ApiError } from "../../domain/errors.js";
+import type { AppEnv } from "../env.js";
+import { hostAndTarget } from "../node-adapter.js";
 
 /** The host name of a Host header, without its port. */
 export function hostName(header: string): string {
@@ -30,7 +33,7 @@ export function targetAuthority(target: string | undefined): string | undefined 
  * name one of them too. Throws the 403 for anything else; `allowed` undefined
  * (listening beyond loopback) lets everything through.
  */
-export function hostGuard(allowed: ReadonlySet<string> | undefined): (host: string | undefined, target?: string) => void {
+export function hostCheck(allowed: ReadonlySet<string> | undefined): (host: string | undefined, target?: string) => void {
   const served = (host: string | undefined) => host !== undefined && allowed!.has(hostName(host));
   return function checkHost(host, target) {
     if (allowed === undefined) return;
@@ -42,4 +45,19 @@ export function hostGuard(allowed: ReadonlySet<string> | undefined): (host: stri
       );
     }
   };
+}
+
+/**
+ * `hostCheck` as the app's middleware: the Host (and an absolute-form target) of every request.
+ *
+ * @example
+ * app.use(hostGuard(loopbackHostNames("127.0.0.1")));
+ */
+export function hostGuard(allowed: ReadonlySet<string> | undefined) {
+  const checkHost = hostCheck(allowed);
+  return createMiddleware<AppEnv>(function hostGuardMiddleware(c, next) {
+    const { host, target } = hostAndTarget(c);
+    checkHost(host, target);
+    return next();
+  });
 }

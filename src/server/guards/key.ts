@@ -1,16 +1,32 @@
+import { createMiddleware } from "hono/factory";
 import { ApiError } from "../../domain/errors.js";
 import { hashSecretKey, isSecretKey } from "../../domain/secret-keys.js";
 import type { Store } from "../../store/index.js";
 import type { Company } from "../../store/repos/companies.js";
+import type { AppEnv } from "../env.js";
+import { header } from "../node-adapter.js";
 
 // The scheme name is case-insensitive (RFC 9110 §11.1); the key is not.
 const BEARER = /^Bearer +(\S+) *$/i;
 
 /**
- * Finds the company of an `Authorization: Bearer` header (every /v1 call needs
- * one); throws the 401 for a missing, malformed or unknown key.
+ * Every /v1 call needs an `Authorization: Bearer` key: gives the route its
+ * company (`c.get("company")`), or throws the 401 for a missing, malformed or
+ * unknown key.
+ *
+ * @example
+ * app.use("/v1/*", apiKeyAuth(store));
  */
-export function keyGuard(store: Store): (authorization: string | undefined) => Company {
+export function apiKeyAuth(store: Store) {
+  const companyOfKey = keyGuard(store);
+  return createMiddleware<AppEnv>(function apiKeyAuthMiddleware(c, next) {
+    c.set("company", companyOfKey(header(c, "authorization")));
+    return next();
+  });
+}
+
+/** Finds the company of an `Authorization` header; throws the 401 for a missing, malformed or unknown key. */
+function keyGuard(store: Store): (authorization: string | undefined) => Company {
   // Keys and companies are fixed once paysim has started, so a known key's company is
   // looked up (and the key hashed) once. This map lives in memory only, like the keys paysim
   // printed; unknown keys are never cached: nobody can fill it.

@@ -42,6 +42,11 @@ export function checkoutRoutes(deps: AppDeps) {
   const tokens = createFormTokens();
   const app = new Hono<CheckoutEnv>();
 
+  // API answers carry their Request-Id from jsonResponse; pages get it here, before they are built.
+  app.use("*", async (c, next) => {
+    c.header("Request-Id", requestIdOf(c));
+    await next();
+  });
   app.use("*", checkoutHeaders());
 
   async function render(c: CheckoutContext, page: JSX.Element, status: 200 | 400 | 403 | 404 | 409 | 413 | 422 | 500 = 200) {

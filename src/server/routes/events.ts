@@ -6,8 +6,10 @@ import { parseOrThrow } from "../../domain/validation.js";
 import type { StoredEvent } from "../../store/repos/events.js";
 import { deliveriesOf } from "../../webhooks/deliveries-view.js";
 import { companyOf, requestIdOf, type AppDeps, type AppEnv } from "../env.js";
+import { jsonBody } from "../middleware/json-body.js";
+import { idempotencyKey } from "../middleware/idempotency-key.js";
 import { listQueryParser } from "../list-query.js";
-import { jsonResponse, listResponse, readChangeRequest, idempotentResponse } from "../respond.js";
+import { jsonResponse, listResponse, changeRequest, idempotentResponse } from "../respond.js";
 
 const NO_BODY = z.strictObject({});
 
@@ -42,8 +44,8 @@ export function eventRoutes({ store, runIdempotently, outbox }: AppDeps) {
   });
 
   /** A new delivery to every endpoint listening now, whatever happened to the earlier ones. */
-  app.post("/:id/resend", async (c) => {
-    const { body, company, request } = await readChangeRequest(c, { keyRequired: false });
+  app.post("/:id/resend", jsonBody(), idempotencyKey({ required: false }), (c) => {
+    const { body, company, request } = changeRequest(c);
     return idempotentResponse(c, runIdempotently(request, () => {
       const event = find(company.id, c.req.param("id"));
       parseOrThrow(NO_BODY, body);

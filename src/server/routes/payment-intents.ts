@@ -3,8 +3,10 @@ import * as z from "zod";
 import { CAPTURE_METHODS, PAYMENT_INTENT_STATES } from "../../domain/payment-intent.js";
 import { amountSchema, currencySchema, descriptionSchema, need, needOneOf, parseOrThrow } from "../../domain/validation.js";
 import { companyOf, type AppDeps, type AppEnv } from "../env.js";
+import { jsonBody } from "../middleware/json-body.js";
+import { idempotencyKey } from "../middleware/idempotency-key.js";
 import { listQueryParser } from "../list-query.js";
-import { listResponse, resourceResponse, readChangeRequest, idempotentResponse } from "../respond.js";
+import { listResponse, resourceResponse, changeRequest, idempotentResponse } from "../respond.js";
 
 const createSchema = z.strictObject({
   amount: amountSchema,
@@ -25,8 +27,8 @@ export function paymentIntentRoutes(deps: AppDeps) {
   const app = new Hono<AppEnv>();
   const parseListQuery = listQueryParser({ name: "state", values: PAYMENT_INTENT_STATES });
 
-  app.post("/", async (c) => {
-    const { body, company, request } = await readChangeRequest(c, { keyRequired: true });
+  app.post("/", jsonBody(), idempotencyKey({ required: true }), (c) => {
+    const { body, company, request } = changeRequest(c);
     return idempotentResponse(c, runIdempotently(request, (work) => {
       const input = parseOrThrow(createSchema, body);
       return { status: 201, resource: paymentIntents.toResource(paymentIntents.create(work, company, input)) };
@@ -43,8 +45,8 @@ export function paymentIntentRoutes(deps: AppDeps) {
 
   /** authorize, capture and cancel share one shape: optional key, load, validate, move. */
   const transition = (name: "authorize" | "capture" | "cancel") =>
-    app.post(`/:id/${name}`, async (c) => {
-      const { body, company, request } = await readChangeRequest(c, { keyRequired: false });
+    app.post(`/:id/${name}`, jsonBody(), idempotencyKey({ required: false }), (c) => {
+      const { body, company, request } = changeRequest(c);
       return idempotentResponse(c, runIdempotently(request, (work) => {
         const row = paymentIntents.get(company.id, c.req.param("id"));
         let updated;

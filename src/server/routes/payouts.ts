@@ -3,8 +3,10 @@ import * as z from "zod";
 import { DESTINATION_TYPES, PAYOUT_STATUSES } from "../../domain/payout.js";
 import { amountSchema, currencySchema, descriptionSchema, need, needOneOf, parseOrThrow } from "../../domain/validation.js";
 import { companyOf, type AppDeps, type AppEnv } from "../env.js";
+import { jsonBody } from "../middleware/json-body.js";
+import { idempotencyKey } from "../middleware/idempotency-key.js";
 import { listQueryParser } from "../list-query.js";
-import { listResponse, resourceResponse, readChangeRequest, idempotentResponse } from "../respond.js";
+import { listResponse, resourceResponse, changeRequest, idempotentResponse } from "../respond.js";
 
 const createSchema = z.strictObject({
   amount: amountSchema,
@@ -19,8 +21,8 @@ export function payoutRoutes({ runIdempotently, payouts }: AppDeps) {
   const app = new Hono<AppEnv>();
   const parseListQuery = listQueryParser({ name: "status", values: PAYOUT_STATUSES });
 
-  app.post("/", async (c) => {
-    const { body, company, request } = await readChangeRequest(c, { keyRequired: true });
+  app.post("/", jsonBody(), idempotencyKey({ required: true }), (c) => {
+    const { body, company, request } = changeRequest(c);
     return idempotentResponse(c, runIdempotently(request, (work) => {
       const input = parseOrThrow(createSchema, body);
       return { status: 201, resource: payouts.toResource(payouts.create(work, company, input)) };

@@ -8,8 +8,9 @@ import { amountSchema, currencySchema, freeFormObject, need, needOneOf, parseOrT
 import { ClockRangeError } from "../../runtime/clock.js";
 import { eventResource } from "./events.js";
 import type { AppDeps, AppEnv } from "../env.js";
-import { readJsonBody } from "../middleware/json-body.js";
-import { resourceResponse, readChangeRequest, idempotentResponse } from "../respond.js";
+import { jsonBody } from "../middleware/json-body.js";
+import { idempotencyKey } from "../middleware/idempotency-key.js";
+import { resourceResponse, changeRequest, idempotentResponse } from "../respond.js";
 
 
 const SECONDS_RULE = `an integer from 1 to ${MAX_ADVANCE_SECONDS}`;
@@ -57,8 +58,8 @@ export function sandboxRoutes({ clock, advanceClock, runIdempotently, payouts }:
 
   app.get("/clock", (c) => resourceResponse(c, clockResource()));
 
-  app.post("/clock/advance", async (c) => {
-    const { seconds } = parseOrThrow(advanceSchema, await readJsonBody(c));
+  app.post("/clock/advance", jsonBody(), async (c) => {
+    const { seconds } = parseOrThrow(advanceSchema, c.get("body"));
     try {
       await advanceClock(seconds);
     } catch (error) {
@@ -69,8 +70,8 @@ export function sandboxRoutes({ clock, advanceClock, runIdempotently, payouts }:
     return resourceResponse(c, clockResource());
   });
 
-  app.post("/payouts/:id/transition", async (c) => {
-    const { body, company, request } = await readChangeRequest(c, { keyRequired: false });
+  app.post("/payouts/:id/transition", jsonBody(), idempotencyKey({ required: false }), (c) => {
+    const { body, company, request } = changeRequest(c);
     return idempotentResponse(c, runIdempotently(request, (work) => {
       const row = payouts.get(company.id, c.req.param("id"));
       const input = parseOrThrow(transitionSchema, body);
@@ -79,8 +80,8 @@ export function sandboxRoutes({ clock, advanceClock, runIdempotently, payouts }:
   });
 
   /** The seed's test-event ingestion: stored (masked) as a received event, then delivered. */
-  app.post("/webhook_ingest", async (c) => {
-    const { body, company, request } = await readChangeRequest(c, { keyRequired: false });
+  app.post("/webhook_ingest", jsonBody(), idempotencyKey({ required: false }), (c) => {
+    const { body, company, request } = changeRequest(c);
     return idempotentResponse(c, runIdempotently(request, (work) => {
       const input = parseOrThrow(ingestSchema, body);
       const objectId = typeof input.data.id === "string" ? input.data.id : null;

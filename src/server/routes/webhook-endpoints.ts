@@ -6,8 +6,10 @@ import { need, parseOrThrow } from "../../domain/validation.js";
 import { CARD_NUMBER_IN_URL_RULE, hasNoCardNumber, isHttpUrl, WEBHOOK_URL_MAX_LENGTH, WEBHOOK_URL_RULE } from "../../domain/webhook-url.js";
 import { insertEndpoint, toEndpointResource } from "../../services/webhook-endpoints.js";
 import { companyOf, type AppDeps, type AppEnv } from "../env.js";
+import { jsonBody } from "../middleware/json-body.js";
+import { idempotencyKey } from "../middleware/idempotency-key.js";
 import { singleQuery } from "../list-query.js";
-import { listResponse, resourceResponse, readChangeRequest, idempotentResponse } from "../respond.js";
+import { listResponse, resourceResponse, changeRequest, idempotentResponse } from "../respond.js";
 
 const ENABLED_EVENTS_RULE = `enabled_events must be a list of event types (${EVENT_TYPES.join(", ")}) or ["*"].`;
 
@@ -37,8 +39,8 @@ export function webhookEndpointRoutes({ store, clock, runIdempotently, outbox }:
     return row;
   };
 
-  app.post("/", async (c) => {
-    const { body, company, request } = await readChangeRequest(c, { keyRequired: false });
+  app.post("/", jsonBody(), idempotencyKey({ required: false }), (c) => {
+    const { body, company, request } = changeRequest(c);
     return idempotentResponse(c, runIdempotently(request, () => {
       const input = parseOrThrow(createSchema, body);
       const row = insertEndpoint(store, { companyId: company.id, url: input.url, enabledEvents: input.enabled_events ?? ["*"], createdAt: clock.nowIso() });

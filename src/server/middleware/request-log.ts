@@ -1,0 +1,30 @@
+import { createMiddleware } from "hono/factory";
+import type { Bus } from "../../bus.js";
+import type { Ids } from "../../domain/ids.js";
+import { maskText } from "../../domain/masking.js";
+import type { AppEnv } from "../env.js";
+
+/**
+ * Gives the request its `req_…` id (`c.get("requestId")`) and, once its answer
+ * is final (errors included, turned into answers by the app's onError), logs it
+ * on the bus as `request.logged`, its path masked. Runs first, so every answer
+ * is logged and carries the id.
+ *
+ * @example
+ * app.use(requestLog({ ids, bus }));
+ */
+export function requestLog({ ids, bus }: { ids: Ids; bus: Bus }) {
+  return createMiddleware<AppEnv>(async function requestLogMiddleware(c, next) {
+    const started = performance.now();
+    const requestId = ids.newId("req");
+    c.set("requestId", requestId);
+    await next();
+    bus.emit("request.logged", {
+      requestId,
+      method: c.req.method,
+      path: maskText(c.req.path),
+      status: c.res.status,
+      durationMs: performance.now() - started,
+    });
+  });
+}

@@ -1,0 +1,151 @@
+/**
+ * Everything the HTTP layer knows about being served by Node through
+ * @hono/node-server, in one place. The app itself is plain Hono and runs the
+ * same under `app.request()`; what is here either needs Node's own request
+ * (`c.env.incoming`) or only pays off on a real socket:
+ *
+ * - requests read from Node's IncomingMessage (headers, the raw header lines,
+ *   an absolute-form target, a body taken in one read()) instead of a web
+ *   Request built for each of them (what each saves: docs/performance.md);
+ * - `serveOnNode` holds answers to the end of the event loop's turn, so that
+ *   answers to every request read in that turn leave together.
+ *
+ * Elsewhere each reader falls back to the web Request.
+ */
+import type { Http2Bindings, HttpBindings } from "@hono/node-server";
+import type { Context, Hono } from "hono";
+import type { IncomingMessage } from "node:http";
+import type { ApiError } from "../domain/errors.js";
+import type { AppEnv, NodeBindings } from "./env.js";
+import { createTurnEnd } from "./turn-end.js";
+
+/** The Node request behind this request, when @hono/node-server serves it (not under app.request). */
+function incomingOf(c: Context<AppEnv>): IncomingMessage | undefined {
+  return (c.env as NodeBindings | undefined)?.incoming;
+}
+
+/**
+ * A request header. On Node it is read from the IncomingMessage's own parsed
+ * headers: a web Request's `headers` (what Hono's `c.req.header` reads) is a
+ * `Headers` of every header the request carries, built on first use, which
+ * cost a small request about a fifth of the floor's whole time.
+ *
+ * Node keeps the first of a repeated Host, Authorization, Content-Type or
+ * Content-Length and joins other repeats with ", ", as a web Headers would.
+ */
+export function header(c: Context<AppEnv>, name: Lowercase<string>): string | undefined {
+  const incoming = incomingOf(c);
+  if (!incoming) return c.req.raw.headers.get(name) ?? undefined;
+  const value = incoming.headers[name];
+  return Array.isArray(value) ? value.join(", ") : value;
+}
+
+/**
+ * How many times this request carries header `name`. On Node every line is
+ * counted (its parsed headers join repeats into one value); elsewhere a web
+ * Headers has already joined them, so a present header counts once.
+ */
+export function headerLineCount(c: Context<AppEnv>, name: Lowercase<string>): number {
+  const incoming = incomingOf(c);
+  if (!incoming) return c.req.raw.headers.has(name) ? 1 : 0;
+  const raw = incoming.rawHeaders;
+  let count = 0;
+  for (let i = 0; i < raw.length; i += 2) if (raw[i]!.length === name.length && raw[i]!.toLowerCase() === name) count++;
+  return count;
+}
+
+/**
+ * The authority the request is served as, and its request target when that
+ * target could name another one (absolute form, only visible on Node). Under
+ * `app.request()` the URL's own authority is the Host.
+ */
+export function hostAndTarget(c: Context<AppEnv>): { host: string | undefined; target: string | undefined } {
+  const incoming = incomingOf(c);
+  if (!incoming) return { host: c.req.raw.headers.get("host") ?? new URL(c.req.url).host, target: undefined };
+  return { host: header(c, "host"), target: incoming.url };
+}
+
+/** How much body a route takes, and the errors for more and for a body cut short. */
+export interface BodyLimit {
+  maxBytes: number;
+  tooLarge: () => ApiError;
+  cutShort: () => ApiError;
+}
+
+/**
+ * The body of a request served by Node, read from the IncomingMessage itself:
+ * building a web Request and its stream just to read a small JSON body cost a
+ * tenth of a request's time. Undefined when the request is not Node's (or its
+ * body was read already): the caller then reads the web Request.
+ */
+export function readNodeBody(c: Context<AppEnv>, limit: BodyLimit): Promise<Uint8Array> | undefined {
+  const incoming = incomingOf(c);
+  if (!incoming || incoming.readableDidRead) return undefined;
+  return readIncoming(incoming, limit);
+}
+
+/**
+ * A small body usually arrives in the packet its headers came in, but the
+ * handler starts while Node's parser is still inside that packet. Waiting for
+ * the end of the event loop's turn lets the parser finish it and every other
+ * request that was ready: each complete body then sits whole in its stream's
+ * buffer, and a single read() takes it, without the listeners, flowing mode and
+ * events of reading it as a stream. Anything else (a body still arriving, or
+ * too large) is read as a stream.
+ */
+async function readIncoming(incoming: IncomingMessage, limit: BodyLimit): Promise<Uint8Array> {
+  await new Promise(setImmediate);
+  if (incoming.complete && incoming.readableLength <= limit.maxBytes) {
+    // Reading everything from an ended stream lets it emit "end", as Node's keep-alive expects.
+    return (incoming.read() as Buffer | null) ?? new Uint8Array();
+  }
+  // The client went away while we waited: its "close" has already been emitted.
+  if (incoming.destroyed) throw limit.cutShort();
+  return readStreaming(incoming, limit);
+}
+
+/**
+ * Reads a Node request body with listeners rather than an async iterator: leaving
+ * an iterator early destroys the socket, and a 413 could then not be answered.
+ * The rest of a too-large body is read and dropped.
+ */
+function readStreaming(incoming: IncomingMessage, limit: BodyLimit): Promise<Uint8Array> {
+  return new Promise((resolve, reject) => {
+    const parts: Buffer[] = [];
+    let size = 0;
+    let settled = false;
+    const settle = (outcome: () => void) => {
+      if (settled) return;
+      settled = true;
+      outcome();
+    };
+    incoming.on("data", (chunk: Buffer) => {
+      if (settled) return;
+      size += chunk.byteLength;
+      if (size > limit.maxBytes) settle(() => reject(limit.tooLarge()));
+      else parts.push(chunk);
+    });
+    incoming.on("end", () => settle(() => resolve(parts.length === 1 ? parts[0]! : Buffer.concat(parts))));
+    incoming.on("error", () => settle(() => reject(limit.cutShort())));
+    incoming.on("close", () => settle(() => reject(limit.cutShort())));
+  });
+}
+
+/** The fetch handler @hono/node-server serves (paysim serves HTTP/1.1: its bindings are `NodeBindings`). */
+export type NodeFetch = (request: Request, env: HttpBindings | Http2Bindings) => Promise<Response>;
+
+/**
+ * The app's fetch for @hono/node-server, with each answer held until the end of
+ * the event loop's turn: written the moment it was ready, each answer woke the
+ * client on its own, which cost a read more than twice what paysim does to find
+ * the payment intent. The wait is at most one turn of the loop. Answers keep
+ * the plain-object headers `jsonResponse` gives them, which @hono/node-server
+ * writes straight out.
+ *
+ * @example
+ * serve({ fetch: serveOnNode(createApp(deps)), port: 4010 });
+ */
+export function serveOnNode<E extends AppEnv>(app: Hono<E>): NodeFetch {
+  const atTurnEnd = createTurnEnd();
+  return (request, env) => Promise.resolve(app.fetch(request, env as NodeBindings)).then((response) => atTurnEnd(() => response));
+}
