@@ -1,7 +1,8 @@
 import { Chalk } from "chalk";
 import type { Bus, DeliveryAttempted, EventCreated, RequestLogged } from "../../bus.js";
 import { bannerFacts, bannerLines } from "../../ui/banner.js";
-import { attemptText, gaveUp, requestDuration, retryLabel, statusTone, type StatusTone } from "../../ui/describe.js";
+import { deliveryStateOf } from "../../ui/delivery-state.js";
+import { attemptText, deliveryLogText, requestDuration, statusTone, type StatusTone } from "../../ui/describe.js";
 import type { Output } from "../output.js";
 import { subscribe, type Reporter, type StartedInstance } from "./subscribe.js";
 
@@ -26,13 +27,8 @@ export function eventLine(event: Pick<EventCreated, "id" | "type" | "objectId">)
 
 /** `delivery evt_… → http://… 500 12ms, retry 1/6 at 2026-…` / `…, delivered` / `…, gave up after 7 attempts` */
 export function deliveryLine(update: DeliveryAttempted, paint: Paint = (text) => text): string {
-  const head = `delivery ${update.eventId} → ${update.url} ${attemptText(update.attempt)}`;
-  if (update.status === "succeeded") return `${head}, ${paint("delivered", "green")}`;
-  if (update.status === "failed") {
-    return `${head}, ${gaveUp(update.attempts) ? paint(`gave up after ${update.attempts} attempts`, "red") : `stopped after ${update.attempts} attempts (endpoint deleted)`}`;
-  }
-  const at = update.nextAttemptMs === null ? "scheduled" : `at ${new Date(update.nextAttemptMs).toISOString()}`;
-  return `${head}, ${paint(`${retryLabel(update.attempts)} ${at}`, "yellow")}`;
+  const { text, tone } = deliveryLogText(deliveryStateOf({ ...update, last: update.attempt }));
+  return `delivery ${update.eventId} → ${update.url} ${attemptText(update.attempt)}, ${tone === undefined ? text : paint(text, TONE_COLOURS[tone])}`;
 }
 
 const TONE_COLOURS: Record<StatusTone, "green" | "yellow" | "red"> = { good: "green", warn: "yellow", bad: "red" };
