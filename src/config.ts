@@ -4,6 +4,7 @@ import { EVENT_TYPES } from "./domain/events.js";
 import { isCurrency } from "./domain/money.js";
 import { isSecretKey, isSigningSecret, SECRET_KEY_RULE, SIGNING_SECRET_RULE } from "./domain/secret-keys.js";
 import { CARD_NUMBER_IN_URL_RULE, hasNoCardNumber, isWebhookUrl, WEBHOOK_URL_MAX_LENGTH, WEBHOOK_URL_RULE } from "./domain/webhook-url.js";
+import { reportedProblem } from "./domain/validation.js";
 
 /** A bad config file (the message names the file and the field), or a bad start option (it names the option). */
 export class ConfigError extends Error {
@@ -90,12 +91,9 @@ function fieldName(path: PropertyKey[]): string {
 export function parseConfig(value: unknown, source: string): PaysimConfig {
   const result = configSchema.safeParse(value);
   if (result.success) return result.data;
-  const issue = result.error.issues[0]!;
-  if (issue.code === "unrecognized_keys") {
-    throw new ConfigError(`Invalid config file ${source}: unknown field "${fieldName([...issue.path, issue.keys[0]!])}".`);
-  }
-  const field = fieldName(issue.path) || "(top level)";
-  throw new ConfigError(`Invalid config file ${source}: ${field} ${issue.message}.`);
+  const problem = reportedProblem(result.error);
+  if (problem.unknownField) throw new ConfigError(`Invalid config file ${source}: unknown field "${fieldName(problem.path)}".`);
+  throw new ConfigError(`Invalid config file ${source}: ${fieldName(problem.path) || "(top level)"} ${problem.message}.`);
 }
 
 /** Reads and validates a JSON config file. */

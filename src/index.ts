@@ -9,7 +9,7 @@
  */
 import { toAdvanceSeconds } from "./domain/duration.js";
 import { createPaysim, type PaysimOptions } from "./paysim.js";
-import type { PaysimConfig } from "./config.js";
+import type { StartPaysimOptions } from "./options.js";
 
 // Only what a merchant's code uses is exported, and nothing whose types need a devDependency
 // (createPaysim's instance exposes the store, typed by @types/better-sqlite3).
@@ -17,35 +17,7 @@ export { ConfigError, type PaysimConfig } from "./config.js";
 export { DatabaseInUseError, NewerDatabaseError, UnusableDatabaseError } from "./store/errors.js";
 export { InvalidDurationError } from "./domain/duration.js";
 export { verifySignature, type VerifyOptions } from "./webhooks/sign.js";
-
-/** The options of `paysim start`, in camelCase (SPEC §1). */
-export interface StartPaysimOptions {
-  /** TCP port; default 0 (a free one). */
-  port?: number;
-  /** Address to listen on; default 127.0.0.1. */
-  host?: string;
-  /**
-   * SQLite file; default ":memory:", so nothing is written. A missing file is created (mode 0600);
-   * anything but a paysim database there is refused with UnusableDatabaseError, unchanged.
-   */
-  db?: string;
-  /** The default company's key (sk_test_…); generated when absent. */
-  secretKey?: string;
-  /** Webhook endpoint URL(s) registered for the default company. */
-  forwardTo?: string | readonly string[];
-  /** Signing secret (whsec_…) of the forwardTo endpoints; generated when absent. */
-  webhookSecret?: string;
-  /** Run the clock this many times faster than real time: greater than 0, at most 1000000; default 1. */
-  timeScale?: number;
-  /** "auto" (default): payouts move by themselves on the clock; "manual": only when told. */
-  payouts?: "auto" | "manual";
-  /** How long a webhook endpoint has to answer, in milliseconds; default 20000. */
-  webhookTimeout?: number;
-  /** A config file path, or the config itself (companies, keys, endpoints). */
-  config?: string | PaysimConfig;
-  /** Called with the request id and the error when paysim hits a bug; by default nothing is printed. */
-  onInternalError?: (requestId: string, error: unknown) => void;
-}
+export type { StartPaysimOptions } from "./options.js";
 
 /** A running in-process paysim. */
 export interface RunningPaysim {

@@ -1,5 +1,6 @@
 import { Option, type Command } from "commander";
 import type { FixtureClient, FixtureMethod } from "../fixtures/runner.js";
+import { readErrorBody } from "../fixtures/error-body.js";
 import { databaseRecordPath, liveInstances, readInstanceFile, recordIsFor, registryDir, type InstanceFile } from "./instance-file.js";
 import type { Output } from "./output.js";
 
@@ -193,13 +194,8 @@ export function createApiClient(connection: Connection, timeoutMs = REQUEST_TIME
     async call<T>(method: FixtureMethod, path: string, options: { body?: unknown; idempotencyKey?: string } = {}) {
       const { status, body } = await request(method, path, options);
       if (status >= 200 && status <= 299) return body as T;
-      const error = (body as { error?: { code?: unknown; message?: unknown; param?: unknown } } | null)?.error ?? {};
-      throw new ApiRequestError(
-        status,
-        typeof error.code === "string" ? error.code : "unexpected_response",
-        typeof error.message === "string" ? error.message : `HTTP ${status} without an error body.`,
-        typeof error.param === "string" ? error.param : undefined,
-      );
+      const error = readErrorBody(status, body);
+      throw new ApiRequestError(status, error.code, error.message, error.param);
     },
   };
 }

@@ -1,18 +1,39 @@
 /** What `trigger` and `fixtures run` share: reading overrides, showing steps, turning run errors into exits. */
 import { readFileSync } from "node:fs";
-import { FixtureError, parseOverride, runFixture, StepFailedError, type Fixture, type Override, type StepResult } from "../fixtures/runner.js";
+import { Option } from "commander";
+import { applyOverrides, FixtureError, parseFixture, parseOverride, runFixture, StepFailedError, type Fixture, type Override, type StepResult } from "../fixtures/runner.js";
 import { CliError, type ApiClient } from "./client.js";
 import { paintStatus, table, text } from "./format.js";
 import type { Output } from "./output.js";
 
-export function collectOverride(value: string, previous: string[] | undefined): string[] {
+function collectOverride(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];
 }
 
+/** `--override step.field=value` of `trigger` and `fixtures run`, collected in order into `override`. */
+export function overrideOption(): Option {
+  return new Option("--override <step.field=value>", "change a field of a step before running it (repeatable); the value is JSON when it parses, else text").argParser(
+    collectOverride,
+  );
+}
+
 /** Parses every `--override`; a malformed one is a bad argument (exit 1). */
-export function parseOverrides(raw: readonly string[] | undefined): Override[] {
+function parseOverrides(raw: readonly string[] | undefined): Override[] {
   try {
     return (raw ?? []).map(parseOverride);
+  } catch (error) {
+    throw asCliError(error);
+  }
+}
+
+/**
+ * The fixture at `path` with the `--override`s applied, checked again after them; a
+ * malformed override, a missing file or a bad fixture is a bad argument (exit 1).
+ */
+export function loadFixture(path: string, rawOverrides: readonly string[] | undefined): Fixture {
+  const overrides = parseOverrides(rawOverrides);
+  try {
+    return applyOverrides(parseFixture(readFixtureText(path), path), overrides, path);
   } catch (error) {
     throw asCliError(error);
   }
@@ -30,14 +51,14 @@ export function stepTable(results: readonly StepResult[]): string[] {
 }
 
 /** Fixture and step failures are exit 1 with the step and field named. */
-export function asCliError(error: unknown): unknown {
+function asCliError(error: unknown): unknown {
   if (error instanceof FixtureError) return new CliError(`bad fixture: ${error.message}`);
   if (error instanceof StepFailedError) return new CliError(error.message);
   return error;
 }
 
 /** Reads a fixture file's text; a missing or unreadable file is a bad argument. */
-export function readFixtureText(path: string): string {
+function readFixtureText(path: string): string {
   try {
     return readFileSync(path, "utf8");
   } catch (error) {

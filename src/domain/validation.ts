@@ -2,25 +2,38 @@ import * as z from "zod";
 import { ApiError } from "./errors.js";
 import { isCurrency, MAX_AMOUNT } from "./money.js";
 
+/** The problem a message reports out of a zod error, with the path of the field at fault. */
+export interface ReportedProblem {
+  /** The field at fault, from the top: for an unknown field, its own name last. */
+  path: PropertyKey[];
+  /** Whether the field at fault is one the schema does not know. */
+  unknownField: boolean;
+  /** The schema's words for the problem (zod's own for an unknown field). */
+  message: string;
+}
+
 /**
- * Parses `input` with a zod schema; the first problem becomes an
+ * The one problem to report of a failed zod parse: an unknown field first (a typo explains a
+ * "missing" field), else the first problem found. Every input paysim validates with zod (API
+ * bodies, config files, fixture files) reports through this; each words the path its own way.
+ */
+export function reportedProblem(error: z.ZodError): ReportedProblem {
+  const issue = error.issues.find((candidate) => candidate.code === "unrecognized_keys") ?? error.issues[0]!;
+  if (issue.code === "unrecognized_keys") return { path: [...issue.path, issue.keys[0]!], unknownField: true, message: issue.message };
+  return { path: [...issue.path], unknownField: false, message: issue.message };
+}
+
+/**
+ * Parses `input` with a zod schema; the reported problem becomes an
  * `invalid_request` ApiError naming the field (`param`) and what to send instead.
- * Unknown fields are reported first: a typo explains a "missing" field.
  */
 export function parseOrThrow<T>(schema: z.ZodType<T>, input: unknown): T {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
-  const issues = [...result.error.issues].sort(
-    (a, b) => Number(b.code === "unrecognized_keys") - Number(a.code === "unrecognized_keys"),
-  );
-  const issue = issues[0]!;
-  if (issue.code === "unrecognized_keys") {
-    const key = issue.keys[0]!;
-    const param = [...issue.path.map(String), key].join(".");
-    throw new ApiError("invalid_request", `Unknown field "${param}": remove it or check its spelling.`, param);
-  }
-  const param = issue.path.map(String).join(".") || undefined;
-  throw new ApiError("invalid_request", issue.message, param);
+  const problem = reportedProblem(result.error);
+  const param = problem.path.map(String).join(".") || undefined;
+  if (problem.unknownField) throw new ApiError("invalid_request", `Unknown field "${param}": remove it or check its spelling.`, param);
+  throw new ApiError("invalid_request", problem.message, param);
 }
 
 /** What a parsed JSON value is, for a message: "a string", "null", "an array"… */

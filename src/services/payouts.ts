@@ -43,7 +43,7 @@ export function createPayoutService(deps: {
   clock: Clock;
   ids: Ids;
   destinations: readonly TestDestination[];
-  planner: () => PayoutPlanner;
+  planner: PayoutPlanner;
 }) {
   const { store, clock, ids, destinations } = deps;
 
@@ -112,14 +112,14 @@ export function createPayoutService(deps: {
         updated_at: now,
       });
       work.recordEvent({ companyId: company.id, type: "payout.created", objectId: row.id, data: toPayoutResource(row) });
-      deps.planner().plan(row);
+      deps.planner.plan(row);
       return row;
     },
 
     /** A move asked for through the sandbox call: automatic moves that no longer apply are dropped first. */
     moveManually(work: Work, row: PayoutRow, to: PayoutStatus, amount?: number): PayoutRow {
       const updated = move(work, row, to, amount);
-      deps.planner().cancelObsolete(updated);
+      deps.planner.cancelObsolete(updated);
       return updated;
     },
 

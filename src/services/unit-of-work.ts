@@ -55,19 +55,16 @@ export interface UnitOfWork {
    * having written nothing. Inside another unit, it joins that one.
    */
   grouped<T>(requestId: string, fn: (work: Work) => T): Promise<T>;
+  /** Calls `hook` (the webhook outbox) for every event recorded from now on, inside its transaction; replaces any earlier hook. */
+  onEventRecorded(hook: EventRecordedHook): void;
 }
 
 /**
- * The unit of work of one instance. `onEventRecorded` gives the outbox's hook
- * (once the outbox exists); `ids` makes the events' ids.
+ * The unit of work of one instance; `ids` makes the events' ids. The outbox, which schedules
+ * through a scheduler that commits through this unit of work, joins through `onEventRecorded`.
  */
-export function createUnitOfWork(
-  store: Store,
-  bus: Bus,
-  clock: Clock,
-  onEventRecorded: () => EventRecordedHook | undefined = () => undefined,
-  ids: Ids = processIds,
-): UnitOfWork {
+export function createUnitOfWork(store: Store, bus: Bus, clock: Clock, ids: Ids = processIds): UnitOfWork {
+  let eventRecorded: EventRecordedHook | undefined;
   let current: { work: Work; events: EventCreated[]; after: (() => void)[] } | undefined;
 
   function recordEvent(requestId: string, events: EventCreated[], event: NewEvent): StoredEvent {
@@ -90,7 +87,7 @@ export function createUnitOfWork(
       created_at: createdAt,
       body,
     });
-    events.push(announced(stored, onEventRecorded()?.(stored) ?? []));
+    events.push(announced(stored, eventRecorded?.(stored) ?? []));
     return stored;
   }
 
@@ -134,5 +131,10 @@ export function createUnitOfWork(
     );
   }
 
-  return Object.assign(run, { grouped });
+  return Object.assign(run, {
+    grouped,
+    onEventRecorded(hook: EventRecordedHook) {
+      eventRecorded = hook;
+    },
+  });
 }

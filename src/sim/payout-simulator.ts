@@ -12,22 +12,22 @@ interface MovePayload {
 }
 
 /**
- * `--payouts auto`: plans each payout's moves by its token's outcome at fixed
- * clock offsets from created_at (SPEC §5), on the persisted scheduler, so they
- * survive restarts and are reached at once by a clock advance.
+ * Makes the planned moves when they fall due: `move` makes one automatic move if it still
+ * applies (the payout may have moved meanwhile). Register before the scheduler starts.
  */
-export function createPayoutSimulator(options: {
-  scheduler: Scheduler<Work>;
-  mode: PayoutMode;
-  destinations: readonly TestDestination[];
-  /** Makes one automatic move if it still applies (the payout may have moved meanwhile). */
-  move: (work: Work, payoutId: string, to: PayoutStatus) => void;
-}) {
-  const { scheduler, mode, destinations, move } = options;
-
+export function registerPayoutMoves(scheduler: Scheduler<Work>, move: (work: Work, payoutId: string, to: PayoutStatus) => void): void {
   scheduler.register(PAYOUT_MOVE_JOB, {
     sync: (job, work) => move(work, job.subjectId, (job.payload as MovePayload).to),
   });
+}
+
+/**
+ * `--payouts auto`: plans each payout's moves by its token's outcome at fixed
+ * clock offsets from created_at (SPEC §5), on the persisted scheduler, so they
+ * survive restarts and are reached at once by a clock advance (`registerPayoutMoves` makes them).
+ */
+export function createPayoutSimulator(options: { scheduler: Scheduler<Work>; mode: PayoutMode; destinations: readonly TestDestination[] }) {
+  const { scheduler, mode, destinations } = options;
 
   return {
     mode,

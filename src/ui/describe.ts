@@ -3,8 +3,10 @@ import { MAX_ATTEMPTS } from "../domain/retry-schedule.js";
 import type { DeliveryState } from "./delivery-state.js";
 
 /**
- * The words paysim uses for a delivery's progress, shared by the live view and
- * the plain and JSON reporters so that all three say the same thing.
+ * The words paysim uses for a delivery's progress, in the two forms it shows them: the live
+ * view's (`deliveryStateText`, counting down on the clock) and the log line's (`deliveryLogText`,
+ * with the retry's time written out). Both word the same reading of an attempt
+ * (`deliveryStateOf`) with the same phrases (`retryLabel`, `gaveUpAfter`, `lastOutcome`).
  */
 
 /** Retries after the first attempt (6). */
@@ -50,9 +52,12 @@ export function attemptText(result: AttemptResult): string {
   return `${lastOutcome(result)} ${Math.round(result.durationMs)}ms`;
 }
 
-/** A delivery the dispatcher marked failed before its last attempt: only a deleted endpoint does that. */
-export function gaveUp(attempts: number): boolean {
-  return attempts >= MAX_ATTEMPTS;
+/**
+ * @example
+ * gaveUpAfter(7) // "gave up after 7 attempts"
+ */
+export function gaveUpAfter(attempts: number): string {
+  return `gave up after ${attempts} attempts`;
 }
 
 /**
@@ -60,7 +65,7 @@ export function gaveUp(attempts: number): boolean {
  * gaveUpText(7, { statusCode: 500, error: null }) // "gave up after 7 attempts (last 500)"
  */
 export function gaveUpText(attempts: number, last: Pick<AttemptResult, "statusCode" | "error">): string {
-  return `gave up after ${attempts} attempts (last ${lastOutcome(last)})`;
+  return `${gaveUpAfter(attempts)} (last ${lastOutcome(last)})`;
 }
 
 /** A delivery whose endpoint was deleted before it finished. */
@@ -118,5 +123,26 @@ export function deliveryStateText(state: DeliveryState, now: number): string {
       return gaveUpText(state.attempts, state.last);
     case "stopped":
       return stoppedText(state.attempts, state.last);
+  }
+}
+
+/**
+ * How a log line ends for where a delivery stands after an attempt, and the tone to paint
+ * it in (none for a stop the user caused). Times are written out: a log is read later.
+ *
+ * @example
+ * deliveryLogText({ kind: "failing", attempts: 1, last, nextAttemptMs: Date.parse("2026-05-01T12:00:30Z") })
+ * // { text: "retry 1/6 at 2026-05-01T12:00:30.000Z", tone: "warn" }
+ */
+export function deliveryLogText(state: Exclude<DeliveryState, { kind: "sending" }>): { text: string; tone?: StatusTone } {
+  switch (state.kind) {
+    case "delivered":
+      return { text: "delivered", tone: "good" };
+    case "gave_up":
+      return { text: gaveUpAfter(state.attempts), tone: "bad" };
+    case "stopped":
+      return { text: `stopped after ${state.attempts} attempts (endpoint deleted)` };
+    case "failing":
+      return { text: `${retryLabel(state.attempts)} ${state.nextAttemptMs === null ? "scheduled" : `at ${new Date(state.nextAttemptMs).toISOString()}`}`, tone: "warn" };
   }
 }

@@ -12,7 +12,7 @@ export interface LiveSource {
  * The live view's ears on the bus, without React or Ink: it starts listening
  * the moment it is made and keeps what it hears until the view takes it. The
  * view itself mounts later (Ink loads slowly), so `paysim start` makes the feed
- * from createPaysim's `onBusReady`, before the server listens: nothing
+ * from createPaysim's `onBusReady`, before the server answers: nothing
  * announced in between can then be missed.
  */
 export interface LiveFeed {

@@ -1,7 +1,6 @@
 import type { AttemptResult, DeliveriesStopped, DeliveryAttempted, DeliveryStatus, EventCreated, RequestLogged } from "../bus.js";
 import { maskText } from "../domain/masking.js";
-import { isFinished, type DeliveryState } from "./delivery-state.js";
-import { gaveUp } from "./describe.js";
+import { deliveryStateOf, isFinished, type DeliveryState } from "./delivery-state.js";
 
 export type { DeliveryState } from "./delivery-state.js";
 
@@ -234,7 +233,7 @@ function onDelivery(draft: Draft, facts: DeliveryFacts): void {
     ...(draft.recent.get(facts.eventId) ?? { id: facts.eventId, type: facts.eventType, objectId: null, createdAt: null }),
     deliveries: [],
   };
-  const state = deliveryState(facts);
+  const state = deliveryStateOf(facts);
   const view: EventView = { ...base, deliveries: upsert(base.deliveries, { deliveryId: facts.deliveryId, endpointId: facts.endpointId, url: facts.url, state }) };
   settle(draft, view, existing !== undefined);
 }
@@ -251,13 +250,6 @@ function onStopped(draft: Draft, deliveryIds: ReadonlySet<string>): void {
 function stopped(state: DeliveryState): DeliveryState {
   if (state.kind === "failing") return { kind: "stopped", attempts: state.attempts, last: state.last };
   return { kind: "stopped", attempts: 0, last: null };
-}
-
-function deliveryState(facts: DeliveryFacts): DeliveryState {
-  const { attempts, last } = facts;
-  if (facts.status === "succeeded") return { kind: "delivered", attempts, last };
-  if (facts.status === "failed") return gaveUp(attempts) ? { kind: "gave_up", attempts, last } : { kind: "stopped", attempts, last };
-  return { kind: "failing", attempts, last, nextAttemptMs: facts.nextAttemptMs };
 }
 
 /** Replaces the same delivery, else adds it (a resend's, or one of an event from before this start). */

@@ -1,9 +1,10 @@
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { deliveryLine, eventLine, requestLine } from "../../src/cli/reporters/lines.js";
 import type { DeliveryAttempted } from "../../src/bus.js";
 import { RETRY_DELAYS_MS } from "../../src/domain/retry-schedule.js";
-import { useCli, usePaysimCli, useReceiver, useTempDir } from "../helpers/disposables.js";
-import { callApi, clientFor, createIntent } from "../helpers/paysim.js";
+import { useCli, useDatabase, usePaysimCli, useReceiver, useTempDir } from "../helpers/disposables.js";
+import { callApi, clientFor, createIntent, freshKey } from "../helpers/paysim.js";
 
 const T0 = Date.parse("2026-05-01T12:00:00.000Z");
 
@@ -126,5 +127,61 @@ describe("paysim start outside a TTY", () => {
       status: "succeeded",
       next_attempt_at: null,
     });
+  });
+});
+
+/**
+ * A database holding a payout to tok_card_fail whose move to failed is due (its clock is a day
+ * on from the payout), as if paysim had been down meanwhile: the move runs during the next start.
+ */
+async function databaseWithAMoveDue(dir: string): Promise<{ dbPath: string; payoutId: string }> {
+  const dbPath = join(dir, "paysim.db");
+  // The clock runs a thousand times slower than real time: the move cannot fall due during this run.
+  const { cli, url, key } = await usePaysimCli(["--no-ui", "--db", dbPath, "--time-scale", "0.001"], { cwd: dir });
+  const created = await callApi(url, key, "POST", "/v1/payouts", {
+    body: { amount: 5000, currency: "EUR", destination_type: "card", destination_token: "tok_card_fail" },
+    idempotencyKey: freshKey(),
+  });
+  expect(created.status).toBe(201);
+  expect((await cli.stop("SIGTERM")).code).toBe(0);
+  const raw = useDatabase(dbPath);
+  const offset = Number(raw.prepare("SELECT value FROM meta WHERE key = 'clock_offset_ms'").pluck().get());
+  raw.prepare("UPDATE meta SET value = ? WHERE key = 'clock_offset_ms'").run(String(offset + 86_400_000));
+  raw.close();
+  return { dbPath, payoutId: (created.body as { id: string }).id };
+}
+
+describe("paysim start --no-ui and --json after time passed while it was down", () => {
+  it("--no-ui prints the banner, then the events the start itself announced, then what follows", async () => {
+    const dir = folder();
+    const { dbPath, payoutId } = await databaseWithAMoveDue(dir);
+    const { cli, url, key } = await usePaysimCli(["--no-ui", "--db", dbPath], { cwd: dir });
+    expect((await callApi(url, key, "GET", "/v1/payouts")).status).toBe(200);
+    await cli.waitFor(/^GET \/v1\/payouts 200 /m);
+
+    const lines = cli.stdout().split("\n");
+    const failed = lines.findIndex((line) => new RegExp(`^event evt_\\w+ payout\\.failed ${payoutId}$`).test(line));
+    const listening = lines.findIndex((line) => line.includes("listening on"));
+    const request = lines.findIndex((line) => line.startsWith("GET /v1/payouts 200 "));
+    expect(listening).toBeGreaterThanOrEqual(0);
+    expect(failed).toBeGreaterThan(listening);
+    expect(request).toBeGreaterThan(failed);
+  });
+
+  it("--json prints the started object, then the events the start itself announced, then what follows", async () => {
+    const dir = folder();
+    const { dbPath, payoutId } = await databaseWithAMoveDue(dir);
+    const cli = useCli(["start", "--json", "--port", "0", "--db", dbPath], { cwd: dir });
+    await cli.waitFor(/^\{"type":"started".*\}$/m);
+    const started = JSON.parse(cli.stdout().split("\n")[0]!);
+    expect((await callApi(started.url, started.companies[0].secret_key, "GET", "/v1/payouts")).status).toBe(200);
+    await cli.waitFor(/"type":"request"/);
+
+    const lines = cli.stdout().trimEnd().split("\n").map((line) => JSON.parse(line));
+    expect(lines[0].type).toBe("started");
+    const failed = lines.findIndex((line) => line.type === "event" && line.event_type === "payout.failed" && line.object_id === payoutId);
+    const request = lines.findIndex((line) => line.type === "request" && line.path === "/v1/payouts");
+    expect(failed).toBeGreaterThan(0);
+    expect(request).toBeGreaterThan(failed);
   });
 });

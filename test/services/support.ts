@@ -28,7 +28,7 @@ export interface Services {
 }
 
 /** `Services` on a fresh temporary file, closed (once its open group has settled) when the test finishes. */
-export function servicesOnAFile(onEventRecorded?: () => EventRecordedHook | undefined): Services {
+export function servicesOnAFile(onEventRecorded?: EventRecordedHook): Services {
   const db = useDatabase(useTempPath());
   const store = createStore(db);
   // Nothing may commit on a closed database: the open group settles before it closes.
@@ -38,7 +38,8 @@ export function servicesOnAFile(onEventRecorded?: () => EventRecordedHook | unde
   const announced: EventCreated[] = [];
   bus.on("event.created", (event) => announced.push(event));
   const companyId = bootstrap(store, clock, {}).companies[0]!.company.id;
-  const run = createUnitOfWork(store, bus, clock, onEventRecorded);
+  const run = createUnitOfWork(store, bus, clock);
+  if (onEventRecorded) run.onEventRecorded(onEventRecorded);
   const count = (table: "events" | "idempotency_keys" | "meta") => db.prepare(`SELECT count(*) FROM ${table}`).pluck().get() as number;
   const event = (data: object = { amount: 1000 }): NewEvent => ({ companyId, type: "payment_intent.created", objectId: "pi_test", data });
   return { db, store, clock, bus, announced, companyId, run, count, event };

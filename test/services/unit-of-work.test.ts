@@ -85,7 +85,7 @@ describe("a unit of work", () => {
   it("announces the deliveries the outbox made for each event, as it answered them", () => {
     const deliveries = [{ deliveryId: "del_1", endpointId: "we_1", url: "http://127.0.0.1:9/hooks" }];
     const seen: string[] = [];
-    const s = servicesOnAFile(() => (event) => (seen.push(event.id), deliveries));
+    const s = servicesOnAFile((event) => (seen.push(event.id), deliveries));
     const stored = s.run(REQUEST, (work) => work.recordEvent(s.event()));
     expect(seen).toEqual([stored.id]);
     expect(s.announced.map((event) => event.deliveries)).toEqual([deliveries]);

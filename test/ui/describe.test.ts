@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { countdown, deliveryStateText } from "../../src/ui/describe.js";
+import { deliveryStateOf, type AttemptReport } from "../../src/ui/delivery-state.js";
+import { countdown, deliveryLogText, deliveryStateText } from "../../src/ui/describe.js";
 import type { DeliveryState } from "../../src/ui/model.js";
 
 const NOW = Date.parse("2026-05-01T12:00:00.000Z");
@@ -37,5 +38,20 @@ describe("a delivery's state in words", () => {
   ];
   it.each(cases)("%s", (_name, state, text) => {
     expect(deliveryStateText(state, NOW)).toBe(text);
+  });
+});
+
+describe("one reading of an attempt's report, worded for the live view and for the log", () => {
+  const report = (status: AttemptReport["status"], attempts: number, nextAttemptMs: number | null = null): AttemptReport => ({ status, attempts, last: last500, nextAttemptMs });
+  it.each([
+    ["delivered", report("succeeded", 1), "delivered", "good", "delivered 500 in 12ms"],
+    ["retrying", report("pending", 2, NOW + 119_000), "retry 2/6 at 2026-05-01T12:01:59.000Z", "warn", "500, retry 2/6 in 01:59"],
+    ["retry not yet scheduled", report("pending", 1), "retry 1/6 scheduled", "warn", "500, retry 1/6 scheduled"],
+    ["given up after the last attempt", report("failed", 7), "gave up after 7 attempts", "bad", "gave up after 7 attempts (last 500)"],
+    ["stopped before the last attempt (endpoint deleted)", report("failed", 2), "stopped after 2 attempts (endpoint deleted)", undefined, "stopped: endpoint deleted after 2 attempts (last 500)"],
+  ])("%s", (_name, facts, logText, tone, liveText) => {
+    const state = deliveryStateOf(facts);
+    expect(deliveryLogText(state)).toEqual(tone === undefined ? { text: logText } : { text: logText, tone });
+    expect(deliveryStateText(state, NOW)).toBe(liveText);
   });
 });

@@ -1,9 +1,8 @@
-import { Command, Option } from "commander";
-import { applyOverrides, parseFixture, type Fixture } from "../../fixtures/runner.js";
+import { Command } from "commander";
 import { connect, withClientOptions, type ClientFlags } from "../client.js";
 import { json } from "../format.js";
 import { consoleOutput, type Output } from "../output.js";
-import { asCliError, collectOverride, parseOverrides, readFixtureText, runSteps, stepsJson, stepTable } from "../steps.js";
+import { loadFixture, overrideOption, runSteps, stepsJson, stepTable } from "../steps.js";
 
 interface RunFlags extends ClientFlags {
   override?: string[];
@@ -14,7 +13,7 @@ export function fixturesCommand(output: Output = consoleOutput): Command {
     new Command("run")
       .description("Run a fixture file of your own: ordered API calls that may refer to earlier responses")
       .argument("<file>", "a JSON fixture file")
-      .addOption(new Option("--override <step.field=value>", "change a field of a step before running it (repeatable)").argParser(collectOverride)),
+      .addOption(overrideOption()),
   )
     .addHelpText(
       "after",
@@ -48,13 +47,7 @@ Examples:
 }
 
 async function runFixtureFile(file: string, flags: RunFlags, output: Output): Promise<void> {
-  const overrides = parseOverrides(flags.override);
-  let fixture: Fixture;
-  try {
-    fixture = applyOverrides(parseFixture(readFixtureText(file), file), overrides, file);
-  } catch (error) {
-    throw asCliError(error);
-  }
+  const fixture = loadFixture(file, flags.override);
   const results = await runSteps(fixture, await connect(flags, output), output, flags.json === true);
   if (flags.json) {
     output.line(json({ steps: stepsJson(results) }));

@@ -1,4 +1,5 @@
 import { Command, InvalidArgumentError, Option } from "commander";
+import type { Bus } from "../../bus.js";
 import { ConfigError, startInputProblem, type StartInputs } from "../../config.js";
 import { isSecretKey } from "../../domain/secret-keys.js";
 import { createPaysim, type PaysimInstance } from "../../paysim.js";
@@ -10,6 +11,7 @@ import { consoleOutput, type Output } from "../output.js";
 import { colourEnabled, interactiveTerminal } from "../../ui/terminal.js";
 import { startJsonReporter } from "../reporters/json.js";
 import { startLinesReporter } from "../reporters/lines.js";
+import type { Reporter } from "../reporters/subscribe.js";
 import { startLiveFeed, type LiveFeed } from "../../ui/live-feed.js";
 
 interface StartFlags {
@@ -91,9 +93,14 @@ async function runStart(flags: StartFlags, output: Output): Promise<number | und
   const rememberedKey = previous && recordIsFor(previous, flags.db) && isSecretKey(previous.secret_key) ? previous.secret_key : undefined;
 
   const view = interactiveTerminal(process.stdout) && flags.ui && !flags.json ? "live" : flags.json ? "json" : "lines";
-  // The live view listens from before the server does: Ink takes a while to load, and what
-  // happens meanwhile (a first request, jobs that fell due while paysim was down) is shown too.
+  // Every view listens from before the server answers: what happens during the start (jobs that
+  // fell due while paysim was down) and while Ink loads (a first request) is shown too.
   let feed: LiveFeed | undefined;
+  let reporter: Reporter | undefined;
+  const startReporter = (bus: Bus) => {
+    if (view === "json") reporter = startJsonReporter(bus, output, { db: flags.db });
+    else reporter = startLinesReporter(bus, output, { db: flags.db, host: flags.host, colour: colourEnabled(process.stdout) });
+  };
   let instance: PaysimInstance;
   try {
     instance = await createPaysim({
@@ -109,9 +116,11 @@ async function runStart(flags: StartFlags, output: Output): Promise<number | und
       payouts: flags.payouts,
       webhookTimeout: flags.webhookTimeout,
       onInternalError: (requestId, error) => output.error(`paysim: internal error in ${requestId}: ${(error as Error)?.stack ?? String(error)}`),
-      onBusReady: view === "live" ? (parts) => void (feed = startLiveFeed(parts)) : undefined,
+      onBusReady: (parts) => (view === "live" ? void (feed = startLiveFeed(parts)) : startReporter(parts.bus)),
     });
   } catch (error) {
+    feed?.stop();
+    reporter?.stop();
     if (error instanceof ConfigError || error instanceof NewerDatabaseError || error instanceof Error) {
       output.error(`paysim: ${error.message}`);
       return 1;
@@ -143,8 +152,7 @@ async function runStart(flags: StartFlags, output: Output): Promise<number | und
     );
     return undefined;
   }
-  if (view === "json") startJsonReporter(instance, output, { db: flags.db });
-  else startLinesReporter(instance, output, { db: flags.db, host: flags.host, colour: colourEnabled(process.stdout) });
+  reporter?.started(instance);
 
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {

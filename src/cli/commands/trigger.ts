@@ -1,12 +1,11 @@
 import { fileURLToPath } from "node:url";
-import { Command, Option } from "commander";
+import { Command } from "commander";
 import { EVENT_TYPES, isEventType } from "../../domain/events.js";
-import { applyOverrides, parseFixture, type Fixture } from "../../fixtures/runner.js";
 import { FIXTURES_DIR } from "../../fixture-data.js";
 import { CliError, connect, withClientOptions, type ApiClient, type ClientFlags } from "../client.js";
 import { fields, json, text } from "../format.js";
 import { consoleOutput, type Output } from "../output.js";
-import { asCliError, collectOverride, parseOverrides, readFixtureText, runSteps, stepsJson, stepTable } from "../steps.js";
+import { loadFixture, overrideOption, runSteps, stepsJson, stepTable } from "../steps.js";
 
 interface TriggerFlags extends ClientFlags {
   override?: string[];
@@ -25,7 +24,7 @@ export function triggerCommand(output: Output = consoleOutput): Command {
     new Command("trigger")
       .description("Make the API calls that produce one event on the running server")
       .argument("<event-type>", "the event to produce, e.g. payment_intent.captured (all types below)")
-      .addOption(new Option("--override <step.field=value>", "change a field of a step before running it (repeatable); the value is JSON when it parses, else text").argParser(collectOverride)),
+      .addOption(overrideOption()),
   )
     .addHelpText(
       "after",
@@ -52,14 +51,7 @@ async function runTrigger(type: string, flags: TriggerFlags, output: Output): Pr
   if (!isEventType(type)) {
     throw new CliError(`unknown event type ${JSON.stringify(type)}. Valid types:\n  ${EVENT_TYPES.join("\n  ")}`);
   }
-  const overrides = parseOverrides(flags.override);
-  const path = triggerFixturePath(type);
-  let fixture: Fixture;
-  try {
-    fixture = applyOverrides(parseFixture(readFixtureText(path), path), overrides, path);
-  } catch (error) {
-    throw asCliError(error);
-  }
+  const fixture = loadFixture(triggerFixturePath(type), flags.override);
   const client = await connect(flags, output);
   const results = await runSteps(fixture, client, output, flags.json === true);
 

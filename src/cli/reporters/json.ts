@@ -1,17 +1,18 @@
-import type { DeliveryAttempted, EventCreated, RequestLogged } from "../../bus.js";
-import type { PaysimInstance } from "../../paysim.js";
+import type { Bus, DeliveryAttempted, EventCreated, RequestLogged } from "../../bus.js";
 import { VERSION } from "../../version.js";
 import type { Output } from "../output.js";
-import { subscribe, type Reporter } from "./subscribe.js";
+import { subscribe, type Reporter, type StartedInstance } from "./subscribe.js";
 
 /**
  * NDJSON (--json): one object per line, `type` one of "started", "request",
  * "event", "delivery", for CI logs and tools. Times are ISO strings (an epoch
- * in ms has 13 digits and would be masked like a card number).
+ * in ms has 13 digits and would be masked like a card number). Starts listening now;
+ * prints nothing until `started()` (see `subscribe`).
  */
-export function startJsonReporter(instance: PaysimInstance, output: Output, options: { db: string }): Reporter {
+export function startJsonReporter(bus: Bus, output: Output, options: { db: string }): Reporter {
   const emit = (value: object) => output.line(JSON.stringify(value));
-  emit({
+  const onStarted = (instance: StartedInstance) =>
+    emit({
     type: "started",
     version: VERSION,
     url: instance.url,
@@ -20,9 +21,9 @@ export function startJsonReporter(instance: PaysimInstance, output: Output, opti
       name: c.company.name,
       currency: c.company.currency,
       secret_key: c.secretKey ?? null,
-      webhook_endpoints: c.endpoints.map((e) => ({ id: e.id, url: e.url, secret: e.secret })),
-    })),
-  });
+        webhook_endpoints: c.endpoints.map((e) => ({ id: e.id, url: e.url, secret: e.secret })),
+      })),
+    });
 
   const onRequest = (r: RequestLogged) =>
     emit({ type: "request", request_id: r.requestId, method: r.method, path: r.path, status: r.status, duration_ms: Number(r.durationMs.toFixed(1)) });
@@ -43,5 +44,5 @@ export function startJsonReporter(instance: PaysimInstance, output: Output, opti
       status: d.status,
       next_attempt_at: d.nextAttemptMs === null ? null : new Date(d.nextAttemptMs).toISOString(),
     });
-  return subscribe(instance.bus, { request: onRequest, event: onEvent, delivery: onDelivery });
+  return subscribe(bus, { started: onStarted, request: onRequest, event: onEvent, delivery: onDelivery });
 }

@@ -1,10 +1,10 @@
 import { Chalk } from "chalk";
-import type { DeliveryAttempted, EventCreated, RequestLogged } from "../../bus.js";
-import type { PaysimInstance } from "../../paysim.js";
+import type { Bus, DeliveryAttempted, EventCreated, RequestLogged } from "../../bus.js";
 import { bannerFacts, bannerLines } from "../../ui/banner.js";
-import { attemptText, gaveUp, requestDuration, retryLabel, statusTone, type StatusTone } from "../../ui/describe.js";
+import { deliveryStateOf } from "../../ui/delivery-state.js";
+import { attemptText, deliveryLogText, requestDuration, statusTone, type StatusTone } from "../../ui/describe.js";
 import type { Output } from "../output.js";
-import { subscribe, type Reporter } from "./subscribe.js";
+import { subscribe, type Reporter, type StartedInstance } from "./subscribe.js";
 
 export type { Reporter } from "./subscribe.js";
 
@@ -27,13 +27,8 @@ export function eventLine(event: Pick<EventCreated, "id" | "type" | "objectId">)
 
 /** `delivery evt_… → http://… 500 12ms, retry 1/6 at 2026-…` / `…, delivered` / `…, gave up after 7 attempts` */
 export function deliveryLine(update: DeliveryAttempted, paint: Paint = (text) => text): string {
-  const head = `delivery ${update.eventId} → ${update.url} ${attemptText(update.attempt)}`;
-  if (update.status === "succeeded") return `${head}, ${paint("delivered", "green")}`;
-  if (update.status === "failed") {
-    return `${head}, ${gaveUp(update.attempts) ? paint(`gave up after ${update.attempts} attempts`, "red") : `stopped after ${update.attempts} attempts (endpoint deleted)`}`;
-  }
-  const at = update.nextAttemptMs === null ? "scheduled" : `at ${new Date(update.nextAttemptMs).toISOString()}`;
-  return `${head}, ${paint(`${retryLabel(update.attempts)} ${at}`, "yellow")}`;
+  const { text, tone } = deliveryLogText(deliveryStateOf({ ...update, last: update.attempt }));
+  return `delivery ${update.eventId} → ${update.url} ${attemptText(update.attempt)}, ${tone === undefined ? text : paint(text, TONE_COLOURS[tone])}`;
 }
 
 const TONE_COLOURS: Record<StatusTone, "green" | "yellow" | "red"> = { good: "green", warn: "yellow", bad: "red" };
@@ -41,14 +36,17 @@ const TONE_COLOURS: Record<StatusTone, "green" | "yellow" | "red"> = { good: "gr
 /**
  * Plain lines (outside a TTY or with --no-ui): the banner, then one line per
  * request, event and delivery attempt. Colour only on a TTY without NO_COLOR.
+ * Starts listening now; prints nothing until `started()` (see `subscribe`).
  */
-export function startLinesReporter(instance: PaysimInstance, output: Output, options: { db: string; host: string; colour: boolean }): Reporter {
+export function startLinesReporter(bus: Bus, output: Output, options: { db: string; host: string; colour: boolean }): Reporter {
   const chalk = new Chalk({ level: options.colour ? 1 : 0 });
   const paint: Paint = options.colour ? (text, style) => chalk[style](text) : (text) => text;
-  for (const line of bannerLines(bannerFacts(instance, options))) output.line(line);
+  const onStarted = (instance: StartedInstance) => {
+    for (const line of bannerLines(bannerFacts(instance, options))) output.line(line);
+  };
 
   const onRequest = (request: RequestLogged) => output.line(requestLine(request, paint));
   const onEvent = (event: EventCreated) => output.line(eventLine(event));
   const onDelivery = (update: DeliveryAttempted) => output.line(deliveryLine(update, paint));
-  return subscribe(instance.bus, { request: onRequest, event: onEvent, delivery: onDelivery });
+  return subscribe(bus, { started: onStarted, request: onRequest, event: onEvent, delivery: onDelivery });
 }
