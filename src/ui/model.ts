@@ -1,4 +1,4 @@
-import type { AttemptResult, DeliveriesStopped, DeliveryAttempted, DeliveryStatus, EventCreated, RequestLogged } from "../bus.js";
+import type { AttemptResult, DeliveriesStopped, DeliveryAttempted, EventCreated, RequestLogged } from "../bus.js";
 import { maskText } from "../domain/masking.js";
 import { deliveryStateOf, isFinished, type DeliveryState } from "./delivery-state.js";
 
@@ -63,17 +63,8 @@ export interface EventFacts {
   deliveries: readonly { deliveryId: string; endpointId: string; url: string }[];
 }
 
-export interface DeliveryFacts {
-  deliveryId: string;
-  eventId: string;
-  eventType: string;
-  endpointId: string;
-  url: string;
-  status: DeliveryStatus;
-  attempts: number;
-  nextAttemptMs: number | null;
-  last: AttemptResult;
-}
+/** What the bus said of a delivery's attempt, masked, with its result as `last`. */
+export type DeliveryFacts = Omit<DeliveryAttempted, "attempt"> & { last: AttemptResult };
 
 export type LiveAction =
   | { kind: "event"; event: EventFacts }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { refusal } from "../helpers/errors.js";
 import { z } from "zod";
 import { ApiError } from "../../src/domain/errors.js";
 import { MAX_AMOUNT } from "../../src/domain/money.js";
@@ -22,16 +23,6 @@ const body = z.strictObject({
   description: descriptionSchema.optional(),
   nested: z.strictObject({ inner: z.string().optional() }).optional(),
 });
-
-function refusal(schema: z.ZodType<unknown>, input: unknown): ApiError {
-  try {
-    parseOrThrow(schema, input);
-  } catch (error) {
-    if (error instanceof ApiError) return error;
-    throw error;
-  }
-  throw new Error(`expected ${JSON.stringify(input)} to be refused`);
-}
 
 describe("parseOrThrow with the payment fields", () => {
   it.each([

@@ -1,18 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { refusal } from "../helpers/errors.js";
 import { z } from "zod";
-import { ApiError } from "../../src/domain/errors.js";
 import { parseOrThrow } from "../../src/domain/validation.js";
 import { limitSchema, oneOfQuery } from "../../src/server/query-schemas.js";
-
-function refusal(schema: z.ZodType<unknown>, input: unknown): ApiError {
-  try {
-    parseOrThrow(schema, input);
-  } catch (error) {
-    if (error instanceof ApiError) return error;
-    throw error;
-  }
-  throw new Error(`expected ${JSON.stringify(input)} to be refused`);
-}
 
 describe("limitSchema", () => {
   it.each([
