@@ -1,13 +1,14 @@
 import Database from "better-sqlite3";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { startPaysim } from "../../src/index.js";
 import { createPaysim } from "../../src/paysim.js";
 import { UnusableDatabaseError } from "../../src/store/open.js";
 import { runCli } from "../helpers/cli.js";
+import { defer, usePaysim, useTempDir } from "../helpers/disposables.js";
 import { expectApiError } from "../helpers/errors.js";
-import { callApi, createIntent, freshKey, startTestPaysim, tempDir, type TestPaysim } from "../helpers/paysim.js";
+import { callApi, createIntent, freshKey } from "../helpers/paysim.js";
 
 // Issue 17 item 3: `--time-scale 1e13` was accepted; a second later every clock read was a 500
 // (RangeError: Invalid time value) and the database could not be opened again, even at scale 1.
@@ -16,27 +17,13 @@ import { callApi, createIntent, freshKey, startTestPaysim, tempDir, type TestPay
 const END = "9999-12-31T23:59:59.999Z";
 const ONE_YEAR = 31_536_000;
 
-const folders: { cleanup: () => void }[] = [];
-const running: TestPaysim[] = [];
-function folder(): string {
-  const made = tempDir("paysim-clock-range-");
-  folders.push(made);
-  return made.dir;
-}
-async function start(options: Parameters<typeof startTestPaysim>[0]): Promise<TestPaysim> {
-  const paysim = await startTestPaysim(options);
-  running.push(paysim);
-  return paysim;
-}
-afterEach(async () => {
-  for (const paysim of running.splice(0)) await paysim.close();
-  for (const made of folders.splice(0)) made.cleanup();
-});
+const folder = () => useTempDir("paysim-clock-range-");
 
 /** A paysim database holding an intent, with its stored clock then set to `highWater` (as the old paysim left it after --time-scale 1e13). */
 async function databaseWithClock(highWater: string): Promise<string> {
   const dbPath = join(folder(), "paysim.db");
   const paysim = await createPaysim({ port: 0, db: dbPath });
+  defer(() => paysim.close()); // if making the intent fails; closed below on success, before the file is edited
   await createIntent({ api: (method, path, call) => callApi(paysim.url, paysim.secretKey, method, path, call) });
   await paysim.close();
   const raw = new Database(dbPath);
@@ -74,7 +61,7 @@ describe("the time scale is bounded so that dates stay valid", () => {
   it("at the fastest scale, a month of real time later the clock stands at the end of year 9999: reads answer 200, writes work, and the database opens again", async () => {
     const real = realTime();
     const dbPath = join(folder(), "paysim.db");
-    const fast = await start({ db: dbPath, timeScale: 1_000_000, realNow: real.realNow });
+    const fast = await usePaysim({ db: dbPath, timeScale: 1_000_000, realNow: real.realNow });
     real.add(30 * 86_400_000);
 
     const clock = await fast.api("GET", "/v1/sandbox/clock");
@@ -84,7 +71,7 @@ describe("the time scale is bounded so that dates stay valid", () => {
     expect(intent.created_at).toBe(END);
     await fast.close();
 
-    const again = await start({ db: dbPath });
+    const again = await usePaysim({ db: dbPath });
     const reopened = await again.api("GET", "/v1/sandbox/clock");
     expect(reopened.status).toBe(200);
     expect(reopened.body.now).toBe(END);
@@ -95,7 +82,7 @@ describe("the time scale is bounded so that dates stay valid", () => {
 describe("repeated clock advances cannot push dates past the valid range", () => {
   it("advances a year at a time until the next would pass the end of year 9999: that one is a 400 naming the limit, and the clock stays", async () => {
     // Real time a year and a half before the end, as if thousands of one-year advances had been made.
-    const paysim = await start({ realNow: realTime(Date.UTC(9998, 6, 1)).realNow });
+    const paysim = await usePaysim({ realNow: realTime(Date.UTC(9998, 6, 1)).realNow });
     const advance = (seconds: number) => paysim.api("POST", "/v1/sandbox/clock/advance", { body: { seconds } });
 
     expect((await advance(ONE_YEAR)).status).toBe(200);
@@ -118,16 +105,13 @@ describe("repeated clock advances cannot push dates past the valid range", () =>
   it("startPaysim's clock.advance rejects the same way, leaving the clock where it was", async () => {
     const dbPath = await databaseWithClock(String(Date.UTC(9999, 11, 31)));
     const paysim = await startPaysim({ db: dbPath });
-    try {
-      const before = paysim.clock.now().getTime();
-      expect(before).toBeGreaterThanOrEqual(Date.UTC(9999, 11, 31));
-      await expect(paysim.clock.advance("2d")).rejects.toThrow(RangeError);
-      await expect(paysim.clock.advance("2d")).rejects.toThrow(`past ${END}`);
-      // Real time moves it on by a little; the refused two days are not added.
-      expect(paysim.clock.now().getTime() - before).toBeLessThan(86_400_000);
-    } finally {
-      await paysim.close();
-    }
+    defer(() => paysim.close());
+    const before = paysim.clock.now().getTime();
+    expect(before).toBeGreaterThanOrEqual(Date.UTC(9999, 11, 31));
+    await expect(paysim.clock.advance("2d")).rejects.toThrow(RangeError);
+    await expect(paysim.clock.advance("2d")).rejects.toThrow(`past ${END}`);
+    // Real time moves it on by a little; the refused two days are not added.
+    expect(paysim.clock.now().getTime() - before).toBeLessThan(86_400_000);
   });
 });
 

@@ -1,26 +1,18 @@
 import Database from "better-sqlite3";
 import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { startPaysim, UnusableDatabaseError } from "../../src/index.js";
 import { createPaysim } from "../../src/paysim.js";
 import { runCli } from "../helpers/cli.js";
-import { tempDir } from "../helpers/paysim.js";
+import { useTempDir } from "../helpers/disposables.js";
 
 // Issue 17 item 4: `--db` paths were changed before they were checked: a folder chmodded to
 // 0600, a read-only database made writable, a JSON file or a link's target chmodded, a foreign
 // SQLite file migrated in place. Each is now refused, named, and left exactly as it was.
 // The child-process tests run the real binary (dist/): run `npm run build` first.
 
-const folders: { cleanup: () => void }[] = [];
-function folder(): string {
-  const made = tempDir("paysim-db-paths-");
-  folders.push(made);
-  return made.dir;
-}
-afterEach(() => {
-  for (const made of folders.splice(0)) made.cleanup();
-});
+const folder = () => useTempDir("paysim-db-paths-");
 
 /** Every entry of `dir` (recursively) with its mode and bytes: what a refusal must not change. */
 function tree(dir: string): unknown[] {

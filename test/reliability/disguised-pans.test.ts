@@ -1,11 +1,12 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startCli, startPaysimCli, type StartedPaysim } from "../helpers/cli.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { StartedPaysim } from "../helpers/cli.js";
+import { suiteScope, useCli, usePaysim, usePaysimCli, useReceiver, useTempDir } from "../helpers/disposables.js";
 import { expectApiError } from "../helpers/errors.js";
 import { DISGUISED_PANS, leakedPans, normalisedForScan } from "../helpers/pan-forms.js";
-import { callApi, freshKey, startTestPaysim, tempDir, type ApiResponse, type TestPaysim } from "../helpers/paysim.js";
-import { startReceiver, type Receiver } from "../helpers/receiver.js";
+import { callApi, freshKey, type ApiResponse, type TestPaysim } from "../helpers/paysim.js";
+import type { Receiver } from "../helpers/receiver.js";
 
 // The child-process part runs the real binary (dist/): run `npm run build` first.
 
@@ -85,27 +86,22 @@ function expectAnswersMasked(sent: Sent) {
 }
 
 describe("card numbers in any form, through the library instance", () => {
-  const folder = tempDir("paysim-disguised-");
-  const dbPath = join(folder.dir, "paysim.db");
+  const thisSuite = suiteScope();
+  const dbPath = join(useTempDir("paysim-disguised-", thisSuite), "paysim.db");
   const logged: string[] = [];
   let paysim: TestPaysim;
   let receiver: Receiver;
   let sent: Sent;
 
   beforeAll(async () => {
-    receiver = await startReceiver(200);
-    paysim = await startTestPaysim({ db: dbPath, forwardTo: `${receiver.url}/clean` });
+    receiver = await useReceiver(200, thisSuite);
+    paysim = await usePaysim({ db: dbPath, forwardTo: `${receiver.url}/clean` }, thisSuite);
     for (const name of ["request.logged", "event.created", "delivery.attempted", "deliveries.stopped"] as const) {
       paysim.bus.on(name, (payload: unknown) => logged.push(JSON.stringify(payload)));
     }
     sent = await sendDisguisedPans(paysim.api, receiver.url);
     // One delivery per event: every intent creation and every ingest.
     await receiver.waitForRequests(DISGUISED_PANS.length * 2);
-  });
-  afterAll(async () => {
-    await paysim.dispose();
-    await receiver.close();
-    folder.cleanup();
   });
 
   it("answers every form masked to its last 4 digits, and refuses every endpoint URL holding a card number (400, param url)", () => {
@@ -145,25 +141,20 @@ describe("card numbers in any form, through the library instance", () => {
 });
 
 describe("card numbers in any form, through the paysim binary and its log", () => {
-  const folder = tempDir("paysim-disguised-cli-");
-  const dbPath = join(folder.dir, "paysim.db");
+  const thisSuite = suiteScope();
+  const dbPath = join(useTempDir("paysim-disguised-cli-", thisSuite), "paysim.db");
   let started: StartedPaysim;
   let receiver: Receiver;
   let sent: Sent;
 
   beforeAll(async () => {
-    receiver = await startReceiver(200);
-    started = await startPaysimCli(["--no-ui", "--db", dbPath, "--forward-to", `${receiver.url}/clean`]);
+    receiver = await useReceiver(200, thisSuite);
+    started = await usePaysimCli(["--no-ui", "--db", dbPath, "--forward-to", `${receiver.url}/clean`], {}, thisSuite);
     const api: Call = (method, path, call = {}) => callApi(started.url, started.key, method, path, call);
     sent = await sendDisguisedPans(api, receiver.url);
     const delivered = await receiver.waitForRequests(DISGUISED_PANS.length * 2);
     // A delivery line is printed once its attempt is recorded, just after the receiver answered.
     for (const request of delivered) await started.cli.waitFor(new RegExp(`delivery ${request.headers["service-event-id"]} .*delivered`));
-  });
-  afterAll(async () => {
-    await started.cli.stop("SIGKILL");
-    await receiver.close();
-    folder.cleanup();
   });
 
   it("answers masked and refuses the endpoint URLs, as the library does", () => {
@@ -180,9 +171,8 @@ describe("card numbers in any form, through the paysim binary and its log", () =
 });
 
 describe("an endpoint URL holding a card number given at start", () => {
-  const folder = tempDir("paysim-disguised-start-");
+  const folder = useTempDir("paysim-disguised-start-", suiteScope());
   const url = `http://127.0.0.1:9${URL_PATHS[0]}`;
-  afterAll(() => folder.cleanup());
 
   it.each([
     ["--forward-to", "forward", () => ["--forward-to", url]],
@@ -190,14 +180,14 @@ describe("an endpoint URL holding a card number given at start", () => {
       "a config file",
       "config",
       () => {
-        const path = join(folder.dir, "config.json");
+        const path = join(folder, "config.json");
         writeFileSync(path, JSON.stringify({ companies: [{ name: "Shop", webhook_endpoints: [{ url }] }] }));
         return ["--config", path];
       },
     ],
   ] as const)("is refused by %s before anything is stored, without printing the number", async (_door, name, args) => {
-    const dbPath = join(folder.dir, `${name}.db`);
-    const result = await startCli(["start", "--no-ui", "--port", "0", "--db", dbPath, ...args()]).exit;
+    const dbPath = join(folder, `${name}.db`);
+    const result = await useCli(["start", "--no-ui", "--port", "0", "--db", dbPath, ...args()]).exit;
     expect(result.code).toBe(1);
     expect(result.stderr).toContain("looks like a card number");
     expectNoLeak("the start error", result.stdout + result.stderr);

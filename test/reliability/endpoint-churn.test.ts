@@ -1,7 +1,7 @@
-import { afterEach, describe, expect, it, vi } from "vitest";
-import type { TestPaysim } from "../helpers/paysim.js";
-import { startReceiver, type Receiver } from "../helpers/receiver.js";
-import { createEndpoint, eventWithDeliveries, settle, startFrozenPaysim } from "../webhooks/support.js";
+import { describe, expect, it, vi } from "vitest";
+import { useReceiver } from "../helpers/disposables.js";
+import type { Receiver } from "../helpers/receiver.js";
+import { createEndpoint, eventWithDeliveries, settle, useFrozenPaysim } from "../webhooks/support.js";
 
 /**
  * Issue 17, item 8: memory grew with every distinct endpoint URL ever delivered
@@ -14,24 +14,16 @@ const ROUNDS = 3;
 const RECEIVERS_PER_ROUND = 4;
 const ENDPOINTS_PER_RECEIVER = 25;
 
-let paysim: TestPaysim | undefined;
-const receivers: Receiver[] = [];
-afterEach(async () => {
-  await paysim?.dispose();
-  await Promise.all(receivers.map((receiver) => receiver.close()));
-  paysim = undefined;
-  receivers.length = 0;
-});
-
 describe("endpoints created, delivered to and deleted, round after round, each on a URL of its own", () => {
   it("leaves nothing behind per URL, per endpoint or per host:port once they are gone", async () => {
-    paysim = await startFrozenPaysim({ webhookTimeout: 5000 });
+    const paysim = await useFrozenPaysim({ webhookTimeout: 5000 });
+    const receivers: Receiver[] = [];
     const perRound = RECEIVERS_PER_ROUND * ENDPOINTS_PER_RECEIVER;
     for (let round = 0; round < ROUNDS; round++) {
       const endpoints = [];
       for (let r = 0; r < RECEIVERS_PER_ROUND; r++) {
         // Half of each receiver's endpoints fail, so their deliveries wait for a retry when they are deleted.
-        const receiver = await startReceiver((request) => (/\/failing-/.test(request.url) ? 500 : 200));
+        const receiver = await useReceiver((request) => (/\/failing-/.test(request.url) ? 500 : 200));
         receivers.push(receiver);
         const origin = new URL(receiver.url).origin;
         for (let e = 0; e < ENDPOINTS_PER_RECEIVER; e++) {
@@ -60,6 +52,6 @@ describe("endpoints created, delivered to and deleted, round after round, each o
     expect(paysim.webhookConnections().urls).toBe(0);
     expect(paysim.scheduler.trackedKeys()).toBe(0);
     // The pooled connections to the receivers (still running) close once idle, and with them every host:port's entry.
-    await vi.waitFor(() => expect(paysim!.webhookConnections()).toEqual({ urls: 0, origins: 0, connections: 0 }), { timeout: 20_000, interval: 100 });
+    await vi.waitFor(() => expect(paysim.webhookConnections()).toEqual({ urls: 0, origins: 0, connections: 0 }), { timeout: 20_000, interval: 100 });
   });
 });

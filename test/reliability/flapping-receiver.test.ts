@@ -1,9 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { EVENT_TYPES } from "../../src/domain/events.js";
+import { suiteScope, useReceiver } from "../helpers/disposables.js";
 import { hashedUnit, inPool, listAll } from "../helpers/load.js";
 import type { TestPaysim } from "../helpers/paysim.js";
-import { startReceiver, type Behaviour, type ReceivedRequest, type Receiver } from "../helpers/receiver.js";
-import { expectedV1, parseSignature, settle, startFrozenPaysim } from "../webhooks/support.js";
+import type { Behaviour, ReceivedRequest, Receiver } from "../helpers/receiver.js";
+import { expectedV1, parseSignature, settle, useFrozenPaysim } from "../webhooks/support.js";
 
 /**
  * A receiver that flaps under a few thousand events: per request it answers
@@ -159,15 +160,16 @@ function requestsByEvent(requests: readonly ReceivedRequest[]): Map<string, Rece
 const twoXx = (request: ReceivedRequest) => request.answered && typeof request.behaviour !== "string" && (typeof request.behaviour === "number" ? request.behaviour : request.behaviour.status) < 300;
 
 describe(`a receiver flapping under ${EVENTS} events, the clock advanced through the whole retry schedule`, () => {
+  const thisSuite = suiteScope();
   beforeAll(async () => {
     const seen = new Map<number, number>();
-    receiver = await startReceiver((request) => {
+    receiver = await useReceiver((request) => {
       const index = (JSON.parse(request.body.toString("utf8")) as { data: { index: number } }).data.index;
       const n = (seen.get(index) ?? 0) + 1;
       seen.set(index, n);
       return behaviourOf(flap(index, n), index, n);
-    });
-    paysim = await startFrozenPaysim({ forwardTo: receiver.url, webhookSecret: SECRET, webhookTimeout: WEBHOOK_TIMEOUT_MS });
+    }, thisSuite);
+    paysim = await useFrozenPaysim({ forwardTo: receiver.url, webhookSecret: SECRET, webhookTimeout: WEBHOOK_TIMEOUT_MS }, thisSuite);
     t0 = now = Date.parse((await paysim.api("GET", "/v1/sandbox/clock")).body.now);
 
     // Every creation time and every time a retry of theirs can fall due, in order.
@@ -210,11 +212,6 @@ describe(`a receiver flapping under ${EVENTS} events, the clock advanced through
     listed = await listAll(paysim.api, "/v1/events");
     shown = await inPool(eventIds, CLIENTS, async (id) => (await paysim.api("GET", `/v1/events/${id}`)).body);
   }, 180_000);
-
-  afterAll(async () => {
-    await paysim?.dispose();
-    await receiver?.close();
-  });
 
   it("loses no event: every one created is listed, with one delivery (two once resent), each ended succeeded or failed", () => {
     expect(eventIds.filter(Boolean)).toHaveLength(EVENTS);

@@ -1,15 +1,17 @@
 import fc from "fast-check";
 import { connect } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { RequestLogged } from "../../src/bus.js";
 import { buildRequest, sendRaw, type SocketResponse } from "../helpers/raw-socket.js";
-import { freshKey, startTestPaysim, type TestPaysim } from "../helpers/paysim.js";
+import { suiteScope, usePaysim } from "../helpers/disposables.js";
+import { freshKey, type TestPaysim } from "../helpers/paysim.js";
 
+const thisFile = suiteScope();
 let paysim: TestPaysim;
 let knownIntent: string;
 let knownPayout: string;
 beforeAll(async () => {
-  paysim = await startTestPaysim({ onInternalError: (requestId, error) => internalErrors.push(`${requestId}: ${String(error)}`) });
+  paysim = await usePaysim({ onInternalError: (requestId, error) => internalErrors.push(`${requestId}: ${String(error)}`) }, thisFile);
   knownIntent = (await paysim.api("POST", "/v1/payment_intents", { body: { amount: 100 }, idempotencyKey: freshKey() })).body.id;
   knownPayout = (
     await paysim.api("POST", "/v1/payouts", {
@@ -17,9 +19,6 @@ beforeAll(async () => {
       idempotencyKey: freshKey(),
     })
   ).body.id;
-});
-afterAll(async () => {
-  await paysim.dispose();
 });
 const internalErrors: string[] = [];
 

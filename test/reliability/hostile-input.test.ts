@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import { suiteScope, usePaysim } from "../helpers/disposables.js";
 import { expectApiError } from "../helpers/errors.js";
 import { buildRequest, sendRaw, type SocketResponse } from "../helpers/raw-socket.js";
-import { createIntent, freshKey, newestEventId, startTestPaysim, type TestPaysim } from "../helpers/paysim.js";
+import { createIntent, freshKey, newestEventId, type TestPaysim } from "../helpers/paysim.js";
 
 /**
  * Issue 17, items 5, 6 and 9: hostile or ambiguous input at the HTTP boundary.
@@ -9,14 +10,12 @@ import { createIntent, freshKey, newestEventId, startTestPaysim, type TestPaysim
  * that nothing was created.
  */
 
+const thisFile = suiteScope();
 let paysim: TestPaysim;
 let port: number;
 beforeAll(async () => {
-  paysim = await startTestPaysim();
+  paysim = await usePaysim({}, thisFile);
   port = Number(new URL(paysim.url).port);
-});
-afterAll(async () => {
-  await paysim.dispose();
 });
 
 const INGEST_DATA = '"reference":"PAY-HOSTILE001","amount":2500,"currency":"EUR"';

@@ -1,12 +1,13 @@
 import Database from "better-sqlite3";
 import { join } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { verifySignature } from "../../src/webhooks/sign.js";
-import { startPaysimCli, type StartedPaysim } from "../helpers/cli.js";
+import type { StartedPaysim } from "../helpers/cli.js";
+import { suiteScope, usePaysimCli, useReceiver, useTempDir } from "../helpers/disposables.js";
 import { inPool, listAll, seededRandom } from "../helpers/load.js";
-import { callApi, clientFor, tempDir } from "../helpers/paysim.js";
-import { startReceiver, type Receiver } from "../helpers/receiver.js";
+import { callApi, clientFor } from "../helpers/paysim.js";
+import type { Receiver } from "../helpers/receiver.js";
 
 // The real binary (dist/): run `npm run build` before these tests.
 
@@ -43,8 +44,8 @@ interface Ack {
 
 /** When to kill; each client has its own sequence, so every key's body is the same on every run. */
 const killAfter = seededRandom(SEED);
-const folder = tempDir("paysim-soak-");
-const db = join(folder.dir, "paysim.db");
+const thisFile = suiteScope();
+const db = join(useTempDir("paysim-soak-", thisFile), "paysim.db");
 let receiver: Receiver;
 
 /** The paysim currently serving, or none between a kill and the next start. */
@@ -122,7 +123,7 @@ async function client(id: number): Promise<void> {
 }
 
 async function start(): Promise<void> {
-  const started = await startPaysimCli(["--no-ui", "--db", db, "--forward-to", receiver.url, "--webhook-secret", SECRET]);
+  const started = await usePaysimCli(["--no-ui", "--db", db, "--forward-to", receiver.url, "--webhook-secret", SECRET], {}, thisFile);
   starts.push(started);
   serving = { ...started, start: starts.length - 1 };
   for (const wake of upWaiters.splice(0)) wake();
@@ -155,7 +156,7 @@ async function eventsWhen(target: StartedPaysim, ids: string[], done: (event: an
 }
 
 beforeAll(async () => {
-  receiver = await startReceiver(200);
+  receiver = await useReceiver(200, thisFile);
   await start();
   const clients = Array.from({ length: CLIENTS }, (_, id) => client(id));
 
@@ -193,12 +194,6 @@ beforeAll(async () => {
   finalExit = await last.cli.stop("SIGTERM");
   integrity.push(checkIntegrity());
 }, 180_000);
-
-afterAll(async () => {
-  for (const started of starts) await started.cli.stop("SIGKILL");
-  await receiver?.close();
-  folder.cleanup();
-});
 
 const countBy = <T>(items: readonly T[], key: (item: T) => string) => {
   const counts = new Map<string, number>();

@@ -1,9 +1,10 @@
 import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startPaysimCli, type StartedPaysim } from "../helpers/cli.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { StartedPaysim } from "../helpers/cli.js";
+import { suiteScope, usePaysim, usePaysimCli, useTempDir } from "../helpers/disposables.js";
 import { rawRequest, type RawResponse } from "../helpers/http.js";
-import { callApi, createIntent, clientFor, freshKey, startTestPaysim, tempDir, type TestPaysim } from "../helpers/paysim.js";
+import { callApi, createIntent, clientFor, freshKey, type TestPaysim } from "../helpers/paysim.js";
 
 // The child-process tests run the real binary (dist/): run `npm run build` first.
 
@@ -16,34 +17,16 @@ const ORIGIN = "http://evil.example";
 const accessControlHeaders = (response: RawResponse) => Object.keys(response.headers).filter((name) => name.toLowerCase().startsWith("access-control-"));
 const mode = (path: string) => statSync(path).mode & 0o777;
 
-const children: StartedPaysim[] = [];
-const folders: { cleanup: () => void }[] = [];
-afterEach(async () => {
-  for (const child of children.splice(0)) await child.cli.stop("SIGKILL");
-  for (const folder of folders.splice(0)) folder.cleanup();
-});
-
-function folder(): string {
-  const made = tempDir("paysim-local-");
-  folders.push(made);
-  return made.dir;
-}
-
-async function serving(args: string[], cwd: string): Promise<StartedPaysim> {
-  const started = await startPaysimCli(["--no-ui", ...args], { cwd });
-  children.push(started);
-  return started;
-}
+const folder = () => useTempDir("paysim-local-");
+const serving = (args: string[], cwd: string): Promise<StartedPaysim> => usePaysimCli(["--no-ui", ...args], { cwd });
 
 describe("no CORS: a page on another origin gets no permission to read any answer", () => {
+  const thisSuite = suiteScope();
   let paysim: TestPaysim;
   let intentId: string;
   beforeAll(async () => {
-    paysim = await startTestPaysim();
+    paysim = await usePaysim({}, thisSuite);
     intentId = (await createIntent(paysim)).id;
-  });
-  afterAll(async () => {
-    await paysim.dispose();
   });
 
   it.each([

@@ -1,13 +1,14 @@
 import Database from "better-sqlite3";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createPaysim } from "../../src/paysim.js";
 import { DatabaseInUseError } from "../../src/store/open.js";
-import { runCli, startPaysimCli, type StartedPaysim } from "../helpers/cli.js";
+import { runCli } from "../helpers/cli.js";
+import { suiteScope, usePaysim, usePaysimCli, useReceiver, useTempDir } from "../helpers/disposables.js";
 import { inPool, seededRandom } from "../helpers/load.js";
-import { callApi, createIntent, freshKey, startTestPaysim, tempDir, type TestPaysim } from "../helpers/paysim.js";
-import { startReceiver, type Receiver } from "../helpers/receiver.js";
+import { callApi, createIntent, freshKey, type TestPaysim } from "../helpers/paysim.js";
+import type { Receiver } from "../helpers/receiver.js";
 
 // The second-process tests run the real binary (dist/): run `npm run build` first.
 
@@ -70,8 +71,9 @@ const PAYOUT_HISTORIES = new Map<string, string[][]>([
   ["returned", [["created", "returned"]]],
 ]);
 
-const folder = tempDir("paysim-overload-");
-const dbPath = join(folder.dir, "paysim.db");
+const thisFile = suiteScope();
+const folder = useTempDir("paysim-overload-", thisFile);
+const dbPath = join(folder, "paysim.db");
 let paysim: TestPaysim;
 let receiver: Receiver;
 const internalErrors: string[] = [];
@@ -146,8 +148,8 @@ async function connection(id: number): Promise<void> {
 }
 
 beforeAll(async () => {
-  receiver = await startReceiver(200);
-  paysim = await startTestPaysim({ db: dbPath, forwardTo: receiver.url, onInternalError: (requestId, error) => internalErrors.push(`${requestId}: ${String(error)}`) });
+  receiver = await useReceiver(200, thisFile);
+  paysim = await usePaysim({ db: dbPath, forwardTo: receiver.url, onInternalError: (requestId, error) => internalErrors.push(`${requestId}: ${String(error)}`) }, thisFile);
   for (let i = 0; i < 60; i++) poolIntents.push(await createIntent(paysim, { amount: 500 + i, description: `pool-${i}`, capture_method: i % 2 ? "manual" : "automatic" }));
   for (let i = 0; i < 40; i++) {
     const created = await paysim.api("POST", "/v1/payouts", { body: { amount: 500 + i, currency: "EUR", destination_type: "card", destination_token: "tok_card_visa", description: `pool-${i}` }, idempotencyKey: freshKey() });
@@ -156,7 +158,7 @@ beforeAll(async () => {
 
   // While the storm runs, a second paysim tries to start on the same database file.
   const storm = inPool(Array.from({ length: CONNECTIONS }, (_, i) => i), CONNECTIONS, connection);
-  const second = runCli(["start", "--port", "0", "--no-ui", "--db", dbPath], { cwd: folder.dir });
+  const second = runCli(["start", "--port", "0", "--no-ui", "--db", dbPath], { cwd: folder });
   secondInProcess = await createPaysim({ port: 0, db: dbPath }).then(
     async (instance) => {
       await instance.close();
@@ -183,12 +185,6 @@ beforeAll(async () => {
     check.close();
   }
 }, 180_000);
-
-afterAll(async () => {
-  await paysim?.dispose();
-  await receiver?.close();
-  folder.cleanup();
-});
 
 describe(`${CONNECTIONS} concurrent connections, ${CONNECTIONS * OPS_PER_CONNECTION} mixed requests`, () => {
   it("answers every request with a status its kind allows: none hangs, none is a 500", () => {
@@ -257,33 +253,26 @@ describe(`${CONNECTIONS} concurrent connections, ${CONNECTIONS * OPS_PER_CONNECT
 });
 
 describe("a second paysim on the same database file", () => {
-  const children: StartedPaysim[] = [];
-  const second = tempDir("paysim-second-");
-  afterAll(async () => {
-    for (const child of children) await child.cli.stop("SIGKILL");
-    second.cleanup();
-  });
+  const second = useTempDir("paysim-second-", suiteScope());
 
   it("is refused with exit 1 and a clear message while the first runs; the first keeps serving, its instance.json untouched; once it stops, the file starts again with its data", async () => {
-    const db = join(second.dir, "paysim.db");
-    const first = await startPaysimCli(["--no-ui", "--db", db]);
-    children.push(first);
+    const db = join(second, "paysim.db");
+    const first = await usePaysimCli(["--no-ui", "--db", db]);
     const intent = await createIntent({ api: (method, path, call) => callApi(first.url, first.key, method, path, call) });
-    const instanceFile = readFileSync(join(second.dir, "instance.json"), "utf8");
+    const instanceFile = readFileSync(join(second, "instance.json"), "utf8");
 
-    const refused = await runCli(["start", "--port", "0", "--no-ui", "--db", db], { cwd: second.dir });
+    const refused = await runCli(["start", "--port", "0", "--no-ui", "--db", db], { cwd: second });
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain(`paysim: The database ${db} is in use by another paysim`);
     expect(refused.stderr).toContain("--db");
     expect(refused.stdout).not.toMatch(/listening on/);
-    expect(readFileSync(join(second.dir, "instance.json"), "utf8")).toBe(instanceFile);
+    expect(readFileSync(join(second, "instance.json"), "utf8")).toBe(instanceFile);
 
     expect((await callApi(first.url, first.key, "GET", `/v1/payment_intents/${intent.id}`)).status).toBe(200);
     const later = await createIntent({ api: (method, path, call) => callApi(first.url, first.key, method, path, call) });
     expect((await first.cli.stop("SIGTERM")).code).toBe(0);
 
-    const again = await startPaysimCli(["--no-ui", "--db", db]);
-    children.push(again);
+    const again = await usePaysimCli(["--no-ui", "--db", db]);
     expect(again.key).toBe(first.key);
     for (const { id } of [intent, later]) expect((await callApi(again.url, again.key, "GET", `/v1/payment_intents/${id}`)).status).toBe(200);
   });

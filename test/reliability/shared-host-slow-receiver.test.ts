@@ -1,7 +1,6 @@
-import { afterEach, describe, expect, it } from "vitest";
-import type { TestPaysim } from "../helpers/paysim.js";
-import { startReceiver, type Receiver } from "../helpers/receiver.js";
-import { createEndpoint, eventWithDeliveries, settle, startFrozenPaysim } from "../webhooks/support.js";
+import { describe, expect, it } from "vitest";
+import { useReceiver } from "../helpers/disposables.js";
+import { createEndpoint, eventWithDeliveries, settle, useFrozenPaysim } from "../webhooks/support.js";
 
 /**
  * Issue 17, item 2: answers given in time were recorded as timeouts when
@@ -19,18 +18,10 @@ const ANSWER_AFTER_MS = 500;
 const ENDPOINTS = 4;
 const EVENTS = 30;
 
-let paysim: TestPaysim | undefined;
-let receiver: Receiver | undefined;
-afterEach(async () => {
-  await paysim?.dispose();
-  await receiver?.close();
-  paysim = receiver = undefined;
-});
-
 describe(`${ENDPOINTS} endpoints on one host:port, a receiver answering each request after ${ANSWER_AFTER_MS} ms, a ${TIMEOUT_MS} ms timeout`, () => {
   it(`records all ${ENDPOINTS * EVENTS} deliveries succeeded at their first attempt, and the receiver gets each once`, async () => {
-    receiver = await startReceiver({ status: 200, afterMs: ANSWER_AFTER_MS });
-    paysim = await startFrozenPaysim({ webhookTimeout: TIMEOUT_MS });
+    const receiver = await useReceiver({ status: 200, afterMs: ANSWER_AFTER_MS });
+    const paysim = await useFrozenPaysim({ webhookTimeout: TIMEOUT_MS });
     const origin = new URL(receiver.url).origin;
     const endpoints = [];
     for (let i = 0; i < ENDPOINTS; i++) endpoints.push(await createEndpoint(paysim, `${origin}/endpoint-${i}`));
@@ -63,8 +54,8 @@ describe(`${ENDPOINTS} endpoints on one host:port, a receiver answering each req
 describe("one event to 1000 endpoints on one host:port, a 2000 ms timeout", () => {
   it("records every delivery succeeded at its first attempt, and the receiver gets each once", async () => {
     const ENDPOINT_COUNT = 1000;
-    receiver = await startReceiver(200);
-    paysim = await startFrozenPaysim({ webhookTimeout: 2000 });
+    const receiver = await useReceiver(200);
+    const paysim = await useFrozenPaysim({ webhookTimeout: 2000 });
     const origin = new URL(receiver.url).origin;
     for (let i = 0; i < ENDPOINT_COUNT; i++) await createEndpoint(paysim, `${origin}/many-${i}`);
 

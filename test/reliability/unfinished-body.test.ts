@@ -1,8 +1,8 @@
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { PER_ENDPOINT_IN_FLIGHT } from "../../src/webhooks/dispatcher.js";
+import { useReceiver } from "../helpers/disposables.js";
 import type { TestPaysim } from "../helpers/paysim.js";
-import { startReceiver, type Receiver } from "../helpers/receiver.js";
-import { createEndpoint, deliveryUpdated, eventWithDeliveries, settle, startFrozenPaysim } from "../webhooks/support.js";
+import { createEndpoint, deliveryUpdated, eventWithDeliveries, settle, useFrozenPaysim } from "../webhooks/support.js";
 
 /**
  * Issue 17, item 1: a receiver that answers `200` headers and never finishes the
@@ -15,14 +15,6 @@ const TIMEOUT_MS = 2000;
 /** More stuck answers than one endpoint's attempts run at once, so some wait their turn. */
 const STALLED = PER_ENDPOINT_IN_FLIGHT + 8;
 
-let paysim: TestPaysim | undefined;
-let receiver: Receiver | undefined;
-afterEach(async () => {
-  await paysim?.dispose();
-  await receiver?.close();
-  paysim = receiver = undefined;
-});
-
 async function ingest(p: TestPaysim, type: string, index: number): Promise<string> {
   const response = await p.api("POST", "/v1/sandbox/webhook_ingest", { body: { type, data: { reference: `STALL-${index}`, amount: 100 + index, currency: "EUR" } } });
   expect(response.status, response.text).toBe(201);
@@ -31,8 +23,8 @@ async function ingest(p: TestPaysim, type: string, index: number): Promise<strin
 
 describe("a receiver that answers 200 headers and never finishes the body", () => {
   it(`times each such attempt out (${STALLED} of them), closes its connection, and never holds up another endpoint on the same host:port`, async () => {
-    receiver = await startReceiver((request) => (request.url === "/stalled" ? "unfinished-body" : 200));
-    paysim = await startFrozenPaysim({ webhookTimeout: TIMEOUT_MS });
+    const receiver = await useReceiver((request) => (request.url === "/stalled" ? "unfinished-body" : 200));
+    const paysim = await useFrozenPaysim({ webhookTimeout: TIMEOUT_MS });
     const origin = new URL(receiver.url).origin;
     const stalled = await createEndpoint(paysim, `${origin}/stalled`, ["payment_intent.created"]);
     const healthy = await createEndpoint(paysim, `${origin}/healthy`, ["payout.created"]);
@@ -62,7 +54,7 @@ describe("a receiver that answers 200 headers and never finishes the body", () =
     expect(paths.filter((path) => path === "/stalled")).toHaveLength(STALLED);
     expect(paths.filter((path) => path === "/healthy")).toHaveLength(1);
     // Their connections were closed by paysim, not kept for another attempt.
-    await vi.waitFor(() => expect(receiver!.unfinishedCount()).toBe(0));
+    await vi.waitFor(() => expect(receiver.unfinishedCount()).toBe(0));
 
     // The next delivery there goes through too: no cut-off connection was reused.
     const again = await ingest(paysim, "payout.created", STALLED + 1);
