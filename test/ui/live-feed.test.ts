@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { startLiveFeed, type LiveFeed } from "../../src/ui/live-feed.js";
 import type { Printed } from "../../src/ui/model.js";
-import { defer, usePaysim } from "../helpers/disposables.js";
-import { freshKey, startTestPaysim, type TestPaysim } from "../helpers/paysim.js";
+import { usePaysim } from "../helpers/disposables.js";
+import { freshKey, type TestPaysim } from "../helpers/paysim.js";
 
 const CARD = { amount: 5000, currency: "EUR", destination_type: "card", destination_token: "tok_card_fail" };
 
@@ -39,8 +39,7 @@ describe("the live view's feed", () => {
 
     real += 3000; // the move to failed fell due while it was down
     let early: LiveFeed | undefined;
-    const second: TestPaysim = await startTestPaysim({ db: first.dbPath, realNow: () => real, onBusReady: (parts) => void (early = startLiveFeed(parts)) });
-    defer(() => second.close());
+    const second: TestPaysim = await usePaysim({ db: first.dbPath, realNow: () => real, onBusReady: (parts) => void (early = startLiveFeed(parts)) });
     const late = startLiveFeed(second);
 
     expect(eventTypes(early!.take().printed)).toEqual(["payout.failed"]);

@@ -2,7 +2,7 @@ import "./helpers/as-a-terminal.js";
 import { describe, expect, it, vi } from "vitest";
 import { renderLiveView } from "../../src/ui/render-live-view.js";
 import { defer, usePaysim, useReceiver, useTempDir } from "../helpers/disposables.js";
-import { createIntent, startTestPaysim } from "../helpers/paysim.js";
+import { createIntent } from "../helpers/paysim.js";
 import type { Receiver } from "../helpers/receiver.js";
 import { fakeTerminal } from "./helpers/fake-terminal.js";
 
@@ -25,8 +25,7 @@ describe("renderLiveView", () => {
     const dir = useTempDir();
     const db = `${dir}/paysim.db`;
     const secretKey = "sk_test_live_view_quit_0001";
-    const paysim = await startTestPaysim({ db, forwardTo: receiver.url, secretKey });
-    defer(() => paysim.close());
+    const paysim = await usePaysim({ db, forwardTo: receiver.url, secretKey });
     const terminal = fakeTerminal();
 
     const view = renderLiveView(paysim, { db, host: "127.0.0.1", stdout: terminal.stdout, stdin: terminal.stdin, stderr: terminal.stderr, colour: false });
@@ -40,8 +39,7 @@ describe("renderLiveView", () => {
     await expect(fetch(`${paysim.url}/health`)).rejects.toThrow();
 
     // Started as before (the same --forward-to): an endpoint a start no longer names would be removed.
-    const again = await startTestPaysim({ db, forwardTo: receiver.url, secretKey });
-    defer(() => again.close());
+    const again = await usePaysim({ db, forwardTo: receiver.url, secretKey });
     const events = await again.api("GET", "/v1/events?type=payment_intent.created");
     const event = events.body.data.find((e: { data: { id: string } }) => e.data.id === intent.id);
     const shown = await again.api("GET", `/v1/events/${event.id}`);
