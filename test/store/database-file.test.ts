@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { PAYSIM_APPLICATION_ID } from "../../src/store/database-file.js";
 import { MIGRATIONS } from "../../src/store/migrations/index.js";
 import { DatabaseInUseError, openDatabase, UnusableDatabaseError, type Db } from "../../src/store/open.js";
-import { useDatabase, useTempDir } from "../helpers/disposables.js";
+import { defer, useDatabase, useTempDir } from "../helpers/disposables.js";
 
 /** A fresh folder, removed when the test finishes. */
 function folder(): string {
@@ -139,11 +139,11 @@ describe("openDatabase refuses what is not a paysim database, changing nothing",
     const mode = statSync(path).mode;
     expect(() => open(path)).toThrow(/app\.db is a SQLite database without paysim's tables \(it has companies\)/);
     const check = new Database(path, { readonly: true });
+    defer(() => check.close());
     expect(check.prepare("SELECT name FROM sqlite_master").pluck().all()).toEqual(["companies"]);
     expect(check.prepare("SELECT id FROM companies").pluck().all()).toEqual(["c1"]);
     expect(check.pragma("user_version", { simple: true })).toBe(7);
     expect(check.pragma("application_id", { simple: true })).toBe(0);
-    check.close();
     expect(statSync(path).mode).toBe(mode);
   });
 

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { MIGRATIONS, type Migration } from "../../src/store/migrations/index.js";
 import { migration010 } from "../../src/store/migrations/010-initial.js";
 import { NewerDatabaseError, openDatabase, type Db } from "../../src/store/open.js";
-import { useDatabase, useTempPath } from "../helpers/disposables.js";
+import { defer, useDatabase, useTempPath } from "../helpers/disposables.js";
 
 const LATEST = MIGRATIONS.at(-1)!.version;
 const INITIAL_TABLES = ["api_keys", "companies", "events", "idempotency_keys", "meta", "payment_intents", "webhook_endpoints"];
@@ -153,9 +153,9 @@ describe("openDatabase on an existing file", () => {
     expect(readFileSync(path).equals(before)).toBe(true);
     expect(existsSync(`${path}-wal`)).toBe(false);
     const check = new Database(path, { readonly: true });
+    defer(() => check.close());
     expect(check.pragma("user_version", { simple: true })).toBe(LATEST + 10);
     expect(check.pragma("journal_mode", { simple: true })).toBe("delete");
-    check.close();
   });
 
   it("refuses a file that is not a database with an error, leaving it as it was", () => {
