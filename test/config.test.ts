@@ -1,15 +1,18 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { ConfigError, loadConfigFile, parseConfig } from "../src/config.js";
-import { tempDir } from "./helpers/paysim.js";
+import { suiteScope, useTempDir } from "./helpers/disposables.js";
 
-const folder = tempDir("paysim-config-");
-afterAll(() => folder.cleanup());
+const thisFile = suiteScope();
+let folder: string;
+beforeAll(() => {
+  folder = useTempDir("paysim-config-", thisFile);
+});
 
 let files = 0;
 function configFile(content: unknown): string {
-  const path = join(folder.dir, `config-${++files}.json`);
+  const path = join(folder, `config-${++files}.json`);
   writeFileSync(path, typeof content === "string" ? content : JSON.stringify(content));
   return path;
 }
@@ -72,7 +75,7 @@ describe("a bad config file is refused naming the file and the field", () => {
   });
 
   it("refuses a missing file, naming it and the reason", () => {
-    const path = join(folder.dir, "does-not-exist.json");
+    const path = join(folder, "does-not-exist.json");
     const error = refusal(() => loadConfigFile(path));
     expect(error.message).toContain(path);
     expect(error.message).toContain("ENOENT");

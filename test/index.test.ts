@@ -1,24 +1,21 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { spawn } from "node:child_process";
 import { existsSync, readdirSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { InvalidDurationError, startPaysim, verifySignature, type RunningPaysim } from "../src/index.js";
-import { callApi, freshKey, tempDir } from "./helpers/paysim.js";
-import { startReceiver } from "./helpers/receiver.js";
+import { defer, useReceiver, useTempDir } from "./helpers/disposables.js";
+import { callApi, freshKey } from "./helpers/paysim.js";
 
 const DIST_INDEX = fileURLToPath(new URL("../dist/index.js", import.meta.url));
 
-const running: RunningPaysim[] = [];
+/** `startPaysim`, closed when the test finishes (a second close is harmless). */
 async function start(options: Parameters<typeof startPaysim>[0] = {}): Promise<RunningPaysim> {
   const paysim = await startPaysim(options);
-  running.push(paysim);
+  defer(() => paysim.close());
   return paysim;
 }
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((p) => p.close()));
-});
 
 const api = (paysim: RunningPaysim, method: string, path: string, body?: object) =>
   callApi(paysim.url, paysim.secretKey, method, path, { body, idempotencyKey: method === "POST" ? freshKey() : undefined });
@@ -73,18 +70,14 @@ describe("startPaysim", () => {
   });
 
   it("signs deliveries to forwardTo with signingSecret, which verifySignature accepts", async () => {
-    const receiver = await startReceiver();
-    try {
-      const paysim = await start({ forwardTo: receiver.url });
-      await api(paysim, "POST", "/v1/payment_intents", { amount: 1000 });
-      const [delivery] = await receiver.waitForRequests(1);
-      const header = delivery!.headers["service-signature"] as string;
-      expect(verifySignature(delivery!.body, header, paysim.signingSecret!)).toBe(true);
-      expect(verifySignature(Buffer.concat([delivery!.body, Buffer.from(" ")]), header, paysim.signingSecret!)).toBe(false);
-      expect(verifySignature(delivery!.body, header, "whsec_someone_else")).toBe(false);
-    } finally {
-      await receiver.close();
-    }
+    const receiver = await useReceiver();
+    const paysim = await start({ forwardTo: receiver.url });
+    await api(paysim, "POST", "/v1/payment_intents", { amount: 1000 });
+    const [delivery] = await receiver.waitForRequests(1);
+    const header = delivery!.headers["service-signature"] as string;
+    expect(verifySignature(delivery!.body, header, paysim.signingSecret!)).toBe(true);
+    expect(verifySignature(Buffer.concat([delivery!.body, Buffer.from(" ")]), header, paysim.signingSecret!)).toBe(false);
+    expect(verifySignature(delivery!.body, header, "whsec_someone_else")).toBe(false);
   });
 
   it("runs several instances side by side, each with its own data, and close() frees the port", async () => {
@@ -137,39 +130,30 @@ describe("startPaysim", () => {
   });
 
   it("writes the database where db says", async () => {
-    const dir = tempDir();
-    try {
-      const paysim = await start({ db: join(dir.dir, "it.db") });
-      expect(existsSync(join(dir.dir, "it.db"))).toBe(true);
-      await paysim.close();
-    } finally {
-      dir.cleanup();
-    }
+    const dir = useTempDir();
+    await start({ db: join(dir, "it.db") });
+    expect(existsSync(join(dir, "it.db"))).toBe(true);
   });
 
   it("prints nothing and writes no file (run from the built package in an empty folder)", async () => {
-    const dir = tempDir("paysim-quiet-");
-    try {
-      const script = `
-        import { startPaysim } from ${JSON.stringify(DIST_INDEX)};
-        const paysim = await startPaysim();
-        const headers = { Authorization: "Bearer " + paysim.secretKey, "Content-Type": "application/json", "Idempotency-Key": "quiet-1" };
-        const created = await fetch(paysim.url + "/v1/payment_intents", { method: "POST", headers, body: JSON.stringify({ amount: 1000 }) });
-        if (created.status !== 201) process.exit(3);
-        await paysim.clock.advance("1h");
-        await paysim.close();`;
-      const result = await new Promise<{ code: number | null; out: string }>((resolve, reject) => {
-        const child = spawn(process.execPath, ["--input-type=module", "-e", script], { cwd: dir.dir, stdio: ["ignore", "pipe", "pipe"] });
-        let out = "";
-        child.stdout.on("data", (chunk) => (out += chunk));
-        child.stderr.on("data", (chunk) => (out += chunk));
-        child.on("error", reject);
-        child.on("close", (code) => resolve({ code, out }));
-      });
-      expect(result).toEqual({ code: 0, out: "" });
-      expect(readdirSync(dir.dir)).toEqual([]);
-    } finally {
-      dir.cleanup();
-    }
+    const dir = useTempDir("paysim-quiet-");
+    const script = `
+      import { startPaysim } from ${JSON.stringify(DIST_INDEX)};
+      const paysim = await startPaysim();
+      const headers = { Authorization: "Bearer " + paysim.secretKey, "Content-Type": "application/json", "Idempotency-Key": "quiet-1" };
+      const created = await fetch(paysim.url + "/v1/payment_intents", { method: "POST", headers, body: JSON.stringify({ amount: 1000 }) });
+      if (created.status !== 201) process.exit(3);
+      await paysim.clock.advance("1h");
+      await paysim.close();`;
+    const result = await new Promise<{ code: number | null; out: string }>((resolve, reject) => {
+      const child = spawn(process.execPath, ["--input-type=module", "-e", script], { cwd: dir, stdio: ["ignore", "pipe", "pipe"] });
+      let out = "";
+      child.stdout.on("data", (chunk) => (out += chunk));
+      child.stderr.on("data", (chunk) => (out += chunk));
+      child.on("error", reject);
+      child.on("close", (code) => resolve({ code, out }));
+    });
+    expect(result).toEqual({ code: 0, out: "" });
+    expect(readdirSync(dir)).toEqual([]);
   });
 });

@@ -2,8 +2,8 @@ import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import ts from "typescript";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { tempDir } from "./helpers/paysim.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { suiteScope, useTempDir } from "./helpers/disposables.js";
 
 // Compiles a merchant's strict TypeScript project against the built package (dist/): run
 // `npm run build` first.
@@ -55,12 +55,13 @@ function installedPackages(): string[] {
   return [...found];
 }
 
-let project: { dir: string; cleanup: () => void };
+const thisFile = suiteScope();
+let project: string;
 let program: ts.Program;
 beforeAll(() => {
   if (!existsSync(DIST_TYPES)) throw new Error(`${DIST_TYPES} is missing: run \`npm run build\` first.`);
-  project = tempDir("paysim-consumer-");
-  const modules = join(project.dir, "node_modules");
+  project = useTempDir("paysim-consumer-", thisFile);
+  const modules = join(project, "node_modules");
   // The package itself: its package.json and dist/, without paysim's own node_modules beside them.
   const pkg = join(modules, "paysim");
   mkdirSync(pkg, { recursive: true });
@@ -71,7 +72,7 @@ beforeAll(() => {
     if (name.includes("/")) mkdirSync(join(modules, name.split("/")[0]!), { recursive: true });
     if (!existsSync(join(modules, name))) symlinkSync(join(REPO_MODULES, name), join(modules, name));
   }
-  const file = join(project.dir, "consumer.ts");
+  const file = join(project, "consumer.ts");
   writeFileSync(file, CONSUMER);
   program = ts.createProgram([file], {
     strict: true,
@@ -87,11 +88,10 @@ beforeAll(() => {
     preserveSymlinks: true,
   });
 });
-afterAll(() => project?.cleanup());
 
 describe("the published type declarations", () => {
   it("compile in a strict project with skipLibCheck false and only what a merchant installs", () => {
-    const diagnostics = ts.getPreEmitDiagnostics(program).map((d) => ts.formatDiagnostic(d, { getCanonicalFileName: (f) => f, getCurrentDirectory: () => project.dir, getNewLine: () => "\n" }));
+    const diagnostics = ts.getPreEmitDiagnostics(program).map((d) => ts.formatDiagnostic(d, { getCanonicalFileName: (f) => f, getCurrentDirectory: () => project, getNewLine: () => "\n" }));
     expect(diagnostics).toEqual([]);
   });
 

@@ -45,6 +45,7 @@ describe.skipIf(!hasChromium)("the checkout page in headless Chromium, with Java
   async function openCheckout(body: object = { amount: 4999, description: "Wireless headphones, order #1042" }): Promise<{ page: Page; intent: any }> {
     const intent = await createIntent(paysim, body);
     const page = await context.newPage();
+    defer(() => page.close());
     const response = await page.goto(intent.checkout_url);
     expect(response?.status()).toBe(200);
     return { page, intent };
@@ -80,7 +81,6 @@ describe.skipIf(!hasChromium)("the checkout page in headless Chromium, with Java
     expect(overflow).toBe(0);
     await page.screenshot({ path: `${SCREENSHOTS}/checkout-mobile.png`, fullPage: true });
     expect((await stateOf(intent.id)).state).toBe("created");
-    await page.close();
   });
 
   it("paying with a succeeding card captures the intent and shows the success page", async () => {
@@ -92,7 +92,6 @@ describe.skipIf(!hasChromium)("the checkout page in headless Chromium, with Java
     await expect(page.getByText("Visa •••• 4242").isVisible()).resolves.toBe(true);
     expect(await stateOf(intent.id)).toMatchObject({ state: "captured", card: { last4: "4242", brand: "visa" } });
     await page.screenshot({ path: `${SCREENSHOTS}/checkout-result.png`, fullPage: true });
-    await page.close();
   });
 
   it("paying with a declining card fails the intent with its reason and says so", async () => {
@@ -104,7 +103,6 @@ describe.skipIf(!hasChromium)("the checkout page in headless Chromium, with Java
     await expect(page.getByText("Your card has insufficient funds.").isVisible()).resolves.toBe(true);
     expect(await stateOf(intent.id)).toMatchObject({ state: "failed", failure_reason: "insufficient_funds", card: { last4: "9995" } });
     await page.screenshot({ path: `${SCREENSHOTS}/checkout-result-failed.png`, fullPage: true });
-    await page.close();
   });
 
   it("an invalid number shows a form error on the field, keeps the intent created, and a corrected form then pays", async () => {
@@ -126,7 +124,6 @@ describe.skipIf(!hasChromium)("the checkout page in headless Chromium, with Java
     await page.waitForURL(intent.checkout_url);
     await expect(page.getByText("Authorized, awaiting capture by the merchant").isVisible()).resolves.toBe(true);
     expect(await stateOf(intent.id)).toMatchObject({ state: "authorized", card: { last4: "4444", brand: "mastercard" } });
-    await page.close();
   });
 
   it("Cancel cancels the intent and shows the canceled page", async () => {
@@ -135,6 +132,5 @@ describe.skipIf(!hasChromium)("the checkout page in headless Chromium, with Java
     await page.waitForURL(intent.checkout_url);
     await expect(page.getByRole("heading", { level: 1 }).textContent()).resolves.toBe("Payment canceled");
     expect(await stateOf(intent.id)).toMatchObject({ state: "canceled", card: null });
-    await page.close();
   });
 });

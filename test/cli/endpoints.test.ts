@@ -1,13 +1,14 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { runCli, startPaysimCli, type StartedPaysim } from "../helpers/cli.js";
-import { startTestPaysim, tempDir, type TestPaysim } from "../helpers/paysim.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { runCli } from "../helpers/cli.js";
+import { suiteScope, usePaysim, usePaysimCli, useTempDir } from "../helpers/disposables.js";
+import { startTestPaysim, type TestPaysim } from "../helpers/paysim.js";
 
 describe("paysim endpoints", () => {
+  const thisSuite = suiteScope();
   let paysim: TestPaysim;
   beforeAll(async () => {
-    paysim = await startTestPaysim();
+    paysim = await usePaysim({}, thisSuite);
   });
-  afterAll(() => paysim.dispose());
 
   const cli = (...args: string[]) => runCli([...args, "--url", paysim.url, "--key", paysim.secretKey]);
   const listed = async () => (await paysim.api("GET", "/v1/webhook_endpoints")).body.data as any[];
@@ -82,33 +83,28 @@ describe("paysim endpoints", () => {
 });
 
 describe("paysim endpoints beside paysim start --forward-to", () => {
-  const folder = tempDir("paysim-endpoints-");
-  const children: StartedPaysim[] = [];
-  afterEach(async () => {
-    for (const child of children.splice(0)) await child.cli.stop("SIGKILL");
+  const thisSuite = suiteScope();
+  let folder: string;
+  beforeAll(() => {
+    folder = useTempDir("paysim-endpoints-", thisSuite);
   });
-  afterAll(() => folder.cleanup());
 
-  const serving = async (args: string[]) => {
-    const started = await startPaysimCli(["--no-ui", ...args], { cwd: folder.dir });
-    children.push(started);
-    return started;
-  };
+  const serving = (args: string[]) => usePaysimCli(["--no-ui", ...args], { cwd: folder });
   const listFromFolder = async () => {
-    const { code, stdout, stderr } = await runCli(["endpoints", "list", "--json"], { cwd: folder.dir });
+    const { code, stdout, stderr } = await runCli(["endpoints", "list", "--json"], { cwd: folder });
     expect(code, stderr).toBe(0);
     return (JSON.parse(stdout).data as any[]).map((e) => e.url);
   };
 
   it("shows the endpoints of this run's --forward-to only: a later start drops the URLs it does not name, and keeps one added with the command", async () => {
-    await serving(["--forward-to", "http://127.0.0.1:9/first"]);
+    const first = await serving(["--forward-to", "http://127.0.0.1:9/first"]);
     expect(await listFromFolder()).toEqual(["http://127.0.0.1:9/first"]);
-    expect((await runCli(["endpoints", "add", "http://127.0.0.1:9/added"], { cwd: folder.dir })).code).toBe(0);
-    expect((await children.pop()!.cli.stop("SIGTERM")).code).toBe(0);
+    expect((await runCli(["endpoints", "add", "http://127.0.0.1:9/added"], { cwd: folder })).code).toBe(0);
+    expect((await first.cli.stop("SIGTERM")).code).toBe(0);
 
-    await serving(["--forward-to", "http://127.0.0.1:9/second"]);
+    const second = await serving(["--forward-to", "http://127.0.0.1:9/second"]);
     expect(await listFromFolder()).toEqual(["http://127.0.0.1:9/added", "http://127.0.0.1:9/second"]);
-    expect((await children.pop()!.cli.stop("SIGTERM")).code).toBe(0);
+    expect((await second.cli.stop("SIGTERM")).code).toBe(0);
 
     await serving([]);
     expect(await listFromFolder()).toEqual(["http://127.0.0.1:9/added"]);

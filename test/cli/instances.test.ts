@@ -1,30 +1,23 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { runCli, startPaysimCli, type StartedPaysim } from "../helpers/cli.js";
-import { callApi, tempDir } from "../helpers/paysim.js";
+import { describe, expect, it } from "vitest";
+import { runCli, type StartedPaysim } from "../helpers/cli.js";
+import { usePaysimCli, useTempDir } from "../helpers/disposables.js";
+import { callApi } from "../helpers/paysim.js";
 
 /**
  * How the commands find the server the user means when `paysim start` ran more than
  * once from one folder: every server here is the real binary, run from that folder.
  */
 
-const folders: { cleanup: () => void }[] = [];
-const children: StartedPaysim[] = [];
+/** A fresh folder, removed when the test finishes. */
 function folder(): string {
-  const f = tempDir("paysim-instances-");
-  folders.push(f);
-  return f.dir;
+  return useTempDir("paysim-instances-");
 }
-async function serving(cwd: string, args: string[] = []): Promise<StartedPaysim> {
-  const started = await startPaysimCli(["--no-ui", ...args], { cwd });
-  children.push(started);
-  return started;
+/** `paysim start --no-ui` run from `cwd`, killed when the test finishes unless it has stopped already. */
+function serving(cwd: string, args: string[] = []): Promise<StartedPaysim> {
+  return usePaysimCli(["--no-ui", ...args], { cwd });
 }
-afterEach(async () => {
-  for (const child of children.splice(0)) await child.cli.stop("SIGKILL");
-  for (const f of folders.splice(0)) f.cleanup();
-});
 
 const mode = (path: string) => statSync(path).mode & 0o777;
 const entries = (cwd: string) => (existsSync(join(cwd, ".paysim", "instances")) ? readdirSync(join(cwd, ".paysim", "instances")).sort() : []);

@@ -2,28 +2,20 @@ import Database from "better-sqlite3";
 import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { VERSION } from "../../src/version.js";
-import { startCli, startPaysimCli, runCli, type CliHandle } from "../helpers/cli.js";
-import { callApi, clientFor, createIntent, tempDir } from "../helpers/paysim.js";
+import { runCli } from "../helpers/cli.js";
+import { defer, useCli, usePaysimCli, useTempDir } from "../helpers/disposables.js";
+import { callApi, clientFor, createIntent } from "../helpers/paysim.js";
 
-const folders: { cleanup: () => void }[] = [];
-const children: CliHandle[] = [];
+/** A fresh folder, removed when the test finishes. */
 function folder(): string {
-  const f = tempDir("paysim-cli-start-");
-  folders.push(f);
-  return f.dir;
+  return useTempDir("paysim-cli-start-");
 }
-/** A serving `paysim start`, run in a folder of its own (":memory:" writes .paysim/instance.json in the working folder). */
-async function serving(args: string[], env?: Record<string, string | undefined>) {
-  const started = await startPaysimCli(args, { env, cwd: folder() });
-  children.push(started.cli);
-  return started;
+/** A serving `paysim start`, run in a folder of its own (":memory:" writes .paysim/instance.json in the working folder); killed when the test finishes unless it has stopped already. */
+function serving(args: string[], env?: Record<string, string | undefined>) {
+  return usePaysimCli(args, { env, cwd: folder() });
 }
-afterEach(async () => {
-  for (const child of children.splice(0)) await child.stop("SIGKILL");
-  for (const f of folders.splice(0)) f.cleanup();
-});
 
 /** A port that was free a moment ago (the OS picks it). */
 async function freePort(): Promise<number> {
@@ -72,8 +64,7 @@ describe("paysim start", () => {
   it("honours PAYSIM_PORT and PAYSIM_SECRET_KEY", async () => {
     const port = await freePort();
     const db = join(folder(), "paysim.db");
-    const cli = startCli(["start", "--db", db], { cwd: folder(), env: { PAYSIM_PORT: String(port), PAYSIM_SECRET_KEY: "sk_test_from_env_0001" } });
-    children.push(cli);
+    const cli = useCli(["start", "--db", db], { cwd: folder(), env: { PAYSIM_PORT: String(port), PAYSIM_SECRET_KEY: "sk_test_from_env_0001" } });
     const [, url] = await cli.waitFor(/listening on (http:\/\/\S+)/);
     await cli.waitFor(/^ {2}database /m);
     expect(url).toBe(`http://127.0.0.1:${port}`);
@@ -193,14 +184,11 @@ describe("paysim start", () => {
   it("refuses a port in use with exit 1 and says so", async () => {
     const blocker: Server = createServer();
     await new Promise<void>((resolve) => blocker.listen(0, "127.0.0.1", resolve));
+    defer(() => new Promise<void>((resolve) => blocker.close(() => resolve())));
     const port = (blocker.address() as { port: number }).port;
-    try {
-      const result = await runCli(["start", "--port", String(port), "--db", ":memory:"], { cwd: folder() });
-      expect(result.code).toBe(1);
-      expect(result.stderr).toMatch(new RegExp(`Port ${port} .*already in use`));
-    } finally {
-      await new Promise<void>((resolve) => blocker.close(() => resolve()));
-    }
+    const result = await runCli(["start", "--port", String(port), "--db", ":memory:"], { cwd: folder() });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(new RegExp(`Port ${port} .*already in use`));
   });
 
   it("warns when --host makes it reachable from the network", async () => {

@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
-import { defer, suiteScope, usePaysim, usePaysimApp, useReceiver, useTempDir } from "./disposables.js";
+import { defer, suiteScope, usePaysim, usePaysimApp, useReceiver, useTempDir, useTmux } from "./disposables.js";
+import type { TmuxTerminal } from "./tmux.js";
 
 // The order of the tests in each describe matters: a later test checks what the cleanups of an earlier one did.
 
@@ -88,5 +89,18 @@ describe("a suite's scope", () => {
 
   it("released it after that suite's last test, newest first", () => {
     expect(released).toEqual(["made second", "made first"]);
+  });
+});
+
+describe("useTmux", () => {
+  let terminal: TmuxTerminal;
+
+  it("runs the program in a terminal while the test runs", async () => {
+    terminal = await useTmux(["sh", "-c", "echo tmux-is-here; sleep 600"], { columns: 40, rows: 5 });
+    expect(await terminal.waitForScreen((screen) => screen.includes("tmux-is-here"), "the echoed line")).toContain("tmux-is-here");
+  });
+
+  it("killed the session and its tmux server once that test has finished", async () => {
+    await expect(terminal.screen()).rejects.toThrow();
   });
 });

@@ -6,6 +6,7 @@ import type { Migration } from "../../src/store/migrations/index.js";
 import { startCli, startPaysimCli, type CliHandle, type CliOptions, type StartedPaysim } from "./cli.js";
 import { startTestPaysim, startTestPaysimApp, tempDir, type TestPaysim } from "./paysim.js";
 import { startReceiver, type Behaviour, type ChooseBehaviour, type Receiver } from "./receiver.js";
+import { startInTmux, type TmuxOptions, type TmuxTerminal } from "./tmux.js";
 
 /**
  * The one way tests release what they start. Every `use*` helper below registers
@@ -132,4 +133,11 @@ export function useDatabase(path: string, migrations?: readonly Migration[], sco
     if (db.open) db.close();
   });
   return db;
+}
+
+/** `startInTmux`: `command` in a tmux session of its own, killed (with its private tmux server) with its scope. */
+export async function useTmux(command: readonly string[], options: TmuxOptions, scope: Scope = thisTest): Promise<TmuxTerminal> {
+  const terminal = await startInTmux(command, options);
+  scope.defer(() => terminal.kill());
+  return terminal;
 }

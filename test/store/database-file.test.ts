@@ -3,28 +3,20 @@ import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { chmodSync, copyFileSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { PAYSIM_APPLICATION_ID } from "../../src/store/database-file.js";
 import { MIGRATIONS } from "../../src/store/migrations/index.js";
 import { DatabaseInUseError, openDatabase, UnusableDatabaseError, type Db } from "../../src/store/open.js";
-import { tempDir } from "../helpers/paysim.js";
+import { defer, useDatabase, useTempDir } from "../helpers/disposables.js";
 
-const folders: { cleanup: () => void }[] = [];
-const opened: Db[] = [];
+/** A fresh folder, removed when the test finishes. */
 function folder(): string {
-  const made = tempDir("paysim-dbfile-");
-  folders.push(made);
-  return made.dir;
+  return useTempDir("paysim-dbfile-");
 }
+/** `openDatabase`, closed when the test finishes unless the test closed it. */
 function open(path: string): Db {
-  const db = openDatabase(path);
-  opened.push(db);
-  return db;
+  return useDatabase(path);
 }
-afterEach(() => {
-  for (const db of opened.splice(0)) if (db.open) db.close();
-  for (const made of folders.splice(0)) made.cleanup();
-});
 
 /** Everything about a path and its folder that a refusal must leave as it was: entries, modes, bytes. */
 function stateOf(path: string): unknown {
@@ -147,11 +139,11 @@ describe("openDatabase refuses what is not a paysim database, changing nothing",
     const mode = statSync(path).mode;
     expect(() => open(path)).toThrow(/app\.db is a SQLite database without paysim's tables \(it has companies\)/);
     const check = new Database(path, { readonly: true });
+    defer(() => check.close());
     expect(check.prepare("SELECT name FROM sqlite_master").pluck().all()).toEqual(["companies"]);
     expect(check.prepare("SELECT id FROM companies").pluck().all()).toEqual(["c1"]);
     expect(check.pragma("user_version", { simple: true })).toBe(7);
     expect(check.pragma("application_id", { simple: true })).toBe(0);
-    check.close();
     expect(statSync(path).mode).toBe(mode);
   });
 

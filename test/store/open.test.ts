@@ -1,31 +1,23 @@
 import Database from "better-sqlite3";
 import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { MIGRATIONS, type Migration } from "../../src/store/migrations/index.js";
 import { migration010 } from "../../src/store/migrations/010-initial.js";
 import { NewerDatabaseError, openDatabase, type Db } from "../../src/store/open.js";
-import { tempDir } from "../helpers/paysim.js";
+import { defer, useDatabase, useTempPath } from "../helpers/disposables.js";
 
 const LATEST = MIGRATIONS.at(-1)!.version;
 const INITIAL_TABLES = ["api_keys", "companies", "events", "idempotency_keys", "meta", "payment_intents", "webhook_endpoints"];
 
-const folders: { cleanup: () => void }[] = [];
-const opened: Db[] = [];
+/** `name` in a fresh folder, removed when the test finishes. */
 function freshPath(name = "paysim.db"): string {
-  const folder = tempDir("paysim-store-");
-  folders.push(folder);
-  return join(folder.dir, name);
+  return useTempPath(name, "paysim-store-");
 }
+/** `openDatabase`, closed when the test finishes unless the test closed it. */
 function open(path: string, migrations?: readonly Migration[]): Db {
-  const db = migrations ? openDatabase(path, migrations) : openDatabase(path);
-  opened.push(db);
-  return db;
+  return useDatabase(path, migrations);
 }
-afterEach(() => {
-  for (const db of opened.splice(0)) if (db.open) db.close();
-  for (const folder of folders.splice(0)) folder.cleanup();
-});
 
 const tables = (db: Db) =>
   (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all() as string[]);
@@ -161,9 +153,9 @@ describe("openDatabase on an existing file", () => {
     expect(readFileSync(path).equals(before)).toBe(true);
     expect(existsSync(`${path}-wal`)).toBe(false);
     const check = new Database(path, { readonly: true });
+    defer(() => check.close());
     expect(check.pragma("user_version", { simple: true })).toBe(LATEST + 10);
     expect(check.pragma("journal_mode", { simple: true })).toBe("delete");
-    check.close();
   });
 
   it("refuses a file that is not a database with an error, leaving it as it was", () => {

@@ -1,14 +1,10 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { startLiveFeed, type LiveFeed } from "../../src/ui/live-feed.js";
 import type { Printed } from "../../src/ui/model.js";
-import { freshKey, startTestPaysim, type TestPaysim } from "../helpers/paysim.js";
+import { usePaysim } from "../helpers/disposables.js";
+import { freshKey, type TestPaysim } from "../helpers/paysim.js";
 
 const CARD = { amount: 5000, currency: "EUR", destination_type: "card", destination_token: "tok_card_fail" };
-
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
 
 function eventTypes(printed: readonly Printed[]): string[] {
   return printed.flatMap((line) => (line.kind === "event" ? [line.event.type] : []));
@@ -16,8 +12,7 @@ function eventTypes(printed: readonly Printed[]): string[] {
 
 describe("the live view's feed", () => {
   it("keeps what the bus announced, in order, until taken; stop() lets go of the bus", async () => {
-    const paysim = await startTestPaysim();
-    cleanups.push(() => paysim.dispose());
+    const paysim = await usePaysim();
     const feed = startLiveFeed(paysim);
     let news = 0;
     feed.onNews(() => news++);
@@ -38,15 +33,13 @@ describe("the live view's feed", () => {
 
   it("started from onBusReady, hears what jobs that fell due while paysim was down announce before createPaysim resolves", async () => {
     let real = Date.parse("2030-01-01T00:00:00.000Z");
-    const first = await startTestPaysim({ realNow: () => real });
-    cleanups.push(() => first.dispose());
+    const first = await usePaysim({ realNow: () => real });
     expect((await first.api("POST", "/v1/payouts", { body: CARD, idempotencyKey: freshKey() })).status).toBe(201);
     await first.close();
 
     real += 3000; // the move to failed fell due while it was down
     let early: LiveFeed | undefined;
-    const second: TestPaysim = await startTestPaysim({ db: first.dbPath, realNow: () => real, onBusReady: (parts) => void (early = startLiveFeed(parts)) });
-    cleanups.push(() => second.close());
+    const second: TestPaysim = await usePaysim({ db: first.dbPath, realNow: () => real, onBusReady: (parts) => void (early = startLiveFeed(parts)) });
     const late = startLiveFeed(second);
 
     expect(eventTypes(early!.take().printed)).toEqual(["payout.failed"]);

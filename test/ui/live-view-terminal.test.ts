@@ -1,11 +1,12 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { PAYSIM_BIN } from "../helpers/cli.js";
-import { clientFor, createIntent, tempDir } from "../helpers/paysim.js";
+import { useTempDir, useTmux } from "../helpers/disposables.js";
+import { clientFor, createIntent } from "../helpers/paysim.js";
 import { closedPortUrl } from "../helpers/receiver.js";
-import { requireTmux, startInTmux, type TmuxTerminal } from "../helpers/tmux.js";
+import { requireTmux, type TmuxTerminal } from "../helpers/tmux.js";
 
 // The built `paysim start` in a real terminal (tmux), read the way a developer reads it: the
 // screen. Ink's own test renderer cannot show what happens while Ink is still loading, nor how a
@@ -15,11 +16,6 @@ const BUILT_CLI = fileURLToPath(new URL("../../dist/paysim-cli.js", import.meta.
 const KEY = "sk_test_live_view_terminal_0001";
 /** Long enough to be cut at 70 columns, not at 140. */
 const LONG_PATH = "/hooks/a/rather/long/path/for/the/resize";
-
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
 
 /** A port nothing listens on right now, for paysim to take. */
 async function freePort(): Promise<number> {
@@ -37,13 +33,11 @@ async function startLive(options: { forwardTo?: string; columns?: number; rows?:
   // Each test fails, none is skipped, when what it needs is missing.
   requireTmux();
   if (!existsSync(BUILT_CLI)) throw new Error(`${BUILT_CLI} is missing: run \`npm run build\` before the CLI tests.`);
-  const { dir, cleanup } = tempDir();
-  cleanups.push(cleanup);
+  const dir = useTempDir();
   const port = await freePort();
   const args = [process.execPath, PAYSIM_BIN, "start", "--port", String(port), "--db", join(dir, "paysim.db"), "--secret-key", KEY];
   if (options.forwardTo) args.push("--forward-to", options.forwardTo);
-  const terminal = await startInTmux(args, { columns: options.columns ?? 140, rows: options.rows ?? 40, cwd: dir });
-  cleanups.push(() => terminal.kill());
+  const terminal = await useTmux(args, { columns: options.columns ?? 140, rows: options.rows ?? 40, cwd: dir });
   const url = `http://127.0.0.1:${port}`;
   await waitForHealth(url, terminal);
   return { terminal, url, api: clientFor(url, KEY).api };

@@ -1,29 +1,27 @@
 import "./helpers/as-a-terminal.js";
 import chalk from "chalk";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { MAX_ATTEMPTS, RETRY_DELAYS_MS } from "../../src/domain/retry-schedule.js";
-import { closedPortUrl, startReceiver, type Receiver } from "../helpers/receiver.js";
-import { createIntent, startTestPaysim, type TestPaysim } from "../helpers/paysim.js";
+import { defer, usePaysim, useReceiver } from "../helpers/disposables.js";
+import { closedPortUrl } from "../helpers/receiver.js";
+import { createIntent, type TestPaysim } from "../helpers/paysim.js";
 import { normalise, renderView, type RenderedView } from "./helpers/live-view.js";
 
 /** Real time stands still: only advanceClock moves the clock, so countdowns are exact. */
 const FROZEN = Date.parse("2026-05-01T12:00:00.000Z");
 const frozen = () => FROZEN;
 
-const open: { paysim?: TestPaysim; receiver?: Receiver; view?: RenderedView }[] = [];
-afterEach(async () => {
-  for (const { view, paysim, receiver } of open.splice(0)) {
-    view?.unmount();
-    await paysim?.dispose();
-    await receiver?.close();
-  }
-});
+/** `renderView`, unmounted when the test finishes. */
+function useView(paysim: TestPaysim, options?: Parameters<typeof renderView>[1]): RenderedView {
+  const view = renderView(paysim, options);
+  defer(() => view.unmount());
+  return view;
+}
 
-async function setUp(behaviour: number | "hang", options: Parameters<typeof startTestPaysim>[0] = {}) {
-  const receiver = await startReceiver(behaviour);
-  const paysim = await startTestPaysim({ forwardTo: receiver.url, realNow: frozen, ...options });
-  const view = renderView(paysim);
-  open.push({ paysim, receiver, view });
+async function setUp(behaviour: number | "hang", options: Parameters<typeof usePaysim>[0] = {}) {
+  const receiver = await useReceiver(behaviour);
+  const paysim = await usePaysim({ forwardTo: receiver.url, realNow: frozen, ...options });
+  const view = useView(paysim);
   return { receiver, paysim, view };
 }
 
@@ -80,10 +78,9 @@ paysim http://127.0.0.1:PORT · clock … · 1 in flight · q to quit`);
   });
 
   it("names a network failure instead of a status", async () => {
-    const receiver = await startReceiver(200);
-    const paysim = await startTestPaysim({ forwardTo: await closedPortUrl(), realNow: frozen });
-    const view = renderView(paysim);
-    open.push({ paysim, receiver, view });
+    await useReceiver(200);
+    const paysim = await usePaysim({ forwardTo: await closedPortUrl(), realNow: frozen });
+    const view = useView(paysim);
     await createIntent(paysim);
     await view.waitForFrame("↻ connection refused, retry 1/6 in 00:30");
   });
@@ -123,11 +120,10 @@ paysim http://127.0.0.1:PORT · clock … · 1 in flight · q to quit`);
   });
 
   it("cuts every line at the terminal's width, and again after the terminal is narrowed", async () => {
-    const receiver = await startReceiver(500);
+    const receiver = await useReceiver(500);
     const longUrl = `${receiver.url}?${"segment=x&".repeat(20)}`;
-    const paysim = await startTestPaysim({ forwardTo: longUrl, realNow: frozen });
-    const view = renderView(paysim);
-    open.push({ paysim, receiver, view });
+    const paysim = await usePaysim({ forwardTo: longUrl, realNow: frozen });
+    const view = useView(paysim);
     await createIntent(paysim);
     const wide = await view.waitForFrame("retry 1/6 in 00:30");
     for (const line of wide.split("\n")) expect(line.length).toBeLessThanOrEqual(100);
@@ -142,9 +138,8 @@ paysim http://127.0.0.1:PORT · clock … · 1 in flight · q to quit`);
   });
 
   it("redraws a burst of thousands of bus events in a few frames, printing the newest and counting the rest", async () => {
-    const paysim = await startTestPaysim({ realNow: frozen });
-    const view = renderView(paysim, { throttleMs: 50 });
-    open.push({ paysim, view });
+    const paysim = await usePaysim({ realNow: frozen });
+    const view = useView(paysim, { throttleMs: 50 });
     await view.waitForFrame("q to quit");
     const before = view.frameCount();
     const company = paysim.companies[0]!.company.id;
@@ -160,9 +155,8 @@ paysim http://127.0.0.1:PORT · clock … · 1 in flight · q to quit`);
   });
 
   it("asks to quit on q and on Ctrl-C, and not on other keys", async () => {
-    const paysim = await startTestPaysim({ realNow: frozen });
-    const view = renderView(paysim);
-    open.push({ paysim, view });
+    const paysim = await usePaysim({ realNow: frozen });
+    const view = useView(paysim);
     await view.waitForFrame("q to quit");
     view.stdin.write("x");
     view.stdin.write("q");
@@ -173,20 +167,16 @@ paysim http://127.0.0.1:PORT · clock … · 1 in flight · q to quit`);
   it("uses colours only when told to", async () => {
     const level = chalk.level;
     chalk.level = 1;
-    try {
-      const paysim = await startTestPaysim({ realNow: frozen });
-      const plain = renderView(paysim, { colour: false });
-      const coloured = renderView(paysim, { colour: true });
-      open.push({ paysim, view: plain }, { view: coloured });
-      await paysim.api("GET", "/v1/payment_intents");
-      await plain.waitForFrame("GET /v1/payment_intents 200");
-      await coloured.waitForFrame("GET /v1/payment_intents 200");
-      // eslint-disable-next-line no-control-regex
-      expect(rawFrame(plain)).not.toMatch(/\u001b\[/);
-      expect(rawFrame(coloured)).toContain("\u001b[32m200\u001b[39m");
-    } finally {
-      chalk.level = level;
-    }
+    defer(() => (chalk.level = level));
+    const paysim = await usePaysim({ realNow: frozen });
+    const plain = useView(paysim, { colour: false });
+    const coloured = useView(paysim, { colour: true });
+    await paysim.api("GET", "/v1/payment_intents");
+    await plain.waitForFrame("GET /v1/payment_intents 200");
+    await coloured.waitForFrame("GET /v1/payment_intents 200");
+    // eslint-disable-next-line no-control-regex
+    expect(rawFrame(plain)).not.toMatch(/\u001b\[/);
+    expect(rawFrame(coloured)).toContain("\u001b[32m200\u001b[39m");
   });
 });
 

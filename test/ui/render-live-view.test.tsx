@@ -1,14 +1,10 @@
 import "./helpers/as-a-terminal.js";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { renderLiveView } from "../../src/ui/render-live-view.js";
-import { createIntent, startTestPaysim, tempDir } from "../helpers/paysim.js";
-import { startReceiver, type Receiver } from "../helpers/receiver.js";
+import { defer, usePaysim, useReceiver, useTempDir } from "../helpers/disposables.js";
+import { createIntent } from "../helpers/paysim.js";
+import type { Receiver } from "../helpers/receiver.js";
 import { fakeTerminal } from "./helpers/fake-terminal.js";
-
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
 
 async function waitForOutput(terminal: ReturnType<typeof fakeTerminal>, text: string): Promise<void> {
   // A guard against a hung test, not a timing assertion.
@@ -25,14 +21,11 @@ describe("renderLiveView", () => {
     ["q", "q"],
     ["Ctrl-C", "\u0003"],
   ])("quits on %s: the instance is closed, its pending deliveries kept for the next start", async (_name, key) => {
-    const receiver: Receiver = await startReceiver(500);
-    cleanups.push(() => receiver.close());
-    const { dir, cleanup } = tempDir();
-    cleanups.push(cleanup);
+    const receiver: Receiver = await useReceiver(500);
+    const dir = useTempDir();
     const db = `${dir}/paysim.db`;
     const secretKey = "sk_test_live_view_quit_0001";
-    const paysim = await startTestPaysim({ db, forwardTo: receiver.url, secretKey });
-    cleanups.push(() => paysim.close());
+    const paysim = await usePaysim({ db, forwardTo: receiver.url, secretKey });
     const terminal = fakeTerminal();
 
     const view = renderLiveView(paysim, { db, host: "127.0.0.1", stdout: terminal.stdout, stdin: terminal.stdin, stderr: terminal.stderr, colour: false });
@@ -46,8 +39,7 @@ describe("renderLiveView", () => {
     await expect(fetch(`${paysim.url}/health`)).rejects.toThrow();
 
     // Started as before (the same --forward-to): an endpoint a start no longer names would be removed.
-    const again = await startTestPaysim({ db, forwardTo: receiver.url, secretKey });
-    cleanups.push(() => again.close());
+    const again = await usePaysim({ db, forwardTo: receiver.url, secretKey });
     const events = await again.api("GET", "/v1/events?type=payment_intent.created");
     const event = events.body.data.find((e: { data: { id: string } }) => e.data.id === intent.id);
     const shown = await again.api("GET", `/v1/events/${event.id}`);
@@ -55,11 +47,10 @@ describe("renderLiveView", () => {
   });
 
   it("shows the banner with the key and each endpoint's signing secret", async () => {
-    const paysim = await startTestPaysim({ forwardTo: "http://127.0.0.1:3000/hooks", webhookSecret: "whsec_banner_test_0001" });
-    cleanups.push(() => paysim.dispose());
+    const paysim = await usePaysim({ forwardTo: "http://127.0.0.1:3000/hooks", webhookSecret: "whsec_banner_test_0001" });
     const terminal = fakeTerminal();
     const view = renderLiveView(paysim, { db: paysim.dbPath, host: "127.0.0.1", stdout: terminal.stdout, stdin: terminal.stdin, stderr: terminal.stderr, colour: false });
-    cleanups.push(() => view.quit());
+    defer(() => view.quit());
     await waitForOutput(terminal, "q to quit");
     expect(terminal.output()).toContain(`  key       ${paysim.secretKey}\n`);
     expect(terminal.output()).toContain("  webhook   http://127.0.0.1:3000/hooks  signing secret whsec_banner_test_0001\n");

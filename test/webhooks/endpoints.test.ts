@@ -1,17 +1,18 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { expectApiError } from "../helpers/errors.js";
 import { createIntent, freshKey, type TestPaysim } from "../helpers/paysim.js";
-import { startReceiver, type Receiver } from "../helpers/receiver.js";
-import { advance, createEndpoint, emitCreatedEvent, eventWithDeliveries, settle, startFrozenPaysim } from "./support.js";
+import { suiteScope, useReceiver } from "../helpers/disposables.js";
+import type { Receiver } from "../helpers/receiver.js";
+import { advance, createEndpoint, emitCreatedEvent, eventWithDeliveries, settle, useFrozenPaysim } from "./support.js";
 
 const ID = /^we_[0-9A-Za-z]{24}$/;
 
 describe("the webhook endpoints API", () => {
+  const thisSuite = suiteScope();
   let paysim: TestPaysim;
   beforeAll(async () => {
-    paysim = await startFrozenPaysim();
+    paysim = await useFrozenPaysim({}, thisSuite);
   });
-  afterAll(() => paysim.dispose());
 
   it("creates an endpoint: 201, a we_ id, a whsec_ secret and enabled_events [\"*\"] by default", async () => {
     const response = await paysim.api("POST", "/v1/webhook_endpoints", { body: { url: "http://localhost:3000/webhooks" } });
@@ -102,22 +103,12 @@ describe("the webhook endpoints API", () => {
 });
 
 describe("which endpoints receive which events", () => {
-  let paysim: TestPaysim | undefined;
-  const receivers: Receiver[] = [];
-  afterEach(async () => {
-    await paysim?.dispose();
-    paysim = undefined;
-    for (const r of receivers.splice(0)) await r.close();
-  });
-  const receiver = async (behaviour: 200 | 500 = 200) => {
-    const r = await startReceiver(behaviour);
-    receivers.push(r);
-    return r;
-  };
+  let paysim: TestPaysim;
+  const receiver = (behaviour: 200 | 500 = 200) => useReceiver(behaviour);
   const typesReceived = (r: Receiver) => r.requests.map((req) => JSON.parse(req.body.toString("utf8")).type as string);
 
   it("delivers to an endpoint only the event types it enabled", async () => {
-    paysim = await startFrozenPaysim({ payouts: "manual" });
+    paysim = await useFrozenPaysim({ payouts: "manual" });
     const payoutsOnly = await receiver();
     const everything = await receiver();
     await createEndpoint(paysim, payoutsOnly.url, ["payout.created"]);
@@ -144,7 +135,7 @@ describe("which endpoints receive which events", () => {
   });
 
   it("does not deliver an event to an endpoint registered after it, except by resend", async () => {
-    paysim = await startFrozenPaysim();
+    paysim = await useFrozenPaysim();
     const { eventId } = await emitCreatedEvent(paysim);
     const late = await receiver();
     const lateEndpoint = await createEndpoint(paysim, late.url);
@@ -165,7 +156,7 @@ describe("which endpoints receive which events", () => {
   });
 
   it("resends as a new delivery to every endpoint listening now, even ones that already got the event", async () => {
-    paysim = await startFrozenPaysim();
+    paysim = await useFrozenPaysim();
     const first = await receiver();
     const second = await receiver(500);
     const notListening = await receiver();
@@ -197,7 +188,7 @@ describe("which endpoints receive which events", () => {
   });
 
   it("refuses a resend with an unknown body field, and creates no delivery", async () => {
-    paysim = await startFrozenPaysim();
+    paysim = await useFrozenPaysim();
     const { eventId } = await emitCreatedEvent(paysim);
     const r = await receiver();
     await createEndpoint(paysim, r.url);
@@ -208,7 +199,7 @@ describe("which endpoints receive which events", () => {
   });
 
   it("answers 404 to a resend of an unknown event, and creates no delivery", async () => {
-    paysim = await startFrozenPaysim();
+    paysim = await useFrozenPaysim();
     const r = await receiver();
     await createEndpoint(paysim, r.url);
     expectApiError(await paysim.api("POST", "/v1/events/evt_000000000000000000000000/resend"), 404, "not_found");
@@ -220,9 +211,8 @@ describe("which endpoints receive which events", () => {
     [500, "failed"],
     [200, "succeeded"],
   ])("records an attempt in flight when its endpoint is deleted (answer %i): %s, and nothing follows it", async (status, outcome) => {
-    paysim = await startFrozenPaysim({ webhookTimeout: 600_000 });
-    const hanging = await startReceiver("hang");
-    receivers.push(hanging);
+    paysim = await useFrozenPaysim({ webhookTimeout: 600_000 });
+    const hanging = await useReceiver("hang");
     const endpoint = await createEndpoint(paysim, hanging.url);
     const { eventId } = await emitCreatedEvent(paysim);
     await hanging.waitForRequests(1);
@@ -238,7 +228,7 @@ describe("which endpoints receive which events", () => {
   });
 
   it("stops a deleted endpoint's pending deliveries: given up, no further attempt however far the clock goes", async () => {
-    paysim = await startFrozenPaysim();
+    paysim = await useFrozenPaysim();
     const failing = await receiver(500);
     const kept = await receiver(500);
     const endpoint = await createEndpoint(paysim, failing.url);

@@ -1,4 +1,3 @@
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { Bus } from "../../src/bus.js";
 import { createClock } from "../../src/runtime/clock.js";
@@ -6,12 +5,11 @@ import { createScheduler, type Job } from "../../src/runtime/scheduler.js";
 import { bootstrap } from "../../src/services/bootstrap.js";
 import { createUnitOfWork } from "../../src/services/unit-of-work.js";
 import { createStore, type Store } from "../../src/store/index.js";
-import { openDatabase } from "../../src/store/open.js";
 import type { StoredEvent } from "../../src/store/repos/events.js";
 import { createDispatcher } from "../../src/webhooks/dispatcher.js";
 import { createFirstAttempts } from "../../src/webhooks/first-attempts.js";
 import { createOutbox, DELIVERY_JOB, type DeliveryJobPayload } from "../../src/webhooks/outbox.js";
-import { defer, useTempDir } from "../helpers/disposables.js";
+import { defer, useDatabase, useTempPath } from "../helpers/disposables.js";
 
 const T0 = Date.parse("2030-01-01T00:00:00.000Z");
 
@@ -21,7 +19,7 @@ const T0 = Date.parse("2030-01-01T00:00:00.000Z");
  * stop before an attempt would go out.
  */
 function webhooksOnAFile() {
-  const db = openDatabase(join(useTempDir(), "paysim.db"));
+  const db = useDatabase(useTempPath());
   const store = createStore(db);
   const clock = createClock({ realNow: () => T0 });
   const bus = new Bus();
@@ -38,9 +36,6 @@ function webhooksOnAFile() {
     });
     return { scheduler, dispatcher };
   };
-  defer(() => {
-    if (db.open) db.close();
-  });
   const { scheduler } = instance();
   const outbox = createOutbox({ store, clock, scheduler, bus });
   let n = 0;

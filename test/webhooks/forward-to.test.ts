@@ -1,41 +1,29 @@
-import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { PaysimConfig } from "../../src/config.js";
 import { createPaysim, type PaysimInstance, type PaysimOptions } from "../../src/paysim.js";
 import { verifySignature } from "../../src/webhooks/sign.js";
-import { callApi, createIntent, clientFor, tempDir } from "../helpers/paysim.js";
-import { startReceiver, type Receiver } from "../helpers/receiver.js";
-
-const open: PaysimInstance[] = [];
-const cleanups: (() => void)[] = [];
-const receivers: Receiver[] = [];
-afterEach(async () => {
-  for (const instance of open.splice(0)) await instance.close();
-  for (const r of receivers.splice(0)) await r.close();
-  for (const cleanup of cleanups.splice(0)) cleanup();
-});
+import { defer, useReceiver, useTempPath } from "../helpers/disposables.js";
+import { callApi, createIntent, clientFor } from "../helpers/paysim.js";
+import type { Receiver } from "../helpers/receiver.js";
 
 function dbFile(): string {
-  const { dir, cleanup } = tempDir();
-  cleanups.push(cleanup);
-  return join(dir, "paysim.db");
+  return useTempPath();
 }
 
+/** A paysim on a random port, closed when the test finishes (a second close is harmless). */
 async function start(options: PaysimOptions): Promise<PaysimInstance> {
   const instance = await createPaysim({ port: 0, ...options });
-  open.push(instance);
+  defer(() => instance.close());
   return instance;
 }
 
+/** Stops `instance` before the test starts another on its database. */
 async function stop(instance: PaysimInstance): Promise<void> {
   await instance.close();
-  open.splice(open.indexOf(instance), 1);
 }
 
 async function receiver(): Promise<Receiver> {
-  const r = await startReceiver(200);
-  receivers.push(r);
-  return r;
+  return useReceiver(200);
 }
 
 const endpointsOf = async (instance: PaysimInstance, key = instance.secretKey) =>
