@@ -9,7 +9,7 @@
 //                unique, its event and its idempotency record, with all their indexes), and none
 //                of its request handling: no key check, validation, masking, idempotency lookup or
 //                request log
-import { createIds, newId, newReference } from "../dist/domain/ids.js";
+import { createIds } from "../dist/domain/ids.js";
 import { withRequestId } from "../dist/shared/json-text.js";
 import { sha256Hex } from "../dist/shared/sha256.js";
 import { createClock } from "../dist/runtime/clock.js";
@@ -18,6 +18,9 @@ import { uniqueReference } from "../dist/services/references.js";
 import { createGroupCommit } from "../dist/store/group-commit.js";
 import { createStore } from "../dist/store/index.js";
 import { openDatabase } from "../dist/store/open.js";
+
+/** The bench's ids, drawn as an instance's are. */
+const { newId, newReference } = createIds();
 
 /**
  * Each mode, given its database file: the open database, its group commit (`unit`, `flush`), and

@@ -1,5 +1,5 @@
 import { Bus } from "./bus.js";
-import { createIds } from "./domain/ids.js";
+import { createIds, type RandomSource } from "./domain/ids.js";
 import { loopbackHostNames } from "./domain/loopback.js";
 import { ConfigError, loadConfigFile, parseConfig, startInputProblem } from "./config.js";
 import { loadTestCards, loadTestDestinations } from "./fixture-data.js";
@@ -32,6 +32,12 @@ export interface PaysimOptions extends StartPaysimOptions {
    * replay a restart with time passed while paysim was down; leave it unset.
    */
   realNow?: () => number;
+  /**
+   * The source of the random bytes every id, reference and secret of the instance is drawn from
+   * (default: the cryptographic one). For paysim's own tests, which replay a run's ids from a
+   * seeded source; leave it unset.
+   */
+  random?: RandomSource;
   /**
    * Called once the bus exists, before the server answers anything and before jobs that fell due
    * while paysim was down run: a listener attached here hears everything this start announces.
@@ -100,7 +106,7 @@ export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimI
     const store = createStore(db);
     const clock = createClock({ timeScale, realNow: options.realNow, ...storedClock });
     const bus = new Bus();
-    const ids = createIds();
+    const ids = createIds(options.random);
     const testCards = loadTestCards();
     const destinations = loadTestDestinations();
     const reportError = options.onInternalError ?? ((requestId, error) => console.error(`paysim: internal error in ${requestId}:`, error));
@@ -111,13 +117,14 @@ export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimI
       store,
       clock,
       run: unitOfWork,
+      ids,
       onError: (job, error) => reportError(`job ${job.kind} ${job.subject_id}`, error),
     });
-    const outbox = createOutbox({ store, clock, scheduler, bus });
+    const outbox = createOutbox({ store, clock, scheduler, bus, ids });
     unitOfWork.onEventRecorded(outbox.enqueue);
     const dispatcher = createDispatcher({ store, clock, scheduler, bus, timeoutMs: options.webhookTimeout });
     // After the outbox exists: the endpoints an earlier --forward-to made and this start drops stop their deliveries.
-    const boot = bootstrap(store, clock, {
+    const boot = bootstrap(store, clock, ids, {
       config,
       secretKey: options.secretKey,
       rememberedSecretKey: options.rememberedSecretKey,

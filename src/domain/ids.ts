@@ -100,14 +100,6 @@ export function createIds(random: RandomSource = randomBytes): Ids {
 }
 
 /**
- * Cryptographic ids shared by the process, for the modules not yet handed an
- * instance's `Ids` (the scheduler's request ids, bootstrap, webhook endpoints,
- * the outbox). New code takes an `Ids` instead.
- */
-export const processIds: Ids = createIds();
-export const { newId, newOrderedId, newReference, newSecret, randomString } = processIds;
-
-/**
  * `value` (floored) in exactly `count` digits of `alphabet`, most significant
  * first, wrapping past what they can hold. The alphabets here are in ASCII
  * order, so such strings sort, as SQLite compares text, as their values do.

@@ -1,5 +1,5 @@
 import { setMaxListeners } from "node:events";
-import { newId } from "../domain/ids.js";
+import type { Ids } from "../domain/ids.js";
 import type { Store } from "../store/index.js";
 import type { JobRow } from "../store/repos/jobs.js";
 import type { Clock } from "./clock.js";
@@ -16,6 +16,8 @@ export interface SchedulerOptions<W> {
   store: Store;
   clock: Clock;
   run: TransactionPort<W>;
+  /** Makes the request ids the jobs' changes run under. */
+  ids: Ids;
   /**
    * Async jobs running at once, beyond which only a key with none running may
    * start one, up to twice this in all; the rest wait their turn.
@@ -53,8 +55,8 @@ interface AsyncKind<W> {
  * (the next group commit, when it was scheduled in one): its handler may act on
  * the outside world at once, and what it acts on can never be rolled back.
  */
-export function createScheduler<W>({ store, clock, run, maxInFlight = 128, onError }: SchedulerOptions<W>) {
-  const syncJobs = createSyncJobs({ store, run, postpone, stopped: () => stopped });
+export function createScheduler<W>({ store, clock, run, ids, maxInFlight = 128, onError }: SchedulerOptions<W>) {
+  const syncJobs = createSyncJobs({ store, run, ids, postpone, stopped: () => stopped });
   const asyncKinds = new Map<string, AsyncKind<W>>();
   const inFlight = new Map<number, Promise<void>>();
   const queued = createFairQueues(maxInFlight);
@@ -131,7 +133,7 @@ export function createScheduler<W>({ store, clock, run, maxInFlight = 128, onErr
         slot.doneWaiting();
         dispatch();
         // Grouped with the other writes of this turn; until it commits the row stays, so a crash re-runs the job.
-        await run.grouped(newId("req"), (work) => {
+        await run.grouped(ids.newId("req"), (work) => {
           commit?.(work);
           if (saved(job)) store.jobs.remove(job.seq);
         });

@@ -1,4 +1,4 @@
-import { newId } from "../domain/ids.js";
+import type { Ids } from "../domain/ids.js";
 import type { Store } from "../store/index.js";
 import { jobFromRow, type SyncJobHandler, type TrackedJob, type TransactionPort } from "./job.js";
 import { createJobCursor } from "./job-cursor.js";
@@ -10,12 +10,25 @@ const BATCH = 500;
  * removes its row, so it happens exactly once or not at all. A handler that throws leaves its
  * writes rolled back and its job to `postpone`.
  */
-export function createSyncJobs<W>({ store, run, postpone, stopped }: { store: Store; run: TransactionPort<W>; postpone: (job: TrackedJob, error: unknown) => void; stopped: () => boolean }) {
+export function createSyncJobs<W>({
+  store,
+  run,
+  ids,
+  postpone,
+  stopped,
+}: {
+  store: Store;
+  run: TransactionPort<W>;
+  /** Makes the request id each job's change runs under. */
+  ids: Ids;
+  postpone: (job: TrackedJob, error: unknown) => void;
+  stopped: () => boolean;
+}) {
   const handlers = new Map<string, SyncJobHandler<W>>();
 
   function runOne(job: TrackedJob, handler: SyncJobHandler<W>) {
     try {
-      run(newId("req"), (work) => {
+      run(ids.newId("req"), (work) => {
         handler(job, work);
         store.jobs.remove(job.seq);
       });

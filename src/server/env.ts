@@ -17,7 +17,7 @@ export interface AppDeps {
   store: Store;
   clock: Clock;
   bus: Bus;
-  /** Makes the requests' ids. */
+  /** Makes the requests' ids and the ids and secrets of the endpoints created through the API. */
   ids: Ids;
   unitOfWork: UnitOfWork;
   /** Runs a state-changing call through the idempotency layer. */

@@ -1,5 +1,5 @@
 import { ConfigError, type CompanyConfig, type PaysimConfig } from "../config.js";
-import { newId, newSecret } from "../domain/ids.js";
+import type { Ids } from "../domain/ids.js";
 import { hashSecretKey } from "../domain/secret-keys.js";
 import type { Clock } from "../runtime/clock.js";
 import type { Store } from "../store/index.js";
@@ -50,9 +50,10 @@ export interface BootstrapResult {
 /**
  * Makes the companies, keys and endpoints this start declares exist, in ONE
  * transaction after every check has passed: a start again with the same
- * inputs changes nothing, and a refused one leaves nothing half-applied.
+ * inputs changes nothing, and a refused one leaves nothing half-applied. `ids` makes the new
+ * companies' ids, a generated key, and the new endpoints' ids and secrets.
  */
-export function bootstrap(store: Store, clock: Clock, options: BootstrapOptions): BootstrapResult {
+export function bootstrap(store: Store, clock: Clock, ids: Ids, options: BootstrapOptions): BootstrapResult {
   const declared: CompanyConfig[] = options.config?.companies.map((c) => ({ ...c })) ?? [
     { ...(store.companies.defaultCompany() ?? DEFAULT_COMPANY), webhook_endpoints: [] },
   ];
@@ -65,7 +66,7 @@ export function bootstrap(store: Store, clock: Clock, options: BootstrapOptions)
     if (remembered !== undefined && (owner === undefined || store.companies.byId(owner)?.name === first.name)) {
       defaultKeys.push(remembered);
     } else {
-      defaultKeys.push(newSecret("sk_test_"));
+      defaultKeys.push(ids.newSecret("sk_test_"));
       generatedKey = true;
     }
   }
@@ -87,7 +88,7 @@ export function bootstrap(store: Store, clock: Clock, options: BootstrapOptions)
     const companies = declared.map((declaredCompany, i): BootstrappedCompany => {
       let company = store.companies.byName(declaredCompany.name);
       if (!company) {
-        company = { id: newId("co"), name: declaredCompany.name, currency: declaredCompany.currency, is_default: 0, created_at: now };
+        company = { id: ids.newId("co"), name: declaredCompany.name, currency: declaredCompany.currency, is_default: 0, created_at: now };
         store.companies.insert(company);
       } else if (options.config && company.currency !== declaredCompany.currency) {
         store.companies.setCurrency(company.id, declaredCompany.currency);
@@ -96,7 +97,7 @@ export function bootstrap(store: Store, clock: Clock, options: BootstrapOptions)
         if (store.apiKeys.companyIdFor(hashSecretKey(key)) === undefined) store.apiKeys.insert(hashSecretKey(key), company.id, now);
       }
       for (const endpoint of declaredCompany.webhook_endpoints) {
-        const row = ensureEndpoint(store, company.id, endpoint.url, endpoint.secret, endpoint.enabled_events, now, false);
+        const row = ensureEndpoint(store, ids, company.id, endpoint.url, endpoint.secret, endpoint.enabled_events, now, false);
         // Declared in the config now: it stays while the config declares it, whatever --forward-to says.
         if (row.from_forward_to === 1) store.webhookEndpoints.setFromForwardTo(row.id, false);
       }
@@ -105,7 +106,7 @@ export function bootstrap(store: Store, clock: Clock, options: BootstrapOptions)
     const defaultCompany = companies[0]!.company;
     store.companies.makeDefault(defaultCompany.id);
     const forwardEndpoints = (options.forwardTo ?? []).map((url) =>
-      ensureEndpoint(store, defaultCompany.id, url, options.webhookSecret, ["*"], now, true),
+      ensureEndpoint(store, ids, defaultCompany.id, url, options.webhookSecret, ["*"], now, true),
     );
     // --forward-to means "this run's events go here": what an earlier one named and this one does not, goes.
     const named = new Set(forwardEndpoints.map((e) => e.id));
@@ -128,6 +129,7 @@ export function bootstrap(store: Store, clock: Clock, options: BootstrapOptions)
  */
 function ensureEndpoint(
   store: Store,
+  ids: Ids,
   companyId: string,
   url: string,
   secret: string | undefined,
@@ -140,5 +142,5 @@ function ensureEndpoint(
     if (secret !== undefined && secret !== existing.secret) store.webhookEndpoints.setSecret(existing.id, secret);
     return store.webhookEndpoints.byUrl(companyId, url)!;
   }
-  return insertEndpoint(store, { companyId, url, secret, enabledEvents, createdAt: now, fromForwardTo });
+  return insertEndpoint(store, ids, { companyId, url, secret, enabledEvents, createdAt: now, fromForwardTo });
 }

@@ -1,5 +1,5 @@
 import type { Bus, DeliveryExpected, EventCreated } from "../bus.js";
-import { processIds, type Ids } from "../domain/ids.js";
+import type { Ids } from "../domain/ids.js";
 import { maskValue } from "../domain/masking.js";
 import type { EventType } from "../domain/events.js";
 import type { Clock } from "../runtime/clock.js";
@@ -63,7 +63,7 @@ export interface UnitOfWork {
  * The unit of work of one instance; `ids` makes the events' ids. The outbox, which schedules
  * through a scheduler that commits through this unit of work, joins through `onEventRecorded`.
  */
-export function createUnitOfWork(store: Store, bus: Bus, clock: Clock, ids: Ids = processIds): UnitOfWork {
+export function createUnitOfWork(store: Store, bus: Bus, clock: Clock, ids: Ids): UnitOfWork {
   let eventRecorded: EventRecordedHook | undefined;
   let current: { work: Work; events: EventCreated[]; after: (() => void)[] } | undefined;
 

@@ -1,4 +1,4 @@
-import { newId, newSecret } from "../domain/ids.js";
+import type { Ids } from "../domain/ids.js";
 import type { Store } from "../store/index.js";
 import type { WebhookEndpointRow } from "../store/repos/webhook-endpoints.js";
 
@@ -22,16 +22,17 @@ export function toEndpointResource(row: WebhookEndpointRow): WebhookEndpointReso
   };
 }
 
-/** A new endpoint with its `whsec_…` signing secret (generated unless given). */
+/** A new endpoint with its `whsec_…` signing secret (generated unless given); `ids` makes its id and secret. */
 export function insertEndpoint(
   store: Store,
+  ids: Ids,
   endpoint: { companyId: string; url: string; secret?: string | undefined; enabledEvents: readonly string[]; createdAt: string; fromForwardTo?: boolean },
 ): WebhookEndpointRow {
   return store.webhookEndpoints.insert({
-    id: newId("we"),
+    id: ids.newId("we"),
     company_id: endpoint.companyId,
     url: endpoint.url,
-    secret: endpoint.secret ?? newSecret("whsec_"),
+    secret: endpoint.secret ?? ids.newSecret("whsec_"),
     enabled_events: JSON.stringify(endpoint.enabledEvents),
     created_at: endpoint.createdAt,
     from_forward_to: endpoint.fromForwardTo ? 1 : 0,

@@ -1,6 +1,6 @@
 import type { Bus, DeliveryExpected } from "../bus.js";
 import { listensTo } from "../domain/events.js";
-import { newOrderedId } from "../domain/ids.js";
+import type { Ids } from "../domain/ids.js";
 import type { Clock } from "../runtime/clock.js";
 import type { Scheduler } from "../runtime/scheduler.js";
 import type { Work } from "../services/unit-of-work.js";
@@ -15,9 +15,10 @@ export { DELIVERY_JOB, type DeliveryJobPayload } from "./delivery-job.js";
 
 /**
  * The outbox: the deliveries to make are written in the same transaction as
- * their event, each with its first attempt going out at once (see first-attempts.ts).
+ * their event, each with its first attempt going out at once (see first-attempts.ts). `ids`
+ * makes the deliveries' ids.
  */
-export function createOutbox({ store, clock, scheduler, bus }: { store: Store; clock: Clock; scheduler: Scheduler<Work>; bus: Bus }) {
+export function createOutbox({ store, clock, scheduler, bus, ids }: { store: Store; clock: Clock; scheduler: Scheduler<Work>; bus: Bus; ids: Ids }) {
   const firstAttempts = createFirstAttempts({ store, clock, scheduler });
 
   function deliver(event: StoredEvent, endpoint: WebhookEndpointRow): DeliveryExpected {
@@ -25,7 +26,7 @@ export function createOutbox({ store, clock, scheduler, bus }: { store: Store; c
     const createdAt = new Date(now).toISOString();
     const delivery = store.deliveries.insert({
       // Ordered, not random: its indexes (and the job's and attempts' keyed by it) grow at one edge.
-      id: newOrderedId("del", now),
+      id: ids.newOrderedId("del", now),
       event_id: event.id,
       company_id: event.company_id,
       endpoint_id: endpoint.id,

@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { createIds, newId, newOrderedId, newReference, newSecret, randomString, type IdPrefix, type Ids } from "../../src/domain/ids.js";
+import { createIds, type IdPrefix, type Ids } from "../../src/domain/ids.js";
 import { seededSource } from "../helpers/seeded-random.js";
+
+/** The ids of one instance on the cryptographic source, as paysim makes them. */
+const { newId, newOrderedId, newReference, newSecret, randomString } = createIds();
 
 const PREFIXES: IdPrefix[] = ["pi", "po", "evt", "req", "we", "co", "job", "del"];
 
@@ -101,7 +104,7 @@ describe("createIds", () => {
     const first = createIds(seededSource(7));
     const other = createIds(seededSource(8));
     other.newId("pi"); // draws from its own pool only
-    newId("pi"); // and the process's ids from theirs
+    newId("pi"); // and the cryptographic instance from its own
     const replayed = draws(first);
     expect(replayed).toEqual(draws(createIds(seededSource(7))));
     expect(draws(createIds(seededSource(8)))).not.toEqual(replayed);

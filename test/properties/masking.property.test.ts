@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { newId, type IdPrefix } from "../../src/domain/ids.js";
+import { createIds, type IdPrefix } from "../../src/domain/ids.js";
 import { maskText, maskValue } from "../../src/domain/masking.js";
 import { normalisedForScan } from "../helpers/pan-forms.js";
 
@@ -158,8 +158,9 @@ describe("masking PANs in any form (properties)", () => {
   // reference is followed by a word.
   it("never changes ids, ISO timestamps or references, however they are separated", () => {
     const prefixes: IdPrefix[] = ["pi", "po", "evt", "req", "we", "co", "job", "del"];
+    const ids = createIds();
     const token = fc.oneof(
-      fc.constantFrom(...prefixes).map((prefix) => newId(prefix)),
+      fc.constantFrom(...prefixes).map((prefix) => ids.newId(prefix)),
       fc.date({ min: new Date(0), max: new Date(4102444800000), noInvalidDate: true }).map((date) => date.toISOString()),
       fc.integer({ min: 0, max: 9_999_999_999 }).map((n) => `PAY-${String(n).padStart(10, "0")} paid`),
     );

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { Bus } from "../../src/bus.js";
+import { createIds } from "../../src/domain/ids.js";
 import { createClock, type Clock } from "../../src/runtime/clock.js";
 import { createScheduler, type Scheduler } from "../../src/runtime/scheduler.js";
 import { createUnitOfWork, type Work } from "../../src/services/unit-of-work.js";
@@ -8,6 +9,8 @@ import { openDatabase } from "../../src/store/open.js";
 import { defer, useTempPath } from "../helpers/disposables.js";
 
 const T0 = Date.parse("2030-01-01T00:00:00.000Z");
+/** The ids of these tests' units of work and jobs. */
+const ids = createIds();
 
 interface Harness {
   store: Store;
@@ -23,10 +26,10 @@ function harness(dbPath: string, realNow: () => number): Harness {
   const db = openDatabase(dbPath);
   const store = createStore(db);
   const clock = createClock({ realNow });
-  const run = createUnitOfWork(store, new Bus(), clock);
+  const run = createUnitOfWork(store, new Bus(), clock, ids);
   const ran: string[] = [];
   const errors: unknown[] = [];
-  const scheduler = createScheduler({ store, clock, run, onError: (_job, error) => errors.push(error) });
+  const scheduler = createScheduler({ store, clock, run, ids, onError: (_job, error) => errors.push(error) });
   scheduler.register("record", { sync: (job) => void ran.push(String(job.payload)) });
   const h: Harness = {
     store,
@@ -146,7 +149,7 @@ describe("scheduler", () => {
   it("bounds the async jobs in flight and starts the rest as slots free", async () => {
     const h = harness(newDbPath(), () => T0);
     const db = h.store;
-    const scheduler = createScheduler({ store: db, clock: h.clock, run: createUnitOfWork(db, new Bus(), h.clock), maxInFlight: 2, onError: () => {} });
+    const scheduler = createScheduler({ store: db, clock: h.clock, run: createUnitOfWork(db, new Bus(), h.clock, ids), ids, maxInFlight: 2, onError: () => {} });
     defer(() => scheduler.stop());
     let peak = 0;
     const done: string[] = [];
@@ -170,7 +173,7 @@ describe("scheduler", () => {
   it("past the bound, starts one job for each key with none running, but never more than twice the bound in all; then forgets the keys", async () => {
     const h = harness(newDbPath(), () => T0);
     const db = h.store;
-    const scheduler = createScheduler({ store: db, clock: h.clock, run: createUnitOfWork(db, new Bus(), h.clock), maxInFlight: 2, onError: () => {} });
+    const scheduler = createScheduler({ store: db, clock: h.clock, run: createUnitOfWork(db, new Bus(), h.clock, ids), ids, maxInFlight: 2, onError: () => {} });
     defer(() => scheduler.stop());
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
@@ -250,7 +253,7 @@ describe("scheduler", () => {
   it("fires on its own timer in scaled real time", async () => {
     const h = harness(newDbPath(), Date.now);
     const fast = createClock({ timeScale: 10_000 });
-    const scheduler = createScheduler({ store: h.store, clock: fast, run: createUnitOfWork(h.store, new Bus(), fast), onError: () => {} });
+    const scheduler = createScheduler({ store: h.store, clock: fast, run: createUnitOfWork(h.store, new Bus(), fast, ids), ids, onError: () => {} });
     defer(() => scheduler.stop());
     const fired = new Promise<string>((resolve) => scheduler.register("tick", { sync: (job) => resolve(String(job.payload)) }));
     scheduler.start();

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { Bus } from "../../src/bus.js";
+import { createIds } from "../../src/domain/ids.js";
 import { createClock } from "../../src/runtime/clock.js";
 import type { Job } from "../../src/runtime/job.js";
 import { createSyncJobs } from "../../src/runtime/sync-jobs.js";
@@ -13,9 +14,11 @@ function syncJobsOnAFile() {
   const clock = createClock({ realNow: () => 0 });
   const postponed: [string, string][] = [];
   let stopped = false;
+  const ids = createIds();
   const jobs = createSyncJobs({
     store,
-    run: createUnitOfWork(store, new Bus(), clock),
+    run: createUnitOfWork(store, new Bus(), clock, ids),
+    ids,
     postpone: (job: Job, error: unknown) => postponed.push([job.subjectId, (error as Error).message]),
     stopped: () => stopped,
   });

@@ -1,4 +1,5 @@
 import { Bus, type EventCreated } from "../../src/bus.js";
+import { createIds } from "../../src/domain/ids.js";
 import { createClock, type Clock } from "../../src/runtime/clock.js";
 import { bootstrap } from "../../src/services/bootstrap.js";
 import { createUnitOfWork, type EventRecordedHook, type NewEvent, type UnitOfWork } from "../../src/services/unit-of-work.js";
@@ -37,8 +38,9 @@ export function servicesOnAFile(onEventRecorded?: EventRecordedHook): Services {
   const bus = new Bus();
   const announced: EventCreated[] = [];
   bus.on("event.created", (event) => announced.push(event));
-  const companyId = bootstrap(store, clock, {}).companies[0]!.company.id;
-  const run = createUnitOfWork(store, bus, clock);
+  const ids = createIds();
+  const companyId = bootstrap(store, clock, ids, {}).companies[0]!.company.id;
+  const run = createUnitOfWork(store, bus, clock, ids);
   if (onEventRecorded) run.onEventRecorded(onEventRecorded);
   const count = (table: "events" | "idempotency_keys" | "meta") => db.prepare(`SELECT count(*) FROM ${table}`).pluck().get() as number;
   const event = (data: object = { amount: 1000 }): NewEvent => ({ companyId, type: "payment_intent.created", objectId: "pi_test", data });

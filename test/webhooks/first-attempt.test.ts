@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { Bus } from "../../src/bus.js";
+import { createIds } from "../../src/domain/ids.js";
 import { createClock } from "../../src/runtime/clock.js";
 import { createScheduler, type Job } from "../../src/runtime/scheduler.js";
 import { bootstrap } from "../../src/services/bootstrap.js";
@@ -23,12 +24,13 @@ function webhooksOnAFile() {
   const store = createStore(db);
   const clock = createClock({ realNow: () => T0 });
   const bus = new Bus();
-  const boot = bootstrap(store, clock, { forwardTo: ["http://127.0.0.1:9/hooks"] });
+  const ids = createIds();
+  const boot = bootstrap(store, clock, ids, { forwardTo: ["http://127.0.0.1:9/hooks"] });
   const endpoint = boot.forwardEndpoints[0]!;
   const errors: unknown[] = [];
   /** A scheduler and dispatcher on this database, as one start of paysim makes them. */
   const instance = () => {
-    const scheduler = createScheduler({ store, clock, run: createUnitOfWork(store, bus, clock), onError: (_job, error) => errors.push(error) });
+    const scheduler = createScheduler({ store, clock, run: createUnitOfWork(store, bus, clock, ids), ids, onError: (_job, error) => errors.push(error) });
     const dispatcher = createDispatcher({ store, clock, scheduler, bus });
     defer(async () => {
       await scheduler.stop();
@@ -37,7 +39,7 @@ function webhooksOnAFile() {
     return { scheduler, dispatcher };
   };
   const { scheduler } = instance();
-  const outbox = createOutbox({ store, clock, scheduler, bus });
+  const outbox = createOutbox({ store, clock, scheduler, bus, ids });
   let n = 0;
   const newEvent = (): StoredEvent =>
     store.events.insert({

@@ -30,7 +30,7 @@ const createSchema = z.strictObject({
 const noQuery = z.strictObject({});
 
 /** /v1/webhook_endpoints: where a company's events are delivered (SPEC §7). */
-export function webhookEndpointRoutes({ store, clock, runIdempotently, outbox }: AppDeps) {
+export function webhookEndpointRoutes({ store, clock, ids, runIdempotently, outbox }: AppDeps) {
   const app = new Hono<AppEnv>();
 
   const find = (companyId: string, id: string) => {
@@ -43,7 +43,7 @@ export function webhookEndpointRoutes({ store, clock, runIdempotently, outbox }:
     const { body, company, request } = changeRequest(c);
     return idempotentResponse(c, runIdempotently(request, () => {
       const input = parseOrThrow(createSchema, body);
-      const row = insertEndpoint(store, { companyId: company.id, url: input.url, enabledEvents: input.enabled_events ?? ["*"], createdAt: clock.nowIso() });
+      const row = insertEndpoint(store, ids, { companyId: company.id, url: input.url, enabledEvents: input.enabled_events ?? ["*"], createdAt: clock.nowIso() });
       return { status: 201, resource: toEndpointResource(row) };
     }));
   });
