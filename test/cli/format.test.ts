@@ -1,22 +1,37 @@
+import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { fields, paintStatus, table } from "../../src/cli/format.js";
 import { colourEnabled } from "../../src/ui/terminal.js";
 
+const TERMINAL_MODULE = fileURLToPath(new URL("../../src/ui/terminal.ts", import.meta.url));
+
 describe("CLI output formatting", () => {
   it.each([
-    [{ isTTY: true }, {}, true],
-    [{ isTTY: true }, { NO_COLOR: "1" }, false],
-    [{ isTTY: true }, { NO_COLOR: "" }, true],
-    [{ isTTY: true }, { TERM: "dumb" }, false],
-    [{ isTTY: false }, {}, false],
-    [{}, {}, false],
-    [{ isTTY: true }, { CI: "true" }, false],
-    [{ isTTY: true }, { CI: "1" }, false],
-    [{ isTTY: true }, { CONTINUOUS_INTEGRATION: "yes" }, false],
-    [{ isTTY: true }, { CI: "false" }, true],
-    [{ isTTY: true }, { CI: "0" }, true],
-  ])("colours a stream %j with env %j: %s", (stream, env, expected) => {
-    expect(colourEnabled(stream, env)).toBe(expected);
+    [{ isTTY: true }, {}, false, true],
+    [{ isTTY: true }, { NO_COLOR: "1" }, false, false],
+    [{ isTTY: true }, { NO_COLOR: "" }, false, true],
+    [{ isTTY: true }, { TERM: "dumb" }, false, false],
+    [{ isTTY: false }, {}, false, false],
+    [{}, {}, false, false],
+    [{ isTTY: true }, {}, true, false],
+  ])("colours a stream %j with env %j (in CI: %s): %s", (stream, env, inCi, expected) => {
+    expect(colourEnabled(stream, env, inCi)).toBe(expected);
+  });
+
+  // Under CI is is-in-ci's verdict, read from the environment when it loads: a child process each.
+  it.each([
+    [{ CI: "true" }, false],
+    [{ CI: "1" }, false],
+    [{ CONTINUOUS_INTEGRATION: "yes" }, false],
+    [{ CI: "false" }, true],
+    [{ CI: "0" }, true],
+    [{}, true],
+  ])("counts a TTY with env %j as interactive: %s", (env, expected) => {
+    const script = `import("${TERMINAL_MODULE}").then((m) => console.log(m.interactiveTerminal({ isTTY: true })))`;
+    const { CI: _ci, CONTINUOUS_INTEGRATION: _ci2, ...rest } = process.env;
+    const run = spawnSync(process.execPath, ["--import", "tsx", "-e", script], { env: { ...rest, ...env }, encoding: "utf8" });
+    expect(run.stdout.trim(), run.stderr).toBe(String(expected));
   });
 
   const rows = [
