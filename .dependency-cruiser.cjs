@@ -70,11 +70,18 @@ module.exports = {
       to: { path: "^src/(ui|cli)/|^src/(paysim|index)\\.ts$" },
     },
     {
+      name: "routes-stand-alone",
+      comment: "Each route file is one sub-app: what two of them share lives below them (services, domain), not in one another.",
+      severity: "error",
+      from: { path: "^src/server/routes/([^/.]+)" },
+      to: { path: "^src/server/routes/", pathNot: "^src/server/routes/$1[.]" },
+    },
+    {
       name: "ui-reads-the-bus",
-      comment: "ui/ depends on the bus contract and the domain, never on the store, the server or the CLI.",
+      comment: "ui/ depends on the bus contract and the domain, never on the store, the server, the CLI or the wiring.",
       severity: "error",
       from: { path: "^src/ui/" },
-      to: { path: "^src/(store|server|cli|services|webhooks|sim)/" },
+      to: { path: "^src/(store|server|cli|services|webhooks|sim)/|^src/(paysim|index)\\.ts$" },
     },
   ],
   options: {

@@ -1,7 +1,4 @@
 import { maskText } from "../domain/masking.js";
-import { isLoopbackAddress } from "../domain/loopback.js";
-import type { PaysimInstance } from "../paysim.js";
-import { VERSION } from "../version.js";
 
 /** What `paysim start` tells the developer first: where it listens, with which keys and secrets. */
 export interface BannerFacts {
@@ -20,21 +17,6 @@ export interface BannerFacts {
   exposedHost: string | undefined;
 }
 
-export function bannerFacts(instance: Pick<PaysimInstance, "url" | "companies">, options: { db: string; host: string }): BannerFacts {
-  return {
-    version: VERSION,
-    url: instance.url,
-    db: options.db,
-    companies: instance.companies.map(({ company, secretKey, endpoints }) => ({
-      name: company.name,
-      currency: company.currency,
-      isDefault: company.is_default === 1,
-      secretKey,
-      endpoints: endpoints.map((e) => ({ url: e.url, secret: e.secret })),
-    })),
-    exposedHost: isLoopbackAddress(options.host) ? undefined : options.host,
-  };
-}
 
 /**
  * The banner as lines (masked), the same in the plain log and at the top of the live view.

@@ -1,15 +1,24 @@
 import { render } from "ink";
 import { colourEnabled } from "./terminal.js";
 import { maskText } from "../domain/masking.js";
-import type { PaysimInstance } from "../paysim.js";
-import { bannerFacts, bannerLines } from "./banner.js";
+import type { Bus } from "../bus.js";
+import type { Clock } from "../runtime/clock.js";
+import { bannerLines, type BannerFacts } from "./banner.js";
 import { startLiveFeed, type LiveFeed } from "./live-feed.js";
 import { LiveView } from "./LiveView.js";
 
+/** What the view needs of a running paysim: its URL, its bus and clock, and how to stop it. */
+export interface LiveInstance {
+  url: string;
+  bus: Bus;
+  clock: Clock;
+  /** Stops the instance (database closed, pending deliveries kept). */
+  close(): Promise<void>;
+}
+
 export interface LiveViewOptions {
-  /** The --db and --host of this start, for the banner. */
-  db: string;
-  host: string;
+  /** What the banner at the top says (where it listens, keys, secrets). */
+  banner: BannerFacts;
   /**
    * What the view shows, heard from the bus since it was started. Default: a
    * feed started now, which misses what the bus announced before this call.
@@ -36,10 +45,10 @@ export interface LiveViewHandle {
  *
  * @example
  * const feed = startLiveFeed(instance);
- * const view = renderLiveView(instance, { db: ".paysim/paysim.db", host: "127.0.0.1", feed });
+ * const view = renderLiveView(instance, { banner: bannerFacts(instance, { db, host }), feed });
  * await view.waitUntilExit(); // after `q` or Ctrl-C
  */
-export function renderLiveView(instance: PaysimInstance, options: LiveViewOptions): LiveViewHandle {
+export function renderLiveView(instance: LiveInstance, options: LiveViewOptions): LiveViewHandle {
   const stdout = options.stdout ?? process.stdout;
   const feed = options.feed ?? startLiveFeed(instance);
   // Taken once, outside React: a render may run more than once, a take must not.
@@ -48,7 +57,7 @@ export function renderLiveView(instance: PaysimInstance, options: LiveViewOption
     <LiveView
       feed={feed}
       url={instance.url}
-      banner={bannerLines(bannerFacts(instance, options))}
+      banner={bannerLines(options.banner)}
       earlier={earlier}
       colour={options.colour ?? colourEnabled(stdout)}
       onQuit={() => void quit()}

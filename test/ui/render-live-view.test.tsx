@@ -1,5 +1,6 @@
 import "./helpers/as-a-terminal.js";
 import { describe, expect, it, vi } from "vitest";
+import { bannerFacts } from "../../src/cli/banner-facts.js";
 import { renderLiveView } from "../../src/ui/render-live-view.js";
 import { defer, usePaysim, useReceiver, useTempDir } from "../helpers/disposables.js";
 import { createIntent } from "../helpers/paysim.js";
@@ -28,7 +29,7 @@ describe("renderLiveView", () => {
     const paysim = await usePaysim({ db, forwardTo: receiver.url, secretKey });
     const terminal = fakeTerminal();
 
-    const view = renderLiveView(paysim, { db, host: "127.0.0.1", stdout: terminal.stdout, stdin: terminal.stdin, stderr: terminal.stderr, colour: false });
+    const view = renderLiveView(paysim, { banner: bannerFacts(paysim, { db, host: "127.0.0.1" }), stdout: terminal.stdout, stdin: terminal.stdin, stderr: terminal.stderr, colour: false });
     await waitForOutput(terminal, `listening on ${paysim.url}`);
     const intent = await createIntent(paysim);
     await waitForOutput(terminal, "500, retry 1/6 in");
@@ -49,7 +50,7 @@ describe("renderLiveView", () => {
   it("shows the banner with the key and each endpoint's signing secret", async () => {
     const paysim = await usePaysim({ forwardTo: "http://127.0.0.1:3000/hooks", webhookSecret: "whsec_banner_test_0001" });
     const terminal = fakeTerminal();
-    const view = renderLiveView(paysim, { db: paysim.dbPath, host: "127.0.0.1", stdout: terminal.stdout, stdin: terminal.stdin, stderr: terminal.stderr, colour: false });
+    const view = renderLiveView(paysim, { banner: bannerFacts(paysim, { db: paysim.dbPath, host: "127.0.0.1" }), stdout: terminal.stdout, stdin: terminal.stdin, stderr: terminal.stderr, colour: false });
     defer(() => view.quit());
     await waitForOutput(terminal, "q to quit");
     expect(terminal.output()).toContain(`  key       ${paysim.secretKey}\n`);

@@ -9,6 +9,7 @@ import { registerInstance } from "../instance-registration.js";
 import { databaseRecordPath, readInstanceFile, recordIsFor } from "../instance-file.js";
 import { consoleOutput, type Output } from "../output.js";
 import { colourEnabled, interactiveTerminal } from "../../ui/terminal.js";
+import { bannerFacts } from "../banner-facts.js";
 import { startJsonReporter } from "../reporters/json.js";
 import { startLinesReporter } from "../reporters/lines.js";
 import type { Reporter } from "../reporters/subscribe.js";
@@ -134,7 +135,7 @@ async function runStart(flags: StartFlags, output: Output): Promise<number | und
     // The live view handles q and Ctrl-C itself (raw mode); signals from elsewhere quit it the same way.
     // Loaded only for a terminal: Ink takes longer to import than the rest of paysim to start.
     const { renderLiveView } = await import("../../ui/render-live-view.js");
-    const live = renderLiveView(instance, { db: flags.db, host: flags.host, feed });
+    const live = renderLiveView(instance, { banner: bannerFacts(instance, { db: flags.db, host: flags.host }), feed });
     let signalled = false;
     const quit = () => {
       if (signalled) process.exit(130);

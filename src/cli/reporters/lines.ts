@@ -1,6 +1,7 @@
 import { Chalk } from "chalk";
 import type { Bus, DeliveryAttempted, EventCreated, RequestLogged } from "../../bus.js";
-import { bannerFacts, bannerLines } from "../../ui/banner.js";
+import { bannerLines } from "../../ui/banner.js";
+import { bannerFacts } from "../banner-facts.js";
 import { deliveryStateOf } from "../../ui/delivery-state.js";
 import { attemptText, deliveryLogText, requestDuration, statusTone, type StatusTone } from "../../ui/describe.js";
 import type { Output } from "../output.js";

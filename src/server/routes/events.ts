@@ -3,7 +3,7 @@ import * as z from "zod";
 import { ApiError } from "../../domain/errors.js";
 import { EVENT_TYPES } from "../../domain/events.js";
 import { parseOrThrow } from "../../domain/validation.js";
-import type { StoredEvent } from "../../store/repos/events.js";
+import { eventResource } from "../../services/events.js";
 import { deliveriesOf } from "../../webhooks/deliveries-view.js";
 import { companyOf, requestIdOf, type AppDeps, type AppEnv } from "../env.js";
 import { jsonBody } from "../middleware/json-body.js";
@@ -12,11 +12,6 @@ import { listQueryParser } from "../list-query.js";
 import { jsonResponse, listResponse, changeRequest, idempotentResponse } from "../respond.js";
 
 const NO_BODY = z.strictObject({});
-
-/** The event as the API shows it: the stored body, parsed. */
-export function eventResource(event: Pick<StoredEvent, "body">): Record<string, unknown> {
-  return JSON.parse(event.body) as Record<string, unknown>;
-}
 
 /**
  * /v1/events (SPEC §7). An event's own `request_id` is the request that caused

@@ -6,7 +6,7 @@ import { EVENT_TYPES } from "../../domain/events.js";
 import { PAYOUT_STATUSES } from "../../domain/payout.js";
 import { amountSchema, currencySchema, freeFormObject, need, needOneOf, parseOrThrow } from "../../domain/validation.js";
 import { ClockRangeError } from "../../runtime/clock.js";
-import { eventResource } from "./events.js";
+import { eventResource } from "../../services/events.js";
 import type { AppDeps, AppEnv } from "../env.js";
 import { jsonBody } from "../middleware/json-body.js";
 import { idempotencyKey } from "../middleware/idempotency-key.js";

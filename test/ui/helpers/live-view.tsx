@@ -3,7 +3,8 @@ import { render } from "ink-testing-library";
 import { stripVTControlCharacters } from "node:util";
 import { vi } from "vitest";
 import type { PaysimInstance } from "../../../src/paysim.js";
-import { bannerFacts, bannerLines } from "../../../src/ui/banner.js";
+import { bannerFacts } from "../../../src/cli/banner-facts.js";
+import { bannerLines } from "../../../src/ui/banner.js";
 import { startLiveFeed } from "../../../src/ui/live-feed.js";
 import { LiveView } from "../../../src/ui/LiveView.js";
 
