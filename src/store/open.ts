@@ -4,7 +4,6 @@ import { notPaysim, PAYSIM_APPLICATION_ID, prepareDatabaseFile, PRIVATE_MODE } f
 import { DatabaseInUseError, NewerDatabaseError, UnusableDatabaseError } from "./errors.js";
 import { MIGRATIONS, type Migration } from "./migrations/index.js";
 
-export { DatabaseInUseError, NewerDatabaseError, UnusableDatabaseError } from "./errors.js";
 
 export type Db = Database.Database;
 

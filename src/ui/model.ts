@@ -2,7 +2,6 @@ import type { AttemptResult, DeliveriesStopped, DeliveryAttempted, EventCreated,
 import { maskText } from "../domain/masking.js";
 import { deliveryStateOf, isFinished, type DeliveryState } from "./delivery-state.js";
 
-export type { DeliveryState } from "./delivery-state.js";
 
 /**
  * The live view's state, kept outside React: pure reducers over what the bus

@@ -147,4 +147,3 @@ export function createDispatcher(options: { store: Store; clock: Clock; schedule
   };
 }
 
-export { MAX_ATTEMPTS };

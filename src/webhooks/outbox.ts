@@ -11,7 +11,6 @@ import type { WebhookEndpointRow } from "../store/repos/webhook-endpoints.js";
 import { DELIVERY_JOB } from "./delivery-job.js";
 import { createFirstAttempts } from "./first-attempts.js";
 
-export { DELIVERY_JOB, type DeliveryJobPayload } from "./delivery-job.js";
 
 /**
  * The outbox: the deliveries to make are written in the same transaction as

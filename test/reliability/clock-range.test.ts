@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { startPaysim } from "../../src/index.js";
 import { createPaysim } from "../../src/paysim.js";
-import { UnusableDatabaseError } from "../../src/store/open.js";
+import { UnusableDatabaseError } from "../../src/store/errors.js";
 import { runCli } from "../helpers/cli.js";
 import { defer, usePaysim, useTempDir } from "../helpers/disposables.js";
 import { expectApiError } from "../helpers/errors.js";

@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createPaysim } from "../../src/paysim.js";
-import { DatabaseInUseError } from "../../src/store/open.js";
+import { DatabaseInUseError } from "../../src/store/errors.js";
 import { runCli } from "../helpers/cli.js";
 import { suiteScope, usePaysim, usePaysimCli, useReceiver, useTempDir } from "../helpers/disposables.js";
 import { inPool, seededRandom } from "../helpers/load.js";

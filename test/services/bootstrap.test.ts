@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ConfigError, type PaysimConfig } from "../../src/config.js";
 import { createPaysim, type PaysimInstance } from "../../src/paysim.js";
-import { NewerDatabaseError } from "../../src/store/open.js";
+import { NewerDatabaseError } from "../../src/store/errors.js";
 import { defer, useTempDir } from "../helpers/disposables.js";
 import { callApi, clientFor, createIntent } from "../helpers/paysim.js";
 

@@ -6,7 +6,8 @@ import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { PAYSIM_APPLICATION_ID } from "../../src/store/database-file.js";
 import { MIGRATIONS } from "../../src/store/migrations/index.js";
-import { DatabaseInUseError, openDatabase, UnusableDatabaseError, type Db } from "../../src/store/open.js";
+import { DatabaseInUseError, UnusableDatabaseError } from "../../src/store/errors.js";
+import { openDatabase, type Db } from "../../src/store/open.js";
 import { defer, useDatabase, useTempDir } from "../helpers/disposables.js";
 
 /** A fresh folder, removed when the test finishes. */

@@ -4,7 +4,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { MIGRATIONS, type Migration } from "../../src/store/migrations/index.js";
 import { migration010 } from "../../src/store/migrations/010-initial.js";
-import { NewerDatabaseError, openDatabase, type Db } from "../../src/store/open.js";
+import { NewerDatabaseError } from "../../src/store/errors.js";
+import { openDatabase, type Db } from "../../src/store/open.js";
 import { defer, useDatabase, useTempPath } from "../helpers/disposables.js";
 
 const LATEST = MIGRATIONS.at(-1)!.version;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { deliveryStateOf, type AttemptReport } from "../../src/ui/delivery-state.js";
 import { countdown, deliveryLogText, deliveryStateText } from "../../src/ui/describe.js";
-import type { DeliveryState } from "../../src/ui/model.js";
+import type { DeliveryState } from "../../src/ui/delivery-state.js";
 
 const NOW = Date.parse("2026-05-01T12:00:00.000Z");
 const last500 = { statusCode: 500, error: null, durationMs: 12.4 };

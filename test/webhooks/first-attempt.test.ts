@@ -9,7 +9,8 @@ import { createStore, type Store } from "../../src/store/index.js";
 import type { StoredEvent } from "../../src/store/repos/events.js";
 import { createDispatcher } from "../../src/webhooks/dispatcher.js";
 import { createFirstAttempts } from "../../src/webhooks/first-attempts.js";
-import { createOutbox, DELIVERY_JOB, type DeliveryJobPayload } from "../../src/webhooks/outbox.js";
+import { DELIVERY_JOB, type DeliveryJobPayload } from "../../src/webhooks/delivery-job.js";
+import { createOutbox } from "../../src/webhooks/outbox.js";
 import { defer, useDatabase, useTempPath } from "../helpers/disposables.js";
 
 const T0 = Date.parse("2030-01-01T00:00:00.000Z");

@@ -4,7 +4,7 @@ import { ConfigError, startInputProblem, type StartInputs } from "../../config.j
 import { isSecretKey } from "../../domain/secret-keys.js";
 import { createPaysim, type PaysimInstance } from "../../paysim.js";
 import { isTimeScale, TIME_SCALE_RANGE } from "../../runtime/clock.js";
-import { NewerDatabaseError } from "../../store/open.js";
+import { NewerDatabaseError } from "../../store/errors.js";
 import { registerInstance } from "../instance-registration.js";
 import { databaseRecordPath, readInstanceFile, recordIsFor } from "../instance-file.js";
 import { consoleOutput, type Output } from "../output.js";

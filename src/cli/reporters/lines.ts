@@ -7,7 +7,6 @@ import { attemptText, deliveryLogText, requestDuration, statusTone, type StatusT
 import type { Output } from "../output.js";
 import { subscribe, type Reporter, type StartedInstance } from "./subscribe.js";
 
-export type { Reporter } from "./subscribe.js";
 
 type Paint = (text: string, style: "green" | "yellow" | "red") => string;
 

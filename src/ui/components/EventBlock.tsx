@@ -1,6 +1,7 @@
 import { Box, Text } from "ink";
 import { deliveryStateText, timeOfDay } from "../describe.js";
-import type { DeliveryState, EventView } from "../model.js";
+import type { DeliveryState } from "../delivery-state.js";
+import type { EventView } from "../model.js";
 import { Tone, type ToneName } from "./Tone.js";
 
 const MARKS: Record<DeliveryState["kind"], { mark: string; tone: ToneName }> = {
