@@ -3,6 +3,7 @@ import { VERSION } from "../version.js";
 import { CliError } from "./client.js";
 import { clockCommand } from "./commands/clock.js";
 import { endpointsCommand } from "./commands/endpoints.js";
+import { execCommand } from "./commands/exec.js";
 import { eventsCommand } from "./commands/events.js";
 import { fixturesCommand } from "./commands/fixtures.js";
 import { payoutsCommand } from "./commands/payouts.js";
@@ -16,6 +17,7 @@ export function buildProgram(output: Output = consoleOutput): Command {
     .description("A local sandbox of the payment collection and payout service")
     .version(VERSION, "-v, --version")
     .addCommand(startCommand(output))
+    .addCommand(execCommand(output))
     .addCommand(triggerCommand(output))
     .addCommand(fixturesCommand(output))
     .addCommand(eventsCommand(output))
@@ -25,7 +27,7 @@ export function buildProgram(output: Output = consoleOutput): Command {
     .addHelpText(
       "after",
       `
-The commands other than start find the server through --url/--key, else
+The commands other than start and exec find the server through --url/--key, else
 PAYSIM_URL/PAYSIM_SECRET_KEY, else the paysim started from this folder (listed in
 .paysim/instances/ while it runs; with several, the first started, and they say so).
 Exit status: 0 success, 1 a refused request or a bad argument, 2 no server reachable.
@@ -35,7 +37,8 @@ Examples:
   $ paysim trigger payment_intent.captured
   $ paysim events list --type payment_intent.captured
   $ paysim endpoints add http://localhost:3000/webhooks
-  $ paysim clock advance 6h`,
+  $ paysim clock advance 6h
+  $ paysim exec -- npm test`,
     );
   configureAll(program);
   return program;

@@ -1,10 +1,10 @@
-import { Command, InvalidArgumentError, Option } from "commander";
+import { Command, Option } from "commander";
 import type { Bus } from "../../bus.js";
-import { ConfigError, startInputProblem, type StartInputs } from "../../config.js";
+import { ConfigError } from "../../config.js";
 import { isSecretKey } from "../../domain/secret-keys.js";
 import { createPaysim, type PaysimInstance } from "../../paysim.js";
-import { isTimeScale, TIME_SCALE_RANGE } from "../../runtime/clock.js";
 import { NewerDatabaseError } from "../../store/errors.js";
+import { addServerOptions, paysimOptionsOf, serverFlagsProblem, type ServerFlags } from "../server-options.js";
 import { registerInstance } from "../instance-registration.js";
 import { databaseRecordPath, readInstanceFile, recordIsFor } from "../instance-file.js";
 import { consoleOutput, type Output } from "../output.js";
@@ -15,52 +15,14 @@ import { startLinesReporter } from "../reporters/lines.js";
 import type { Reporter } from "../reporters/subscribe.js";
 import { startLiveFeed, type LiveFeed } from "../../ui/live-feed.js";
 
-interface StartFlags {
-  port: number;
-  host: string;
-  db: string;
-  secretKey?: string;
-  config?: string;
-  forwardTo?: string[];
-  webhookSecret?: string;
-  timeScale: number;
-  payouts: "auto" | "manual";
-  webhookTimeout: number;
+interface StartFlags extends ServerFlags {
   ui: boolean;
   json: boolean;
 }
 
-function integer(name: string, min: number, max: number) {
-  return (raw: string) => {
-    const value = Number(raw);
-    if (!/^\d+$/.test(raw) || value < min || value > max) throw new InvalidArgumentError(`${name} must be an integer from ${min} to ${max}.`);
-    return value;
-  };
-}
-
-function timeScale(raw: string): number {
-  const value = Number(raw);
-  if (raw.trim() === "" || !isTimeScale(value)) throw new InvalidArgumentError(`--time-scale must be ${TIME_SCALE_RANGE}, e.g. 60.`);
-  return value;
-}
-
-function collect(value: string, previous: string[] | undefined): string[] {
-  return [...(previous ?? []), value];
-}
-
 export function startCommand(output: Output = consoleOutput): Command {
-  return new Command("start")
+  return addServerOptions(new Command("start"), { port: 7420, db: ".paysim/paysim.db", dbHelp: 'SQLite file, or ":memory:" for a throwaway run' })
     .description("Start the sandbox: the /v1 API, the checkout pages and webhook delivery")
-    .addOption(new Option("-p, --port <port>", "TCP port (0 picks a free one)").env("PAYSIM_PORT").default(7420).argParser(integer("--port", 0, 65535)))
-    .addOption(new Option("--host <host>", "address to listen on").env("PAYSIM_HOST").default("127.0.0.1"))
-    .addOption(new Option("--db <path>", 'SQLite file, or ":memory:" for a throwaway run').env("PAYSIM_DB").default(".paysim/paysim.db"))
-    .addOption(new Option("--secret-key <key>", "the default company's key (sk_test_…); generated on first start").env("PAYSIM_SECRET_KEY"))
-    .addOption(new Option("--config <file>", "JSON file declaring companies, keys and webhook endpoints").env("PAYSIM_CONFIG"))
-    .addOption(new Option("--forward-to <url>", "forward this run's events to this URL (repeatable); earlier --forward-to URLs not named again are removed").env("PAYSIM_FORWARD_TO").argParser(collect))
-    .addOption(new Option("--webhook-secret <whsec>", "signing secret of the --forward-to endpoints").env("PAYSIM_WEBHOOK_SECRET"))
-    .addOption(new Option("--time-scale <n>", "run the clock n times faster than real time").env("PAYSIM_TIME_SCALE").default(1).argParser(timeScale))
-    .addOption(new Option("--payouts <mode>", "auto: payouts move by their token's outcome; manual: only when told").env("PAYSIM_PAYOUTS").choices(["auto", "manual"]).default("auto"))
-    .addOption(new Option("--webhook-timeout <ms>", "how long a webhook receiver has to answer").env("PAYSIM_WEBHOOK_TIMEOUT").default(20000).argParser(integer("--webhook-timeout", 1, 600000)))
     .addOption(new Option("--no-ui", "print plain log lines instead of the live view").env("PAYSIM_NO_UI"))
     .addOption(new Option("--json", "print one JSON object per line (NDJSON)").env("PAYSIM_JSON").default(false))
     .addHelpText(
@@ -79,13 +41,11 @@ Examples:
     });
 }
 
-const FLAG_OF: Record<keyof StartInputs, string> = { secretKey: "--secret-key", webhookSecret: "--webhook-secret", forwardTo: "--forward-to" };
-
 /** Starts paysim, prints where it is, and serves until SIGINT/SIGTERM. Returns the exit code on failure. */
 async function runStart(flags: StartFlags, output: Output): Promise<number | undefined> {
-  const problem = startInputProblem({ secretKey: flags.secretKey, webhookSecret: flags.webhookSecret, forwardTo: flags.forwardTo });
+  const problem = serverFlagsProblem(flags);
   if (problem) {
-    output.error(`paysim: ${FLAG_OF[problem.input]}${problem.url === undefined ? "" : ` ${JSON.stringify(problem.url)}`} ${problem.rule}.`);
+    output.error(`paysim: ${problem}`);
     return 1;
   }
   // The key an earlier start generated for this database file (a ":memory:" run has none).
@@ -105,17 +65,8 @@ async function runStart(flags: StartFlags, output: Output): Promise<number | und
   let instance: PaysimInstance;
   try {
     instance = await createPaysim({
-      port: flags.port,
-      host: flags.host,
-      db: flags.db,
-      secretKey: flags.secretKey,
+      ...paysimOptionsOf(flags),
       rememberedSecretKey: rememberedKey,
-      config: flags.config,
-      forwardTo: flags.forwardTo,
-      webhookSecret: flags.webhookSecret,
-      timeScale: flags.timeScale,
-      payouts: flags.payouts,
-      webhookTimeout: flags.webhookTimeout,
       onInternalError: (requestId, error) => output.error(`paysim: internal error in ${requestId}: ${(error as Error)?.stack ?? String(error)}`),
       onBusReady: (parts) => (view === "live" ? void (feed = startLiveFeed(parts)) : startReporter(parts.bus)),
     });

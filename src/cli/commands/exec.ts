@@ -1,0 +1,111 @@
+import { spawn } from "node:child_process";
+import { constants } from "node:os";
+import { Command, Option } from "commander";
+import { createPaysim, type PaysimInstance } from "../../paysim.js";
+import { addServerOptions, paysimOptionsOf, serverFlagsProblem, type ServerFlags } from "../server-options.js";
+import { consoleOutput, type Output } from "../output.js";
+import { startLinesReporter } from "../reporters/lines.js";
+import type { Reporter } from "../reporters/subscribe.js";
+
+interface ExecFlags extends ServerFlags {
+  verbose: boolean;
+}
+
+/** The signals `exec` passes on to the command rather than stopping for. */
+const PASSED_ON: readonly NodeJS.Signals[] = ["SIGINT", "SIGTERM"];
+
+export function execCommand(output: Output = consoleOutput): Command {
+  return addServerOptions(new Command("exec"), { port: 0, db: ":memory:", dbHelp: 'SQLite file, or ":memory:" for a throwaway run (the default here)' })
+    .description("Run a command against a paysim started for it, and exit with the command's status")
+    .argument("<command...>", "the command and its arguments, after --")
+    .addOption(new Option("--verbose", "print paysim's log lines (requests, events, deliveries) on stderr").default(false))
+    .addHelpText(
+      "after",
+      `
+paysim starts first (by default on a free port with an in-memory database); the command
+runs once it serves, with PAYSIM_URL and PAYSIM_SECRET_KEY (and, with --forward-to,
+PAYSIM_WEBHOOK_SECRET) in its environment, so the other paysim commands inside it find
+this server. When the command ends paysim stops, and exec exits with the command's
+status (128 + n if signal n ended it). SIGINT and SIGTERM are passed to the command.
+If paysim cannot start, the command is not run and exec exits 1.
+
+Examples:
+  $ paysim exec -- npm test
+  $ paysim exec --forward-to http://localhost:3000/webhooks -- npx vitest run
+  $ paysim exec --config paysim.config.json --verbose -- node e2e.js`,
+    )
+    .action(async (command: string[], flags: ExecFlags) => {
+      process.exitCode = await runExec(command, flags, output);
+    });
+}
+
+/** The variables that point the command, and the paysim commands it runs, at this server. */
+export function execEnvironment(instance: PaysimInstance): Record<string, string> {
+  const env: Record<string, string> = { PAYSIM_URL: instance.url, PAYSIM_SECRET_KEY: instance.secretKey };
+  const forwarded = instance.forwardEndpoints[0];
+  if (forwarded) env.PAYSIM_WEBHOOK_SECRET = forwarded.secret;
+  return env;
+}
+
+/** Starts paysim, runs the command against it, stops paysim; returns the command's exit status (1 if paysim could not start). */
+async function runExec(command: string[], flags: ExecFlags, output: Output): Promise<number> {
+  const problem = serverFlagsProblem(flags);
+  if (problem) {
+    output.error(`paysim: ${problem}`);
+    return 1;
+  }
+  // stdout belongs to the command: paysim's own lines go to stderr, and only when asked for.
+  const toStderr: Output = { line: (text) => output.error(text), error: (text) => output.error(text) };
+  let reporter: Reporter | undefined;
+  let instance: PaysimInstance;
+  try {
+    instance = await createPaysim({
+      ...paysimOptionsOf(flags),
+      onInternalError: (requestId, error) => output.error(`paysim: internal error in ${requestId}: ${(error as Error)?.stack ?? String(error)}`),
+      onBusReady: (parts) => {
+        if (flags.verbose) reporter = startLinesReporter(parts.bus, toStderr, { db: flags.db, host: flags.host, colour: false });
+      },
+    });
+  } catch (error) {
+    reporter?.stop();
+    output.error(`paysim: ${(error instanceof Error ? error.message : String(error)).replace(/\.$/, "")}; the command was not run.`);
+    return 1;
+  }
+  reporter?.started(instance);
+
+  const status = await runCommand(command, execEnvironment(instance), output);
+  await stopPaysim(instance);
+  reporter?.stop();
+  return status;
+}
+
+/**
+ * Stops the server once the command has ended. The place for what a stop does besides
+ * closing: writing the --export-on-exit snapshot belongs here, before close().
+ */
+async function stopPaysim(instance: PaysimInstance): Promise<void> {
+  await instance.close();
+}
+
+/**
+ * Runs the command with the standard streams inherited and `extraEnv` added, passing on
+ * SIGINT and SIGTERM; resolves with its exit status, 128 + n if signal n ended it, and 127
+ * if it could not be started at all (as a shell does).
+ */
+function runCommand(command: string[], extraEnv: Record<string, string>, output: Output): Promise<number> {
+  const [file, ...args] = command as [string, ...string[]];
+  return new Promise((resolve) => {
+    const child = spawn(file, args, { stdio: "inherit", env: { ...process.env, ...extraEnv } });
+    const passOn = (signal: NodeJS.Signals) => void child.kill(signal);
+    for (const signal of PASSED_ON) process.on(signal, passOn);
+    const done = (status: number) => {
+      for (const signal of PASSED_ON) process.off(signal, passOn);
+      resolve(status);
+    };
+    child.on("error", (error) => {
+      output.error(`paysim: could not run ${JSON.stringify(file)}: ${error.message}`);
+      done(127);
+    });
+    child.on("exit", (code, signal) => done(signal === null ? (code ?? 1) : 128 + (constants.signals[signal] ?? 0)));
+  });
+}

@@ -1,0 +1,91 @@
+import { InvalidArgumentError, Option, type Command } from "commander";
+import { startInputProblem, type StartInputs } from "../config.js";
+import type { PaysimOptions } from "../paysim.js";
+import { isTimeScale, TIME_SCALE_RANGE } from "../runtime/clock.js";
+
+/**
+ * The options that say how a paysim server runs, one definition for every command that starts
+ * one (`paysim start`, `paysim exec`): each gets the same flags, environment variables and checks,
+ * with its own defaults where they differ.
+ */
+export interface ServerFlags {
+  port: number;
+  host: string;
+  db: string;
+  secretKey?: string;
+  config?: string;
+  forwardTo?: string[];
+  webhookSecret?: string;
+  timeScale: number;
+  payouts: "auto" | "manual";
+  webhookTimeout: number;
+}
+
+/** Where the commands differ: `start` keeps a database and a fixed port, `exec` a throwaway run on a free one. */
+export interface ServerDefaults {
+  port: number;
+  db: string;
+  /** Said in `--db`'s help. */
+  dbHelp: string;
+}
+
+function integer(name: string, min: number, max: number) {
+  return (raw: string) => {
+    const value = Number(raw);
+    if (!/^\d+$/.test(raw) || value < min || value > max) throw new InvalidArgumentError(`${name} must be an integer from ${min} to ${max}.`);
+    return value;
+  };
+}
+
+function timeScale(raw: string): number {
+  const value = Number(raw);
+  if (raw.trim() === "" || !isTimeScale(value)) throw new InvalidArgumentError(`--time-scale must be ${TIME_SCALE_RANGE}, e.g. 60.`);
+  return value;
+}
+
+function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}
+
+/** Adds the server options to `command`; each can also be set as PAYSIM_<NAME>. */
+export function addServerOptions(command: Command, defaults: ServerDefaults): Command {
+  return command
+    .addOption(new Option("-p, --port <port>", "TCP port (0 picks a free one)").env("PAYSIM_PORT").default(defaults.port).argParser(integer("--port", 0, 65535)))
+    .addOption(new Option("--host <host>", "address to listen on").env("PAYSIM_HOST").default("127.0.0.1"))
+    .addOption(new Option("--db <path>", defaults.dbHelp).env("PAYSIM_DB").default(defaults.db))
+    .addOption(new Option("--secret-key <key>", "the default company's key (sk_test_…); generated on first start").env("PAYSIM_SECRET_KEY"))
+    .addOption(new Option("--config <file>", "JSON file declaring companies, keys and webhook endpoints").env("PAYSIM_CONFIG"))
+    .addOption(new Option("--forward-to <url>", "forward this run's events to this URL (repeatable); earlier --forward-to URLs not named again are removed").env("PAYSIM_FORWARD_TO").argParser(collect))
+    .addOption(new Option("--webhook-secret <whsec>", "signing secret of the --forward-to endpoints").env("PAYSIM_WEBHOOK_SECRET"))
+    .addOption(new Option("--time-scale <n>", "run the clock n times faster than real time").env("PAYSIM_TIME_SCALE").default(1).argParser(timeScale))
+    .addOption(new Option("--payouts <mode>", "auto: payouts move by their token's outcome; manual: only when told").env("PAYSIM_PAYOUTS").choices(["auto", "manual"]).default("auto"))
+    .addOption(new Option("--webhook-timeout <ms>", "how long a webhook receiver has to answer").env("PAYSIM_WEBHOOK_TIMEOUT").default(20000).argParser(integer("--webhook-timeout", 1, 600000)));
+}
+
+const FLAG_OF: Record<keyof StartInputs, string> = { secretKey: "--secret-key", webhookSecret: "--webhook-secret", forwardTo: "--forward-to" };
+
+/** The message for a key, secret or URL that breaks its rule, naming the flag; undefined when all are fine. */
+export function serverFlagsProblem(flags: ServerFlags): string | undefined {
+  const problem = startInputProblem({ secretKey: flags.secretKey, webhookSecret: flags.webhookSecret, forwardTo: flags.forwardTo });
+  if (!problem) return undefined;
+  return `${FLAG_OF[problem.input]}${problem.url === undefined ? "" : ` ${JSON.stringify(problem.url)}`} ${problem.rule}.`;
+}
+
+/** The options of `createPaysim` the flags give. */
+export function paysimOptionsOf(flags: ServerFlags): Pick<
+  PaysimOptions,
+  "port" | "host" | "db" | "secretKey" | "config" | "forwardTo" | "webhookSecret" | "timeScale" | "payouts" | "webhookTimeout"
+> {
+  return {
+    port: flags.port,
+    host: flags.host,
+    db: flags.db,
+    secretKey: flags.secretKey,
+    config: flags.config,
+    forwardTo: flags.forwardTo,
+    webhookSecret: flags.webhookSecret,
+    timeScale: flags.timeScale,
+    payouts: flags.payouts,
+    webhookTimeout: flags.webhookTimeout,
+  };
+}

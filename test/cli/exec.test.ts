@@ -1,0 +1,162 @@
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { PAYSIM_BIN, runCli } from "../helpers/cli.js";
+import { defer, useCli, useTempDir } from "../helpers/disposables.js";
+
+/** `paysim exec <options> -- node -e <script>`, run to completion in a folder of its own. */
+function execNode(options: string[], script: string, env?: Record<string, string | undefined>) {
+  return runCli(["exec", ...options, "--", process.execPath, "-e", script], { cwd: useTempDir("paysim-cli-exec-"), env });
+}
+
+/** A script that prints the PAYSIM_* variables it was given, as JSON. */
+const PRINT_ENV = `console.log(JSON.stringify(Object.fromEntries(Object.entries(process.env).filter(([name]) => name.startsWith("PAYSIM_")))))`;
+
+describe("paysim exec", () => {
+  it("runs the command with PAYSIM_URL and PAYSIM_SECRET_KEY of a serving paysim, prints nothing of its own, and exits 0 with it", async () => {
+    const script = `${PRINT_ENV}; fetch(process.env.PAYSIM_URL + "/health").then((r) => console.log("health", r.status))`;
+    const result = await execNode([], script);
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(0);
+    const [envLine, healthLine, ...rest] = result.stdout.trim().split("\n");
+    const env = JSON.parse(envLine!) as Record<string, string>;
+    expect(Object.keys(env).sort()).toEqual(["PAYSIM_SECRET_KEY", "PAYSIM_URL"]);
+    expect(env.PAYSIM_URL).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(env.PAYSIM_SECRET_KEY).toMatch(/^sk_test_\S+$/);
+    expect(healthLine).toBe("health 200");
+    expect(rest).toEqual([]);
+  });
+
+  it("adds PAYSIM_WEBHOOK_SECRET, the --forward-to endpoints' signing secret, and uses the options it is given", async () => {
+    const result = await execNode(
+      ["--forward-to", "http://127.0.0.1:9/hooks", "--webhook-secret", "whsec_exec_0001", "--secret-key", "sk_test_exec_0001"],
+      PRINT_ENV,
+    );
+    expect(result.code).toBe(0);
+    const env = JSON.parse(result.stdout) as Record<string, string>;
+    expect(env.PAYSIM_WEBHOOK_SECRET).toBe("whsec_exec_0001");
+    expect(env.PAYSIM_SECRET_KEY).toBe("sk_test_exec_0001");
+  });
+
+  it("exits with the command's exit status", async () => {
+    const result = await execNode([], "process.exit(3)");
+    expect(result.code).toBe(3);
+  });
+
+  it("exits 128 + n when signal n ended the command: 130 for SIGINT", async () => {
+    const result = await execNode([], `process.kill(process.pid, "SIGINT")`);
+    expect(result.code).toBe(130);
+  });
+
+  it("passes SIGINT sent to exec on to the command: 130 when that ends it", async () => {
+    const exec = useCli(["exec", "--", process.execPath, "-e", `console.log("ready"); setInterval(() => {}, 1000)`], { cwd: useTempDir("paysim-cli-exec-") });
+    await exec.waitFor(/ready/);
+    const result = await exec.stop("SIGINT");
+    expect(result.signal).toBeNull();
+    expect(result.code).toBe(130);
+  });
+
+  it.each([
+    ["SIGINT", 0],
+    ["SIGTERM", 7],
+  ] as const)("passes %s on to a command that handles it, and exits with the status the command chose", async (signal, status) => {
+    const script = `process.on("${signal}", () => { console.log("got ${signal}"); process.exit(${status}); }); console.log("ready"); setInterval(() => {}, 1000)`;
+    const exec = useCli(["exec", "--", process.execPath, "-e", script], { cwd: useTempDir("paysim-cli-exec-") });
+    await exec.waitFor(/ready/);
+    const result = await exec.stop(signal);
+    expect(result.stdout).toContain(`got ${signal}`);
+    expect(result.code).toBe(status);
+  });
+
+  it("lets a paysim command inside the command find this server through the variables", async () => {
+    const cwd = useTempDir("paysim-cli-exec-");
+    const result = await runCli(["exec", "--verbose", "--", process.execPath, PAYSIM_BIN, "clock", "show"], { cwd });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^now +\d{4}-\d\d-\d\dT/m);
+    // The request reached the paysim exec started: its own log line says so.
+    expect(result.stderr).toMatch(/^GET \/v1\/sandbox\/clock 200 /m);
+  });
+
+  it("stops paysim when the command ends", async () => {
+    const result = await execNode([], "console.log(process.env.PAYSIM_URL)");
+    expect(result.code).toBe(0);
+    await expect(fetch(`${result.stdout.trim()}/health`)).rejects.toThrow();
+  });
+
+  it("prints paysim's banner and log lines on stderr with --verbose, never on stdout", async () => {
+    const script = `fetch(process.env.PAYSIM_URL + "/v1/payment_intents", { method: "POST", headers: { Authorization: "Bearer " + process.env.PAYSIM_SECRET_KEY, "Content-Type": "application/json", "Idempotency-Key": "exec-verbose-1" }, body: JSON.stringify({ amount: 100, currency: "EUR" }) }).then((r) => console.log("created", r.status))`;
+    const result = await execNode(["--verbose"], script);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe("created 201\n");
+    expect(result.stderr).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+/);
+    expect(result.stderr).toMatch(/^POST \/v1\/payment_intents 201 /m);
+    expect(result.stderr).toMatch(/^event evt_\S+ payment_intent\.created pi_/m);
+  });
+
+  describe("when paysim cannot start, it does not run the command and exits 1 with the reason", () => {
+    /** A command that would leave a file behind if it ran. */
+    function wouldCreate(dir: string): { marker: string; command: string[] } {
+      const marker = join(dir, "command-ran");
+      return { marker, command: [process.execPath, "-e", `require("node:fs").writeFileSync(${JSON.stringify(marker)}, "ran")`] };
+    }
+
+    it("a bad --config", async () => {
+      const dir = useTempDir("paysim-cli-exec-");
+      const config = join(dir, "paysim.config.json");
+      writeFileSync(config, JSON.stringify({ companies: [{ name: "Acme", currency: "euro" }] }));
+      const { marker, command } = wouldCreate(dir);
+      const result = await runCli(["exec", "--config", config, "--", ...command], { cwd: dir });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain(config);
+      expect(result.stderr).toContain("companies[0].currency");
+      expect(result.stderr).toContain("the command was not run");
+      expect(existsSync(marker)).toBe(false);
+    });
+
+    it("a port in use", async () => {
+      const dir = useTempDir("paysim-cli-exec-");
+      const server = createServer();
+      await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+      defer(() => new Promise<void>((resolve) => server.close(() => resolve())));
+      const port = (server.address() as { port: number }).port;
+      const { marker, command } = wouldCreate(dir);
+      const result = await runCli(["exec", "--port", String(port), "--", ...command], { cwd: dir });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain(String(port));
+      expect(existsSync(marker)).toBe(false);
+    });
+
+    it("a --db that is not a paysim database", async () => {
+      const dir = useTempDir("paysim-cli-exec-");
+      const notADatabase = join(dir, "folder.db");
+      mkdirSync(notADatabase);
+      const { marker, command } = wouldCreate(dir);
+      const result = await runCli(["exec", "--db", notADatabase, "--", ...command], { cwd: dir });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain(notADatabase);
+      expect(existsSync(marker)).toBe(false);
+    });
+
+    it("a bad --secret-key", async () => {
+      const dir = useTempDir("paysim-cli-exec-");
+      const { marker, command } = wouldCreate(dir);
+      const result = await runCli(["exec", "--secret-key", "nope", "--", ...command], { cwd: dir });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain("--secret-key");
+      expect(existsSync(marker)).toBe(false);
+    });
+  });
+
+  it("exits 127 and says so when the command cannot be run", async () => {
+    const result = await runCli(["exec", "--", "paysim-no-such-command"], { cwd: useTempDir("paysim-cli-exec-") });
+    expect(result.code).toBe(127);
+    expect(result.stderr).toContain("paysim-no-such-command");
+  });
+
+  it("refuses to run without a command", async () => {
+    const result = await runCli(["exec"], { cwd: useTempDir("paysim-cli-exec-") });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/missing required argument/);
+  });
+});
