@@ -61,10 +61,10 @@ interface Ran {
   stderr: string;
 }
 
-/** Runs a command line in bash, in the walk-through's folder, with `paysim` on the PATH. */
+/** Runs a command line in bash, in the walk-through's folder, with `paysim` on the PATH; npm stays offline, so `npx paysim` never fetches a package. */
 function sh(script: string, cwd: string, binDir: string): Promise<Ran> {
   return new Promise((done, fail) => {
-    const child = spawn("bash", ["-c", script], { cwd, env: cliEnv({ PATH: `${binDir}:${process.env.PATH ?? ""}` }), stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn("bash", ["-c", script], { cwd, env: cliEnv({ PATH: `${binDir}:${process.env.PATH ?? ""}`, npm_config_offline: "true" }), stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
@@ -93,12 +93,12 @@ async function startAsShown(command: string, cwd: string): Promise<{ cli: CliHan
 async function run(walkthrough: Walkthrough): Promise<void> {
   // Removed when the walk-through's test finishes.
   const folder = useTempDir(`paysim-doc-${walkthrough.name}-`);
-  const binDir = join(folder, ".bin");
-  mkdirSync(binDir);
+  const cwd = join(folder, "work");
+  // `paysim` where a project that installed it has it: on the PATH, and found by `npx paysim`.
+  const binDir = join(cwd, "node_modules", ".bin");
+  mkdirSync(binDir, { recursive: true });
   writeFileSync(join(binDir, "paysim"), `#!/bin/sh\nexec "${process.execPath}" "${PAYSIM_BIN}" "$@"\n`);
   chmodSync(join(binDir, "paysim"), 0o755);
-  const cwd = join(folder, "work");
-  mkdirSync(cwd);
   for (const file of walkthrough.files) {
     const { path } = file.marker as { path: string };
     mkdirSync(dirname(join(cwd, path)), { recursive: true });
