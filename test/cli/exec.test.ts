@@ -3,7 +3,7 @@ import { createServer } from "node:net";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { PAYSIM_BIN, runCli } from "../helpers/cli.js";
-import { defer, useCli, useTempDir } from "../helpers/disposables.js";
+import { defer, useCli, useReceiver, useTempDir } from "../helpers/disposables.js";
 
 /** `paysim exec <options> -- node -e <script>`, run to completion in a folder of its own. */
 function execNode(options: string[], script: string, env?: Record<string, string | undefined>) {
@@ -12,6 +12,9 @@ function execNode(options: string[], script: string, env?: Record<string, string
 
 /** A script that prints the PAYSIM_* variables it was given, as JSON. */
 const PRINT_ENV = `console.log(JSON.stringify(Object.fromEntries(Object.entries(process.env).filter(([name]) => name.startsWith("PAYSIM_")))))`;
+
+/** An expression, in the command's script, that creates a payment intent on the paysim exec started. */
+const CREATE_INTENT = `fetch(process.env.PAYSIM_URL + "/v1/payment_intents", { method: "POST", headers: { Authorization: "Bearer " + process.env.PAYSIM_SECRET_KEY, "Content-Type": "application/json", "Idempotency-Key": crypto.randomUUID() }, body: JSON.stringify({ amount: 100, currency: "EUR" }) })`;
 
 describe("paysim exec", () => {
   it("runs the command with PAYSIM_URL and PAYSIM_SECRET_KEY of a serving paysim, prints nothing of its own, and exits 0 with it", async () => {
@@ -84,8 +87,20 @@ describe("paysim exec", () => {
     await expect(fetch(`${result.stdout.trim()}/health`)).rejects.toThrow();
   });
 
+  it("stops paysim and exits when the command ends, even with a webhook delivery still waiting on its receiver", async () => {
+    const receiver = await useReceiver("hang");
+    const script = `${CREATE_INTENT}.then((r) => console.log("created", r.status)); process.on("SIGINT", () => process.exit(0)); setInterval(() => {}, 1000)`;
+    const exec = useCli(["exec", "--forward-to", receiver.url, "--", process.execPath, "-e", script], { cwd: useTempDir("paysim-cli-exec-") });
+    await exec.waitFor(/created 201/);
+    const [delivery] = await receiver.waitForRequests(1);
+    expect(JSON.parse(delivery!.body.toString("utf8")).type).toBe("payment_intent.created");
+    expect(receiver.hangingCount()).toBe(1);
+    const result = await exec.stop("SIGINT");
+    expect(result.code).toBe(0);
+  });
+
   it("prints paysim's banner and log lines on stderr with --verbose, never on stdout", async () => {
-    const script = `fetch(process.env.PAYSIM_URL + "/v1/payment_intents", { method: "POST", headers: { Authorization: "Bearer " + process.env.PAYSIM_SECRET_KEY, "Content-Type": "application/json", "Idempotency-Key": "exec-verbose-1" }, body: JSON.stringify({ amount: 100, currency: "EUR" }) }).then((r) => console.log("created", r.status))`;
+    const script = `${CREATE_INTENT}.then((r) => console.log("created", r.status))`;
     const result = await execNode(["--verbose"], script);
     expect(result.code).toBe(0);
     expect(result.stdout).toBe("created 201\n");
