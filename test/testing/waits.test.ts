@@ -207,6 +207,19 @@ describe("webhooks.waitFor", () => {
     );
   });
 
+  it("resolves \"failed\" for a pending delivery stopped by deleting its endpoint", async () => {
+    const receiver = await useReceiver(500);
+    const paysim = await start({ forwardTo: receiver.url });
+    const intentId = await createIntent(paysim);
+    await paysim.webhooks.waitFor({ objectId: intentId, status: "attempted" });
+    const failed = paysim.webhooks.waitFor({ objectId: intentId, status: "failed" });
+    const endpoints = await api(paysim, "GET", "/v1/webhook_endpoints");
+    expect((await api(paysim, "DELETE", `/v1/webhook_endpoints/${endpoints.body.data[0].id}`)).status).toBe(200);
+    const { delivery } = await failed;
+    expect(delivery).toMatchObject({ status: "failed", next_attempt_at: null });
+    expect(delivery.attempts).toEqual([expect.objectContaining({ status_code: 500 })]);
+  });
+
   it.each([
     [{ status: "delivered" }, "Bad webhooks filter: status"],
     [{ url: "" }, "Bad webhooks filter: url"],
