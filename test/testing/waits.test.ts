@@ -178,6 +178,19 @@ describe("webhooks.waitFor", () => {
     expect(delivered.delivery.attempts.map((attempt) => attempt.status_code)).toEqual([500, 200]);
   });
 
+  it("does not count an attempt still in flight as \"attempted\"", async () => {
+    const receiver = await useReceiver("hang");
+    const paysim = await start({ forwardTo: receiver.url });
+    const intentId = await createIntent(paysim);
+    await receiver.waitForRequests(1);
+    await expect(paysim.webhooks.waitFor({ objectId: intentId, status: "attempted" }, { timeout: 0 })).rejects.toThrow(
+      `  payment_intent.created ${receiver.url} pending, no attempt ended yet`,
+    );
+    const attempted = paysim.webhooks.waitFor({ objectId: intentId, status: "attempted" });
+    receiver.release(204);
+    expect((await attempted).delivery).toMatchObject({ status: "succeeded", attempts: [expect.objectContaining({ status_code: 204 })] });
+  });
+
   it("rejects after the timeout listing the last deliveries: type, url, status, last status code", async () => {
     const receiver = await useReceiver(503);
     const paysim = await start({ forwardTo: receiver.url });
