@@ -46,7 +46,7 @@ module.exports = {
       comment: "runtime/ (clock, scheduler) knows no services, webhooks, server, ui or cli: it gets a port instead.",
       severity: "error",
       from: { path: "^src/runtime/" },
-      to: { path: "^src/(services|webhooks|sim|server|ui|cli|fixtures)/|^src/(paysim|index|config)\\.ts$" },
+      to: { path: "^src/(services|webhooks|sim|server|ui|cli|fixtures|testing)/|^src/(paysim|index|config)\\.ts$" },
     },
     {
       name: "bus-owns-its-payloads",
@@ -60,14 +60,14 @@ module.exports = {
       comment: "services/ are used by the server, webhooks and sim, never the other way round.",
       severity: "error",
       from: { path: "^src/services/" },
-      to: { path: "^src/(server|webhooks|sim|ui|cli|fixtures)/|^src/(paysim|index)\\.ts$" },
+      to: { path: "^src/(server|webhooks|sim|ui|cli|fixtures|testing)/|^src/(paysim|index)\\.ts$" },
     },
     {
       name: "adapters-below-wiring",
       comment: "server/, webhooks/ and sim/ are wired by paysim.ts; they know no ui or cli.",
       severity: "error",
       from: { path: "^src/(server|webhooks|sim)/" },
-      to: { path: "^src/(ui|cli)/|^src/(paysim|index)\\.ts$" },
+      to: { path: "^src/(ui|cli|testing)/|^src/(paysim|index)\\.ts$" },
     },
     {
       name: "routes-stand-alone",
@@ -75,6 +75,13 @@ module.exports = {
       severity: "error",
       from: { path: "^src/server/routes/([^/.]+)" },
       to: { path: "^src/server/routes/", pathNot: "^src/server/routes/$1[.]" },
+    },
+    {
+      name: "test-helpers-read-below",
+      comment: "testing/ (the waits of startPaysim) reads the bus, the store and the views below it; the package wires it, never the other way round.",
+      severity: "error",
+      from: { path: "^src/testing/" },
+      to: { path: "^src/(server|sim|ui|cli|fixtures)/|^src/(paysim|index)\\.ts$" },
     },
     {
       name: "ui-reads-the-bus",

@@ -10,6 +10,9 @@
 import { toAdvanceSeconds } from "./domain/duration.js";
 import { createPaysim, type PaysimOptions } from "./paysim.js";
 import type { StartPaysimOptions } from "./options.js";
+import { recordEvents, type EventRecord } from "./testing/event-record.js";
+import type { PaysimEvents, PaysimWebhooks } from "./testing/types.js";
+import { createWaits } from "./testing/waits.js";
 
 // Only what a merchant's code uses is exported, and nothing whose types need a devDependency
 // (createPaysim's instance exposes the store, typed by @types/better-sqlite3).
@@ -18,6 +21,18 @@ export { DatabaseInUseError, NewerDatabaseError, UnusableDatabaseError } from ".
 export { InvalidDurationError } from "./domain/duration.js";
 export { verifySignature, type VerifyOptions } from "./webhooks/sign.js";
 export type { StartPaysimOptions } from "./options.js";
+export { PaysimTimeoutError } from "./testing/timeout-error.js";
+export type {
+  DeliveredWebhook,
+  EventFilter,
+  PaysimDelivery,
+  PaysimDeliveryAttempt,
+  PaysimEvent,
+  PaysimEvents,
+  PaysimWebhooks,
+  WaitOptions,
+  WebhookFilter,
+} from "./testing/types.js";
 
 /** A running in-process paysim. */
 export interface RunningPaysim {
@@ -40,6 +55,21 @@ export interface RunningPaysim {
      */
     advance(duration: string | number): Promise<Date>;
   };
+  /**
+   * The instance's events since it started (or since the last reset): list them, or wait for one
+   * that happened already or is yet to happen (SPEC §12.1).
+   *
+   * @example
+   * const captured = await paysim.events.waitFor({ type: "payment_intent.captured", objectId: intent.id });
+   */
+  events: PaysimEvents;
+  /**
+   * Wait for a webhook delivery to succeed, fail for good, or be attempted (SPEC §12.1).
+   *
+   * @example
+   * const { event, delivery } = await paysim.webhooks.waitFor({ type: "payment_intent.created", url: receiverUrl });
+   */
+  webhooks: PaysimWebhooks;
   /** Stops the server and frees its port, timers and database. Safe to call twice. */
   close(): Promise<void>;
 }
@@ -65,8 +95,12 @@ export async function startPaysim(options: StartPaysimOptions = {}): Promise<Run
     port: options.port ?? 0,
     db: options.db ?? ":memory:",
     onInternalError: options.onInternalError ?? (() => {}),
+    // Recording starts with the bus, so events announced while the instance starts are listed too.
+    onBusReady: ({ bus }) => void (record = recordEvents(bus)),
   };
+  let record: EventRecord | undefined;
   const instance = await createPaysim(instanceOptions);
+  const waits = createWaits({ bus: instance.bus, store: instance.store, record: record! });
   return {
     url: instance.url,
     secretKey: instance.secretKey,
@@ -78,6 +112,11 @@ export async function startPaysim(options: StartPaysimOptions = {}): Promise<Run
         return new Date(instance.clock.now());
       },
     },
-    close: () => instance.close(),
+    events: waits.events,
+    webhooks: waits.webhooks,
+    close() {
+      waits.close();
+      return instance.close();
+    },
   };
 }

@@ -33,6 +33,19 @@ export async function run(): Promise<boolean> {
   const classes = [DatabaseInUseError, NewerDatabaseError, UnusableDatabaseError];
   return verifySignature("{}", "t=1,v1=00", "whsec_x", verify) && now instanceof Date && errors.length + classes.length > 0;
 }
+
+import { PaysimTimeoutError, type DeliveredWebhook, type EventFilter, type PaysimEvent, type WaitOptions, type WebhookFilter } from "paysim";
+export async function waits(paysim: RunningPaysim): Promise<string> {
+  const filter: EventFilter = { type: ["payment_intent.created"], objectId: "pi_1" };
+  const wait: WaitOptions = { timeout: 100 };
+  const events: PaysimEvent[] = await paysim.events.list(filter);
+  const event: PaysimEvent = await paysim.events.waitFor(filter, wait);
+  const webhook: WebhookFilter = { url: "http://127.0.0.1:9/hooks", status: "failed" };
+  const { delivery }: DeliveredWebhook = await paysim.webhooks.waitFor(webhook);
+  const code: number | null | undefined = delivery.attempts[0]?.status_code;
+  const timedOut: Error = new PaysimTimeoutError("x");
+  return \`\${events.length} \${event.type} \${delivery.status} \${code} \${timedOut.name}\`;
+}
 `;
 
 /**

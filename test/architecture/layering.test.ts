@@ -44,6 +44,7 @@ describe("the dependency check (npm run lint:deps)", () => {
     { rule: "adapters-below-wiring", from: "src/server/upward.ts", files: { "src/server/upward.ts": importing("../cli/leaf-6.js"), "src/cli/leaf-6.ts": leaf } },
     { rule: "routes-stand-alone", from: "src/server/routes/one.ts", files: { "src/server/routes/one.ts": importing("./two.js"), "src/server/routes/two.ts": leaf } },
     { rule: "ui-reads-the-bus", from: "src/ui/upward.ts", files: { "src/ui/upward.ts": importing("../store/leaf-7.js"), "src/store/leaf-7.ts": leaf } },
+    { rule: "test-helpers-read-below", from: "src/testing/upward.ts", files: { "src/testing/upward.ts": importing("../server/leaf-9.js"), "src/server/leaf-9.ts": leaf } },
     { rule: "shared-imports-nothing", from: "src/shared/upward.ts", files: { "src/shared/upward.ts": importing("../domain/leaf-8.js"), "src/domain/leaf-8.ts": leaf } },
   ];
   const downward = {

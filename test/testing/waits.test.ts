@@ -1,0 +1,303 @@
+import { once } from "node:events";
+import { describe, expect, it } from "vitest";
+import { PaysimTimeoutError, startPaysim, type RunningPaysim, type StartPaysimOptions } from "../../src/index.js";
+import { recordEvents, type EventRecord } from "../../src/testing/event-record.js";
+import { createWaits } from "../../src/testing/waits.js";
+import { defer, usePaysim, useReceiver, useTempPath } from "../helpers/disposables.js";
+import { callApi, freshKey } from "../helpers/paysim.js";
+
+/** `startPaysim`, closed when the test finishes (a second close is harmless). */
+async function start(options: StartPaysimOptions = {}): Promise<RunningPaysim> {
+  const paysim = await startPaysim(options);
+  defer(() => paysim.close());
+  return paysim;
+}
+
+const api = (paysim: { url: string; secretKey: string }, method: string, path: string, body?: object) =>
+  callApi(paysim.url, paysim.secretKey, method, path, { body, idempotencyKey: method === "POST" ? freshKey() : undefined });
+
+async function createIntent(paysim: RunningPaysim, body: object = { amount: 1000 }): Promise<string> {
+  const created = await api(paysim, "POST", "/v1/payment_intents", body);
+  expect(created.status).toBe(201);
+  return created.body.id as string;
+}
+
+/** The event as GET /v1/events/:id shows it, without its deliveries. */
+async function shownEvent(paysim: RunningPaysim, id: string) {
+  const { body } = await api(paysim, "GET", `/v1/events/${id}`);
+  return body as Record<string, unknown> & { deliveries: unknown[] };
+}
+
+/** The retry delays of SPEC §7, in seconds: after the last, the delivery is given up. */
+const RETRY_DELAYS = [30, 120, 600, 3600, 6 * 3600, 24 * 3600];
+
+describe("events.waitFor and events.list", () => {
+  it("resolves with an event that happened before the call, exactly as GET /v1/events/:id shows it", async () => {
+    const paysim = await start();
+    const intentId = await createIntent(paysim);
+    const event = await paysim.events.waitFor({ type: "payment_intent.created", objectId: intentId });
+    const { deliveries, ...shown } = await shownEvent(paysim, event.id);
+    expect(event).toEqual(shown);
+    expect(deliveries).toEqual([]);
+    expect(event.data.id).toBe(intentId);
+  });
+
+  it("resolves with an event that happens after the call", async () => {
+    const paysim = await start({ payouts: "manual" });
+    const intentId = await createIntent(paysim, { amount: 500, capture_method: "manual" });
+    const waiting = paysim.events.waitFor({ type: ["payment_intent.captured", "payment_intent.canceled"], objectId: intentId });
+    await api(paysim, "POST", `/v1/payment_intents/${intentId}/authorize`, { payment_method: "pm_card_visa" });
+    await api(paysim, "POST", `/v1/payment_intents/${intentId}/capture`);
+    const event = await waiting;
+    expect(event.type).toBe("payment_intent.captured");
+    expect(event.data.id).toBe(intentId);
+  });
+
+  it("is not timed out by clock.advance: its timeout is real time", async () => {
+    const paysim = await start();
+    const waiting = paysim.events.waitFor({ type: "payment_intent.created" }, { timeout: 60_000 });
+    await paysim.clock.advance("1d");
+    const intentId = await createIntent(paysim);
+    expect((await waiting).data.id).toBe(intentId);
+  });
+
+  it("lists every event since start, oldest first, filtered by type and object", async () => {
+    const paysim = await start();
+    const first = await createIntent(paysim, { amount: 100, capture_method: "manual" });
+    const second = await createIntent(paysim, { amount: 200 });
+    await api(paysim, "POST", `/v1/payment_intents/${first}/authorize`, { payment_method: "pm_card_visa" });
+
+    const all = await paysim.events.list();
+    expect(all.map((event) => [event.type, event.data.id])).toEqual([
+      ["payment_intent.created", first],
+      ["payment_intent.created", second],
+      ["payment_intent.authorized", first],
+    ]);
+    for (const event of all) {
+      const { deliveries: _, ...shown } = await shownEvent(paysim, event.id);
+      expect(event).toEqual(shown);
+    }
+    expect((await paysim.events.list({ objectId: first })).map((event) => event.type)).toEqual(["payment_intent.created", "payment_intent.authorized"]);
+    expect((await paysim.events.list({ type: "payment_intent.authorized" })).map((event) => event.data.id)).toEqual([first]);
+    expect(await paysim.events.list({ type: ["payout.created"] })).toEqual([]);
+  });
+
+  it("lists only what happened since this start, not what an earlier run left in the database", async () => {
+    const db = useTempPath();
+    const earlier = await start({ db });
+    await createIntent(earlier);
+    await earlier.close();
+    const paysim = await start({ db });
+    expect(await paysim.events.list()).toEqual([]);
+    const intentId = await createIntent(paysim);
+    expect((await paysim.events.list()).map((event) => event.data.id)).toEqual([intentId]);
+  });
+
+  it("rejects after the timeout with a PaysimTimeoutError naming the filter and the last 10 events", async () => {
+    const paysim = await start();
+    const ids: string[] = [];
+    for (let i = 0; i < 12; i++) ids.push(await createIntent(paysim));
+    const error = await paysim.events.waitFor({ type: "payment_intent.captured", objectId: ids[0] }, { timeout: 20 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PaysimTimeoutError);
+    expect(error).toBeInstanceOf(Error);
+    const { name, message } = error as Error;
+    expect(name).toBe("PaysimTimeoutError");
+    expect(message).toBe(
+      [
+        `No event matched {"type":"payment_intent.captured","objectId":"${ids[0]}"} within 20 ms.`,
+        "The last 10 event(s), oldest first:",
+        ...ids.slice(2).map((id) => `  payment_intent.created ${id}`),
+      ].join("\n"),
+    );
+  });
+
+  it("says so when nothing happened at all", async () => {
+    const paysim = await start();
+    await expect(paysim.events.waitFor({}, { timeout: 0 })).rejects.toThrow(
+      'No event matched {} within 0 ms.\nNo event has happened since paysim started (or was last reset).',
+    );
+  });
+
+  it.each([
+    [{ type: "payment_intent.captureed" }, "Bad events filter: type"],
+    [{ type: [] }, "Bad events filter: type"],
+    [{ object_id: "pi_1" }, "Bad events filter"],
+    [{ objectId: 7 }, "Bad events filter: objectId"],
+    [null, "Bad events filter"],
+  ])("refuses the filter %j with a TypeError, waiting for nothing", async (filter, message) => {
+    const paysim = await start();
+    await expect(paysim.events.waitFor(filter as never)).rejects.toThrow(expect.objectContaining({ name: "TypeError", message: expect.stringContaining(message) }));
+    await expect(paysim.events.list(filter as never)).rejects.toThrow(TypeError);
+  });
+
+  it.each([[-1], [1.5], [Number.POSITIVE_INFINITY], [2 ** 31], ["100"]])("refuses the timeout %j with a TypeError", async (timeout) => {
+    const paysim = await start();
+    await expect(paysim.events.waitFor({}, { timeout: timeout as number })).rejects.toThrow(
+      expect.objectContaining({ name: "TypeError", message: expect.stringContaining("Bad wait options: timeout") }),
+    );
+  });
+});
+
+describe("webhooks.waitFor", () => {
+  it("resolves for a delivery that succeeded before the call and for one that succeeds after", async () => {
+    const receiver = await useReceiver(200);
+    const paysim = await start({ forwardTo: receiver.url });
+    const before = await createIntent(paysim);
+    await receiver.waitForRequests(1);
+    const early = await paysim.webhooks.waitFor({ objectId: before });
+    // Both the event and the delivery are as GET /v1/events/:id shows them.
+    const { deliveries, ...event } = await shownEvent(paysim, early.event.id);
+    expect(early.event).toEqual(event);
+    expect(early.delivery).toEqual(deliveries[0]);
+    expect(early.delivery).toMatchObject({ url: receiver.url, status: "succeeded", next_attempt_at: null });
+    expect(early.delivery.attempts).toEqual([expect.objectContaining({ status_code: 200, error: null })]);
+
+    // A wait started before its event exists: the bus tells it when the delivery succeeds.
+    const waiting = paysim.webhooks.waitFor({ type: "payment_intent.canceled", objectId: before, url: receiver.url, status: "succeeded" });
+    await api(paysim, "POST", `/v1/payment_intents/${before}/cancel`);
+    const later = await waiting;
+    expect(later.event).toMatchObject({ type: "payment_intent.canceled", data: { id: before } });
+    expect(later.delivery).toMatchObject({ url: receiver.url, status: "succeeded" });
+    expect(receiver.requests).toHaveLength(2);
+  });
+
+  it("resolves for status \"attempted\" once any attempt has ended, and \"succeeded\" only on a 2xx", async () => {
+    const receiver = await useReceiver(200);
+    receiver.queue(500);
+    const paysim = await start({ forwardTo: receiver.url });
+    const succeeded = paysim.webhooks.waitFor({ type: "payment_intent.created" });
+    const intentId = await createIntent(paysim);
+    const attempted = await paysim.webhooks.waitFor({ objectId: intentId, status: "attempted" });
+    expect(attempted.delivery.status).toBe("pending");
+    expect(attempted.delivery.attempts).toEqual([expect.objectContaining({ status_code: 500 })]);
+    expect(attempted.delivery.next_attempt_at).not.toBeNull();
+
+    await paysim.clock.advance(RETRY_DELAYS[0]!);
+    const delivered = await succeeded;
+    expect(delivered.delivery.status).toBe("succeeded");
+    expect(delivered.delivery.attempts.map((attempt) => attempt.status_code)).toEqual([500, 200]);
+  });
+
+  it("does not count an attempt still in flight as \"attempted\"", async () => {
+    const receiver = await useReceiver("hang");
+    const paysim = await start({ forwardTo: receiver.url });
+    const intentId = await createIntent(paysim);
+    await receiver.waitForRequests(1);
+    await expect(paysim.webhooks.waitFor({ objectId: intentId, status: "attempted" }, { timeout: 0 })).rejects.toThrow(
+      `  payment_intent.created ${receiver.url} pending, no attempt ended yet`,
+    );
+    const attempted = paysim.webhooks.waitFor({ objectId: intentId, status: "attempted" });
+    receiver.release(204);
+    expect((await attempted).delivery).toMatchObject({ status: "succeeded", attempts: [expect.objectContaining({ status_code: 204 })] });
+  });
+
+  it("rejects after the timeout listing the last deliveries: type, url, status, last status code", async () => {
+    const receiver = await useReceiver(503);
+    const paysim = await start({ forwardTo: receiver.url });
+    const intentId = await createIntent(paysim);
+    await paysim.webhooks.waitFor({ objectId: intentId, status: "attempted" });
+    const error = (await paysim.webhooks.waitFor({ objectId: intentId }, { timeout: 10 }).catch((e: unknown) => e)) as Error;
+    expect(error).toBeInstanceOf(PaysimTimeoutError);
+    expect(error.message).toBe(
+      [
+        `No webhook delivery matched {"objectId":"${intentId}"} within 10 ms.`,
+        "The last 1 delivery(ies), oldest first:",
+        `  payment_intent.created ${receiver.url} pending, last status 503`,
+      ].join("\n"),
+    );
+  });
+
+  it("names a delivery that got no answer, and says so when no delivery was made", async () => {
+    const receiver = await useReceiver("destroy");
+    const paysim = await start({ forwardTo: receiver.url });
+    await expect(paysim.webhooks.waitFor({}, { timeout: 0 })).rejects.toThrow(
+      "No webhook delivery matched {} within 0 ms.\nNo delivery has been made since paysim started (or was last reset).",
+    );
+    const intentId = await createIntent(paysim);
+    await paysim.webhooks.waitFor({ objectId: intentId, status: "attempted" });
+    await expect(paysim.webhooks.waitFor({ status: "failed" }, { timeout: 0 })).rejects.toThrow(
+      new RegExp(`  payment_intent\\.created ${receiver.url.replace(/\./g, "\\.")} pending, last attempt got no answer \\(.+\\)$`),
+    );
+  });
+
+  it("resolves \"failed\" for a pending delivery stopped by deleting its endpoint", async () => {
+    const receiver = await useReceiver(500);
+    const paysim = await start({ forwardTo: receiver.url });
+    const intentId = await createIntent(paysim);
+    await paysim.webhooks.waitFor({ objectId: intentId, status: "attempted" });
+    const failed = paysim.webhooks.waitFor({ objectId: intentId, status: "failed" });
+    const endpoints = await api(paysim, "GET", "/v1/webhook_endpoints");
+    expect((await api(paysim, "DELETE", `/v1/webhook_endpoints/${endpoints.body.data[0].id}`)).status).toBe(200);
+    const { delivery } = await failed;
+    expect(delivery).toMatchObject({ status: "failed", next_attempt_at: null });
+    expect(delivery.attempts).toEqual([expect.objectContaining({ status_code: 500 })]);
+  });
+
+  it.each([
+    [{ status: "delivered" }, "Bad webhooks filter: status"],
+    [{ url: "" }, "Bad webhooks filter: url"],
+    [{ endpoint: "we_1" }, "Bad webhooks filter"],
+  ])("refuses the filter %j with a TypeError", async (filter, message) => {
+    const paysim = await start();
+    await expect(paysim.webhooks.waitFor(filter as never)).rejects.toThrow(expect.objectContaining({ name: "TypeError", message: expect.stringContaining(message) }));
+  });
+});
+
+describe("the waits on the bus", () => {
+  /** An instance built as startPaysim builds it, with its bus in reach to count listeners. */
+  async function instanceWithWaits(options: { forwardTo?: string } = {}) {
+    let record: EventRecord | undefined;
+    const paysim = await usePaysim({ ...options, onBusReady: ({ bus }) => void (record = recordEvents(bus)) });
+    const waits = createWaits({ bus: paysim.bus, store: paysim.store, record: record! });
+    defer(() => waits.close());
+    const listeners = () => ["event.created", "delivery.attempted", "deliveries.stopped"].map((name) => paysim.bus.listenerCount(name as "event.created"));
+    return { paysim, waits, listeners };
+  }
+
+  it("resolves \"failed\" once the last retry is given up, for a wait started before and one after", async () => {
+    const receiver = await useReceiver(500);
+    const { paysim, waits } = await instanceWithWaits({ forwardTo: receiver.url });
+    const failedLater = waits.webhooks.waitFor({ type: "payment_intent.created", status: "failed" }, { timeout: 20_000 });
+    const ended = () => once(paysim.bus, "delivery.attempted");
+    const first = ended();
+    await paysim.api("POST", "/v1/payment_intents", { body: { amount: 700 }, idempotencyKey: freshKey() });
+    await first;
+    // The clock runs the schedule: each advance makes the one attempt that fell due.
+    for (const seconds of RETRY_DELAYS) {
+      const next = ended();
+      await paysim.advanceClock(seconds);
+      await next;
+    }
+    const { delivery } = await failedLater;
+    expect(delivery.status).toBe("failed");
+    expect(delivery.attempts).toHaveLength(7);
+    expect(delivery.next_attempt_at).toBeNull();
+    const again = await waits.webhooks.waitFor({ status: "failed" });
+    expect(again.delivery).toEqual(delivery);
+  });
+
+  it("removes its listeners and timer once it resolves or times out, and close() rejects what still waits", async () => {
+    const receiver = await useReceiver(200);
+    const { paysim, waits, listeners } = await instanceWithWaits({ forwardTo: receiver.url });
+    const idle = listeners();
+
+    const event = waits.events.waitFor({ type: "payment_intent.created" });
+    const delivery = waits.webhooks.waitFor({ type: "payment_intent.created" });
+    expect(listeners()).not.toEqual(idle);
+    await paysim.api("POST", "/v1/payment_intents", { body: { amount: 700 }, idempotencyKey: freshKey() });
+    await event;
+    await delivery;
+    expect(listeners()).toEqual(idle);
+
+    await expect(waits.events.waitFor({ type: "payout.created" }, { timeout: 1 })).rejects.toThrow(PaysimTimeoutError);
+    await expect(waits.webhooks.waitFor({ type: "payout.created" }, { timeout: 1 })).rejects.toThrow(PaysimTimeoutError);
+    expect(listeners()).toEqual(idle);
+
+    const stranded = waits.events.waitFor({ type: "payout.created" }, { timeout: 60_000 });
+    waits.close();
+    await expect(stranded).rejects.toThrow("paysim closed while a wait was running.");
+    // The record stopped too: nothing of the waits listens any more.
+    expect(listeners()).toEqual(idle.map((count, i) => (i === 0 ? count - 1 : count)));
+    await expect(waits.events.waitFor({})).rejects.toThrow("paysim is closed");
+  });
+});
