@@ -40,6 +40,13 @@ export interface RunningPaysim {
      */
     advance(duration: string | number): Promise<Date>;
   };
+  /**
+   * Deletes every payment intent, payout, event, delivery, attempt, idempotency record and
+   * scheduled job of every company, so each test can start clean (call it in `beforeEach`).
+   * Keeps companies, keys, webhook endpoints with their secrets, and the clock. Attempts in
+   * flight are abandoned: their outcome is never recorded.
+   */
+  reset(): Promise<void>;
   /** Stops the server and frees its port, timers and database. Safe to call twice. */
   close(): Promise<void>;
 }
@@ -77,6 +84,9 @@ export async function startPaysim(options: StartPaysimOptions = {}): Promise<Run
         await instance.advanceClock(toAdvanceSeconds(duration));
         return new Date(instance.clock.now());
       },
+    },
+    async reset() {
+      instance.reset();
     },
     close: () => instance.close(),
   };
