@@ -6,6 +6,7 @@ import { endpointsCommand } from "./commands/endpoints.js";
 import { eventsCommand } from "./commands/events.js";
 import { fixturesCommand } from "./commands/fixtures.js";
 import { payoutsCommand } from "./commands/payouts.js";
+import { resetCommand } from "./commands/reset.js";
 import { startCommand } from "./commands/start.js";
 import { triggerCommand } from "./commands/trigger.js";
 import { consoleOutput, type Output } from "./output.js";
@@ -22,6 +23,7 @@ export function buildProgram(output: Output = consoleOutput): Command {
     .addCommand(endpointsCommand(output))
     .addCommand(payoutsCommand(output))
     .addCommand(clockCommand(output))
+    .addCommand(resetCommand(output))
     .addHelpText(
       "after",
       `
@@ -35,7 +37,8 @@ Examples:
   $ paysim trigger payment_intent.captured
   $ paysim events list --type payment_intent.captured
   $ paysim endpoints add http://localhost:3000/webhooks
-  $ paysim clock advance 6h`,
+  $ paysim clock advance 6h
+  $ paysim reset`,
     );
   configureAll(program);
   return program;
