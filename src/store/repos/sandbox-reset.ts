@@ -14,31 +14,38 @@ export interface ResetResult {
  * transaction; children go before the rows they reference.
  */
 export function createSandboxResetRepo(db: Db) {
-  const scope = "(@company IS NULL OR company_id = @company)";
-  const deliveryIds = db.prepare(`SELECT id FROM deliveries WHERE ${scope}`).pluck();
-  const payoutIds = db.prepare(`SELECT id FROM payouts WHERE ${scope}`).pluck();
-  const attempts = db.prepare(`DELETE FROM delivery_attempts WHERE delivery_id IN (SELECT id FROM deliveries WHERE ${scope})`);
-  const jobs = db.prepare(
-    `DELETE FROM jobs WHERE subject_id IN (SELECT id FROM deliveries WHERE ${scope}) OR subject_id IN (SELECT id FROM payouts WHERE ${scope})`,
-  );
-  const deliveries = db.prepare(`DELETE FROM deliveries WHERE ${scope}`);
-  const events = db.prepare(`DELETE FROM events WHERE ${scope}`);
-  const payouts = db.prepare(`DELETE FROM payouts WHERE ${scope}`);
-  const paymentIntents = db.prepare(`DELETE FROM payment_intents WHERE ${scope}`);
-  const idempotencyKeys = db.prepare(`DELETE FROM idempotency_keys WHERE ${scope}`);
+  // Two sets of statements rather than one `(? IS NULL OR company_id = ?)`: that OR keeps SQLite
+  // from using the company indexes, so a one-company reset would scan every company's rows.
+  const everyCompany = resetStatements(db, "1");
+  const oneCompany = resetStatements(db, "company_id = @company");
 
   return {
     reset(companyId: string | null): ResetResult {
-      const params = { company: companyId };
-      const jobSubjects = new Set<string>([...(deliveryIds.all(params) as string[]), ...(payoutIds.all(params) as string[])]);
-      attempts.run(params);
-      jobs.run(params);
-      deliveries.run(params);
-      const deletedEvents = events.run(params).changes;
-      const deletedPayouts = payouts.run(params).changes;
-      const deletedIntents = paymentIntents.run(params).changes;
-      idempotencyKeys.run(params);
-      return { deleted: { payment_intents: deletedIntents, payouts: deletedPayouts, events: deletedEvents }, jobSubjects };
+      const statements = companyId === null ? everyCompany : oneCompany;
+      const params = companyId === null ? {} : { company: companyId };
+      const jobSubjects = new Set<string>([...(statements.deliveryIds.all(params) as string[]), ...(statements.payoutIds.all(params) as string[])]);
+      statements.attempts.run(params);
+      statements.jobs.run(params);
+      statements.deliveries.run(params);
+      const events = statements.events.run(params).changes;
+      const payouts = statements.payouts.run(params).changes;
+      const paymentIntents = statements.paymentIntents.run(params).changes;
+      statements.idempotencyKeys.run(params);
+      return { deleted: { payment_intents: paymentIntents, payouts, events }, jobSubjects };
     },
+  };
+}
+
+function resetStatements(db: Db, scope: string) {
+  return {
+    deliveryIds: db.prepare(`SELECT id FROM deliveries WHERE ${scope}`).pluck(),
+    payoutIds: db.prepare(`SELECT id FROM payouts WHERE ${scope}`).pluck(),
+    attempts: db.prepare(`DELETE FROM delivery_attempts WHERE delivery_id IN (SELECT id FROM deliveries WHERE ${scope})`),
+    jobs: db.prepare(`DELETE FROM jobs WHERE subject_id IN (SELECT id FROM deliveries WHERE ${scope}) OR subject_id IN (SELECT id FROM payouts WHERE ${scope})`),
+    deliveries: db.prepare(`DELETE FROM deliveries WHERE ${scope}`),
+    events: db.prepare(`DELETE FROM events WHERE ${scope}`),
+    payouts: db.prepare(`DELETE FROM payouts WHERE ${scope}`),
+    paymentIntents: db.prepare(`DELETE FROM payment_intents WHERE ${scope}`),
+    idempotencyKeys: db.prepare(`DELETE FROM idempotency_keys WHERE ${scope}`),
   };
 }
