@@ -147,7 +147,7 @@ export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimI
       scheduler.drain();
     };
 
-    const resetSandbox = createSandboxReset({ store, scheduler });
+    const resetSandbox = createSandboxReset({ store, scheduler, bus });
 
     const app = createApp({
       store,

@@ -1,3 +1,4 @@
+import type { Bus } from "../bus.js";
 import type { Scheduler } from "../runtime/scheduler.js";
 import type { Store } from "../store/index.js";
 import type { ResetResult } from "../store/repos/sandbox-reset.js";
@@ -9,9 +10,9 @@ export type ResetCounts = ResetResult["deleted"];
  * Resets the sandbox (SPEC §12): one company's activity, or every company's with null. In one
  * transaction the rows go; then the jobs of the deleted payouts and deliveries that the scheduler
  * holds in memory are dropped. An attempt in flight finds its delivery gone and records nothing.
- * Companies, keys, endpoints with their secrets, and the clock stay.
+ * Companies, keys, endpoints with their secrets, and the clock stay. The bus hears `sandbox.reset` once committed.
  */
-export function createSandboxReset({ store, scheduler }: { store: Store; scheduler: Scheduler<Work> }) {
+export function createSandboxReset({ store, scheduler, bus }: { store: Store; scheduler: Scheduler<Work>; bus: Bus }) {
   return (companyId: string | null): ResetCounts => {
     const { deleted, jobSubjects } = store.transaction(() => {
       const result = store.sandboxReset.reset(companyId);
@@ -19,6 +20,8 @@ export function createSandboxReset({ store, scheduler }: { store: Store; schedul
       return result;
     });
     scheduler.forgetSubjects(jobSubjects);
+    // Listeners that remember what happened (the live view, waits) forget it here.
+    bus.emit("sandbox.reset", { companyId, deleted });
     return deleted;
   };
 }

@@ -55,6 +55,18 @@ describe("POST /v1/sandbox/reset", () => {
     expect((await reset(paysim)).body.deleted).toEqual({ payment_intents: 0, payouts: 0, events: 0 });
   });
 
+  it("announces the reset on the bus once committed, naming the company and the counts", async () => {
+    const paysim = await usePaysimApp({ config: TWO_COMPANIES });
+    await createIntent(paysim, { amount: 1000 }, KEY_A);
+    const heard: unknown[] = [];
+    paysim.bus.on("sandbox.reset", (reset) => heard.push(reset));
+    await reset(paysim);
+    const companyA = paysim.companies.find((company) => company.secretKey === KEY_A)!;
+    expect(heard).toEqual([{ companyId: companyA.company.id, deleted: { payment_intents: 1, payouts: 0, events: 1 } }]);
+    paysim.reset();
+    expect(heard[1]).toEqual({ companyId: null, deleted: { payment_intents: 0, payouts: 0, events: 0 } });
+  });
+
   it("forgets the company's idempotency records: a key used before may carry a new body", async () => {
     const paysim = await usePaysimApp({ config: TWO_COMPANIES });
     const key = freshKey();
