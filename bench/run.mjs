@@ -282,6 +282,8 @@ async function main() {
   results.webhooks = await benchWebhooks(dir);
   await quiet();
   results.scheduler = await benchScheduler(dir);
+  await quiet();
+  results.reset = await benchReset(dir);
 
   print(results);
   writeFileSync(join(ROOT, "bench/results.json"), `${JSON.stringify(results, null, 2)}\n`);
@@ -410,6 +412,27 @@ async function benchScheduler(dir) {
   return { due_retries: COUNT, advance_answered_ms: Math.round(advanceAnswered), drained_ms: Math.round(drained) };
 }
 
+/**
+ * One `POST /v1/sandbox/reset`, timed from the client, on a file database holding 10,000 payment
+ * intents with their events, deliveries and attempts: the price of a reset before every test.
+ * `BENCH_ONLY=reset` runs this measure alone.
+ */
+async function benchReset(dir) {
+  const COUNT = 10_000;
+  const receiver = await startReceiver();
+  const server = await startServer([join(ROOT, "bin/paysim.js"), "start", "--no-ui", "--port", "0", "--db", join(dir, "reset.db"), "--secret-key", KEY, "--forward-to", receiver.url], "paysim");
+  await createMany(server.url, COUNT, 50, (i) => ({ amount: 100 + i }), "reset");
+  await receiver.waitFor(COUNT);
+  const started = performance.now();
+  const answer = await httpJson(server.url, "POST", "/v1/sandbox/reset");
+  const resetMs = performance.now() - started;
+  await stop(server.child);
+  await receiver.close();
+  // A reset that deleted less than was made measured something else.
+  if (answer.deleted?.payment_intents !== COUNT) throw new Error(`The reset measure deleted ${JSON.stringify(answer.deleted ?? answer)}, not ${COUNT} payment intents.`);
+  return { objects: COUNT, deleted: answer.deleted, reset_ms: Math.round(resetMs) };
+}
+
 function print(r) {
   const t = r.throughput;
   const row = (name, x) =>
@@ -427,6 +450,16 @@ function print(r) {
   console.log(`RSS                      idle ${r.rss_idle_mb} MB, after load ${r.rss_after_load_mb} MB`);
   console.log(`webhooks                 ${r.webhooks.deliveries_per_s} deliveries/s, p50 ${r.webhooks.latency_p50_ms} ms, p99 ${r.webhooks.latency_p99_ms} ms (median of ${r.webhooks.rounds.length} rounds of ${r.webhooks.events} events from ${r.webhooks.creators} clients, after ${r.webhooks.warm_up_events} to warm up: ${r.webhooks.rounds.map((x) => x.deliveries_per_s).join(", ")}/s)`);
   console.log(`scheduler                ${r.scheduler.due_retries} due retries drained in ${r.scheduler.drained_ms} ms (advance answered in ${r.scheduler.advance_answered_ms} ms)\n`);
+  if (r.reset) printReset(r.reset);
 }
 
-await main();
+function printReset(reset) {
+  console.log(`reset                    one reset of ${reset.objects} payment intents (with ${reset.deleted.events} events, their deliveries and attempts) answered in ${reset.reset_ms} ms\n`);
+}
+
+if (process.env.BENCH_ONLY === "reset") {
+  const dir = temporaryDirectory("paysim-bench-");
+  printReset(await benchReset(dir));
+} else {
+  await main();
+}

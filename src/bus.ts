@@ -64,11 +64,18 @@ export interface DeliveriesStopped {
   deliveryIds: readonly string[];
 }
 
+/** A sandbox reset committed (SPEC §12): one company's activity deleted, or every company's (companyId null). */
+export interface SandboxReset {
+  companyId: string | null;
+  deleted: { payment_intents: number; payouts: number; events: number };
+}
+
 export interface BusEvents {
   "request.logged": [RequestLogged];
   "event.created": [EventCreated];
   "delivery.attempted": [DeliveryAttempted];
   "deliveries.stopped": [DeliveriesStopped];
+  "sandbox.reset": [SandboxReset];
 }
 
 /**

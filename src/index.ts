@@ -70,6 +70,13 @@ export interface RunningPaysim {
    * const { event, delivery } = await paysim.webhooks.waitFor({ type: "payment_intent.created", url: receiverUrl });
    */
   webhooks: PaysimWebhooks;
+  /**
+   * Deletes every payment intent, payout, event, delivery, attempt, idempotency record and
+   * scheduled job of every company, so each test can start clean (call it in `beforeEach`).
+   * Keeps companies, keys, webhook endpoints with their secrets, and the clock. Attempts in
+   * flight are abandoned: their outcome is never recorded.
+   */
+  reset(): Promise<void>;
   /** Stops the server and frees its port, timers and database. Safe to call twice. */
   close(): Promise<void>;
 }
@@ -117,6 +124,9 @@ export async function startPaysim(options: StartPaysimOptions = {}): Promise<Run
     close() {
       waits.close();
       return instance.close();
+    },
+    async reset() {
+      instance.reset();
     },
   };
 }

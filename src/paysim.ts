@@ -15,6 +15,7 @@ import { createPayoutSimulator, registerPayoutMoves } from "./sim/payout-simulat
 import { bootstrap, type BootstrappedCompany } from "./services/bootstrap.js";
 import { createIdempotentRunner } from "./services/idempotency.js";
 import { createPaymentIntentService } from "./services/payment-intents.js";
+import { createSandboxReset } from "./services/sandbox-reset.js";
 import { createUnitOfWork, type Work } from "./services/unit-of-work.js";
 import { createStore, type Store } from "./store/index.js";
 import { MIGRATIONS } from "./store/migrations/index.js";
@@ -74,6 +75,8 @@ export interface PaysimInstance {
   webhookConnections(): { urls: number; origins: number; connections: number };
   /** Moves the clock and does all due work before resolving. */
   advanceClock(seconds: number): Promise<void>;
+  /** Deletes every company's activity (SPEC §12.1 `reset()`); companies, keys, endpoints and the clock stay. */
+  reset(): void;
   /** Stops listening, then closes the database. Safe to call twice. */
   close(): Promise<void>;
 }
@@ -144,6 +147,8 @@ export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimI
       scheduler.drain();
     };
 
+    const resetSandbox = createSandboxReset({ store, scheduler, bus });
+
     const app = createApp({
       store,
       clock,
@@ -158,6 +163,7 @@ export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimI
       loopbackHostNames: loopbackHostNames(host),
       baseUrl,
       advanceClock,
+      resetSandbox,
       reportError,
     });
 
@@ -182,6 +188,7 @@ export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimI
       app,
       webhookConnections: () => dispatcher.retained(),
       advanceClock,
+      reset: () => void resetSandbox(null),
       close() {
         closing ??= (async () => {
           await listener.close();

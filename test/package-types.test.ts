@@ -28,6 +28,8 @@ const verify: VerifyOptions = { toleranceSeconds: 300 };
 export async function run(): Promise<boolean> {
   const paysim: RunningPaysim = await startPaysim({ ...options, config });
   const now: Date = await paysim.clock.advance("1d");
+  const reset: Promise<void> = paysim.reset();
+  await reset;
   await paysim.close();
   const errors: Error[] = [new ConfigError("x"), new InvalidDurationError("x")];
   const classes = [DatabaseInUseError, NewerDatabaseError, UnusableDatabaseError];

@@ -7,6 +7,7 @@ import { execCommand } from "./commands/exec.js";
 import { eventsCommand } from "./commands/events.js";
 import { fixturesCommand } from "./commands/fixtures.js";
 import { payoutsCommand } from "./commands/payouts.js";
+import { resetCommand } from "./commands/reset.js";
 import { startCommand } from "./commands/start.js";
 import { triggerCommand } from "./commands/trigger.js";
 import { consoleOutput, type Output } from "./output.js";
@@ -24,6 +25,7 @@ export function buildProgram(output: Output = consoleOutput): Command {
     .addCommand(endpointsCommand(output))
     .addCommand(payoutsCommand(output))
     .addCommand(clockCommand(output))
+    .addCommand(resetCommand(output))
     .addHelpText(
       "after",
       `
@@ -38,7 +40,8 @@ Examples:
   $ paysim events list --type payment_intent.captured
   $ paysim endpoints add http://localhost:3000/webhooks
   $ paysim clock advance 6h
-  $ paysim exec -- npm test`,
+  $ paysim exec -- npm test
+  $ paysim reset`,
     );
   configureAll(program);
   return program;

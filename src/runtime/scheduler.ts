@@ -247,6 +247,14 @@ export function createScheduler<W>({ store, clock, run, ids, maxInFlight = 128, 
       return notStarted;
     },
 
+    /**
+     * Drops the queued jobs (rowless ones included) of these subjects, whose rows a sandbox reset
+     * deleted. A running one finishes, and its handler must find its subject gone.
+     */
+    forgetSubjects(subjects: ReadonlySet<string>): void {
+      if (subjects.size > 0) queued.removeWhere((job) => subjects.has(job.subjectId));
+    },
+
     drain,
 
     /** Runs what fell due while paysim was down, then follows the timer. */

@@ -5,6 +5,7 @@ import type { TestCard } from "../domain/test-cards.js";
 import type { Ids } from "../domain/ids.js";
 import type { Clock } from "../runtime/clock.js";
 import type { RunIdempotently } from "../services/idempotency.js";
+import type { SandboxReset } from "../services/sandbox-reset.js";
 import type { PaymentIntentService } from "../services/payment-intents.js";
 import type { PayoutService } from "../services/payouts.js";
 import type { UnitOfWork } from "../services/unit-of-work.js";
@@ -32,6 +33,8 @@ export interface AppDeps {
   baseUrl: () => string;
   /** Moves the clock forward and does all work that falls due before resolving. */
   advanceClock: (seconds: number) => Promise<void>;
+  /** Deletes one company's activity (or every company's, with null) and answers the counts (SPEC §12). */
+  resetSandbox: SandboxReset;
   /** Where unexpected errors are reported (with their request id). */
   reportError: (requestId: string, error: unknown) => void;
 }

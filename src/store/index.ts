@@ -10,6 +10,7 @@ import { createJobsRepo } from "./repos/jobs.js";
 import { createMetaRepo } from "./repos/meta.js";
 import { createPaymentIntentsRepo } from "./repos/payment-intents.js";
 import { createPayoutsRepo } from "./repos/payouts.js";
+import { createSandboxResetRepo } from "./repos/sandbox-reset.js";
 import { createWebhookEndpointsRepo } from "./repos/webhook-endpoints.js";
 
 /** Every table's statements, prepared once for this database. SQL lives only below here. */
@@ -28,6 +29,7 @@ export function createStore(db: Db): StoreShape {
     webhookEndpoints: createWebhookEndpointsRepo(db),
     deliveries: createDeliveriesRepo(db),
     deliveryAttempts: createDeliveryAttemptsRepo(db),
+    sandboxReset: createSandboxResetRepo(db),
     /** Runs `fn` in one IMMEDIATE transaction, durable when it returns (nested calls become savepoints). */
     transaction: group.transaction,
     /** Runs `fn` as one unit of a group commit: `committed` settles once it is durable. */
@@ -52,6 +54,7 @@ interface StoreShape {
   webhookEndpoints: ReturnType<typeof createWebhookEndpointsRepo>;
   deliveries: ReturnType<typeof createDeliveriesRepo>;
   deliveryAttempts: ReturnType<typeof createDeliveryAttemptsRepo>;
+  sandboxReset: ReturnType<typeof createSandboxResetRepo>;
   transaction<T>(fn: () => T): T;
   unit<T>(fn: () => T): { result: T; committed: Promise<void> };
   flush(): void;

@@ -94,6 +94,10 @@ export function createDispatcher(options: { store: Store; clock: Clock; schedule
     const outcome = await send(client, delivery.url, body, secret, delivery.event_id, timeoutMs, stop);
 
     return (work) => {
+      const current = store.deliveries.byId(delivery.id);
+      // A sandbox reset deleted the delivery while this attempt was in flight: its outcome is dropped.
+      // (Checked first: a reset lets attempt seqs be reused, so this attempt's seq may name another's row.)
+      if (!current) return;
       store.deliveryAttempts.finish({
         seq: attemptSeq,
         attempted_at: new Date(attemptedMs).toISOString(),
@@ -101,7 +105,6 @@ export function createDispatcher(options: { store: Store; clock: Clock; schedule
         error: outcome.error,
         duration_ms: outcome.durationMs,
       });
-      const current = store.deliveries.byId(delivery.id)!;
       const attemptCount = current.attempt_count + 1;
       const succeeded = outcome.statusCode !== null && outcome.statusCode >= 200 && outcome.statusCode < 300;
       let next: number | undefined;

@@ -323,4 +323,19 @@ describe("scheduler", () => {
     expect(cancelled).toEqual([expect.objectContaining({ kind: "attempt", subjectId: "s1", payload: "first" })]);
     expect(h.scheduler.trackedKeys()).toBe(1); // s2's job is still queued
   });
+
+  it("forgets the queued jobs of subjects a reset deleted, rowless ones included, and starts only the others", async () => {
+    const h = harness(newDbPath(), () => T0);
+    const started: string[] = [];
+    h.scheduler.register("attempt", { async: async (job) => void started.push(job.subjectId) });
+    h.store.transaction(() => {
+      h.scheduler.runNow({ kind: "attempt", subjectId: "gone" });
+      h.scheduler.runNow({ kind: "attempt", subjectId: "kept" });
+    });
+    h.scheduler.forgetSubjects(new Set(["gone"]));
+    h.scheduler.start();
+    await h.scheduler.idle();
+    expect(started).toEqual(["kept"]);
+    expect(h.errors).toEqual([]);
+  });
 });

@@ -23,6 +23,9 @@ const advanceSchema = z.strictObject({
     .max(MAX_ADVANCE_SECONDS, { error: `seconds must be ${SECONDS_RULE} (one year).` }),
 });
 
+/** Reset takes no body: any field in one is refused as unknown (SPEC §2). */
+const resetSchema = z.strictObject({});
+
 const transitionSchema = z.strictObject({
   to: z.enum(PAYOUT_STATUSES, { error: needOneOf("to", PAYOUT_STATUSES) }),
   amount: z.number({ error: need("amount", "an integer in minor units") }).optional(),
@@ -47,7 +50,7 @@ const ingestSchema = z.strictObject({
 });
 
 /** /v1/sandbox: controls a real provider does not have (SPEC §5, §8). */
-export function sandboxRoutes({ clock, advanceClock, runIdempotently, payouts }: AppDeps) {
+export function sandboxRoutes({ clock, advanceClock, runIdempotently, payouts, resetSandbox }: AppDeps) {
   const app = new Hono<AppEnv>();
   const clockResource = () => ({
     object: "clock",
@@ -68,6 +71,13 @@ export function sandboxRoutes({ clock, advanceClock, runIdempotently, payouts }:
       throw error;
     }
     return resourceResponse(c, clockResource());
+  });
+
+  /** SPEC §12.2: deletes this company's activity; other companies, endpoints and keys stay. */
+  app.post("/reset", jsonBody(), (c) => {
+    parseOrThrow(resetSchema, c.get("body"));
+    const deleted = resetSandbox(c.get("company").id);
+    return resourceResponse(c, { object: "reset", deleted });
   });
 
   app.post("/payouts/:id/transition", jsonBody(), idempotencyKey({ required: false }), (c) => {

@@ -1,0 +1,39 @@
+import { Command } from "commander";
+import { connect, withClientOptions, type ClientFlags } from "../client.js";
+import { fields, json, text } from "../format.js";
+import { consoleOutput, type Output } from "../output.js";
+
+interface ResetResource {
+  deleted?: { payment_intents?: number; payouts?: number; events?: number };
+}
+
+/** `paysim reset`: POST /v1/sandbox/reset for the key's company; no confirmation, it is a sandbox (SPEC §12.2). */
+export function resetCommand(output: Output = consoleOutput): Command {
+  return withClientOptions(new Command("reset").description("Delete the company's payment intents, payouts and events (keys, endpoints and the clock stay)"))
+    .addHelpText(
+      "after",
+      `
+Deletes the payment intents, payouts, events, deliveries, idempotency records and
+scheduled work of the key's company; other companies are untouched. Asks for no
+confirmation: it is a sandbox. Webhook attempts in flight are abandoned.
+
+Examples:
+  $ paysim reset
+  $ paysim reset --json
+  $ paysim reset --key sk_test_other_company`,
+    )
+    .action(async (flags: ClientFlags) => {
+      const reset = await (await connect(flags, output)).call<ResetResource>("POST", "/v1/sandbox/reset");
+      if (flags.json) return output.line(json(reset));
+      output.line("Deleted:");
+      for (const line of fields(
+        [
+          ["payment intents", text(reset.deleted?.payment_intents)],
+          ["payouts", text(reset.deleted?.payouts)],
+          ["events", text(reset.deleted?.events)],
+        ],
+        "  ",
+      ))
+        output.line(line);
+    });
+}

@@ -1,0 +1,55 @@
+import { describe, expect, it } from "vitest";
+import { usePaysim } from "../helpers/disposables.js";
+import { createIntent, freshKey } from "../helpers/paysim.js";
+import { runCli } from "../helpers/cli.js";
+
+const KEY_A = "sk_test_cli_reset_a_0001";
+const KEY_B = "sk_test_cli_reset_b_0001";
+
+describe("paysim reset", () => {
+  it("resets the key's company without asking, prints the counts, and leaves the other company alone", async () => {
+    const paysim = await usePaysim({
+      config: {
+        companies: [
+          { name: "A", currency: "EUR", secret_key: KEY_A, webhook_endpoints: [] },
+          { name: "B", currency: "EUR", secret_key: KEY_B, webhook_endpoints: [] },
+        ],
+      },
+      payouts: "manual",
+    });
+    await createIntent(paysim, { amount: 1000 }, KEY_A);
+    await createIntent(paysim, { amount: 2000 }, KEY_A);
+    const payout = await paysim.api("POST", "/v1/payouts", {
+      body: { amount: 500, currency: "EUR", destination_type: "card", destination_token: "tok_card_visa" },
+      idempotencyKey: freshKey(),
+      key: KEY_A,
+    });
+    expect(payout.status).toBe(201);
+    await createIntent(paysim, { amount: 3000 }, KEY_B);
+
+    const { code, stdout, stderr } = await runCli(["reset", "--url", paysim.url, "--key", KEY_A]);
+    expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
+    expect(stdout).toBe("Deleted:\n  payment intents  2\n  payouts          1\n  events           3\n");
+
+    expect((await paysim.api("GET", "/v1/payment_intents", { key: KEY_A })).body.data).toEqual([]);
+    expect((await paysim.api("GET", "/v1/payment_intents", { key: KEY_B })).body.data).toHaveLength(1);
+
+    const again = await runCli(["reset", "--json", "--url", paysim.url, "--key", KEY_A]);
+    expect(again.code).toBe(0);
+    expect(JSON.parse(again.stdout)).toMatchObject({ object: "reset", deleted: { payment_intents: 0, payouts: 0, events: 0 } });
+  });
+
+  it("exits 1 with the server's message for a key it does not know", async () => {
+    const paysim = await usePaysim();
+    const { code, stdout, stderr } = await runCli(["reset", "--url", paysim.url, "--key", "sk_test_nobody_knows_this_1"]);
+    expect(code).toBe(1);
+    expect(stdout).toBe("");
+    expect(stderr).toMatch(/401|key/i);
+  });
+
+  it("refuses an argument it does not take, with the usage", async () => {
+    const { code, stderr } = await runCli(["reset", "everything"]);
+    expect(code).toBe(1);
+    expect(stderr).toContain("Usage: paysim reset [options]");
+  });
+});
