@@ -40,6 +40,17 @@ export interface RunningPaysim {
      */
     advance(duration: string | number): Promise<Date>;
   };
+  /**
+   * Writes a consistent copy of the whole state to `path`, a SQLite file with mode 0600, while
+   * requests keep being served: it holds every write answered before the call, and nothing
+   * half-done. Written to a temporary file in the same folder, then renamed over `path`, so
+   * `path` never holds half a snapshot. Start from it with `startPaysim({ importFrom: path })`
+   * or `paysim start --import <file>`. Rejects, leaving nothing at `path`, when it cannot be written.
+   *
+   * @example
+   * await paysim.snapshot("fixtures/two-paid-orders.db");
+   */
+  snapshot(path: string): Promise<void>;
   /** Stops the server and frees its port, timers and database. Safe to call twice. */
   close(): Promise<void>;
 }
@@ -78,6 +89,7 @@ export async function startPaysim(options: StartPaysimOptions = {}): Promise<Run
         return new Date(instance.clock.now());
       },
     },
+    snapshot: (path) => instance.snapshot(path),
     close: () => instance.close(),
   };
 }
