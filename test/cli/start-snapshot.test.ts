@@ -2,9 +2,12 @@ import { createHash } from "node:crypto";
 import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runCli } from "../helpers/cli.js";
-import { usePaysimCli, useTempDir } from "../helpers/disposables.js";
+import Database from "better-sqlite3";
+import { PAYSIM_BIN, runCli } from "../helpers/cli.js";
+import { defer, usePaysimCli, useTempDir, useTmux } from "../helpers/disposables.js";
 import { callApi, clientFor, createIntent } from "../helpers/paysim.js";
+import { closedPortUrl } from "../helpers/receiver.js";
+import { requireTmux } from "../helpers/tmux.js";
 
 const sha256 = (path: string) => createHash("sha256").update(readFileSync(path)).digest("hex");
 
@@ -49,4 +52,35 @@ describe("paysim start --export-on-exit / --import", () => {
     expect(result.stderr).toContain(`paysim: The file ${bogus} is not a SQLite database, so it is not a paysim snapshot`);
     expect(readdirSync(dir).filter((name) => name !== ".paysim")).toEqual(["notes.txt"]);
   });
+
+  it("a snapshot that cannot be written on SIGTERM is reported naming it; paysim still stops, with exit 1", async () => {
+    const dir = useTempDir("paysim-cli-snapshot-");
+    const unwritable = join(dir, "no-such-folder", "exported.db");
+    const started = await usePaysimCli(["--db", ":memory:", "--no-ui", "--export-on-exit", unwritable], { cwd: dir });
+    const result = await started.cli.stop("SIGTERM");
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`paysim: Cannot write the snapshot ${unwritable}`);
+    expect(readdirSync(dir).filter((name) => name !== ".paysim")).toEqual([]);
+  });
+
+  it("--export-on-exit writes the snapshot when the live view quits on q (a real terminal)", async () => {
+    requireTmux();
+    const dir = useTempDir("paysim-cli-snapshot-");
+    const snapshot = join(dir, "on-q.db");
+    const key = "sk_test_export_on_q_0001";
+    const port = Number(new URL(await closedPortUrl()).port);
+    const terminal = await useTmux([process.execPath, PAYSIM_BIN, "start", "--port", String(port), "--db", ":memory:", "--secret-key", key, "--export-on-exit", snapshot], {
+      columns: 140,
+      rows: 40,
+      cwd: dir,
+    });
+    const url = `http://127.0.0.1:${port}`;
+    await terminal.waitForScreen((screen) => screen.includes("q to quit"), "the live view's status line");
+    const intent = await createIntent(clientFor(url, key), { amount: 777 });
+    await terminal.sendKeys("q");
+    expect(await terminal.waitForExit()).toBe(0);
+    const db = new Database(snapshot, { readonly: true, fileMustExist: true });
+    defer(() => db.close());
+    expect(db.prepare("SELECT amount FROM payment_intents WHERE id = ?").pluck().get(intent.id)).toBe(777);
+  }, 60_000);
 });
