@@ -1,6 +1,6 @@
 import Database from "better-sqlite3";
 import { randomUUID } from "node:crypto";
-import { lstatSync, mkdirSync, rmSync } from "node:fs";
+import { lstatSync, mkdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { open, rename, rm } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { PAYSIM_APPLICATION_ID, prepareDatabaseFile, PRIVATE_MODE } from "./database-file.js";
@@ -69,22 +69,33 @@ export async function writeFileAtomically(path: string, bytes: Uint8Array): Prom
   }
 }
 
+/** The first 16 bytes of every SQLite database file. */
+const SQLITE_HEADER = Buffer.from("SQLite format 3\0", "latin1");
+
 /**
- * Reads a snapshot file without changing a byte of it, and answers its bytes. Refuses, naming
- * the file, anything that is not a paysim snapshot (not a SQLite file, or one without paysim's
- * mark) or one from a newer paysim.
+ * Reads a snapshot file and answers its bytes. The file is read as plain bytes and judged from a
+ * copy in memory: SQLite never opens it, so no byte of it changes, no lock is taken and no -wal or
+ * -shm file appears beside it. Refuses, naming the file, anything that is not a paysim snapshot
+ * (not a SQLite file, or one without paysim's mark), one whose -wal file still holds writes (a
+ * database in use or not closed cleanly: its bytes alone are not the whole state), and one from a
+ * newer paysim.
  */
 export function readSnapshot(path: string, migrations: readonly Migration[]): Buffer {
-  let isFile: boolean;
+  let bytes: Buffer;
   try {
-    isFile = lstatSync(path).isFile();
+    if (!lstatSync(path).isFile()) throw new Error("it is not a regular file");
+    bytes = readFileSync(path);
   } catch (error) {
-    throw new UnusableDatabaseError(path, `Cannot read the snapshot ${path}: ${(error as Error).message}.`);
+    throw new UnusableDatabaseError(path, `Cannot read the snapshot ${path}: ${(error as Error).message}. Pass the path of a file written by a paysim snapshot.`);
   }
-  if (!isFile) throw new UnusableDatabaseError(path, `The snapshot ${path} is not a regular file. Pass the path of a file written by a paysim snapshot.`);
+  if (bytes.length < 100 || !bytes.subarray(0, SQLITE_HEADER.length).equals(SQLITE_HEADER)) throw notSnapshot(path, "is not a SQLite database");
+  if (nonEmptyFile(`${path}-wal`)) {
+    throw new UnusableDatabaseError(path, `The file ${path} has writes in ${path}-wal beside it (a database in use, or not closed cleanly), so the file alone is not a snapshot. Stop the paysim using it, or pass a file written by a paysim snapshot.`);
+  }
+  markRollbackJournal(bytes);
   let db: Db | undefined;
   try {
-    db = new Database(path, { readonly: true, fileMustExist: true });
+    db = new Database(bytes, { readonly: true });
     const applicationId = db.pragma("application_id", { simple: true }) as number;
     if (applicationId !== PAYSIM_APPLICATION_ID) throw notSnapshot(path, applicationId === 0 ? "has no paysim mark" : `is the database of another application (application_id 0x${(applicationId >>> 0).toString(16)})`);
     const version = db.pragma("user_version", { simple: true }) as number;
@@ -92,16 +103,22 @@ export function readSnapshot(path: string, migrations: readonly Migration[]): Bu
     if (version > latest) {
       throw new UnusableDatabaseError(path, `The snapshot ${path} comes from a newer paysim (schema version ${version}; this paysim understands up to ${latest}). Upgrade paysim to import it.`);
     }
-    const bytes = db.serialize();
-    markRollbackJournal(bytes);
     return bytes;
   } catch (error) {
     if (error instanceof UnusableDatabaseError) throw error;
     const code = (error as { code?: unknown }).code;
-    if (code === "SQLITE_NOTADB") throw notSnapshot(path, "is not a SQLite database");
+    if (code === "SQLITE_NOTADB" || code === "SQLITE_CORRUPT") throw notSnapshot(path, "is not a readable SQLite database");
     throw new UnusableDatabaseError(path, `Cannot read the snapshot ${path}: ${(error as Error).message}.`);
   } finally {
     db?.close();
+  }
+}
+
+function nonEmptyFile(path: string): boolean {
+  try {
+    return statSync(path).size > 0;
+  } catch {
+    return false;
   }
 }
 
@@ -133,6 +150,9 @@ export async function openFromSnapshot(snapshotPath: string, dbPath: string, mig
 
 /** Refuses any `path` but a missing or empty regular file: what is there would be replaced. */
 function refuseHoldingData(path: string): void {
+  if (nonEmptyFile(`${path}-wal`)) {
+    throw new UnusableDatabaseError(path, `The database ${path} already holds data (in ${path}-wal); remove it or choose another --db to import a snapshot into.`);
+  }
   let stats;
   try {
     stats = lstatSync(path);

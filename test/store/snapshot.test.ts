@@ -177,6 +177,34 @@ describe("startPaysim({ importFrom })", () => {
     expect(error?.message).toMatch(new RegExp(`^The snapshot ${newer.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} comes from a newer paysim \\(schema version 9999`));
   });
 
+  it("imports a cleanly closed paysim database file as it is: nothing changes or appears beside it", async () => {
+    const dir = useTempDir();
+    const db = join(dir, "paysim.db");
+    const source = await start({ db });
+    const created = await callApi(source.url, source.secretKey, "POST", "/v1/payment_intents", { body: { amount: 900 }, idempotencyKey: "closed-db" });
+    await source.close();
+    const before = sha256(db);
+    const paysim = await start({ importFrom: db });
+    expect((await callApi(paysim.url, paysim.secretKey, "GET", `/v1/payment_intents/${created.body.id}`)).status).toBe(200);
+    await paysim.close();
+    expect(sha256(db)).toBe(before);
+    expect(readdirSync(dir).filter((name) => name.startsWith("paysim.db"))).toEqual(["paysim.db"]);
+  });
+
+  it("refuses a database whose -wal file still holds writes (in use, or not closed cleanly), naming it", async () => {
+    const { path } = await snapshotWithOneIntent();
+    writeFileSync(`${path}-wal`, "frames not yet in the file");
+    const error = await startPaysim({ importFrom: path }).then(() => undefined, (e: unknown) => e as Error);
+    expect(error?.message).toBe(
+      `The file ${path} has writes in ${path}-wal beside it (a database in use, or not closed cleanly), so the file alone is not a snapshot. Stop the paysim using it, or pass a file written by a paysim snapshot.`,
+    );
+  });
+
+  it("refuses a folder given as the snapshot, naming it", async () => {
+    const dir = useTempDir();
+    await expect(startPaysim({ importFrom: dir })).rejects.toThrow(`Cannot read the snapshot ${dir}: it is not a regular file.`);
+  });
+
   it("refuses a missing snapshot file, naming it, and creates no db file", async () => {
     const dir = useTempDir();
     const missing = join(dir, "missing.db");
