@@ -14,7 +14,7 @@ import type { StartPaysimOptions } from "./options.js";
 // Only what a merchant's code uses is exported, and nothing whose types need a devDependency
 // (createPaysim's instance exposes the store, typed by @types/better-sqlite3).
 export { ConfigError, type PaysimConfig } from "./config.js";
-export { DatabaseInUseError, NewerDatabaseError, UnusableDatabaseError } from "./store/errors.js";
+export { DatabaseInUseError, NewerDatabaseError, SnapshotError, UnusableDatabaseError } from "./store/errors.js";
 export { InvalidDurationError } from "./domain/duration.js";
 export { verifySignature, type VerifyOptions } from "./webhooks/sign.js";
 export type { StartPaysimOptions } from "./options.js";
@@ -45,7 +45,7 @@ export interface RunningPaysim {
    * requests keep being served: it holds every write answered before the call, and nothing
    * half-done. Written to a temporary file in the same folder, then renamed over `path`, so
    * `path` never holds half a snapshot. Start from it with `startPaysim({ importFrom: path })`
-   * or `paysim start --import <file>`. Rejects, leaving nothing at `path`, when it cannot be written.
+   * or `paysim start --import <file>`. Rejects with SnapshotError, leaving nothing at `path`, when it cannot be written.
    *
    * @example
    * await paysim.snapshot("fixtures/two-paid-orders.db");

@@ -4,19 +4,9 @@ import { lstatSync, mkdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { open, rename, rm } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { PAYSIM_APPLICATION_ID, prepareDatabaseFile, PRIVATE_MODE } from "./database-file.js";
-import { UnusableDatabaseError } from "./errors.js";
+import { SnapshotError, UnusableDatabaseError } from "./errors.js";
 import type { Migration } from "./migrations/index.js";
 import { openDatabase, type Db, type OpenOptions } from "./open.js";
-
-/** A snapshot could not be written; nothing is left at its path or beside it. */
-export class SnapshotError extends Error {
-  readonly path: string;
-  constructor(path: string, cause: unknown) {
-    super(`Cannot write the snapshot ${path}: ${(cause as Error)?.message ?? String(cause)}`);
-    this.name = "SnapshotError";
-    this.path = path;
-  }
-}
 
 /**
  * The database's whole committed state as the bytes of a SQLite file, in rollback-journal mode.

@@ -3,7 +3,7 @@ import { createHash } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync, copyFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { startPaysim, UnusableDatabaseError, type RunningPaysim } from "../../src/index.js";
+import { SnapshotError, startPaysim, UnusableDatabaseError, type RunningPaysim } from "../../src/index.js";
 import { defer, usePaysim, useTempDir } from "../helpers/disposables.js";
 import { createIntent, callApi } from "../helpers/paysim.js";
 
@@ -85,7 +85,8 @@ describe("snapshot(path)", () => {
     mkdirSync(target);
     writeFileSync(join(target, "keep.txt"), "mine");
     const error = await paysim.snapshot(target).then(() => undefined, (e: unknown) => e as Error);
-    expect(error?.message).toContain(target);
+    expect(error).toBeInstanceOf(SnapshotError);
+    expect(error?.message).toContain(`Cannot write the snapshot ${target}: `);
     expect(readdirSync(dir)).toEqual(["taken"]);
     expect(readdirSync(target)).toEqual(["keep.txt"]);
   });
