@@ -17,7 +17,7 @@ import { createWaits } from "./testing/waits.js";
 // Only what a merchant's code uses is exported, and nothing whose types need a devDependency
 // (createPaysim's instance exposes the store, typed by @types/better-sqlite3).
 export { ConfigError, type PaysimConfig } from "./config.js";
-export { DatabaseInUseError, NewerDatabaseError, UnusableDatabaseError } from "./store/errors.js";
+export { DatabaseInUseError, NewerDatabaseError, SnapshotError, UnusableDatabaseError } from "./store/errors.js";
 export { InvalidDurationError } from "./domain/duration.js";
 export { verifySignature, type VerifyOptions } from "./webhooks/sign.js";
 export type { StartPaysimOptions } from "./options.js";
@@ -77,6 +77,17 @@ export interface RunningPaysim {
    * flight are abandoned: their outcome is never recorded.
    */
   reset(): Promise<void>;
+  /**
+   * Writes a consistent copy of the whole state to `path`, a SQLite file with mode 0600, while
+   * requests keep being served: it holds every write answered before the call, and nothing
+   * half-done. Written to a temporary file in the same folder, then renamed over `path`, so
+   * `path` never holds half a snapshot. Start from it with `startPaysim({ importFrom: path })`
+   * or `paysim start --import <file>`. Rejects with SnapshotError, leaving nothing at `path`, when it cannot be written.
+   *
+   * @example
+   * await paysim.snapshot("fixtures/two-paid-orders.db");
+   */
+  snapshot(path: string): Promise<void>;
   /** Stops the server and frees its port, timers and database. Safe to call twice. */
   close(): Promise<void>;
 }
@@ -128,5 +139,6 @@ export async function startPaysim(options: StartPaysimOptions = {}): Promise<Run
     async reset() {
       instance.reset();
     },
+    snapshot: (path) => instance.snapshot(path),
   };
 }

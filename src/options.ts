@@ -27,6 +27,13 @@ export interface StartPaysimOptions {
   payouts?: "auto" | "manual";
   /** How long a webhook endpoint has to answer, in milliseconds; default 20000. */
   webhookTimeout?: number;
+  /**
+   * A snapshot file (written by `snapshot(path)` or `--export-on-exit`) to start from: its copy
+   * becomes the database (in memory, or the `db` file, which must be missing or empty). The file
+   * itself is only read. One that is not a paysim snapshot, or is from a newer paysim, is refused
+   * with UnusableDatabaseError naming it.
+   */
+  importFrom?: string;
   /** A config file path, or the config itself (companies, keys, endpoints). */
   config?: string | PaysimConfig;
   /** Called with the request id and the error when paysim hits a bug; by default nothing is printed. */

@@ -20,6 +20,7 @@ import { createUnitOfWork, type Work } from "./services/unit-of-work.js";
 import { createStore, type Store } from "./store/index.js";
 import { MIGRATIONS } from "./store/migrations/index.js";
 import { openDatabase } from "./store/open.js";
+import { openFromSnapshot } from "./store/snapshot.js";
 import type { WebhookEndpointRow } from "./store/repos/webhook-endpoints.js";
 import { createDispatcher } from "./webhooks/dispatcher.js";
 import { createOutbox } from "./webhooks/outbox.js";
@@ -77,6 +78,8 @@ export interface PaysimInstance {
   advanceClock(seconds: number): Promise<void>;
   /** Deletes every company's activity (SPEC §12.1 `reset()`); companies, keys, endpoints and the clock stay. */
   reset(): void;
+  /** Writes a consistent copy of the whole state to `path` (SPEC §12.1); rejects once closed. */
+  snapshot(path: string): Promise<void>;
   /** Stops listening, then closes the database. Safe to call twice. */
   close(): Promise<void>;
 }
@@ -99,7 +102,8 @@ export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimI
   const dbPath = options.db ?? ":memory:";
   let storedClock: StoredClock = { offsetMs: 0, notBeforeMs: 0 };
   // The stored clock is checked before the database changes at all: one out of range is refused, untouched.
-  const db = openDatabase(dbPath, MIGRATIONS, { checkStoredMeta: (meta) => void (storedClock = readStoredClock(dbPath, meta)) });
+  const openOptions = { checkStoredMeta: (meta: ReadonlyMap<string, string>) => void (storedClock = readStoredClock(dbPath, meta)) };
+  const db = options.importFrom === undefined ? openDatabase(dbPath, MIGRATIONS, openOptions) : await openFromSnapshot(options.importFrom, dbPath, MIGRATIONS, openOptions);
   // The port is held next, so every service is built knowing paysim's URL; nothing is answered until `serve` below.
   const listener = await listenHttp(options.port ?? 0, host).catch((error: unknown) => {
     db.close();
@@ -189,6 +193,11 @@ export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimI
       webhookConnections: () => dispatcher.retained(),
       advanceClock,
       reset: () => void resetSandbox(null),
+      async snapshot(path) {
+        if (closing || !db.open) throw new Error(`Cannot write the snapshot ${path}: this paysim is stopped.`);
+        store.transaction(() => saveClock(store, clock)); // the snapshot resumes from this instant
+        await store.snapshot(path);
+      },
       close() {
         closing ??= (async () => {
           await listener.close();

@@ -37,3 +37,18 @@ export class UnusableDatabaseError extends Error {
     this.path = path;
   }
 }
+
+/**
+ * `snapshot(path)` could not write `path` (its folder missing or read-only, the disk full, a folder
+ * at `path`…). The message names the path and the reason; nothing was left at `path` or beside it,
+ * and an earlier file at `path` is as it was.
+ */
+export class SnapshotError extends Error {
+  /** The path as it was given. */
+  readonly path: string;
+  constructor(path: string, cause: unknown) {
+    super(`Cannot write the snapshot ${path}: ${(cause as Error)?.message ?? String(cause)}`);
+    this.name = "SnapshotError";
+    this.path = path;
+  }
+}

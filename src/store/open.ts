@@ -16,6 +16,8 @@ export interface OpenOptions {
    * changes; throwing refuses the database, which is then closed as it was.
    */
   checkStoredMeta?: (meta: ReadonlyMap<string, string>) => void;
+  /** For ":memory:" only: the bytes of a SQLite file (a snapshot) the in-memory database starts as. */
+  initialContent?: Buffer;
 }
 
 /**
@@ -32,7 +34,7 @@ export function openDatabase(path: string, migrations: readonly Migration[] = MI
   let db: Db | undefined;
   try {
     // No busy wait while taking the lock: a database in use is refused at once, not after 5 s.
-    db = new Database(path, { timeout: 0, fileMustExist: !inMemory });
+    db = inMemory && options.initialContent ? new Database(options.initialContent, { timeout: 0 }) : new Database(path, { timeout: 0, fileMustExist: !inMemory });
     if (!inMemory) lockExclusively(db, path);
     // Judge the file, then refuse a database from a newer paysim, or one its owner's checks
     // refuse, all before changing anything in it, even its journal mode.

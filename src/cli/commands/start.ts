@@ -18,11 +18,15 @@ import { startLiveFeed, type LiveFeed } from "../../ui/live-feed.js";
 interface StartFlags extends ServerFlags {
   ui: boolean;
   json: boolean;
+  import?: string;
+  exportOnExit?: string;
 }
 
 export function startCommand(output: Output = consoleOutput): Command {
   return addServerOptions(new Command("start"), { port: 7420, db: ".paysim/paysim.db", dbHelp: 'SQLite file, or ":memory:" for a throwaway run' })
     .description("Start the sandbox: the /v1 API, the checkout pages and webhook delivery")
+    .addOption(new Option("--import <file>", "start from a copy of this snapshot (the file is only read); --db must be missing or empty").env("PAYSIM_IMPORT"))
+    .addOption(new Option("--export-on-exit <file>", "write a snapshot here when stopped by SIGINT, SIGTERM or q").env("PAYSIM_EXPORT_ON_EXIT"))
     .addOption(new Option("--no-ui", "print plain log lines instead of the live view").env("PAYSIM_NO_UI"))
     .addOption(new Option("--json", "print one JSON object per line (NDJSON)").env("PAYSIM_JSON").default(false))
     .addHelpText(
@@ -34,7 +38,8 @@ Examples:
   $ paysim start
   $ paysim start --port 8000 --forward-to http://localhost:3000/webhooks
   $ paysim start --db :memory: --secret-key sk_test_ci_0001 --no-ui
-  $ paysim start --config paysim.config.json`,
+  $ paysim start --config paysim.config.json
+  $ paysim start --db :memory: --import fixtures/orders.db --export-on-exit fixtures/after.db`,
     )
     .action(async (flags: StartFlags) => {
       process.exitCode = await runStart(flags, output);
@@ -67,6 +72,7 @@ async function runStart(flags: StartFlags, output: Output): Promise<number | und
     instance = await createPaysim({
       ...paysimOptionsOf(flags),
       rememberedSecretKey: rememberedKey,
+      importFrom: flags.import,
       onInternalError: (requestId, error) => output.error(`paysim: internal error in ${requestId}: ${(error as Error)?.stack ?? String(error)}`),
       onBusReady: (parts) => (view === "live" ? void (feed = startLiveFeed(parts)) : startReporter(parts.bus)),
     });
@@ -81,12 +87,13 @@ async function runStart(flags: StartFlags, output: Output): Promise<number | und
   }
 
   await registerInstance(instance, flags.db, process.cwd());
+  const exportOnExit = exportBeforeClose(instance, flags.exportOnExit, output);
 
   if (feed) {
     // The live view handles q and Ctrl-C itself (raw mode); signals from elsewhere quit it the same way.
     // Loaded only for a terminal: Ink takes longer to import than the rest of paysim to start.
     const { renderLiveView } = await import("../../ui/render-live-view.js");
-    const live = renderLiveView(instance, { banner: bannerFacts(instance, { db: flags.db, host: flags.host }), feed });
+    const live = renderLiveView({ ...instance, close: exportOnExit }, { banner: bannerFacts(instance, { db: flags.db, host: flags.host }), feed });
     let signalled = false;
     const quit = () => {
       if (signalled) process.exit(130);
@@ -111,9 +118,33 @@ async function runStart(flags: StartFlags, output: Output): Promise<number | und
     if (stopping) process.exit(130);
     stopping = true;
     if (!flags.json) output.line(`paysim: ${signal} received, stopping…`);
-    void instance.close().then(() => process.exit(0));
+    void exportOnExit().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
   };
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);
   return undefined;
+}
+
+/**
+ * The instance's close, preceded by writing the --export-on-exit snapshot (when given): how every
+ * ordinary stop (SIGINT, SIGTERM, q) ends. A crash never comes here. A snapshot that cannot be
+ * written is reported, paysim still stops, and the promise rejects (exit 1).
+ */
+function exportBeforeClose(instance: PaysimInstance, path: string | undefined, output: Output): () => Promise<void> {
+  let stopping: Promise<void> | undefined;
+  return () =>
+    (stopping ??= (async () => {
+      if (path === undefined) return instance.close();
+      try {
+        await instance.snapshot(path);
+      } catch (error) {
+        output.error(`paysim: ${(error as Error).message}`);
+        await instance.close();
+        throw error;
+      }
+      await instance.close();
+    })());
 }
