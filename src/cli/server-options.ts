@@ -19,6 +19,8 @@ export interface ServerFlags {
   timeScale: number;
   payouts: "auto" | "manual";
   webhookTimeout: number;
+  import?: string;
+  exportOnExit?: string;
 }
 
 /** Where the commands differ: `start` keeps a database and a fixed port, `exec` a throwaway run on a free one. */
@@ -27,6 +29,8 @@ export interface ServerDefaults {
   db: string;
   /** Said in `--db`'s help. */
   dbHelp: string;
+  /** Said in `--export-on-exit`'s help: the ordinary stops that write the snapshot. */
+  stopsWhen: string;
 }
 
 function integer(name: string, min: number, max: number) {
@@ -59,7 +63,9 @@ export function addServerOptions(command: Command, defaults: ServerDefaults): Co
     .addOption(new Option("--webhook-secret <whsec>", "signing secret of the --forward-to endpoints").env("PAYSIM_WEBHOOK_SECRET"))
     .addOption(new Option("--time-scale <n>", "run the clock n times faster than real time").env("PAYSIM_TIME_SCALE").default(1).argParser(timeScale))
     .addOption(new Option("--payouts <mode>", "auto: payouts move by their token's outcome; manual: only when told").env("PAYSIM_PAYOUTS").choices(["auto", "manual"]).default("auto"))
-    .addOption(new Option("--webhook-timeout <ms>", "how long a webhook receiver has to answer").env("PAYSIM_WEBHOOK_TIMEOUT").default(20000).argParser(integer("--webhook-timeout", 1, 600000)));
+    .addOption(new Option("--webhook-timeout <ms>", "how long a webhook receiver has to answer").env("PAYSIM_WEBHOOK_TIMEOUT").default(20000).argParser(integer("--webhook-timeout", 1, 600000)))
+    .addOption(new Option("--import <file>", "start from a copy of this snapshot (the file is only read); --db must be missing or empty").env("PAYSIM_IMPORT"))
+    .addOption(new Option("--export-on-exit <file>", `write a snapshot here when ${defaults.stopsWhen}`).env("PAYSIM_EXPORT_ON_EXIT"));
 }
 
 const FLAG_OF: Record<keyof StartInputs, string> = { secretKey: "--secret-key", webhookSecret: "--webhook-secret", forwardTo: "--forward-to" };
@@ -74,7 +80,7 @@ export function serverFlagsProblem(flags: ServerFlags): string | undefined {
 /** The options of `createPaysim` the flags give. */
 export function paysimOptionsOf(flags: ServerFlags): Pick<
   PaysimOptions,
-  "port" | "host" | "db" | "secretKey" | "config" | "forwardTo" | "webhookSecret" | "timeScale" | "payouts" | "webhookTimeout"
+  "port" | "host" | "db" | "secretKey" | "config" | "forwardTo" | "webhookSecret" | "timeScale" | "payouts" | "webhookTimeout" | "importFrom"
 > {
   return {
     port: flags.port,
@@ -87,5 +93,6 @@ export function paysimOptionsOf(flags: ServerFlags): Pick<
     timeScale: flags.timeScale,
     payouts: flags.payouts,
     webhookTimeout: flags.webhookTimeout,
+    importFrom: flags.import,
   };
 }

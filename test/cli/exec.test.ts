@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import Database from "better-sqlite3";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -159,6 +160,62 @@ describe("paysim exec", () => {
       const result = await runCli(["exec", "--secret-key", "nope", "--", ...command], { cwd: dir });
       expect(result.code).toBe(1);
       expect(result.stderr).toContain("--secret-key");
+      expect(existsSync(marker)).toBe(false);
+    });
+  });
+
+  describe("--import and --export-on-exit, as for paysim start", () => {
+    /** A script that creates a payment intent and prints its id. */
+    const CREATE_AND_PRINT = `${CREATE_INTENT}.then((r) => r.json()).then((intent) => console.log(intent.id))`;
+
+    it("writes the snapshot after the command ends (mode 0600), and a later exec --import starts from it", async () => {
+      const dir = useTempDir("paysim-cli-exec-snapshot-");
+      const snapshot = join(dir, "after.db");
+      const first = await runCli(["exec", "--export-on-exit", snapshot, "--", process.execPath, "-e", CREATE_AND_PRINT], { cwd: dir });
+      expect(first.stderr).toBe("");
+      expect(first.code).toBe(0);
+      const intentId = first.stdout.trim();
+      expect(intentId).toMatch(/^pi_/);
+      expect(statSync(snapshot).mode & 0o777).toBe(0o600);
+
+      const read = `fetch(process.env.PAYSIM_URL + "/v1/payment_intents/${intentId}", { headers: { Authorization: "Bearer " + process.env.PAYSIM_SECRET_KEY } }).then((r) => console.log(r.status))`;
+      const snapshotDb = new Database(snapshot, { readonly: true });
+      const stored = snapshotDb.prepare("SELECT COUNT(*) AS n FROM payment_intents WHERE id = ?").get(intentId) as { n: number };
+      snapshotDb.close();
+      expect(stored.n).toBe(1);
+      // The imported company keeps its key, so PAYSIM_SECRET_KEY of the second run reads the intent.
+      const second = await runCli(["exec", "--import", snapshot, "--", process.execPath, "-e", read], { cwd: dir });
+      expect(second.code).toBe(0);
+      expect(second.stdout).toBe("200\n");
+    });
+
+    it("writes the snapshot also when the command failed, and keeps the command's status", async () => {
+      const dir = useTempDir("paysim-cli-exec-snapshot-");
+      const snapshot = join(dir, "after.db");
+      const result = await runCli(["exec", "--export-on-exit", snapshot, "--", process.execPath, "-e", "process.exit(3)"], { cwd: dir });
+      expect(result.code).toBe(3);
+      expect(existsSync(snapshot)).toBe(true);
+    });
+
+    it("a snapshot that cannot be written is reported naming it, leaves nothing behind, and turns a passing run into exit 1", async () => {
+      const dir = useTempDir("paysim-cli-exec-snapshot-");
+      const unwritable = join(dir, "no-such-folder", "after.db");
+      const result = await runCli(["exec", "--export-on-exit", unwritable, "--", process.execPath, "-e", "console.log('ran')"], { cwd: dir });
+      expect(result.stdout).toBe("ran\n");
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain(`paysim: Cannot write the snapshot ${unwritable}`);
+      expect(readdirSync(dir).filter((name) => name !== ".paysim")).toEqual([]);
+    });
+
+    it("an --import that is not a paysim snapshot: the command is not run, exit 1 naming the file", async () => {
+      const dir = useTempDir("paysim-cli-exec-snapshot-");
+      const bogus = join(dir, "notes.txt");
+      writeFileSync(bogus, "not a database ".repeat(10));
+      const marker = join(dir, "ran");
+      const result = await runCli(["exec", "--import", bogus, "--", process.execPath, "-e", `require("node:fs").writeFileSync(${JSON.stringify(marker)}, "")`], { cwd: dir });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain(`The file ${bogus} is not a SQLite database, so it is not a paysim snapshot`);
+      expect(result.stderr).toContain("the command was not run");
       expect(existsSync(marker)).toBe(false);
     });
   });

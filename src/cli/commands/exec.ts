@@ -3,6 +3,7 @@ import { constants } from "node:os";
 import { Command, Option } from "commander";
 import { createPaysim, type PaysimInstance } from "../../paysim.js";
 import { addServerOptions, paysimOptionsOf, serverFlagsProblem, type ServerFlags } from "../server-options.js";
+import { closeWithExport } from "../close-with-export.js";
 import { consoleOutput, type Output } from "../output.js";
 import { startLinesReporter } from "../reporters/lines.js";
 import type { Reporter } from "../reporters/subscribe.js";
@@ -15,7 +16,7 @@ interface ExecFlags extends ServerFlags {
 const PASSED_ON: readonly NodeJS.Signals[] = ["SIGINT", "SIGTERM"];
 
 export function execCommand(output: Output = consoleOutput): Command {
-  return addServerOptions(new Command("exec"), { port: 0, db: ":memory:", dbHelp: 'SQLite file, or ":memory:" for a throwaway run (the default here)' })
+  return addServerOptions(new Command("exec"), { port: 0, db: ":memory:", dbHelp: 'SQLite file, or ":memory:" for a throwaway run (the default here)', stopsWhen: "the command has ended" })
     .description("Run a command against a paysim started for it, and exit with the command's status")
     .argument("<command...>", "the command and its arguments, after --")
     .addOption(new Option("--verbose", "print paysim's log lines (requests, events, deliveries) on stderr").default(false))
@@ -27,12 +28,15 @@ runs once it serves, with PAYSIM_URL and PAYSIM_SECRET_KEY (and, with --forward-
 PAYSIM_WEBHOOK_SECRET) in its environment, so the other paysim commands inside it find
 this server. When the command ends paysim stops, and exec exits with the command's
 status (128 + n if signal n ended it). SIGINT and SIGTERM are passed to the command.
-If paysim cannot start, the command is not run and exec exits 1.
+If paysim cannot start, the command is not run and exec exits 1. With --export-on-exit,
+paysim writes its snapshot after the command ends; if that fails, exec says so and exits 1
+when the command itself succeeded.
 
 Examples:
   $ paysim exec -- npm test
   $ paysim exec --forward-to http://localhost:3000/webhooks -- npx vitest run
-  $ paysim exec --config paysim.config.json --verbose -- node e2e.js`,
+  $ paysim exec --config paysim.config.json --verbose -- node e2e.js
+  $ paysim exec --import fixtures/orders.db --export-on-exit after.db -- npm test`,
     )
     .action(async (command: string[], flags: ExecFlags) => {
       process.exitCode = await runExec(command, flags, output);
@@ -74,17 +78,13 @@ async function runExec(command: string[], flags: ExecFlags, output: Output): Pro
   reporter?.started(instance);
 
   const status = await runCommand(command, execEnvironment(instance), output);
-  await stopPaysim(instance);
+  // A snapshot that could not be written fails a run that otherwise passed (closeWithExport said why).
+  const exported = await closeWithExport(instance, flags.exportOnExit, output)().then(
+    () => true,
+    () => false,
+  );
   reporter?.stop();
-  return status;
-}
-
-/**
- * Stops the server once the command has ended. The place for what a stop does besides
- * closing: writing the --export-on-exit snapshot belongs here, before close().
- */
-async function stopPaysim(instance: PaysimInstance): Promise<void> {
-  await instance.close();
+  return status === 0 && !exported ? 1 : status;
 }
 
 /**

@@ -10,6 +10,7 @@ import { databaseRecordPath, readInstanceFile, recordIsFor } from "../instance-f
 import { consoleOutput, type Output } from "../output.js";
 import { colourEnabled, interactiveTerminal } from "../../ui/terminal.js";
 import { bannerFacts } from "../banner-facts.js";
+import { closeWithExport } from "../close-with-export.js";
 import { startJsonReporter } from "../reporters/json.js";
 import { startLinesReporter } from "../reporters/lines.js";
 import type { Reporter } from "../reporters/subscribe.js";
@@ -18,15 +19,11 @@ import { startLiveFeed, type LiveFeed } from "../../ui/live-feed.js";
 interface StartFlags extends ServerFlags {
   ui: boolean;
   json: boolean;
-  import?: string;
-  exportOnExit?: string;
 }
 
 export function startCommand(output: Output = consoleOutput): Command {
-  return addServerOptions(new Command("start"), { port: 7420, db: ".paysim/paysim.db", dbHelp: 'SQLite file, or ":memory:" for a throwaway run' })
+  return addServerOptions(new Command("start"), { port: 7420, db: ".paysim/paysim.db", dbHelp: 'SQLite file, or ":memory:" for a throwaway run', stopsWhen: "stopped by SIGINT, SIGTERM or q" })
     .description("Start the sandbox: the /v1 API, the checkout pages and webhook delivery")
-    .addOption(new Option("--import <file>", "start from a copy of this snapshot (the file is only read); --db must be missing or empty").env("PAYSIM_IMPORT"))
-    .addOption(new Option("--export-on-exit <file>", "write a snapshot here when stopped by SIGINT, SIGTERM or q").env("PAYSIM_EXPORT_ON_EXIT"))
     .addOption(new Option("--no-ui", "print plain log lines instead of the live view").env("PAYSIM_NO_UI"))
     .addOption(new Option("--json", "print one JSON object per line (NDJSON)").env("PAYSIM_JSON").default(false))
     .addHelpText(
@@ -72,7 +69,6 @@ async function runStart(flags: StartFlags, output: Output): Promise<number | und
     instance = await createPaysim({
       ...paysimOptionsOf(flags),
       rememberedSecretKey: rememberedKey,
-      importFrom: flags.import,
       onInternalError: (requestId, error) => output.error(`paysim: internal error in ${requestId}: ${(error as Error)?.stack ?? String(error)}`),
       onBusReady: (parts) => (view === "live" ? void (feed = startLiveFeed(parts)) : startReporter(parts.bus)),
     });
@@ -87,7 +83,7 @@ async function runStart(flags: StartFlags, output: Output): Promise<number | und
   }
 
   await registerInstance(instance, flags.db, process.cwd());
-  const exportOnExit = exportBeforeClose(instance, flags.exportOnExit, output);
+  const exportOnExit = closeWithExport(instance, flags.exportOnExit, output);
 
   if (feed) {
     // The live view handles q and Ctrl-C itself (raw mode); signals from elsewhere quit it the same way.
@@ -126,25 +122,4 @@ async function runStart(flags: StartFlags, output: Output): Promise<number | und
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);
   return undefined;
-}
-
-/**
- * The instance's close, preceded by writing the --export-on-exit snapshot (when given): how every
- * ordinary stop (SIGINT, SIGTERM, q) ends. A crash never comes here. A snapshot that cannot be
- * written is reported, paysim still stops, and the promise rejects (exit 1).
- */
-function exportBeforeClose(instance: PaysimInstance, path: string | undefined, output: Output): () => Promise<void> {
-  let stopping: Promise<void> | undefined;
-  return () =>
-    (stopping ??= (async () => {
-      if (path === undefined) return instance.close();
-      try {
-        await instance.snapshot(path);
-      } catch (error) {
-        output.error(`paysim: ${(error as Error).message}`);
-        await instance.close();
-        throw error;
-      }
-      await instance.close();
-    })());
 }
