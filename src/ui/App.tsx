@@ -3,6 +3,7 @@ import { EventBlock } from "./components/EventBlock.js";
 import { Header } from "./components/Header.js";
 import { InFlight } from "./components/InFlight.js";
 import { RequestLine } from "./components/RequestLine.js";
+import { ResetLine } from "./components/ResetLine.js";
 import { SkippedLine } from "./components/SkippedLine.js";
 import { StatusLine, type StatusFacts } from "./components/StatusLine.js";
 import { ColourContext } from "./components/Tone.js";
@@ -32,6 +33,8 @@ function PrintedLine({ line, now }: { line: StaticLine; now: number }) {
       return <EventBlock event={line.event} now={now} />;
     case "skipped":
       return <SkippedLine events={line.events} requests={line.requests} />;
+    case "reset":
+      return <ResetLine reset={line.reset} />;
   }
 }
 

@@ -1,4 +1,4 @@
-import type { AttemptResult } from "../bus.js";
+import type { AttemptResult, SandboxReset } from "../bus.js";
 import { MAX_ATTEMPTS } from "../domain/retry-schedule.js";
 import type { DeliveryState } from "./delivery-state.js";
 
@@ -8,6 +8,20 @@ import type { DeliveryState } from "./delivery-state.js";
  * with the retry's time written out). Both word the same reading of an attempt
  * (`deliveryStateOf`) with the same phrases (`retryLabel`, `gaveUpAfter`, `lastOutcome`).
  */
+
+/**
+ * What a sandbox reset deleted, for the live view and the log lines.
+ *
+ * @example
+ * resetText({ companyId: null, deleted: { payment_intents: 3, payouts: 1, events: 5 } })
+ * // "sandbox reset (every company): 3 payment intents, 1 payout, 5 events deleted"
+ */
+export function resetText(reset: SandboxReset): string {
+  const count = (n: number, one: string) => `${n} ${one}${n === 1 ? "" : "s"}`;
+  const { payment_intents, payouts, events } = reset.deleted;
+  const whose = reset.companyId === null ? "every company" : `company ${reset.companyId}`;
+  return `sandbox reset (${whose}): ${count(payment_intents, "payment intent")}, ${count(payouts, "payout")}, ${count(events, "event")} deleted`;
+}
 
 /** Retries after the first attempt (6). */
 export const MAX_RETRIES = MAX_ATTEMPTS - 1;

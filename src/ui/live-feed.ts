@@ -1,6 +1,6 @@
-import type { Bus, DeliveriesStopped, DeliveryAttempted, EventCreated, RequestLogged } from "../bus.js";
+import type { Bus, DeliveriesStopped, DeliveryAttempted, EventCreated, RequestLogged, SandboxReset } from "../bus.js";
 import type { Clock } from "../runtime/clock.js";
-import { applyActions, createLiveModel, deliveryAction, eventAction, requestAction, stoppedAction, takePrinted, type LiveAction, type LiveModel, type Printed } from "./model.js";
+import { applyActions, createLiveModel, deliveryAction, eventAction, requestAction, resetAction, stoppedAction, takePrinted, type LiveAction, type LiveModel, type Printed } from "./model.js";
 
 /** What the live view listens to: the instance's bus, and its clock for the countdowns. */
 export interface LiveSource {
@@ -63,10 +63,12 @@ export function startLiveFeed(instance: LiveSource): LiveFeed {
   const onDelivery = (update: DeliveryAttempted) => push(deliveryAction(update));
   const onStopped = (stopped: DeliveriesStopped) => push(stoppedAction(stopped));
   const onRequest = (request: RequestLogged) => push(requestAction(request, clock.nowIso()));
+  const onReset = (reset: SandboxReset) => push(resetAction(reset));
   bus.on("event.created", onEvent);
   bus.on("delivery.attempted", onDelivery);
   bus.on("deliveries.stopped", onStopped);
   bus.on("request.logged", onRequest);
+  bus.on("sandbox.reset", onReset);
 
   return {
     clock,
@@ -93,6 +95,7 @@ export function startLiveFeed(instance: LiveSource): LiveFeed {
       bus.off("delivery.attempted", onDelivery);
       bus.off("deliveries.stopped", onStopped);
       bus.off("request.logged", onRequest);
+      bus.off("sandbox.reset", onReset);
       listener = undefined;
     },
   };

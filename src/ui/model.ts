@@ -1,4 +1,4 @@
-import type { AttemptResult, DeliveriesStopped, DeliveryAttempted, EventCreated, RequestLogged } from "../bus.js";
+import type { AttemptResult, DeliveriesStopped, DeliveryAttempted, EventCreated, RequestLogged, SandboxReset } from "../bus.js";
 import { maskText } from "../domain/masking.js";
 import { deliveryStateOf, isFinished, type DeliveryState } from "./delivery-state.js";
 
@@ -31,6 +31,8 @@ export interface EventView {
   id: string;
   type: string;
   objectId: string | null;
+  /** Null when the event is known only from a delivery. */
+  companyId: string | null;
   /** Null when the event is known only from a delivery (e.g. one from before this start). */
   createdAt: string | null;
   deliveries: readonly TrackedDelivery[];
@@ -51,12 +53,15 @@ export type Printed =
   | { kind: "request"; request: RequestView }
   | { kind: "event"; event: EventView }
   /** Finished lines dropped unprinted in a burst, counted. */
-  | { kind: "skipped"; events: number; requests: number };
+  | { kind: "skipped"; events: number; requests: number }
+  /** A sandbox reset: what it deleted, of one company or (companyId null) of all. */
+  | { kind: "reset"; reset: SandboxReset };
 
 export interface EventFacts {
   id: string;
   type: string;
   objectId: string | null;
+  companyId: string;
   createdAt: string;
   /** The deliveries made for it: each is shown as "sending…" until its first attempt reports. */
   deliveries: readonly { deliveryId: string; endpointId: string; url: string }[];
@@ -69,9 +74,10 @@ export type LiveAction =
   | { kind: "event"; event: EventFacts }
   | { kind: "delivery"; delivery: DeliveryFacts }
   | { kind: "stopped"; deliveryIds: readonly string[] }
-  | { kind: "request"; request: RequestView };
+  | { kind: "request"; request: RequestView }
+  | { kind: "reset"; reset: SandboxReset };
 
-type EventSummary = Pick<EventView, "id" | "type" | "objectId" | "createdAt">;
+type EventSummary = Pick<EventView, "id" | "type" | "objectId" | "companyId" | "createdAt">;
 
 export interface LiveModel {
   /** Oldest first (a Map keeps insertion order; an update keeps the place). */
@@ -92,6 +98,7 @@ export function eventAction(event: EventCreated): LiveAction {
       id: event.id,
       type: event.type,
       objectId: event.objectId,
+      companyId: event.companyId,
       createdAt: event.createdAt,
       deliveries: event.deliveries.map((d) => ({ deliveryId: d.deliveryId, endpointId: d.endpointId, url: maskText(d.url) })),
     },
@@ -118,6 +125,10 @@ export function deliveryAction(update: DeliveryAttempted): LiveAction {
 
 export function stoppedAction(stopped: DeliveriesStopped): LiveAction {
   return { kind: "stopped", deliveryIds: stopped.deliveryIds };
+}
+
+export function resetAction(reset: SandboxReset): LiveAction {
+  return { kind: "reset", reset: { companyId: reset.companyId, deleted: { ...reset.deleted } } };
 }
 
 export function requestAction(request: RequestLogged, atIso: string): LiveAction {
@@ -170,6 +181,7 @@ export function applyActions(model: LiveModel, actions: readonly LiveAction[]): 
     if (action.kind === "event") onEvent(draft, action.event);
     else if (action.kind === "delivery") onDelivery(draft, action.delivery);
     else if (action.kind === "stopped") onStopped(draft, new Set(action.deliveryIds));
+    else if (action.kind === "reset") onReset(draft, action.reset);
     else print(draft, { kind: "request", request: action.request });
   }
   return draft;
@@ -207,7 +219,7 @@ export function visibleInFlight(model: LiveModel, maxLines: number): { events: E
 }
 
 function onEvent(draft: Draft, facts: EventFacts): void {
-  const summary: EventSummary = { id: facts.id, type: facts.type, objectId: facts.objectId, createdAt: facts.createdAt };
+  const summary: EventSummary = { id: facts.id, type: facts.type, objectId: facts.objectId, companyId: facts.companyId, createdAt: facts.createdAt };
   remember(draft, summary);
   const view: EventView = {
     ...summary,
@@ -220,7 +232,7 @@ function onEvent(draft: Draft, facts: EventFacts): void {
 function onDelivery(draft: Draft, facts: DeliveryFacts): void {
   const existing = draft.inFlight.get(facts.eventId);
   const base: EventView = existing ?? {
-    ...(draft.recent.get(facts.eventId) ?? { id: facts.eventId, type: facts.eventType, objectId: null, createdAt: null }),
+    ...(draft.recent.get(facts.eventId) ?? { id: facts.eventId, type: facts.eventType, objectId: null, companyId: null, createdAt: null }),
     deliveries: [],
   };
   const state = deliveryStateOf(facts);
@@ -235,6 +247,18 @@ function onStopped(draft: Draft, deliveryIds: ReadonlySet<string>): void {
     const deliveries = event.deliveries.map((d) => (deliveryIds.has(d.deliveryId) && !isFinished(d.state) ? { ...d, state: stopped(d.state) } : d));
     settle(draft, { ...event, deliveries }, true);
   }
+}
+
+/**
+ * A reset deleted the company's events with their deliveries: the view stops waiting for them and
+ * says what went. Events known only from a delivery (company unknown) go too; should one of them
+ * still be alive, its next attempt brings it back.
+ */
+function onReset(draft: Draft, reset: SandboxReset): void {
+  const gone = (event: EventSummary) => reset.companyId === null || event.companyId === null || event.companyId === reset.companyId;
+  for (const event of [...draft.inFlight.values()]) if (gone(event)) draft.inFlight.delete(event.id);
+  for (const event of [...draft.recent.values()]) if (gone(event)) draft.recent.delete(event.id);
+  print(draft, { kind: "reset", reset });
 }
 
 function stopped(state: DeliveryState): DeliveryState {

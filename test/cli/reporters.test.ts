@@ -130,6 +130,28 @@ describe("paysim start outside a TTY", () => {
   });
 });
 
+describe("paysim start --no-ui and --json on a sandbox reset", () => {
+  it("--no-ui prints what the reset deleted, naming the company", async () => {
+    const { cli, url, key } = await usePaysimCli(["--no-ui", "--db", ":memory:"], { cwd: useTempDir("paysim-cli-reporters-") });
+    await createIntent(clientFor(url, key));
+    const reset = await callApi(url, key, "POST", "/v1/sandbox/reset");
+    expect(reset.status).toBe(200);
+    await cli.waitFor(/^sandbox reset \(company co_\w+\): 1 payment intent, 0 payouts, 1 event deleted$/m);
+  });
+
+  it("--json prints a reset object with the company and the counts", async () => {
+    const cli = useCli(["start", "--json", "--port", "0", "--db", ":memory:"], { cwd: useTempDir("paysim-cli-reporters-") });
+    await cli.waitFor(/^\{"type":"started".*\}$/m);
+    const started = JSON.parse(cli.stdout().split("\n")[0]!);
+    const key: string = started.companies[0].secret_key;
+    await createIntent(clientFor(started.url, key));
+    expect((await callApi(started.url, key, "POST", "/v1/sandbox/reset")).status).toBe(200);
+    await cli.waitFor(/"type":"reset"/);
+    const line = cli.stdout().split("\n").find((text) => text.includes('"type":"reset"'))!;
+    expect(JSON.parse(line)).toEqual({ type: "reset", company_id: expect.stringMatching(/^co_/), deleted: { payment_intents: 1, payouts: 0, events: 1 } });
+  });
+});
+
 /**
  * A database holding a payout to tok_card_fail whose move to failed is due (its clock is a day
  * on from the payout), as if paysim had been down meanwhile: the move runs during the next start.

@@ -2,7 +2,7 @@
 // checks that the page shows it unchanged): it imports the built package by its name, as a merchant's project would.
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
 import { PaysimTimeoutError, startPaysim, type RunningPaysim } from "paysim";
 
 // Your app's webhook handler; here a tiny server that keeps the ids of the events it got.
@@ -24,18 +24,28 @@ beforeAll(async () => {
   paysim = await startPaysim({ forwardTo: `http://127.0.0.1:${port}/webhooks` });
 });
 
+// Every test starts from an empty sandbox; the key, the webhook endpoint and the clock stay.
+beforeEach(async () => {
+  await paysim.reset();
+  received.length = 0;
+});
+
 afterAll(async () => {
   await paysim.close();
   handler.close();
 });
 
-it("delivers payment_intent.created to the webhook handler", async () => {
+async function createPaymentIntent(amount: number): Promise<{ id: string }> {
   const response = await fetch(`${paysim.url}/v1/payment_intents`, {
     method: "POST",
-    headers: { Authorization: `Bearer ${paysim.secretKey}`, "Content-Type": "application/json", "Idempotency-Key": "order-42" },
-    body: JSON.stringify({ amount: 4200 }),
+    headers: { Authorization: `Bearer ${paysim.secretKey}`, "Content-Type": "application/json", "Idempotency-Key": crypto.randomUUID() },
+    body: JSON.stringify({ amount }),
   });
-  const intent = (await response.json()) as { id: string };
+  return (await response.json()) as { id: string };
+}
+
+it("delivers payment_intent.created to the webhook handler", async () => {
+  const intent = await createPaymentIntent(4200);
 
   // Resolves once the handler has answered with a 2xx, whether that happened already or happens later.
   const { event, delivery } = await paysim.webhooks.waitFor({ type: "payment_intent.created", objectId: intent.id });
@@ -47,6 +57,7 @@ it("delivers payment_intent.created to the webhook handler", async () => {
 });
 
 it("explains what did happen when the awaited event never comes", async () => {
+  await createPaymentIntent(1500);
   const waiting = paysim.events.waitFor({ type: "payment_intent.captured" }, { timeout: 100 });
   await expect(waiting).rejects.toThrow(PaysimTimeoutError);
   await expect(waiting).rejects.toThrow(/The last 1 event\(s\), oldest first:\n  payment_intent\.created pi_/);

@@ -120,6 +120,18 @@ describe("paysim start in a real terminal", () => {
     expect(lines(await terminal.screen(), / · 0 in flight · q to quit$/)).toHaveLength(1);
   }, 90_000);
 
+  it("on a sandbox reset, stops showing the deleted event's countdown and says what the reset deleted", async () => {
+    const { terminal, url, api } = await startLive({ forwardTo: await closedPortUrl() });
+    const intent = await createIntent({ api });
+    await terminal.waitForScreen((s) => s.includes(intent.id) && COUNTDOWN.test(s) && / · 1 in flight · q to quit$/m.test(s), "the failing delivery's countdown");
+
+    const reset = await fetch(`${url}/v1/sandbox/reset`, { method: "POST", headers: { Authorization: `Bearer ${KEY}` } });
+    expect(reset.status).toBe(200);
+    const screen = await terminal.waitForScreen((s) => / · 0 in flight · q to quit$/m.test(s), '"0 in flight" after the reset');
+    expect(lines(screen, /^sandbox reset \(company co_\w+\): 1 payment intent, 0 payouts, 1 event deleted$/)).toHaveLength(1);
+    expect(COUNTDOWN.test(screen)).toBe(false);
+  }, 60_000);
+
   it("counts a failing delivery's retry down on screen as the seconds pass", async () => {
     const { terminal, api } = await startLive({ forwardTo: await closedPortUrl() });
     await createIntent({ api });

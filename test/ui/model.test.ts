@@ -7,6 +7,7 @@ import {
   LIMITS,
   reduce,
   requestAction,
+  resetAction,
   stoppedAction,
   takePrinted,
   visibleInFlight,
@@ -27,10 +28,13 @@ const hooks: Endpoint = { id: "we_hooks", url: "http://127.0.0.1:3000/hooks" };
 const second: Endpoint = { id: "we_second", url: "http://127.0.0.1:3001/hooks" };
 
 /** An event as the bus announces it, with a delivery made to each of `endpoints` (id `del_<event>_<endpoint>`). */
-function event(id: string, endpoints: readonly Endpoint[] = [hooks], type = "payment_intent.created"): LiveAction {
+function event(id: string, endpoints: readonly Endpoint[] = [hooks], type = "payment_intent.created", companyId = ACME): LiveAction {
   const deliveries = endpoints.map((e) => ({ deliveryId: `del_${id}_${e.id.slice(3)}`, endpointId: e.id, url: e.url }));
-  return { kind: "event", event: { id, type, objectId: `pi_${id}`, createdAt: new Date(T0).toISOString(), deliveries } };
+  return { kind: "event", event: { id, type, objectId: `pi_${id}`, companyId, createdAt: new Date(T0).toISOString(), deliveries } };
 }
+
+/** A sandbox reset of `companyId`'s activity (null: every company's). */
+const reset = (companyId: string | null) => resetAction({ companyId, deleted: { payment_intents: 1, payouts: 0, events: 2 } });
 
 function delivery(eventId: string, overrides: Partial<DeliveryFacts> = {}): LiveAction {
   return {
@@ -72,7 +76,9 @@ function summary(model: LiveModel) {
         ? `request ${p.request.method} ${p.request.path}`
         : p.kind === "event"
           ? `event ${p.event.id} ${p.event.type}: ${p.event.deliveries.map((d) => `${d.endpointId}=${d.state.kind}`).join(" ")}`.trimEnd()
-          : `skipped ${p.events} events, ${p.requests} requests`,
+          : p.kind === "reset"
+            ? `reset ${p.reset.companyId ?? "all"}`
+            : `skipped ${p.events} events, ${p.requests} requests`,
     ),
   };
 }
@@ -144,6 +150,24 @@ describe("live view model", () => {
       actions: [event("evt_1", [hooks, second]), failing("evt_1", 2), stoppedAction({ endpointId: hooks.id, reason: "endpoint_deleted", deliveryIds: ["del_evt_1_hooks"] }), delivery("evt_1", { deliveryId: "del_evt_1_second", endpointId: second.id, url: second.url }), event("evt_2", [second])],
       inFlight: ["evt_2: we_second=sending"],
       printed: ["event evt_1 payment_intent.created: we_hooks=stopped we_second=delivered"],
+    },
+    {
+      name: "a reset of every company stops waiting for every in-flight event and says so",
+      actions: [event("evt_1"), event("evt_2", [hooks], "payout.created", "co_other"), failing("evt_old", 2), reset(null)],
+      inFlight: [],
+      printed: ["reset all"],
+    },
+    {
+      name: "a reset of one company drops its events (and those of unknown company), not another's",
+      actions: [event("evt_1"), event("evt_2", [hooks], "payout.created", "co_other"), failing("evt_old", 2), reset("co_other")],
+      inFlight: ["evt_1: we_hooks=sending"],
+      printed: ["reset co_other"],
+    },
+    {
+      name: "after a reset, a late delivery of a dropped event no longer finds its type and object",
+      actions: [event("evt_1", [], "payout.created"), reset(ACME), delivery("evt_1")],
+      inFlight: [],
+      printed: ["event evt_1 payout.created:", "reset co_acme", "event evt_1 payment_intent.created: we_hooks=delivered"],
     },
     {
       name: "a request line alone never changes a delivery: only the bus's stop does",

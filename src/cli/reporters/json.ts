@@ -1,11 +1,11 @@
-import type { Bus, DeliveryAttempted, EventCreated, RequestLogged } from "../../bus.js";
+import type { Bus, DeliveryAttempted, EventCreated, RequestLogged, SandboxReset } from "../../bus.js";
 import { VERSION } from "../../version.js";
 import type { Output } from "../output.js";
 import { subscribe, type Reporter, type StartedInstance } from "./subscribe.js";
 
 /**
  * NDJSON (--json): one object per line, `type` one of "started", "request",
- * "event", "delivery", for CI logs and tools. Times are ISO strings (an epoch
+ * "event", "delivery", "reset", for CI logs and tools. Times are ISO strings (an epoch
  * in ms has 13 digits and would be masked like a card number). Starts listening now;
  * prints nothing until `started()` (see `subscribe`).
  */
@@ -44,5 +44,6 @@ export function startJsonReporter(bus: Bus, output: Output, options: { db: strin
       status: d.status,
       next_attempt_at: d.nextAttemptMs === null ? null : new Date(d.nextAttemptMs).toISOString(),
     });
-  return subscribe(bus, { started: onStarted, request: onRequest, event: onEvent, delivery: onDelivery });
+  const onReset = (r: SandboxReset) => emit({ type: "reset", company_id: r.companyId, deleted: r.deleted });
+  return subscribe(bus, { started: onStarted, request: onRequest, event: onEvent, delivery: onDelivery, reset: onReset });
 }

@@ -1,9 +1,9 @@
 import { Chalk } from "chalk";
-import type { Bus, DeliveryAttempted, EventCreated, RequestLogged } from "../../bus.js";
+import type { Bus, DeliveryAttempted, EventCreated, RequestLogged, SandboxReset } from "../../bus.js";
 import { bannerLines } from "../../ui/banner.js";
 import { bannerFacts } from "../banner-facts.js";
 import { deliveryStateOf } from "../../ui/delivery-state.js";
-import { attemptText, deliveryLogText, requestDuration, statusTone, type StatusTone } from "../../ui/describe.js";
+import { attemptText, deliveryLogText, requestDuration, resetText, statusTone, type StatusTone } from "../../ui/describe.js";
 import type { Output } from "../output.js";
 import { subscribe, type Reporter, type StartedInstance } from "./subscribe.js";
 
@@ -35,7 +35,7 @@ const TONE_COLOURS: Record<StatusTone, "green" | "yellow" | "red"> = { good: "gr
 
 /**
  * Plain lines (outside a TTY or with --no-ui): the banner, then one line per
- * request, event and delivery attempt. Colour only on a TTY without NO_COLOR.
+ * request, event, delivery attempt and sandbox reset. Colour only on a TTY without NO_COLOR.
  * Starts listening now; prints nothing until `started()` (see `subscribe`).
  */
 export function startLinesReporter(bus: Bus, output: Output, options: { db: string; host: string; colour: boolean }): Reporter {
@@ -48,5 +48,6 @@ export function startLinesReporter(bus: Bus, output: Output, options: { db: stri
   const onRequest = (request: RequestLogged) => output.line(requestLine(request, paint));
   const onEvent = (event: EventCreated) => output.line(eventLine(event));
   const onDelivery = (update: DeliveryAttempted) => output.line(deliveryLine(update, paint));
-  return subscribe(bus, { started: onStarted, request: onRequest, event: onEvent, delivery: onDelivery });
+  const onReset = (reset: SandboxReset) => output.line(resetText(reset));
+  return subscribe(bus, { started: onStarted, request: onRequest, event: onEvent, delivery: onDelivery, reset: onReset });
 }

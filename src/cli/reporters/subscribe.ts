@@ -1,4 +1,4 @@
-import type { Bus, DeliveryAttempted, EventCreated, RequestLogged } from "../../bus.js";
+import type { Bus, DeliveryAttempted, EventCreated, RequestLogged, SandboxReset } from "../../bus.js";
 import type { PaysimInstance } from "../../paysim.js";
 
 /** What a reporter prints the banner from. */
@@ -20,10 +20,11 @@ export interface ReporterHandlers {
   request(request: RequestLogged): void;
   event(event: EventCreated): void;
   delivery(update: DeliveryAttempted): void;
+  reset(reset: SandboxReset): void;
 }
 
 /**
- * Listens to the three facts a reporter prints from now on: `paysim start` makes a reporter
+ * Listens to the facts a reporter prints from now on: `paysim start` makes a reporter
  * from createPaysim's `onBusReady`, so it also hears what jobs that fell due while paysim was
  * down announce during the start. What it hears before `started()` waits, in order, for the head.
  */
@@ -36,9 +37,11 @@ export function subscribe(bus: Bus, handlers: ReporterHandlers): Reporter {
   const onRequest = hear(handlers.request);
   const onEvent = hear(handlers.event);
   const onDelivery = hear(handlers.delivery);
+  const onReset = hear(handlers.reset);
   bus.on("request.logged", onRequest);
   bus.on("event.created", onEvent);
   bus.on("delivery.attempted", onDelivery);
+  bus.on("sandbox.reset", onReset);
   return {
     started(instance) {
       if (!held) return;
@@ -51,6 +54,7 @@ export function subscribe(bus: Bus, handlers: ReporterHandlers): Reporter {
       bus.off("request.logged", onRequest);
       bus.off("event.created", onEvent);
       bus.off("delivery.attempted", onDelivery);
+      bus.off("sandbox.reset", onReset);
     },
   };
 }
