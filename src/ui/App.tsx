@@ -34,7 +34,7 @@ function PrintedLine({ line, now }: { line: StaticLine; now: number }) {
     case "skipped":
       return <SkippedLine events={line.events} requests={line.requests} />;
     case "reset":
-      return <ResetLine reset={line.reset} />;
+      return <ResetLine reset={line.reset} at={line.at} />;
   }
 }
 

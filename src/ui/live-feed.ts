@@ -63,7 +63,7 @@ export function startLiveFeed(instance: LiveSource): LiveFeed {
   const onDelivery = (update: DeliveryAttempted) => push(deliveryAction(update));
   const onStopped = (stopped: DeliveriesStopped) => push(stoppedAction(stopped));
   const onRequest = (request: RequestLogged) => push(requestAction(request, clock.nowIso()));
-  const onReset = (reset: SandboxReset) => push(resetAction(reset));
+  const onReset = (reset: SandboxReset) => push(resetAction(reset, clock.nowIso()));
   bus.on("event.created", onEvent);
   bus.on("delivery.attempted", onDelivery);
   bus.on("deliveries.stopped", onStopped);

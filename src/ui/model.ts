@@ -55,7 +55,7 @@ export type Printed =
   /** Finished lines dropped unprinted in a burst, counted. */
   | { kind: "skipped"; events: number; requests: number }
   /** A sandbox reset: what it deleted, of one company or (companyId null) of all. */
-  | { kind: "reset"; reset: SandboxReset };
+  | { kind: "reset"; reset: SandboxReset; at: string };
 
 export interface EventFacts {
   id: string;
@@ -75,7 +75,7 @@ export type LiveAction =
   | { kind: "delivery"; delivery: DeliveryFacts }
   | { kind: "stopped"; deliveryIds: readonly string[] }
   | { kind: "request"; request: RequestView }
-  | { kind: "reset"; reset: SandboxReset };
+  | { kind: "reset"; reset: SandboxReset; at: string };
 
 type EventSummary = Pick<EventView, "id" | "type" | "objectId" | "companyId" | "createdAt">;
 
@@ -127,8 +127,8 @@ export function stoppedAction(stopped: DeliveriesStopped): LiveAction {
   return { kind: "stopped", deliveryIds: stopped.deliveryIds };
 }
 
-export function resetAction(reset: SandboxReset): LiveAction {
-  return { kind: "reset", reset: { companyId: reset.companyId, deleted: { ...reset.deleted } } };
+export function resetAction(reset: SandboxReset, atIso: string): LiveAction {
+  return { kind: "reset", reset: { companyId: reset.companyId, deleted: { ...reset.deleted } }, at: atIso };
 }
 
 export function requestAction(request: RequestLogged, atIso: string): LiveAction {
@@ -181,7 +181,7 @@ export function applyActions(model: LiveModel, actions: readonly LiveAction[]): 
     if (action.kind === "event") onEvent(draft, action.event);
     else if (action.kind === "delivery") onDelivery(draft, action.delivery);
     else if (action.kind === "stopped") onStopped(draft, new Set(action.deliveryIds));
-    else if (action.kind === "reset") onReset(draft, action.reset);
+    else if (action.kind === "reset") onReset(draft, action.reset, action.at);
     else print(draft, { kind: "request", request: action.request });
   }
   return draft;
@@ -254,11 +254,11 @@ function onStopped(draft: Draft, deliveryIds: ReadonlySet<string>): void {
  * says what went. Events known only from a delivery (company unknown) go too; should one of them
  * still be alive, its next attempt brings it back.
  */
-function onReset(draft: Draft, reset: SandboxReset): void {
+function onReset(draft: Draft, reset: SandboxReset, at: string): void {
   const gone = (event: EventSummary) => reset.companyId === null || event.companyId === null || event.companyId === reset.companyId;
   for (const event of [...draft.inFlight.values()]) if (gone(event)) draft.inFlight.delete(event.id);
   for (const event of [...draft.recent.values()]) if (gone(event)) draft.recent.delete(event.id);
-  print(draft, { kind: "reset", reset });
+  print(draft, { kind: "reset", reset, at });
 }
 
 function stopped(state: DeliveryState): DeliveryState {

@@ -128,7 +128,7 @@ describe("paysim start in a real terminal", () => {
     const reset = await fetch(`${url}/v1/sandbox/reset`, { method: "POST", headers: { Authorization: `Bearer ${KEY}` } });
     expect(reset.status).toBe(200);
     const screen = await terminal.waitForScreen((s) => / · 0 in flight · q to quit$/m.test(s), '"0 in flight" after the reset');
-    expect(lines(screen, /^sandbox reset \(company co_\w+\): 1 payment intent, 0 payouts, 1 event deleted$/)).toHaveLength(1);
+    expect(lines(screen, /^\d\d:\d\d:\d\d {2}sandbox reset \(company co_\w+\): 1 payment intent, 0 payouts, 1 event deleted$/)).toHaveLength(1);
     expect(COUNTDOWN.test(screen)).toBe(false);
   }, 60_000);
 

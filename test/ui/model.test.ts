@@ -34,7 +34,7 @@ function event(id: string, endpoints: readonly Endpoint[] = [hooks], type = "pay
 }
 
 /** A sandbox reset of `companyId`'s activity (null: every company's). */
-const reset = (companyId: string | null) => resetAction({ companyId, deleted: { payment_intents: 1, payouts: 0, events: 2 } });
+const reset = (companyId: string | null) => resetAction({ companyId, deleted: { payment_intents: 1, payouts: 0, events: 2 } }, new Date(T0).toISOString());
 
 function delivery(eventId: string, overrides: Partial<DeliveryFacts> = {}): LiveAction {
   return {

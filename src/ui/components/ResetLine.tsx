@@ -1,12 +1,14 @@
 import { Text } from "ink";
 import type { SandboxReset } from "../../bus.js";
-import { resetText } from "../describe.js";
+import { resetText, timeOfDay } from "../describe.js";
 import { Tone } from "./Tone.js";
 
-/** `sandbox reset (every company): 3 payment intents, 1 payout, 5 events deleted` */
-export function ResetLine({ reset }: { reset: SandboxReset }) {
+/** `12:00:01  sandbox reset (every company): 3 payment intents, 1 payout, 5 events deleted` */
+export function ResetLine({ reset, at }: { reset: SandboxReset; at: string }) {
   return (
     <Text wrap="truncate-end">
+      <Tone tone="muted">{timeOfDay(at)}</Tone>
+      {"  "}
       <Tone tone="warn">{resetText(reset)}</Tone>
     </Text>
   );
