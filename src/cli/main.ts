@@ -1,6 +1,7 @@
 import { Command, CommanderError } from "commander";
 import { VERSION } from "../version.js";
 import { CliError } from "./client.js";
+import { checkReceiverCommand } from "./commands/check-receiver.js";
 import { clockCommand } from "./commands/clock.js";
 import { endpointsCommand } from "./commands/endpoints.js";
 import { execCommand } from "./commands/exec.js";
@@ -26,6 +27,7 @@ export function buildProgram(output: Output = consoleOutput): Command {
     .addCommand(payoutsCommand(output))
     .addCommand(clockCommand(output))
     .addCommand(resetCommand(output))
+    .addCommand(checkReceiverCommand(output))
     .addHelpText(
       "after",
       `
