@@ -31,7 +31,7 @@ export function buildProgram(output: Output = consoleOutput): Command {
     .addHelpText(
       "after",
       `
-The commands other than start and exec find the server through --url/--key, else
+The commands other than start, exec and check-receiver find the server through --url/--key, else
 PAYSIM_URL/PAYSIM_SECRET_KEY, else the paysim started from this folder (listed in
 .paysim/instances/ while it runs; with several, the first started, and they say so).
 Exit status: 0 success, 1 a refused request or a bad argument, 2 no server reachable.

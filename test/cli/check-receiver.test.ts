@@ -188,6 +188,16 @@ describe("paysim check-receiver", () => {
     expect(header(malformed)).toBe("v1=zz");
   });
 
+  it("--help shows the usage, every case with what it expects, and examples", async () => {
+    const { code, stdout } = await runCli(["check-receiver", "--help"]);
+    expect(code).toBe(0);
+    expect(stdout).toContain("Usage: paysim check-receiver [options] <url>");
+    expect(stdout).toMatch(/^ {2}malformed-signature Service-Signature: v1=zz → expects 4xx$/m);
+    expect(stdout).toContain("$ paysim check-receiver http://127.0.0.1:3000/webhooks --secret whsec_… --only duplicate,out-of-order");
+    const { stdout: root } = await runCli(["--help"]);
+    expect(root).toMatch(/^ {2}check-receiver \[options\] <url> +Send a battery of webhook deliveries/m);
+  });
+
   it("exits 2, sending no table, when nothing answers at the URL", async () => {
     const url = await closedPortUrl();
     const { code, stdout, stderr } = await runCli(["check-receiver", url, "--secret", SECRET]);

@@ -38,7 +38,7 @@ export function checkReceiverCommand(output: Output = consoleOutput): Command {
     .argument("<url>", "your webhook receiver, e.g. http://127.0.0.1:3000/webhooks")
     .requiredOption("--secret <whsec_…>", "the signing secret your receiver verifies with")
     .option("--only <case,…>", `run only these cases (${RECEIVER_CASES.join(", ")})`)
-    .addOption(new Option("--timeout <ms>", "how long the receiver has to answer; a warning from a quarter of it").default(String(DEFAULT_RECEIVER_TIMEOUT_MS)))
+    .addOption(new Option("--timeout <ms>", "how long the receiver has to answer; a warning from a quarter of it").default(String(DEFAULT_RECEIVER_TIMEOUT_MS), `${DEFAULT_RECEIVER_TIMEOUT_MS} ms`))
     .option("--json", "print the results as one JSON document")
     .addHelpText(
       "after",
