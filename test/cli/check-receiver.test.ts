@@ -1,10 +1,11 @@
+import { spawn } from "node:child_process";
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { RECEIVER_CASES, type ReceiverCase } from "../../src/domain/receiver-check.js";
 import { verifySignature } from "../../src/webhooks/sign.js";
 import { VERSION } from "../../src/version.js";
-import { runCli } from "../helpers/cli.js";
-import { useReceiver } from "../helpers/disposables.js";
+import { cliEnv, PAYSIM_BIN, runCli } from "../helpers/cli.js";
+import { defer, useReceiver } from "../helpers/disposables.js";
 import { closedPortUrl, type Behaviour, type ChooseBehaviour } from "../helpers/receiver.js";
 
 const SECRET = "whsec_check_receiver_test_secret";
@@ -83,6 +84,18 @@ interface JsonCase {
 async function checkJson(url: string, ...args: string[]) {
   const run = await runCli(["check-receiver", url, "--secret", SECRET, "--json", ...args]);
   return { ...run, document: JSON.parse(run.stdout) as { passed: boolean; summary: Record<string, number>; cases: JsonCase[]; timeout_ms: number; warn_after_ms: number } };
+}
+
+/** `paysim check-receiver <args>` on a real pseudo-terminal (util-linux `script`): what it printed, escapes and all. */
+function inTerminal(args: string[], env: Record<string, string | undefined>): Promise<string> {
+  const command = `exec "${process.execPath}" "${PAYSIM_BIN}" check-receiver ${args.join(" ")}`;
+  const child = spawn("script", ["-qfec", command, "/dev/null"], { env: cliEnv({ TERM: "xterm-256color", CI: undefined, CONTINUOUS_INTEGRATION: undefined, ...env }), stdio: ["ignore", "pipe", "pipe"] });
+  defer(() => {
+    if (child.exitCode === null) child.kill("SIGKILL");
+  });
+  let output = "";
+  child.stdout!.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
+  return new Promise((resolve) => child.on("close", () => resolve(output)));
 }
 
 const failing = (cases: readonly JsonCase[]) => cases.filter((c) => c.verdict === "FAIL").map((c) => c.case);
@@ -186,6 +199,19 @@ describe("paysim check-receiver", () => {
     expect(verifySignature(stale!.body, header(stale), SECRET, { toleranceSeconds: 500 })).toBe(false);
     expect(header(missing)).toBeUndefined();
     expect(header(malformed)).toBe("v1=zz");
+  });
+
+  it.each([
+    { where: "a terminal", env: { NO_COLOR: undefined }, coloured: true },
+    { where: "a terminal with NO_COLOR set", env: { NO_COLOR: "1" }, coloured: false },
+    { where: "a terminal under CI", env: { NO_COLOR: undefined, CI: "true" }, coloured: false },
+  ])("in $where, colours the verdicts: $coloured", async ({ env, coloured }) => {
+    const receiver = await useReceiver(merchantReceiver("accepts-a-stale-timestamp"));
+    const printed = await inTerminal([receiver.url, "--secret", SECRET, "--only", "valid,stale-timestamp"], env);
+    expect(printed).toMatch(/stale-timestamp/);
+    expect(printed.includes("\u001b[32mpass\u001b[39m")).toBe(coloured);
+    expect(printed.includes("\u001b[31mFAIL\u001b[39m")).toBe(coloured);
+    if (!coloured) expect(printed).not.toMatch(/\u001b\[/);
   });
 
   it("--help shows the usage, every case with what it expects, and examples", async () => {
