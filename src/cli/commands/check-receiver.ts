@@ -104,7 +104,7 @@ const VERDICT_STYLES = { pass: "green", warn: "yellow", FAIL: "red" } as const;
  * The table, a line on each case that did not pass saying what to change, and the summary.
  *
  * @example
- * resultLines({ url, secret, timeoutMs: 20000, cases }, results, summarize(results.map((r) => r.verdict)), false);
+ * resultLines({ url: "http://127.0.0.1:3000/webhooks", timeoutMs: 20000 }, results, summarize(results.map((r) => r.verdict)), false);
  */
 export function resultLines(input: Pick<CheckInput, "url" | "timeoutMs">, results: readonly CaseResult[], summary: Summary, colour = colourEnabled()): string[] {
   const paintVerdict = (verdict: string) => paint(verdict, VERDICT_STYLES[verdict as Verdict], colour);
