@@ -47,6 +47,14 @@ export function listenHttp(port: number, host: string): Promise<HttpListener> {
   });
 }
 
+/**
+ * A listener that holds no port: nothing answers on `url`, which only names where paysim
+ * would listen. An instance built on it is reached through its app's `request()` alone.
+ */
+export function portlessListener(port: number, host: string): HttpListener {
+  return { url: `http://${urlHost(host)}:${port}`, port, serve: () => {}, close: async () => {} };
+}
+
 /** The host as a URL writes it: a wildcard address is reached on loopback, an IPv6 one goes in brackets. */
 function urlHost(host: string): string {
   if (host === "0.0.0.0" || host === "::") return "127.0.0.1";

@@ -3,7 +3,7 @@ import { createIds, type RandomSource } from "./domain/ids.js";
 import { loopbackHostNames } from "./domain/loopback.js";
 import { ConfigError, loadConfigFile, parseConfig, startInputProblem } from "./config.js";
 import { loadTestCards, loadTestDestinations } from "./fixture-data.js";
-import { listenHttp } from "./http-listener.js";
+import { listenHttp, portlessListener } from "./http-listener.js";
 import type { StartPaysimOptions } from "./options.js";
 import { ClockRangeError, createClock, isTimeScale, TIME_SCALE_RANGE, type Clock } from "./runtime/clock.js";
 import { readStoredClock, saveClock, type StoredClock } from "./runtime/clock-persistence.js";
@@ -45,6 +45,12 @@ export interface PaysimOptions extends StartPaysimOptions {
    * while paysim was down run: a listener attached here hears everything this start announces.
    */
   onBusReady?: (instance: Pick<PaysimInstance, "bus" | "clock">) => void;
+  /**
+   * `false`: hold no port, so only `app.request()` reaches the instance; `url` then names where
+   * it would listen (`host`, `port`). For `paysim check-receiver`, which makes real events
+   * without serving anything.
+   */
+  listen?: boolean;
 }
 
 export interface PaysimInstance {
@@ -105,7 +111,7 @@ export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimI
   const openOptions = { checkStoredMeta: (meta: ReadonlyMap<string, string>) => void (storedClock = readStoredClock(dbPath, meta)) };
   const db = options.importFrom === undefined ? openDatabase(dbPath, MIGRATIONS, openOptions) : await openFromSnapshot(options.importFrom, dbPath, MIGRATIONS, openOptions);
   // The port is held next, so every service is built knowing paysim's URL; nothing is answered until `serve` below.
-  const listener = await listenHttp(options.port ?? 0, host).catch((error: unknown) => {
+  const listener = options.listen === false ? portlessListener(options.port ?? 0, host) : await listenHttp(options.port ?? 0, host).catch((error: unknown) => {
     db.close();
     throw error;
   });

@@ -153,11 +153,13 @@ export interface ApiClient extends FixtureClient {
 const REQUEST_TIMEOUT_MS = 120_000;
 
 /**
+ * `send` is how a request goes out: fetch, or an in-process instance's `app.request`.
+ *
  * @example
  * const client = createApiClient({ url: "http://127.0.0.1:7420", key: "sk_test_…" });
  * const clock = await client.call("GET", "/v1/sandbox/clock");
  */
-export function createApiClient(connection: Connection, timeoutMs = REQUEST_TIMEOUT_MS): ApiClient {
+export function createApiClient(connection: Connection, timeoutMs = REQUEST_TIMEOUT_MS, send: typeof fetch = fetch): ApiClient {
   const request: ApiClient["request"] = async (method, path, options = {}) => {
     const headers: Record<string, string> = { Authorization: `Bearer ${connection.key}`, Accept: "application/json" };
     if (options.body !== undefined) headers["Content-Type"] = "application/json";
@@ -165,7 +167,7 @@ export function createApiClient(connection: Connection, timeoutMs = REQUEST_TIME
     let response: Response;
     let text: string;
     try {
-      response = await fetch(connection.url + path, {
+      response = await send(connection.url + path, {
         method,
         headers,
         body: options.body === undefined ? undefined : JSON.stringify(options.body),

@@ -1,6 +1,7 @@
 import { Command, CommanderError } from "commander";
 import { VERSION } from "../version.js";
 import { CliError } from "./client.js";
+import { checkReceiverCommand } from "./commands/check-receiver.js";
 import { clockCommand } from "./commands/clock.js";
 import { endpointsCommand } from "./commands/endpoints.js";
 import { execCommand } from "./commands/exec.js";
@@ -26,10 +27,11 @@ export function buildProgram(output: Output = consoleOutput): Command {
     .addCommand(payoutsCommand(output))
     .addCommand(clockCommand(output))
     .addCommand(resetCommand(output))
+    .addCommand(checkReceiverCommand(output))
     .addHelpText(
       "after",
       `
-The commands other than start and exec find the server through --url/--key, else
+The commands other than start, exec and check-receiver find the server through --url/--key, else
 PAYSIM_URL/PAYSIM_SECRET_KEY, else the paysim started from this folder (listed in
 .paysim/instances/ while it runs; with several, the first started, and they say so).
 Exit status: 0 success, 1 a refused request or a bad argument, 2 no server reachable.

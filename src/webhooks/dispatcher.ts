@@ -4,12 +4,11 @@ import type { Job, Scheduler } from "../runtime/scheduler.js";
 import type { Store } from "../store/index.js";
 import type { DeliveryForAttempt, DeliveryRow } from "../store/repos/deliveries.js";
 import type { Work } from "../services/unit-of-work.js";
-import { VERSION } from "../version.js";
 import { DELIVERY_JOB, type DeliveryJobPayload } from "./delivery-job.js";
 import { createFirstAttempts } from "./first-attempts.js";
 import { MAX_ATTEMPTS, nextAttemptAt } from "../domain/retry-schedule.js";
 import { createWebhookClient, type WebhookClient } from "./http-client.js";
-import { signatureHeader, wallClockSeconds } from "./sign.js";
+import { deliveryHeaders } from "./delivery-headers.js";
 
 export const DEFAULT_WEBHOOK_TIMEOUT_MS = 20_000;
 /**
@@ -33,12 +32,7 @@ interface Started extends DeliveryForAttempt {
 /** POSTs the exact stored bytes, signed at the real time of this attempt. */
 async function send(client: WebhookClient, url: string, body: string, secret: string, eventId: string, timeoutMs: number, stop: AbortSignal): Promise<AttemptResult> {
   const started = performance.now();
-  const headers = {
-    "Content-Type": "application/json",
-    "Service-Signature": signatureHeader(secret, body, wallClockSeconds()),
-    "Service-Event-Id": eventId,
-    "User-Agent": `paysim/${VERSION}`,
-  };
+  const headers = deliveryHeaders(body, secret, eventId);
   // Rejects only when paysim is stopping: the job then stays for the next start.
   const { statusCode, error } = await client.post(url, body, headers, timeoutMs, stop);
   return { statusCode, error, durationMs: Math.round(performance.now() - started) };
