@@ -11,7 +11,7 @@ export const webhookEndpointSchema = z.strictObject({
   object: z.literal("webhook_endpoint"),
   url: z.string(),
   enabled_events: z.array(z.enum(["*", ...EVENT_TYPES])).min(1),
-  secret: z.string().startsWith("whsec_"),
+  secret: z.string().regex(/^whsec_/),
   created_at: timestampSchema,
 });
 
