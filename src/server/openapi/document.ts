@@ -120,7 +120,7 @@ function namingRegistry() {
 }
 
 const ref = (name: string) => ({ $ref: `${SCHEMAS}${name}` });
-const requestIdHeader = { "Request-Id": { description: "This request's id (`req_…`).", schema: { type: "string" } } };
+const requestIdHeader = { "Request-Id": { description: "This request's id (`req_…`).", required: true, schema: { type: "string" } } };
 
 /**
  * The OpenAPI 3.1 document of `operations` (SPEC §15), made from the zod schemas the routes
@@ -150,7 +150,7 @@ export function openApiDocument(operations: readonly MountedOperation[]): OpenAp
     for (const [status, schema] of Object.entries(operation.answers)) {
       const name = output.name(schema, `${pascal(operation.operationId)}Answer`);
       const headers = operation.idempotencyKey
-        ? { ...requestIdHeader, "Idempotent-Replayed": { description: "`true` on a replay of an earlier answer (SPEC §6).", schema: { type: "string", const: "true" } } }
+        ? { ...requestIdHeader, "Idempotent-Replayed": { description: "`true` when this is the stored answer of an earlier request with the same key.", schema: { type: "string", const: "true" } } }
         : requestIdHeader;
       responses[status] = { description: operation.summary, headers, content: { "application/json": { schema: ref(name) } } };
     }
@@ -183,7 +183,7 @@ export function openApiDocument(operations: readonly MountedOperation[]): OpenAp
     name: "Idempotency-Key",
     in: "header",
     required,
-    description: "The same key and body within 24 hours answer the first answer again, with nothing done twice (SPEC §6).",
+    description: "A retry with the same key and body within 24 hours gets the first answer again, and nothing is done twice.",
     schema: { type: "string", pattern: KEY_SHAPE.source },
   });
 
