@@ -15,7 +15,18 @@ export const requestIdSchema = idOf("req");
 /** An ISO 8601 UTC timestamp with milliseconds and `Z`, read from the clock. */
 export const timestampSchema = z.iso.datetime({ precision: 3 });
 
-/** A resource as an answer carries it: with this request's id as its last member. */
+const answers = new WeakMap<z.ZodObject, z.ZodObject>();
+
+/**
+ * A resource as an answer carries it: with this request's id as its last member. One schema per
+ * resource, whichever route asks, so the OpenAPI document describes each answer once.
+ */
 export function withRequestIdSchema<Shape extends z.ZodRawShape>(resource: z.ZodObject<Shape>) {
-  return resource.extend({ request_id: requestIdSchema });
+  const made = () => resource.extend({ request_id: requestIdSchema });
+  let answer = answers.get(resource) as ReturnType<typeof made> | undefined;
+  if (!answer) {
+    answer = made();
+    answers.set(resource, answer);
+  }
+  return answer;
 }

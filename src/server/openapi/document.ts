@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { withRequestIdSchema } from "../../domain/answer-schemas.js";
 import type { ErrorCode } from "../../domain/errors.js";
 import { eventSchema } from "../../services/events.js";
 import { webhookEndpointSchema } from "../../services/webhook-endpoints.js";
@@ -33,11 +34,14 @@ const SECURITY_SCHEME = "secretKey";
  */
 const NAMED_RESOURCES: readonly [string, z.ZodType][] = [
   ["PaymentIntent", PAYMENT_INTENT_SHAPE.schema],
+  ["PaymentIntentAnswer", withRequestIdSchema(PAYMENT_INTENT_SHAPE.schema)],
   ["Payout", PAYOUT_SHAPE.schema],
+  ["PayoutAnswer", withRequestIdSchema(PAYOUT_SHAPE.schema)],
   ["Event", eventSchema],
   ["Delivery", deliverySchema],
   ["DeliveryAttempt", deliveryAttemptSchema],
   ["WebhookEndpoint", webhookEndpointSchema],
+  ["WebhookEndpointAnswer", withRequestIdSchema(webhookEndpointSchema)],
 ];
 
 /** Headers some error statuses carry (SPEC §2, §14). */

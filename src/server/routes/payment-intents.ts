@@ -3,13 +3,13 @@ import * as z from "zod";
 import { withRequestIdSchema } from "../../domain/answer-schemas.js";
 import { CAPTURE_METHODS, PAYMENT_INTENT_STATES } from "../../domain/payment-intent.js";
 import { amountSchema, currencySchema, descriptionSchema, need, needOneOf, parseOrThrow } from "../../domain/validation.js";
+import { PAYMENT_INTENT_SHAPE } from "../../store/repos/payment-intents.js";
 import { companyOf, type AppDeps, type AppEnv } from "../env.js";
 import { jsonBody } from "../middleware/json-body.js";
 import { idempotencyKey } from "../middleware/idempotency-key.js";
 import { listQuery, listQueryParser } from "../list-query.js";
 import type { Operation } from "../openapi/operation.js";
 import { listEnvelopeSchema, listResponse, resourceResponse, changeRequest, idempotentResponse } from "../respond.js";
-import { PAYMENT_INTENT_SHAPE } from "../../store/repos/payment-intents.js";
 
 const createSchema = z.strictObject({
   amount: amountSchema,

@@ -3,13 +3,13 @@ import * as z from "zod";
 import { withRequestIdSchema } from "../../domain/answer-schemas.js";
 import { DESTINATION_TYPES, PAYOUT_STATUSES } from "../../domain/payout.js";
 import { amountSchema, currencySchema, descriptionSchema, need, needOneOf, parseOrThrow } from "../../domain/validation.js";
+import { PAYOUT_SHAPE } from "../../store/repos/payouts.js";
 import { companyOf, type AppDeps, type AppEnv } from "../env.js";
 import { jsonBody } from "../middleware/json-body.js";
 import { idempotencyKey } from "../middleware/idempotency-key.js";
 import { listQuery, listQueryParser } from "../list-query.js";
 import type { Operation } from "../openapi/operation.js";
 import { listEnvelopeSchema, listResponse, resourceResponse, changeRequest, idempotentResponse } from "../respond.js";
-import { PAYOUT_SHAPE } from "../../store/repos/payouts.js";
 
 const createSchema = z.strictObject({
   amount: amountSchema,

@@ -8,12 +8,12 @@ import { PAYOUT_STATUSES } from "../../domain/payout.js";
 import { amountSchema, currencySchema, freeFormObject, need, needOneOf, parseOrThrow } from "../../domain/validation.js";
 import { ClockRangeError } from "../../runtime/clock.js";
 import { eventResource, eventSchema } from "../../services/events.js";
+import { PAYOUT_SHAPE } from "../../store/repos/payouts.js";
 import type { AppDeps, AppEnv } from "../env.js";
 import { jsonBody } from "../middleware/json-body.js";
 import { idempotencyKey } from "../middleware/idempotency-key.js";
 import type { Operation } from "../openapi/operation.js";
 import { resourceResponse, changeRequest, idempotentResponse } from "../respond.js";
-import { PAYOUT_SHAPE } from "../../store/repos/payouts.js";
 
 const SECONDS_RULE = `an integer from 1 to ${MAX_ADVANCE_SECONDS}`;
 
@@ -60,7 +60,7 @@ const clockSchema = z.strictObject({
 });
 
 /** What a reset answers (SPEC §12.2): the counts of what it deleted. */
-const resetCountsSchema = z.strictObject({
+const resetAnswerSchema = z.strictObject({
   object: z.literal("reset"),
   deleted: z.strictObject({ payment_intents: z.number().int(), payouts: z.number().int(), events: z.number().int() }),
 });
@@ -76,7 +76,7 @@ export const SANDBOX_OPERATIONS: readonly Operation[] = [
     body: advanceSchema,
     answers: { 200: withRequestIdSchema(clockSchema) },
   },
-  { operationId: "resetSandbox", method: "post", path: "/reset", summary: "Delete this company's activity", body: resetSchema, answers: { 200: withRequestIdSchema(resetCountsSchema) } },
+  { operationId: "resetSandbox", method: "post", path: "/reset", summary: "Delete this company's activity", body: resetSchema, answers: { 200: withRequestIdSchema(resetAnswerSchema) } },
   {
     operationId: "transitionPayout",
     method: "post",
@@ -125,7 +125,7 @@ export function sandboxRoutes({ clock, advanceClock, runIdempotently, payouts, r
   app.post("/reset", jsonBody(), (c) => {
     parseOrThrow(resetSchema, c.get("body"));
     const deleted = resetSandbox(c.get("company").id);
-    const answer: z.infer<typeof resetCountsSchema> = { object: "reset", deleted };
+    const answer: z.infer<typeof resetAnswerSchema> = { object: "reset", deleted };
     return resourceResponse(c, answer);
   });
 
