@@ -1,5 +1,8 @@
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { describe, expect, it } from "vitest";
+import * as z from "zod";
+import { openApiDocument } from "../../src/server/openapi/document.js";
+import type { Operation } from "../../src/server/openapi/operation.js";
 import { usePaysim, usePaysimApp } from "../helpers/disposables.js";
 import type { TestPaysim } from "../helpers/paysim.js";
 
@@ -123,5 +126,24 @@ describe("GET /v1/openapi.json", () => {
       .sort();
     expect(codes).toEqual(["forbidden", "idempotency_conflict", "internal_error", "invalid_request", "method_not_allowed", "not_found", "payload_too_large", "unauthorized"]);
     expect(components.responses.Error401.headers["WWW-Authenticate"]).toBeDefined();
+  });
+});
+
+describe("the error answers an operation documents", () => {
+  const answers = { 200: z.strictObject({ ok: z.boolean() }) };
+  const body = z.strictObject({ name: z.string() });
+  const cases: { name: string; operation: Omit<Operation, "operationId" | "summary" | "answers">; statuses: string[] }[] = [
+    { name: "a read of the whole list", operation: { method: "get", path: "/v1/things" }, statuses: ["200", "401", "403", "500"] },
+    { name: "a read by id", operation: { method: "get", path: "/v1/things/:id" }, statuses: ["200", "401", "403", "404", "500"] },
+    { name: "a list with a query", operation: { method: "get", path: "/v1/things", query: z.strictObject({ limit: z.string().optional() }) }, statuses: ["200", "400", "401", "403", "500"] },
+    { name: "a body", operation: { method: "post", path: "/v1/things", body }, statuses: ["200", "400", "401", "403", "413", "500"] },
+    { name: "a body and a key", operation: { method: "post", path: "/v1/things/:id/move", body, idempotencyKey: "optional" }, statuses: ["200", "400", "401", "403", "404", "409", "413", "500"] },
+    { name: "no key needed", operation: { method: "get", path: "/v1/open", noKey: true }, statuses: ["200", "403", "500"] },
+  ];
+
+  it.each(cases)("follow from what it takes: $name", ({ operation, statuses }) => {
+    const document = openApiDocument([{ ...operation, operationId: "thing", summary: "A thing", answers }]);
+    const path = Object.keys(document.paths)[0]!;
+    expect(Object.keys(document.paths[path]![operation.method]!.responses as object)).toEqual(statuses);
   });
 });
