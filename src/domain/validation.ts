@@ -82,7 +82,9 @@ const CURRENCY_RULE = "a three-letter upper-case ISO 4217 code such as EUR or US
 
 export const currencySchema = z
   .string({ error: need("currency", CURRENCY_RULE) })
-  .refine(isCurrency, { error: `currency must be ${CURRENCY_RULE}.` });
+  .refine(isCurrency, { error: `currency must be ${CURRENCY_RULE}.` })
+  // The refinement's shape, for the OpenAPI document (which cannot run isCurrency).
+  .meta({ pattern: "^[A-Z]{3}$", description: "An ISO 4217 currency code such as EUR." });
 
 export const descriptionSchema = z
   .string({ error: need("description", "a string") })
@@ -130,15 +132,17 @@ export function protoKeyPath(value: unknown): (string | number)[] | undefined {
 
 /**
  * `schema` (an object with its own required fields) for a free-form object that
- * refuses a `__proto__` key at any depth, rather than dropping it silently.
+ * refuses a `__proto__` key at any depth, rather than dropping it silently. The
+ * check runs on the raw value, before `schema` copies it; being a transform, it
+ * leaves `schema` alone to describe the input (z.toJSONSchema, the OpenAPI document).
  */
 export function freeFormObject<T extends z.ZodType>(schema: T) {
   return z
-    .unknown()
-    .superRefine((value, ctx) => {
+    .transform((value: unknown, ctx) => {
       const path = protoKeyPath(value);
-      if (!path) return;
-      ctx.addIssue({ code: "custom", path, input: value, message: `"${PROTO_KEY}" is not accepted as a field name, at any depth: rename the field.` });
+      if (!path) return value;
+      ctx.issues.push({ code: "custom", path, input: value, message: `"${PROTO_KEY}" is not accepted as a field name, at any depth: rename the field.` });
+      return z.NEVER;
     })
     .pipe(schema);
 }

@@ -8,13 +8,16 @@ import { hostGuard } from "./guards/host.js";
 import { apiKeyAuth } from "./guards/key.js";
 import { durableAnswers } from "./middleware/durable-answers.js";
 import { requestLog } from "./middleware/request-log.js";
+import { OPENAPI_OPERATION } from "./openapi/document.js";
+import { mountedAt, type MountedOperation, type Operation } from "./openapi/operation.js";
+import { openApiRoute } from "./openapi/route.js";
 import { resourceResponse } from "./respond.js";
 import { checkoutRoutes } from "./routes/checkout.js";
-import { eventRoutes } from "./routes/events.js";
-import { paymentIntentRoutes } from "./routes/payment-intents.js";
-import { payoutRoutes } from "./routes/payouts.js";
-import { sandboxRoutes } from "./routes/sandbox.js";
-import { webhookEndpointRoutes } from "./routes/webhook-endpoints.js";
+import { EVENT_OPERATIONS, eventRoutes } from "./routes/events.js";
+import { PAYMENT_INTENT_OPERATIONS, paymentIntentRoutes } from "./routes/payment-intents.js";
+import { PAYOUT_OPERATIONS, payoutRoutes } from "./routes/payouts.js";
+import { SANDBOX_OPERATIONS, sandboxRoutes } from "./routes/sandbox.js";
+import { WEBHOOK_ENDPOINT_OPERATIONS, webhookEndpointRoutes } from "./routes/webhook-endpoints.js";
 
 export type PaysimApp = Hono<AppEnv>;
 
@@ -24,22 +27,30 @@ export type PaysimApp = Hono<AppEnv>;
  * SPEC §2 precedence: request id and log → durable answers → Host (403) → key
  * on every /v1 path (401) → route (404/405) → the route's own body (413/400)
  * and Idempotency-Key (400) middleware → handler. Anything thrown on the way is
- * answered by the one `onError`.
+ * answered by the one `onError`. Each /v1 module is mounted with its operations,
+ * which the OpenAPI document (GET /v1/openapi.json, no key) describes.
  */
 export function createApp(deps: AppDeps): PaysimApp {
   const app = new Hono<AppEnv>();
+  const operations: MountedOperation[] = [OPENAPI_OPERATION];
+  const api = (prefix: string, routes: Hono<AppEnv>, documented: readonly Operation[]) => {
+    app.route(prefix, routes);
+    operations.push(...mountedAt(prefix, documented));
+  };
 
   app.use(requestLog(deps));
   app.use(durableAnswers(deps.store));
   app.use(hostGuard(deps.loopbackHostNames));
+  // Registered before the key guard, the document answers without one (SPEC §15).
+  app.get(OPENAPI_OPERATION.path, openApiRoute(() => operations, deps.baseUrl));
   app.use("/v1/*", apiKeyAuth(deps.store));
 
   app.get("/health", (c) => resourceResponse(c, { status: "ok", version: VERSION }));
-  app.route("/v1/payment_intents", paymentIntentRoutes(deps));
-  app.route("/v1/payouts", payoutRoutes(deps));
-  app.route("/v1/events", eventRoutes(deps));
-  app.route("/v1/webhook_endpoints", webhookEndpointRoutes(deps));
-  app.route("/v1/sandbox", sandboxRoutes(deps));
+  api("/v1/payment_intents", paymentIntentRoutes(deps), PAYMENT_INTENT_OPERATIONS);
+  api("/v1/payouts", payoutRoutes(deps), PAYOUT_OPERATIONS);
+  api("/v1/events", eventRoutes(deps), EVENT_OPERATIONS);
+  api("/v1/webhook_endpoints", webhookEndpointRoutes(deps), WEBHOOK_ENDPOINT_OPERATIONS);
+  api("/v1/sandbox", sandboxRoutes(deps), SANDBOX_OPERATIONS);
   app.route("/checkout", checkoutRoutes(deps));
 
   const allowedMethods = methodsByPath(app);

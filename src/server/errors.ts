@@ -1,4 +1,6 @@
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import * as z from "zod";
+import { requestIdSchema } from "../domain/answer-schemas.js";
 import { ApiError, type ErrorCode } from "../domain/errors.js";
 import { maskText } from "../domain/masking.js";
 import { jsonResponse } from "./respond.js";
@@ -15,9 +17,31 @@ export const HTTP_STATUS: Record<ErrorCode, ContentfulStatusCode> = {
   internal_error: 500,
 };
 
+/** The codes answered with one HTTP status (SPEC §2's table, read the other way). */
+export function codesOfStatus(status: number): ErrorCode[] {
+  return (Object.keys(HTTP_STATUS) as ErrorCode[]).filter((code) => HTTP_STATUS[code] === status);
+}
+
+/**
+ * The error body of SPEC §2 for some of the codes: the type `errorResponse` builds, and
+ * the OpenAPI document's schema of each error status.
+ */
+export function errorBodySchema(codes: readonly ErrorCode[]) {
+  return z.strictObject({
+    error: z.strictObject({
+      code: z.enum(codes as readonly [ErrorCode, ...ErrorCode[]]),
+      message: z.string(),
+      param: z.string().optional(),
+    }),
+    request_id: requestIdSchema,
+  });
+}
+
+type ErrorBody = z.infer<ReturnType<typeof errorBodySchema>>;
+
 /** The error body of SPEC §2, its message masked in case it echoes what the caller sent. */
 export function errorResponse(requestId: string, error: ApiError, headers: Record<string, string> = {}): Response {
-  const body = {
+  const body: ErrorBody = {
     error: {
       code: error.code,
       message: maskText(error.message),

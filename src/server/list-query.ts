@@ -27,27 +27,42 @@ export function singleQuery(c: Context): Record<string, string> {
   return query;
 }
 
+/** The query of one list: `limit`, `starting_after` and the list's one filter, as one strict zod object. */
+export interface ListQuery {
+  readonly filterName: string;
+  readonly schema: z.ZodObject;
+}
+
+/**
+ * The query schema of a list with the filter `name` (one of `values`). Unknown query parameters
+ * are refused like unknown body fields: a typo must not widen a list. The route parses with it
+ * (`listQueryParser`) and the OpenAPI document describes its parameters from it.
+ */
+export function listQuery<T extends string>(filter: { name: string; values: readonly T[] }): ListQuery {
+  const schema = z.strictObject({
+    limit: limitSchema,
+    starting_after: z.string().optional().meta({ description: "The id of an object of this list: the page continues after it." }),
+    [filter.name]: oneOfQuery(filter.name, filter.values),
+  });
+  return { filterName: filter.name, schema };
+}
+
 /**
  * The query parser of one list (of one instance): parses `limit`,
- * `starting_after` and the list's one filter. Unknown query parameters are
- * refused like unknown body fields: a typo must not widen a list.
+ * `starting_after` and the list's one filter with the list's schema.
  *
- * It builds the list's zod schema once (building one costs far more than using
- * one) and remembers the queries it has parsed, by their raw text: parsing is
+ * It remembers the queries it has parsed, by their raw text (a zod schema is
+ * built once per list, as building one costs far more than using one): parsing is
  * pure and most calls repeat a few queries (a poll's `?limit=10`), and a
  * remembered one skips parsing the URL's query and validating it, about a
  * tenth of a list call. At most REMEMBERED are kept; refused queries never are.
  *
  * @example
- * const parseQuery = listQueryParser({ name: "status", values: PAYOUT_STATUSES });
+ * const PAYOUTS_QUERY = listQuery({ name: "status", values: PAYOUT_STATUSES });
+ * const parseQuery = listQueryParser(PAYOUTS_QUERY);
  * app.get("/", (c) => listResponse(c, …payouts.list(companyId, parseQuery(c, payouts.seqOf))…));
  */
-export function listQueryParser<T extends string>(filter: { name: string; values: readonly T[] }) {
-  const schema = z.strictObject({
-    limit: limitSchema,
-    starting_after: z.string().optional(),
-    [filter.name]: oneOfQuery(filter.name, filter.values),
-  });
+export function listQueryParser({ filterName, schema }: ListQuery) {
   const remembered = new Map<string, ParsedQuery>();
 
   function parsedQuery(c: Context): ParsedQuery {
@@ -72,6 +87,6 @@ export function listQueryParser<T extends string>(filter: { name: string; values
         throw new ApiError("invalid_request", `starting_after must be the id of an object in this list; "${query.starting_after}" is not.`, "starting_after");
       }
     }
-    return { limit: query.limit, filter: query[filter.name] as string | undefined, beforeSeq };
+    return { limit: query.limit, filter: query[filterName] as string | undefined, beforeSeq };
   };
 }

@@ -12,15 +12,11 @@ export const limitSchema = z
       return z.NEVER;
     }
     return value;
-  });
+  })
+  // What the text must hold, for the OpenAPI document: an integer, 10 when absent.
+  .meta({ type: "integer", minimum: 1, maximum: 100, description: "How many objects, 1 to 100; 10 when absent." });
 
 /** A query-string value that must be one of `values`. */
 export function oneOfQuery<T extends string>(name: string, values: readonly T[]) {
-  return z
-    .string()
-    .optional()
-    .refine((v) => v === undefined || (values as readonly string[]).includes(v), {
-      error: `${name} must be one of: ${values.join(", ")}.`,
-    })
-    .transform((v) => v as T | undefined);
+  return z.enum(values as readonly [T, ...T[]], { error: `${name} must be one of: ${values.join(", ")}.` }).optional();
 }

@@ -5,6 +5,7 @@ import type { EventType } from "../domain/events.js";
 import type { Clock } from "../runtime/clock.js";
 import type { Store } from "../store/index.js";
 import type { StoredEvent } from "../store/repos/events.js";
+import type { EventResource } from "./events.js";
 
 export interface NewEvent {
   companyId: string;
@@ -70,14 +71,15 @@ export function createUnitOfWork(store: Store, bus: Bus, clock: Clock, ids: Ids)
   function recordEvent(requestId: string, events: EventCreated[], event: NewEvent): StoredEvent {
     const id = ids.newId("evt");
     const createdAt = clock.nowIso();
-    const body = JSON.stringify({
+    const resource: EventResource = {
       id,
       object: "event",
       type: event.type,
       created_at: createdAt,
       request_id: requestId,
-      data: maskValue(event.data),
-    });
+      data: maskValue(event.data) as EventResource["data"],
+    };
+    const body = JSON.stringify(resource);
     const stored = store.events.insert({
       id,
       company_id: event.companyId,

@@ -1,13 +1,26 @@
+import * as z from "zod";
+import { idOf, timestampSchema } from "../domain/answer-schemas.js";
 import type { Store } from "../store/index.js";
 
-export interface DeliveryView {
-  id: string;
-  endpoint_id: string;
-  url: string;
-  status: string;
-  next_attempt_at: string | null;
-  attempts: { attempted_at: string; status_code: number | null; error: string | null; duration_ms: number | null }[];
-}
+/** One attempt of a delivery (SPEC §7): `status_code` null and `error` set on a network error or timeout. */
+export const deliveryAttemptSchema = z.strictObject({
+  attempted_at: timestampSchema,
+  status_code: z.number().int().nullable(),
+  error: z.string().nullable(),
+  duration_ms: z.number().int().min(0).nullable(),
+});
+
+/** A delivery as `GET /v1/events/:id` shows it: the type `deliveriesOf` builds, and the OpenAPI document's schema. */
+export const deliverySchema = z.strictObject({
+  id: idOf("del"),
+  endpoint_id: idOf("we"),
+  url: z.string(),
+  status: z.enum(["pending", "succeeded", "failed"]),
+  next_attempt_at: timestampSchema.nullable(),
+  attempts: z.array(deliveryAttemptSchema),
+});
+
+export type DeliveryView = z.infer<typeof deliverySchema>;
 
 /** An event's deliveries with their attempts, as `GET /v1/events/:id` shows them (SPEC §7). */
 export function deliveriesOf(store: Store, eventId: string): DeliveryView[] {

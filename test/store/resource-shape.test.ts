@@ -1,5 +1,6 @@
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
+import * as z from "zod";
 import { fieldsFor, resourceShape } from "../../src/store/resource-shape.js";
 
 interface Row {
@@ -12,10 +13,10 @@ interface Row {
 
 const field = fieldsFor<Row, { base: string }>();
 const shape = resourceShape({
-  id: field.column("id"),
+  id: field.column("id", z.string()),
   object: field.constant("it's"),
-  amount: field.column("amount"),
-  note: field.column("note"),
+  amount: field.column("amount", z.number().int()),
+  note: field.column("note", z.string().nullable()),
   card: field.objectOrNull({ last4: "last4", brand: "brand" }),
   url: field.joined("base", "/o'k/", "id"),
 });
@@ -47,8 +48,18 @@ describe("resourceShape", () => {
   });
 
   it("refuses a field or column name that is not a plain SQL identifier", () => {
-    expect(() => resourceShape({ "a'b": field.column("id") })).toThrow(/not a plain SQL identifier/);
-    expect(() => resourceShape({ ["__proto__"]: field.column("id") })).toThrow(/__proto__ cannot be a member/);
-    expect(() => fieldsFor<Record<string, string>>().column("x; DROP TABLE t")).toThrow(/not a plain SQL identifier/);
+    expect(() => resourceShape({ "a'b": field.column("id", z.string()) })).toThrow(/not a plain SQL identifier/);
+    expect(() => resourceShape({ ["__proto__"]: field.column("id", z.string()) })).toThrow(/__proto__ cannot be a member/);
+    expect(() => fieldsFor<Record<string, string>>().column("x; DROP TABLE t", z.string())).toThrow(/not a plain SQL identifier/);
+  });
+
+  it("has a schema, from the same list, that every built resource matches and that refuses a member more or less", () => {
+    for (const row of ROWS) expect(shape.schema.safeParse(shape.build(row, { base: "http://127.0.0.1:7420" })).error).toBeUndefined();
+    const built = shape.build(ROWS[0]!, { base: "http://127.0.0.1:7420" });
+    expect(shape.schema.safeParse({ ...built, extra: 1 }).success).toBe(false);
+    const { note: _note, ...withoutNote } = built;
+    expect(shape.schema.safeParse(withoutNote).success).toBe(false);
+    expect(shape.schema.safeParse({ ...built, card: { last4: "", brand: "visa" } }).success).toBe(false);
+    expect(Object.keys(z.toJSONSchema(shape.schema).properties ?? {})).toEqual(["id", "object", "amount", "note", "card", "url"]);
   });
 });

@@ -3,7 +3,8 @@ import { ApiError } from "../../domain/errors.js";
 import type { AppEnv } from "../env.js";
 import { header, headerLineCount } from "../node-adapter.js";
 
-const KEY_SHAPE = /^[\x20-\x7e]{1,255}$/;
+/** What an Idempotency-Key may be (SPEC §6); the OpenAPI document gives it as the header's pattern. */
+export const KEY_SHAPE = /^[\x20-\x7e]{1,255}$/;
 
 /**
  * Checks the Idempotency-Key header's shape (SPEC §6) and gives it to the route

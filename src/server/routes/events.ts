@@ -3,15 +3,37 @@ import * as z from "zod";
 import { ApiError } from "../../domain/errors.js";
 import { EVENT_TYPES } from "../../domain/events.js";
 import { parseOrThrow } from "../../domain/validation.js";
-import { eventResource } from "../../services/events.js";
-import { deliveriesOf } from "../../webhooks/deliveries-view.js";
+import { eventResource, eventSchema } from "../../services/events.js";
+import { deliveriesOf, deliverySchema } from "../../webhooks/deliveries-view.js";
 import { companyOf, requestIdOf, type AppDeps, type AppEnv } from "../env.js";
 import { jsonBody } from "../middleware/json-body.js";
 import { idempotencyKey } from "../middleware/idempotency-key.js";
-import { listQueryParser } from "../list-query.js";
-import { jsonResponse, listResponse, changeRequest, idempotentResponse } from "../respond.js";
+import { listQuery, listQueryParser } from "../list-query.js";
+import type { Operation } from "../openapi/operation.js";
+import { jsonResponse, listEnvelopeSchema, listResponse, changeRequest, idempotentResponse } from "../respond.js";
 
 const NO_BODY = z.strictObject({});
+
+const LIST_QUERY = listQuery({ name: "type", values: EVENT_TYPES });
+
+/** An event with its deliveries and their attempts: what a read by id and a resend answer. */
+const eventWithDeliveriesSchema = eventSchema.extend({ deliveries: z.array(deliverySchema) });
+type EventWithDeliveries = z.infer<typeof eventWithDeliveriesSchema>;
+
+/** The operations below, for the OpenAPI document (SPEC §15). */
+export const EVENT_OPERATIONS: readonly Operation[] = [
+  { operationId: "listEvents", method: "get", path: "/", summary: "List events, newest first", query: LIST_QUERY.schema, answers: { 200: listEnvelopeSchema(eventSchema) } },
+  { operationId: "getEvent", method: "get", path: "/:id", summary: "Read an event with its deliveries and their attempts", answers: { 200: eventWithDeliveriesSchema } },
+  {
+    operationId: "resendEvent",
+    method: "post",
+    path: "/:id/resend",
+    summary: "Deliver an event again to every endpoint listening now",
+    body: NO_BODY,
+    idempotencyKey: "optional",
+    answers: { 200: eventWithDeliveriesSchema },
+  },
+];
 
 /**
  * /v1/events (SPEC §7). An event's own `request_id` is the request that caused
@@ -19,7 +41,11 @@ const NO_BODY = z.strictObject({});
  */
 export function eventRoutes({ store, runIdempotently, outbox }: AppDeps) {
   const app = new Hono<AppEnv>();
-  const parseListQuery = listQueryParser({ name: "type", values: EVENT_TYPES });
+  const parseListQuery = listQueryParser(LIST_QUERY);
+  const withDeliveries = (event: Parameters<typeof eventResource>[0] & { id: string }): EventWithDeliveries => ({
+    ...eventResource(event),
+    deliveries: deliveriesOf(store, event.id),
+  });
 
   const find = (companyId: string, id: string) => {
     const event = store.events.byId(companyId, id);
@@ -35,7 +61,7 @@ export function eventRoutes({ store, runIdempotently, outbox }: AppDeps) {
 
   app.get("/:id", (c) => {
     const event = find(companyOf(c).id, c.req.param("id"));
-    return jsonResponse(requestIdOf(c), JSON.stringify({ ...eventResource(event), deliveries: deliveriesOf(store, event.id) }));
+    return jsonResponse(requestIdOf(c), JSON.stringify(withDeliveries(event)));
   });
 
   /** A new delivery to every endpoint listening now, whatever happened to the earlier ones. */
@@ -45,7 +71,7 @@ export function eventRoutes({ store, runIdempotently, outbox }: AppDeps) {
       const event = find(company.id, c.req.param("id"));
       parseOrThrow(NO_BODY, body);
       outbox.enqueue(event);
-      return { status: 200, resource: { ...eventResource(event), deliveries: deliveriesOf(store, event.id) }, keepsRequestId: true };
+      return { status: 200, resource: withDeliveries(event), keepsRequestId: true };
     }));
   });
 

@@ -1,12 +1,15 @@
 import { Hono } from "hono";
 import * as z from "zod";
+import { withRequestIdSchema } from "../../domain/answer-schemas.js";
 import { CAPTURE_METHODS, PAYMENT_INTENT_STATES } from "../../domain/payment-intent.js";
 import { amountSchema, currencySchema, descriptionSchema, need, needOneOf, parseOrThrow } from "../../domain/validation.js";
+import { PAYMENT_INTENT_SHAPE } from "../../store/repos/payment-intents.js";
 import { companyOf, type AppDeps, type AppEnv } from "../env.js";
 import { jsonBody } from "../middleware/json-body.js";
 import { idempotencyKey } from "../middleware/idempotency-key.js";
-import { listQueryParser } from "../list-query.js";
-import { listResponse, resourceResponse, changeRequest, idempotentResponse } from "../respond.js";
+import { listQuery, listQueryParser } from "../list-query.js";
+import type { Operation } from "../openapi/operation.js";
+import { listEnvelopeSchema, listResponse, resourceResponse, changeRequest, idempotentResponse } from "../respond.js";
 
 const createSchema = z.strictObject({
   amount: amountSchema,
@@ -21,11 +24,33 @@ const authorizeSchema = z.strictObject({
 
 const noBodySchema = z.strictObject({});
 
+const LIST_QUERY = listQuery({ name: "state", values: PAYMENT_INTENT_STATES });
+
+const TRANSITIONS = ["authorize", "capture", "cancel"] as const;
+
+const ANSWER = withRequestIdSchema(PAYMENT_INTENT_SHAPE.schema);
+
+/** The operations below, for the OpenAPI document (SPEC §15). */
+export const PAYMENT_INTENT_OPERATIONS: readonly Operation[] = [
+  { operationId: "createPaymentIntent", method: "post", path: "/", summary: "Create a payment intent", body: createSchema, idempotencyKey: "required", answers: { 201: ANSWER } },
+  { operationId: "listPaymentIntents", method: "get", path: "/", summary: "List payment intents, newest first", query: LIST_QUERY.schema, answers: { 200: listEnvelopeSchema(PAYMENT_INTENT_SHAPE.schema) } },
+  { operationId: "getPaymentIntent", method: "get", path: "/:id", summary: "Read a payment intent", answers: { 200: ANSWER } },
+  ...TRANSITIONS.map((name): Operation => ({
+    operationId: `${name}PaymentIntent`,
+    method: "post",
+    path: `/:id/${name}`,
+    summary: `${name[0]!.toUpperCase()}${name.slice(1)} a payment intent`,
+    body: name === "authorize" ? authorizeSchema : noBodySchema,
+    idempotencyKey: "optional",
+    answers: { 200: ANSWER },
+  })),
+];
+
 /** /v1/payment_intents: create, read, list, authorize, capture, cancel (SPEC §4). */
 export function paymentIntentRoutes(deps: AppDeps) {
   const { runIdempotently, paymentIntents } = deps;
   const app = new Hono<AppEnv>();
-  const parseListQuery = listQueryParser({ name: "state", values: PAYMENT_INTENT_STATES });
+  const parseListQuery = listQueryParser(LIST_QUERY);
 
   app.post("/", jsonBody(), idempotencyKey({ required: true }), (c) => {
     const { body, company, request } = changeRequest(c);
@@ -44,7 +69,7 @@ export function paymentIntentRoutes(deps: AppDeps) {
   app.get("/:id", (c) => resourceResponse(c, paymentIntents.toResource(paymentIntents.get(companyOf(c).id, c.req.param("id")))));
 
   /** authorize, capture and cancel share one shape: optional key, load, validate, move. */
-  const transition = (name: "authorize" | "capture" | "cancel") =>
+  const transition = (name: (typeof TRANSITIONS)[number]) =>
     app.post(`/:id/${name}`, jsonBody(), idempotencyKey({ required: false }), (c) => {
       const { body, company, request } = changeRequest(c);
       return idempotentResponse(c, runIdempotently(request, (work) => {
@@ -60,9 +85,7 @@ export function paymentIntentRoutes(deps: AppDeps) {
         return { status: 200, resource: paymentIntents.toResource(updated) };
       }));
     });
-  transition("authorize");
-  transition("capture");
-  transition("cancel");
+  for (const name of TRANSITIONS) transition(name);
 
   return app;
 }

@@ -1,12 +1,15 @@
 import { Hono } from "hono";
 import * as z from "zod";
+import { withRequestIdSchema } from "../../domain/answer-schemas.js";
 import { DESTINATION_TYPES, PAYOUT_STATUSES } from "../../domain/payout.js";
 import { amountSchema, currencySchema, descriptionSchema, need, needOneOf, parseOrThrow } from "../../domain/validation.js";
+import { PAYOUT_SHAPE } from "../../store/repos/payouts.js";
 import { companyOf, type AppDeps, type AppEnv } from "../env.js";
 import { jsonBody } from "../middleware/json-body.js";
 import { idempotencyKey } from "../middleware/idempotency-key.js";
-import { listQueryParser } from "../list-query.js";
-import { listResponse, resourceResponse, changeRequest, idempotentResponse } from "../respond.js";
+import { listQuery, listQueryParser } from "../list-query.js";
+import type { Operation } from "../openapi/operation.js";
+import { listEnvelopeSchema, listResponse, resourceResponse, changeRequest, idempotentResponse } from "../respond.js";
 
 const createSchema = z.strictObject({
   amount: amountSchema,
@@ -16,10 +19,21 @@ const createSchema = z.strictObject({
   description: descriptionSchema.optional(),
 });
 
+const LIST_QUERY = listQuery({ name: "status", values: PAYOUT_STATUSES });
+
+const ANSWER = withRequestIdSchema(PAYOUT_SHAPE.schema);
+
+/** The operations below, for the OpenAPI document (SPEC §15). */
+export const PAYOUT_OPERATIONS: readonly Operation[] = [
+  { operationId: "createPayout", method: "post", path: "/", summary: "Create a payout", body: createSchema, idempotencyKey: "required", answers: { 201: ANSWER } },
+  { operationId: "listPayouts", method: "get", path: "/", summary: "List payouts, newest first", query: LIST_QUERY.schema, answers: { 200: listEnvelopeSchema(PAYOUT_SHAPE.schema) } },
+  { operationId: "getPayout", method: "get", path: "/:id", summary: "Read a payout", answers: { 200: ANSWER } },
+];
+
 /** /v1/payouts: create, read, list (SPEC §5). */
 export function payoutRoutes({ runIdempotently, payouts }: AppDeps) {
   const app = new Hono<AppEnv>();
-  const parseListQuery = listQueryParser({ name: "status", values: PAYOUT_STATUSES });
+  const parseListQuery = listQueryParser(LIST_QUERY);
 
   app.post("/", jsonBody(), idempotencyKey({ required: true }), (c) => {
     const { body, company, request } = changeRequest(c);

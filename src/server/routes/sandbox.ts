@@ -1,17 +1,19 @@
 import { Hono } from "hono";
 import * as z from "zod";
+import { timestampSchema, withRequestIdSchema } from "../../domain/answer-schemas.js";
 import { MAX_ADVANCE_SECONDS } from "../../domain/duration.js";
 import { ApiError } from "../../domain/errors.js";
 import { EVENT_TYPES } from "../../domain/events.js";
 import { PAYOUT_STATUSES } from "../../domain/payout.js";
 import { amountSchema, currencySchema, freeFormObject, need, needOneOf, parseOrThrow } from "../../domain/validation.js";
 import { ClockRangeError } from "../../runtime/clock.js";
-import { eventResource } from "../../services/events.js";
+import { eventResource, eventSchema } from "../../services/events.js";
+import { PAYOUT_SHAPE } from "../../store/repos/payouts.js";
 import type { AppDeps, AppEnv } from "../env.js";
 import { jsonBody } from "../middleware/json-body.js";
 import { idempotencyKey } from "../middleware/idempotency-key.js";
+import type { Operation } from "../openapi/operation.js";
 import { resourceResponse, changeRequest, idempotentResponse } from "../respond.js";
-
 
 const SECONDS_RULE = `an integer from 1 to ${MAX_ADVANCE_SECONDS}`;
 
@@ -49,10 +51,56 @@ const ingestSchema = z.strictObject({
   ),
 });
 
+/** The instance's clock (SPEC §8), as both clock routes answer it. */
+const clockSchema = z.strictObject({
+  object: z.literal("clock"),
+  now: timestampSchema,
+  offset_seconds: z.number(),
+  time_scale: z.number(),
+});
+
+/** What a reset answers (SPEC §12.2): the counts of what it deleted. */
+const resetAnswerSchema = z.strictObject({
+  object: z.literal("reset"),
+  deleted: z.strictObject({ payment_intents: z.number().int(), payouts: z.number().int(), events: z.number().int() }),
+});
+
+/** The operations below, for the OpenAPI document (SPEC §15). */
+export const SANDBOX_OPERATIONS: readonly Operation[] = [
+  { operationId: "getClock", method: "get", path: "/clock", summary: "Read the virtual clock", answers: { 200: withRequestIdSchema(clockSchema) } },
+  {
+    operationId: "advanceClock",
+    method: "post",
+    path: "/clock/advance",
+    summary: "Move the virtual clock forward; everything that falls due runs before the answer",
+    body: advanceSchema,
+    answers: { 200: withRequestIdSchema(clockSchema) },
+  },
+  { operationId: "resetSandbox", method: "post", path: "/reset", summary: "Delete this company's activity", body: resetSchema, answers: { 200: withRequestIdSchema(resetAnswerSchema) } },
+  {
+    operationId: "transitionPayout",
+    method: "post",
+    path: "/payouts/:id/transition",
+    summary: "Make one drawn move of a payout",
+    body: transitionSchema,
+    idempotencyKey: "optional",
+    answers: { 200: withRequestIdSchema(PAYOUT_SHAPE.schema) },
+  },
+  {
+    operationId: "ingestWebhookEvent",
+    method: "post",
+    path: "/webhook_ingest",
+    summary: "Record a test event and deliver it to the company's endpoints",
+    body: ingestSchema,
+    idempotencyKey: "optional",
+    answers: { 201: eventSchema },
+  },
+];
+
 /** /v1/sandbox: controls a real provider does not have (SPEC §5, §8). */
 export function sandboxRoutes({ clock, advanceClock, runIdempotently, payouts, resetSandbox }: AppDeps) {
   const app = new Hono<AppEnv>();
-  const clockResource = () => ({
+  const clockResource = (): z.infer<typeof clockSchema> => ({
     object: "clock",
     now: clock.nowIso(),
     offset_seconds: clock.offsetSeconds(),
@@ -77,7 +125,8 @@ export function sandboxRoutes({ clock, advanceClock, runIdempotently, payouts, r
   app.post("/reset", jsonBody(), (c) => {
     parseOrThrow(resetSchema, c.get("body"));
     const deleted = resetSandbox(c.get("company").id);
-    return resourceResponse(c, { object: "reset", deleted });
+    const answer: z.infer<typeof resetAnswerSchema> = { object: "reset", deleted };
+    return resourceResponse(c, answer);
   });
 
   app.post("/payouts/:id/transition", jsonBody(), idempotencyKey({ required: false }), (c) => {

@@ -4,12 +4,20 @@ import { ApiError } from "../../domain/errors.js";
 import { EVENT_TYPES } from "../../domain/events.js";
 import { need, parseOrThrow } from "../../domain/validation.js";
 import { CARD_NUMBER_IN_URL_RULE, hasNoCardNumber, isHttpUrl, WEBHOOK_URL_MAX_LENGTH, WEBHOOK_URL_RULE } from "../../domain/webhook-url.js";
-import { insertEndpoint, toEndpointResource } from "../../services/webhook-endpoints.js";
+import { withRequestIdSchema } from "../../domain/answer-schemas.js";
+import {
+  deletedEndpointResource,
+  deletedEndpointSchema,
+  insertEndpoint,
+  toEndpointResource,
+  webhookEndpointSchema,
+} from "../../services/webhook-endpoints.js";
 import { companyOf, type AppDeps, type AppEnv } from "../env.js";
 import { jsonBody } from "../middleware/json-body.js";
 import { idempotencyKey } from "../middleware/idempotency-key.js";
 import { singleQuery } from "../list-query.js";
-import { listResponse, resourceResponse, changeRequest, idempotentResponse } from "../respond.js";
+import type { Operation } from "../openapi/operation.js";
+import { listEnvelopeSchema, listResponse, resourceResponse, changeRequest, idempotentResponse } from "../respond.js";
 
 const ENABLED_EVENTS_RULE = `enabled_events must be a list of event types (${EVENT_TYPES.join(", ")}) or ["*"].`;
 
@@ -28,6 +36,16 @@ const createSchema = z.strictObject({
 });
 
 const noQuery = z.strictObject({});
+
+const ANSWER = withRequestIdSchema(webhookEndpointSchema);
+
+/** The operations below, for the OpenAPI document (SPEC §15). */
+export const WEBHOOK_ENDPOINT_OPERATIONS: readonly Operation[] = [
+  { operationId: "createWebhookEndpoint", method: "post", path: "/", summary: "Register a webhook endpoint", body: createSchema, idempotencyKey: "optional", answers: { 201: ANSWER } },
+  { operationId: "listWebhookEndpoints", method: "get", path: "/", summary: "List the webhook endpoints", query: noQuery, answers: { 200: listEnvelopeSchema(webhookEndpointSchema) } },
+  { operationId: "getWebhookEndpoint", method: "get", path: "/:id", summary: "Read a webhook endpoint", answers: { 200: ANSWER } },
+  { operationId: "deleteWebhookEndpoint", method: "delete", path: "/:id", summary: "Delete a webhook endpoint (its pending deliveries stop)", answers: { 200: withRequestIdSchema(deletedEndpointSchema) } },
+];
 
 /** /v1/webhook_endpoints: where a company's events are delivered (SPEC §7). */
 export function webhookEndpointRoutes({ store, clock, ids, runIdempotently, outbox }: AppDeps) {
@@ -60,7 +78,7 @@ export function webhookEndpointRoutes({ store, clock, ids, runIdempotently, outb
     const id = c.req.param("id");
     find(company.id, id);
     outbox.removeEndpoint(company.id, id);
-    return resourceResponse(c, { id, object: "webhook_endpoint", deleted: true });
+    return resourceResponse(c, deletedEndpointResource(id));
   });
 
   return app;

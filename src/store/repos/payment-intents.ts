@@ -1,3 +1,7 @@
+import * as z from "zod";
+import { idOf, timestampSchema } from "../../domain/answer-schemas.js";
+import { CAPTURE_METHODS, PAYMENT_INTENT_STATES } from "../../domain/payment-intent.js";
+import { amountSchema, currencySchema } from "../../domain/validation.js";
 import type { Db } from "../open.js";
 import { fieldsFor, resourceShape } from "../resource-shape.js";
 import { objectRows } from "./object-rows.js";
@@ -34,19 +38,19 @@ export const PAYMENT_INTENT_CARD = fieldsFor<PaymentIntentRow>().objectOrNull({ 
 
 /** A payment intent as the API shows it, member for member (SPEC §4). */
 export const PAYMENT_INTENT_SHAPE = resourceShape({
-  id: field.column("id"),
+  id: field.column("id", idOf("pi")),
   object: field.constant("payment_intent"),
-  reference: field.column("reference"),
-  amount: field.column("amount"),
-  currency: field.column("currency"),
-  description: field.column("description"),
-  capture_method: field.column("capture_method"),
-  state: field.column("state"),
+  reference: field.column("reference", z.string().regex(/^PAY-[0-9A-Z]{10}$/)),
+  amount: field.column("amount", amountSchema),
+  currency: field.column("currency", currencySchema),
+  description: field.column("description", z.string().nullable()),
+  capture_method: field.column("capture_method", z.enum(CAPTURE_METHODS)),
+  state: field.column("state", z.enum(PAYMENT_INTENT_STATES)),
   card: PAYMENT_INTENT_CARD,
-  failure_reason: field.column("failure_reason"),
+  failure_reason: field.column("failure_reason", z.string().nullable()),
   checkout_url: field.joined("checkout_base", "/checkout/", "id"),
-  created_at: field.column("created_at"),
-  updated_at: field.column("updated_at"),
+  created_at: field.column("created_at", timestampSchema),
+  updated_at: field.column("updated_at", timestampSchema),
 });
 
 export type PaymentIntentResource = ReturnType<typeof PAYMENT_INTENT_SHAPE.build>;

@@ -1,0 +1,32 @@
+import * as z from "zod";
+import type { IdPrefix } from "./ids.js";
+
+/**
+ * Building blocks of the answers' schemas (SPEC §2): the zod schemas that type
+ * what the API sends and that the OpenAPI document (SPEC §15) is generated from.
+ */
+
+/** An identifier paysim made: `prefix_` and 24 base62 characters. */
+export const idOf = (prefix: IdPrefix) => z.string().regex(new RegExp(`^${prefix}_[0-9A-Za-z]{24}$`));
+
+/** The `req_…` id of the request that made an answer (or an event). */
+export const requestIdSchema = idOf("req");
+
+/** An ISO 8601 UTC timestamp with milliseconds and `Z`, read from the clock. */
+export const timestampSchema = z.iso.datetime({ precision: 3 });
+
+const answers = new WeakMap<z.ZodObject, z.ZodObject>();
+
+/**
+ * A resource as an answer carries it: with this request's id as its last member. One schema per
+ * resource, whichever route asks, so the OpenAPI document describes each answer once.
+ */
+export function withRequestIdSchema<Shape extends z.ZodRawShape>(resource: z.ZodObject<Shape>) {
+  const made = () => resource.extend({ request_id: requestIdSchema });
+  let answer = answers.get(resource) as ReturnType<typeof made> | undefined;
+  if (!answer) {
+    answer = made();
+    answers.set(resource, answer);
+  }
+  return answer;
+}
