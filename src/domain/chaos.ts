@@ -120,7 +120,7 @@ function numberIn(text: string): number | string {
 export function parseChaosSpec(spec: string): { chaos: Chaos } | { problem: string } {
   const raw: Record<string, unknown> = {};
   const parts = spec.split(",").map((part) => part.trim());
-  if (spec.trim() === "") return { problem: `is empty; give e.g. ${CHAOS_SPEC_EXAMPLE}` };
+  if (spec.trim() === "") return { problem: `it is empty; give e.g. ${CHAOS_SPEC_EXAMPLE}` };
   for (const part of parts) {
     const match = /^([a-z_]+)=(.*)$/.exec(part);
     if (!match) return { problem: `"${part}" is not key=value; give e.g. ${CHAOS_SPEC_EXAMPLE}` };

@@ -6,7 +6,16 @@ export interface DeliveryView {
   url: string;
   status: string;
   next_attempt_at: string | null;
-  attempts: { attempted_at: string; status_code: number | null; error: string | null; duration_ms: number | null }[];
+  attempts: {
+    attempted_at: string;
+    status_code: number | null;
+    error: string | null;
+    duration_ms: number | null;
+    /** The first KiB of the receiver's answer, masked; null without an answer. */
+    response_body: string | null;
+    /** Which webhook chaos made the attempt (SPEC §13.1), or null. */
+    chaos: string | null;
+  }[];
 }
 
 /** An event's deliveries with their attempts, as `GET /v1/events/:id` shows them (SPEC §7). */
@@ -21,6 +30,13 @@ export function deliveriesOf(store: Store, eventId: string): DeliveryView[] {
     next_attempt_at: delivery.next_attempt_ms === null ? null : new Date(delivery.next_attempt_ms).toISOString(),
     attempts: attempts
       .filter((a) => a.delivery_id === delivery.id)
-      .map((a) => ({ attempted_at: a.attempted_at, status_code: a.status_code, error: a.error, duration_ms: a.duration_ms })),
+      .map((a) => ({
+        attempted_at: a.attempted_at,
+        status_code: a.status_code,
+        error: a.error,
+        duration_ms: a.duration_ms,
+        response_body: a.response_body,
+        chaos: a.chaos,
+      })),
   }));
 }

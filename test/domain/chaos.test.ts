@@ -103,7 +103,7 @@ describe("--chaos specs", () => {
   });
 
   it.each([
-    ["", "is empty; give e.g. duplicate=0.2,reorder=0.2,delay=0-3000,seed=42"],
+    ["", "it is empty; give e.g. duplicate=0.2,reorder=0.2,delay=0-3000,seed=42"],
     ["duplicate", '"duplicate" is not key=value; give e.g. duplicate=0.2,reorder=0.2,delay=0-3000,seed=42'],
     ["dupe=0.2", 'unknown setting "dupe" (known: duplicate, reorder, delay, seed)'],
     ["duplicate=0.2,duplicate=0.3", '"duplicate" is given twice'],
