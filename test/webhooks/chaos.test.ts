@@ -1,9 +1,10 @@
+import { existsSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
 import { planChaos, type Chaos } from "../../src/domain/chaos.js";
 import { verifySignature } from "../../src/webhooks/sign.js";
-import { defer, usePaysim, useReceiver } from "../helpers/disposables.js";
+import { defer, usePaysim, useReceiver, useTempPath } from "../helpers/disposables.js";
 import type { Receiver } from "../helpers/receiver.js";
 import { seededSource } from "../helpers/seeded-random.js";
 import type { TestPaysim } from "../helpers/paysim.js";
@@ -38,6 +39,30 @@ describe("chaos on a webhook endpoint", () => {
     const list = await paysim.api("GET", "/v1/webhook_endpoints");
     expect(list.body.data.map((e: any) => e.chaos)).toEqual([{ duplicate: 0.25, reorder: 0, delay_ms: [0, 0], seed: 9 }, null, response.body.chaos]);
     expect((await paysim.api("GET", `/v1/webhook_endpoints/${response.body.id}`)).body.chaos).toEqual(response.body.chaos);
+  });
+
+  it("comes from a config file's endpoint, and goes when a later start's config no longer declares it", async () => {
+    const db = useTempPath();
+    const declared = (chaos?: object) => ({ companies: [{ name: "Acme", secret_key: "sk_test_acme_0001", webhook_endpoints: [{ url: "http://127.0.0.1:9/hooks", ...(chaos && { chaos }) }] }] });
+    const first = await usePaysim({ db, config: declared({ reorder: 0.2, seed: 4 }) });
+    expect((await first.api("GET", "/v1/webhook_endpoints")).body.data.map((e: any) => e.chaos)).toEqual([{ duplicate: 0, reorder: 0.2, delay_ms: [0, 0], seed: 4 }]);
+    await first.close();
+    const second = await usePaysim({ db, config: declared() });
+    expect((await second.api("GET", "/v1/webhook_endpoints")).body.data.map((e: any) => e.chaos)).toEqual([null]);
+  });
+
+  it.each([
+    ["duplicate=2", "chaos is refused: duplicate must be a number from 0 to 1 (got 2)."],
+    [{ delay_ms: [9, 1] }, "chaos is refused: delay_ms must be a list [min, max] of integers from 0 to 60000, min not above max (got an array)."],
+    [{ often: 1 }, 'chaos is refused: has an unknown setting "often".'],
+  ])("refuses startPaysim's chaos %j with a ConfigError, before anything is written", async (chaos, message) => {
+    const db = useTempPath();
+    await expect(usePaysim({ db, forwardTo: "http://127.0.0.1:9/hooks", chaos: chaos as never })).rejects.toThrow(message);
+    expect(existsSync(db)).toBe(false);
+  });
+
+  it("refuses chaos without a forwardTo endpoint to put it on", async () => {
+    await expect(usePaysim({ chaos: "duplicate=0.5" })).rejects.toThrow("chaos is refused: it applies to the forward-to endpoints only, and none is given.");
   });
 
   it.each([
