@@ -1,10 +1,11 @@
-import { existsSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
+import { join } from "node:path";
 import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
 import { planChaos, type Chaos } from "../../src/domain/chaos.js";
 import { verifySignature } from "../../src/webhooks/sign.js";
-import { defer, usePaysim, useReceiver, useTempPath } from "../helpers/disposables.js";
+import { defer, usePaysim, useReceiver, useTempDir, useTempPath } from "../helpers/disposables.js";
 import type { Receiver } from "../helpers/receiver.js";
 import { seededSource } from "../helpers/seeded-random.js";
 import type { TestPaysim } from "../helpers/paysim.js";
@@ -42,8 +43,14 @@ describe("chaos on a webhook endpoint", () => {
   });
 
   it("comes from a config file's endpoint, and goes when a later start's config no longer declares it", async () => {
-    const db = useTempPath();
-    const declared = (chaos?: object) => ({ companies: [{ name: "Acme", secret_key: "sk_test_acme_0001", webhook_endpoints: [{ url: "http://127.0.0.1:9/hooks", ...(chaos && { chaos }) }] }] });
+    const dir = useTempDir("paysim-chaos-config-");
+    const db = join(dir, "paysim.db");
+    /** A config file declaring one endpoint, with this chaos if any. */
+    const declared = (chaos?: object) => {
+      const path = join(dir, "paysim.json");
+      writeFileSync(path, JSON.stringify({ companies: [{ name: "Acme", secret_key: "sk_test_acme_0001", webhook_endpoints: [{ url: "http://127.0.0.1:9/hooks", ...(chaos && { chaos }) }] }] }));
+      return path;
+    };
     const first = await usePaysim({ db, config: declared({ reorder: 0.2, seed: 4 }) });
     expect((await first.api("GET", "/v1/webhook_endpoints")).body.data.map((e: any) => e.chaos)).toEqual([{ duplicate: 0, reorder: 0.2, delay_ms: [0, 0], seed: 4 }]);
     await first.close();
