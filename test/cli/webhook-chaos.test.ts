@@ -1,12 +1,12 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { setTimeout as delay } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
 import { parseChaosSpec, planChaos } from "../../src/domain/chaos.js";
 import { verifySignature } from "../../src/webhooks/sign.js";
 import { runCli, type StartedPaysim } from "../helpers/cli.js";
+import { createdEventId, eventWhen } from "../helpers/child-events.js";
 import { usePaysimCli, useReceiver, useTempDir } from "../helpers/disposables.js";
-import { callApi, clientFor, createIntent } from "../helpers/paysim.js";
+import { callApi } from "../helpers/paysim.js";
 
 // The real binary (dist/): run `npm run build` before these tests.
 
@@ -22,23 +22,7 @@ async function kill(started: StartedPaysim): Promise<void> {
   expect((await started.cli.stop("SIGKILL")).signal).toBe("SIGKILL");
 }
 
-async function createdEventId(started: StartedPaysim): Promise<string> {
-  const intent = await createIntent(clientFor(started.url, started.key));
-  const events = await callApi(started.url, started.key, "GET", "/v1/events?type=payment_intent.created&limit=1");
-  expect(events.body.data[0].data.id).toBe(intent.id);
-  return events.body.data[0].id;
-}
 
-/** The child is another process: its state is seen only by asking it, again until it matches (bounded). */
-async function eventWhen(started: StartedPaysim, eventId: string, check: (event: any) => boolean): Promise<any> {
-  let last: any;
-  for (let tries = 0; tries < 500; tries++) {
-    last = (await callApi(started.url, started.key, "GET", `/v1/events/${eventId}`)).body;
-    if (check(last)) return last;
-    await delay(20);
-  }
-  throw new Error(`the event never reached the expected state; last seen: ${JSON.stringify(last)}`);
-}
 
 describe("--chaos", () => {
   it.each([
