@@ -1,13 +1,11 @@
-import { firstAttemptMark, planChaos, REORDER_HOLD_MAX_MS, type Chaos, type ChaosMark } from "../domain/chaos.js";
+import { firstAttemptMark, planChaos, REORDER_HOLD_MAX_MS, type ChaosMark } from "../domain/chaos.js";
 import type { Clock } from "../runtime/clock.js";
 import type { Scheduler } from "../runtime/scheduler.js";
 import type { Work } from "../services/unit-of-work.js";
+import { chaosOf } from "../services/webhook-endpoints.js";
 import type { Store } from "../store/index.js";
 import type { DeliveryForAttempt, DeliveryRow } from "../store/repos/deliveries.js";
 import { DELIVERY_JOB, type DeliveryJobPayload } from "./delivery-job.js";
-
-/** The chaos settings stored on an endpoint (JSON), or null. */
-const settings = (stored: string | null): Chaos | null => (stored === null ? null : (JSON.parse(stored) as Chaos));
 
 /**
  * Webhook chaos (SPEC §13.1) as scheduled jobs: a delayed or held first attempt, and a duplicate,
@@ -42,7 +40,7 @@ export function createWebhookChaos({ store, clock, scheduler }: { store: Store; 
      * attempt, schedules that attempt and answers its due time; undefined when it goes out at once.
      */
     scheduleFirstAttempt(delivery: Pick<DeliveryRow, "id" | "endpoint_id">, eventId: string, endpointChaos: string | null, nowMs: number): number | undefined {
-      const plan = planChaos(settings(endpointChaos), eventId);
+      const plan = planChaos(chaosOf({ chaos: endpointChaos }), eventId);
       const mark = firstAttemptMark(plan);
       if (mark === null) return undefined;
       const dueMs = nowMs + plan.delayMs + (plan.held ? REORDER_HOLD_MAX_MS : 0);
@@ -55,7 +53,7 @@ export function createWebhookChaos({ store, clock, scheduler }: { store: Store; 
      * releases the held ones before it; a delivery that just succeeded may get its duplicate.
      */
     afterAttempt(target: DeliveryForAttempt, before: DeliveryRow, succeededNow: boolean): void {
-      const chaos = settings(target.chaos);
+      const chaos = chaosOf(target);
       if (!chaos) return;
       if (before.attempt_count === 0 && chaos.reorder > 0) releaseHeldBefore(before);
       const { duplicateAfterMs } = planChaos(chaos, before.event_id);

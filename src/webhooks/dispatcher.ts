@@ -40,7 +40,7 @@ interface Outcome extends Omit<AttemptResult, "chaos"> {
 }
 
 /** The chaos that makes this job's attempt, if any. */
-const chaosOf = (job: Job): ChaosMark | null => (job.payload as DeliveryJobPayload).chaos ?? null;
+const markOf = (job: Job): ChaosMark | null => (job.payload as DeliveryJobPayload).chaos ?? null;
 
 /** POSTs the exact stored bytes, signed at the real time of this attempt. */
 async function send(client: WebhookClient, url: string, body: string, secret: string, eventId: string, timeoutMs: number, stop: AbortSignal): Promise<Outcome> {
@@ -76,7 +76,7 @@ export function createDispatcher(options: { store: Store; clock: Clock; schedule
    */
   function target(job: Job): DeliveryForAttempt | undefined {
     const found = store.deliveries.forAttempt(job.subjectId);
-    if (chaosOf(job) === "duplicate") return found?.delivery.status === "succeeded" && !found.endpointDeleted ? found : undefined;
+    if (markOf(job) === "duplicate") return found?.delivery.status === "succeeded" && !found.endpointDeleted ? found : undefined;
     return found?.delivery.status === "pending" ? found : undefined;
   }
 
@@ -97,7 +97,7 @@ export function createDispatcher(options: { store: Store; clock: Clock; schedule
       const found = target(job);
       if (!found) return undefined;
       const attemptedMs = clock.now();
-      const attemptSeq = store.deliveryAttempts.start(found.delivery.id, new Date(attemptedMs).toISOString(), chaosOf(job));
+      const attemptSeq = store.deliveryAttempts.start(found.delivery.id, new Date(attemptedMs).toISOString(), markOf(job));
       return { ...found, attemptSeq, attemptedMs };
     });
     await committed;
@@ -110,7 +110,7 @@ export function createDispatcher(options: { store: Store; clock: Clock; schedule
     // The delivery stopped (its endpoint deleted) before this first attempt went out: it never happened.
     if ("unsent" in started) return firstAttempts.discardUnsent(started.unsent, job.subjectId);
     const { delivery, body, eventType, secret, attemptSeq, attemptedMs } = started;
-    const mark = chaosOf(job);
+    const mark = markOf(job);
     const { responseBody, ...outcome } = await send(client, delivery.url, body, secret, delivery.event_id, timeoutMs, stop);
 
     return (work) => {
