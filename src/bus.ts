@@ -1,4 +1,5 @@
 import { EventEmitter } from "node:events";
+import type { ChaosMark } from "./domain/chaos.js";
 
 /**
  * The bus's contract: plain facts that it owns, copied out of the store's rows when they are
@@ -38,6 +39,8 @@ export interface AttemptResult {
   statusCode: number | null;
   error: string | null;
   durationMs: number;
+  /** Which webhook chaos made this attempt (SPEC §13.1): "duplicate", "reordered", "delayed"; null (or absent) for a normal one. */
+  chaos?: ChaosMark | null;
 }
 
 export type DeliveryStatus = "pending" | "succeeded" | "failed";

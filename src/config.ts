@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import * as z from "zod";
+import { chaosSchema, parseChaosSpec, type Chaos } from "./domain/chaos.js";
 import { EVENT_TYPES } from "./domain/events.js";
 import { isCurrency } from "./domain/money.js";
 import { isSecretKey, isSigningSecret, SECRET_KEY_RULE, SIGNING_SECRET_RULE } from "./domain/secret-keys.js";
@@ -24,6 +25,7 @@ const endpointSchema = z.strictObject({
     .array(z.enum(["*", ...EVENT_TYPES], { error: `must be "*" or a known event type (${EVENT_TYPES.join(", ")})` }))
     .min(1, { error: "must list at least one event type, or \"*\"" })
     .default(["*"]),
+  chaos: chaosSchema().nullable().optional(),
 });
 
 const companySchema = z.strictObject({
@@ -58,6 +60,8 @@ export interface StartInputs {
   secretKey?: string | undefined;
   webhookSecret?: string | undefined;
   forwardTo?: readonly string[] | undefined;
+  /** Chaos on the forwardTo endpoints: a `--chaos` spec, or the settings object. */
+  chaos?: string | object | undefined;
 }
 
 export interface StartInputProblem {
@@ -79,7 +83,21 @@ export function startInputProblem(inputs: StartInputs): StartInputProblem | unde
   if (badUrl !== undefined) return { input: "forwardTo", url: badUrl, rule: `${WEBHOOK_URL_RULE} (at most ${WEBHOOK_URL_MAX_LENGTH} characters)` };
   // The URL itself is not repeated: it holds a card number.
   if (inputs.forwardTo?.some((url) => !hasNoCardNumber(url))) return { input: "forwardTo", rule: CARD_NUMBER_IN_URL_RULE };
+  if (inputs.chaos !== undefined) {
+    const checked = startChaos(inputs.chaos);
+    if ("problem" in checked) return { input: "chaos", rule: `is refused: ${checked.problem}` };
+    if (!inputs.forwardTo?.length) return { input: "chaos", rule: "is refused: it applies to the forward-to endpoints only, and none is given" };
+  }
   return undefined;
+}
+
+/** The chaos of the forwardTo endpoints, from a `--chaos` spec or a settings object, or what is wrong with it. */
+export function startChaos(chaos: string | object): { chaos: Chaos } | { problem: string } {
+  if (typeof chaos === "string") return parseChaosSpec(chaos);
+  const result = chaosSchema("").safeParse(chaos);
+  if (result.success) return { chaos: result.data };
+  const problem = reportedProblem(result.error);
+  return { problem: problem.unknownField ? `has an unknown setting "${String(problem.path.at(-1))}"` : problem.message.replace(/\.$/, "") };
 }
 
 /** `companies[0].currency` from a zod path. */

@@ -20,7 +20,7 @@ export { ConfigError, type PaysimConfig } from "./config.js";
 export { DatabaseInUseError, NewerDatabaseError, SnapshotError, UnusableDatabaseError } from "./store/errors.js";
 export { InvalidDurationError } from "./domain/duration.js";
 export { verifySignature, type VerifyOptions } from "./webhooks/sign.js";
-export type { StartPaysimOptions } from "./options.js";
+export type { StartPaysimOptions, WebhookChaos } from "./options.js";
 export { PaysimTimeoutError } from "./testing/timeout-error.js";
 export type {
   DeliveredWebhook,

@@ -1,5 +1,17 @@
 import type { PaysimConfig } from "./config.js";
 
+/** Webhook chaos settings (SPEC §13.1); each left out is 0 (`delay_ms`: [0, 0]). */
+export interface WebhookChaos {
+  /** Probability (0–1) that a succeeded delivery is sent once more, 1–10 s of clock time later. */
+  duplicate?: number;
+  /** Probability (0–1) that a first attempt is held until the next delivery to the endpoint is sent (at most 10 s). */
+  reorder?: number;
+  /** [min, max] ms (0–60000) of extra wait before each first attempt. */
+  delay_ms?: [number, number];
+  /** The decisions' seed (an integer): the same seed and events give the same chaos. */
+  seed?: number;
+}
+
 /**
  * The options of `paysim start`, in camelCase (SPEC §1): what `startPaysim()` takes, and the
  * public part of what every paysim instance is made from. Public API: its types stay free of
@@ -21,6 +33,11 @@ export interface StartPaysimOptions {
   forwardTo?: string | readonly string[];
   /** Signing secret (whsec_…) of the forwardTo endpoints; generated when absent. */
   webhookSecret?: string;
+  /**
+   * Webhook chaos on the forwardTo endpoints (SPEC §13.1): `{ duplicate, reorder, delay_ms, seed }`
+   * (each optional), or the `--chaos` form "duplicate=0.2,reorder=0.2,delay=0-3000,seed=42".
+   */
+  chaos?: string | WebhookChaos;
   /** Run the clock this many times faster than real time: greater than 0, at most 1000000; default 1. */
   timeScale?: number;
   /** "auto" (default): payouts move by themselves on the clock; "manual": only when told. */

@@ -1,7 +1,7 @@
 import { Bus } from "./bus.js";
 import { createIds, type RandomSource } from "./domain/ids.js";
 import { loopbackHostNames } from "./domain/loopback.js";
-import { ConfigError, loadConfigFile, parseConfig, startInputProblem } from "./config.js";
+import { ConfigError, loadConfigFile, parseConfig, startChaos, startInputProblem } from "./config.js";
 import { loadTestCards, loadTestDestinations } from "./fixture-data.js";
 import { listenHttp, portlessListener } from "./http-listener.js";
 import type { StartPaysimOptions } from "./options.js";
@@ -99,7 +99,7 @@ export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimI
   const host = options.host ?? "127.0.0.1";
   const forwardTo = options.forwardTo === undefined ? [] : typeof options.forwardTo === "string" ? [options.forwardTo] : options.forwardTo;
   // Bad options and a bad config are refused before the database is even opened.
-  const problem = startInputProblem({ secretKey: options.secretKey, webhookSecret: options.webhookSecret, forwardTo });
+  const problem = startInputProblem({ secretKey: options.secretKey, webhookSecret: options.webhookSecret, forwardTo, chaos: options.chaos });
   if (problem) throw new ConfigError(`${problem.input}${problem.url === undefined ? "" : ` ${JSON.stringify(problem.url)}`} ${problem.rule}.`);
   const config =
     typeof options.config === "string" ? loadConfigFile(options.config) : options.config === undefined ? undefined : parseConfig(options.config, "(options.config)");
@@ -143,6 +143,7 @@ export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimI
       rememberedSecretKey: options.rememberedSecretKey,
       forwardTo,
       webhookSecret: options.webhookSecret,
+      forwardChaos: forwardChaos(options.chaos),
       onEndpointRemoved: (endpointId) => outbox.stopForEndpoint(endpointId),
     });
     const baseUrl = () => listener.url;
@@ -222,4 +223,11 @@ export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimI
     if (db.open) db.close();
     throw error;
   }
+}
+
+/** The chaos of the forwardTo endpoints (already checked by startInputProblem); null for none. */
+function forwardChaos(chaos: PaysimOptions["chaos"]) {
+  if (chaos === undefined) return null;
+  const checked = startChaos(chaos);
+  return "chaos" in checked ? checked.chaos : null;
 }

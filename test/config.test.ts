@@ -59,6 +59,10 @@ describe("a bad config file is refused naming the file and the field", () => {
     ["an unknown event type", { companies: [company({ webhook_endpoints: [endpoint({ enabled_events: ["payment_intent.refunded"] })] })] }, "companies[0].webhook_endpoints[0].enabled_events[0]"],
     ["an empty enabled_events", { companies: [company({ webhook_endpoints: [endpoint({ enabled_events: [] })] })] }, "companies[0].webhook_endpoints[0].enabled_events"],
     ["a top-level array", [company()], "(top level)"],
+    ["a chaos duplicate above 1", { companies: [company({ webhook_endpoints: [endpoint({ chaos: { duplicate: 1.5 } })] })] }, "companies[0].webhook_endpoints[0].chaos.duplicate must be a number from 0 to 1 (got 1.5)"],
+    ["a chaos delay_ms with min above max", { companies: [company({ webhook_endpoints: [endpoint({ chaos: { delay_ms: [50, 10] } })] })] }, "companies[0].webhook_endpoints[0].chaos.delay_ms must be a list [min, max]"],
+    ["a chaos seed that is not an integer", { companies: [company({ webhook_endpoints: [endpoint({ chaos: { seed: "x" } })] })] }, "companies[0].webhook_endpoints[0].chaos.seed must be an integer"],
+    ["an unknown chaos setting", { companies: [company({ webhook_endpoints: [endpoint({ chaos: { shuffle: 1 } })] })] }, 'unknown field "companies[0].webhook_endpoints[0].chaos.shuffle"'],
   ])("%s", (_name, content, field) => {
     const path = configFile(content);
     const error = refusal(() => loadConfigFile(path));

@@ -16,6 +16,7 @@ export interface ServerFlags {
   config?: string;
   forwardTo?: string[];
   webhookSecret?: string;
+  chaos?: string;
   timeScale: number;
   payouts: "auto" | "manual";
   webhookTimeout: number;
@@ -61,6 +62,7 @@ export function addServerOptions(command: Command, defaults: ServerDefaults): Co
     .addOption(new Option("--config <file>", "JSON file declaring companies, keys and webhook endpoints").env("PAYSIM_CONFIG"))
     .addOption(new Option("--forward-to <url>", "forward this run's events to this URL (repeatable); earlier --forward-to URLs not named again are removed").env("PAYSIM_FORWARD_TO").argParser(collect))
     .addOption(new Option("--webhook-secret <whsec>", "signing secret of the --forward-to endpoints").env("PAYSIM_WEBHOOK_SECRET"))
+    .addOption(new Option("--chaos <spec>", "webhook chaos on the --forward-to endpoints, e.g. duplicate=0.2,reorder=0.2,delay=0-3000,seed=42").env("PAYSIM_CHAOS"))
     .addOption(new Option("--time-scale <n>", "run the clock n times faster than real time").env("PAYSIM_TIME_SCALE").default(1).argParser(timeScale))
     .addOption(new Option("--payouts <mode>", "auto: payouts move by their token's outcome; manual: only when told").env("PAYSIM_PAYOUTS").choices(["auto", "manual"]).default("auto"))
     .addOption(new Option("--webhook-timeout <ms>", "how long a webhook receiver has to answer").env("PAYSIM_WEBHOOK_TIMEOUT").default(20000).argParser(integer("--webhook-timeout", 1, 600000)))
@@ -68,11 +70,11 @@ export function addServerOptions(command: Command, defaults: ServerDefaults): Co
     .addOption(new Option("--export-on-exit <file>", `write a snapshot here when ${defaults.stopsWhen}`).env("PAYSIM_EXPORT_ON_EXIT"));
 }
 
-const FLAG_OF: Record<keyof StartInputs, string> = { secretKey: "--secret-key", webhookSecret: "--webhook-secret", forwardTo: "--forward-to" };
+const FLAG_OF: Record<keyof StartInputs, string> = { secretKey: "--secret-key", webhookSecret: "--webhook-secret", forwardTo: "--forward-to", chaos: "--chaos" };
 
 /** The message for a key, secret or URL that breaks its rule, naming the flag; undefined when all are fine. */
 export function serverFlagsProblem(flags: ServerFlags): string | undefined {
-  const problem = startInputProblem({ secretKey: flags.secretKey, webhookSecret: flags.webhookSecret, forwardTo: flags.forwardTo });
+  const problem = startInputProblem({ secretKey: flags.secretKey, webhookSecret: flags.webhookSecret, forwardTo: flags.forwardTo, chaos: flags.chaos });
   if (!problem) return undefined;
   return `${FLAG_OF[problem.input]}${problem.url === undefined ? "" : ` ${JSON.stringify(problem.url)}`} ${problem.rule}.`;
 }
@@ -80,7 +82,7 @@ export function serverFlagsProblem(flags: ServerFlags): string | undefined {
 /** The options of `createPaysim` the flags give. */
 export function paysimOptionsOf(flags: ServerFlags): Pick<
   PaysimOptions,
-  "port" | "host" | "db" | "secretKey" | "config" | "forwardTo" | "webhookSecret" | "timeScale" | "payouts" | "webhookTimeout" | "importFrom"
+  "port" | "host" | "db" | "secretKey" | "config" | "forwardTo" | "webhookSecret" | "chaos" | "timeScale" | "payouts" | "webhookTimeout" | "importFrom"
 > {
   return {
     port: flags.port,
@@ -90,6 +92,7 @@ export function paysimOptionsOf(flags: ServerFlags): Pick<
     config: flags.config,
     forwardTo: flags.forwardTo,
     webhookSecret: flags.webhookSecret,
+    chaos: flags.chaos,
     timeScale: flags.timeScale,
     payouts: flags.payouts,
     webhookTimeout: flags.webhookTimeout,

@@ -1,11 +1,12 @@
 import { ConfigError, type CompanyConfig, type PaysimConfig } from "../config.js";
+import type { Chaos } from "../domain/chaos.js";
 import type { Ids } from "../domain/ids.js";
 import { hashSecretKey } from "../domain/secret-keys.js";
 import type { Clock } from "../runtime/clock.js";
 import type { Store } from "../store/index.js";
 import type { Company } from "../store/repos/companies.js";
 import type { WebhookEndpointRow } from "../store/repos/webhook-endpoints.js";
-import { insertEndpoint } from "./webhook-endpoints.js";
+import { insertEndpoint, storedChaos } from "./webhook-endpoints.js";
 
 export const DEFAULT_COMPANY = { name: "Sandbox Merchant", currency: "EUR" } as const;
 
@@ -22,6 +23,8 @@ export interface BootstrapOptions {
   forwardTo?: readonly string[] | undefined;
   /** Signing secret of the --forward-to endpoints. */
   webhookSecret?: string | undefined;
+  /** Chaos on the --forward-to endpoints (--chaos); null or absent: none. */
+  forwardChaos?: Chaos | null | undefined;
   /**
    * Called, inside the bootstrap's transaction, for each endpoint an earlier
    * --forward-to made that this start does not name, once it is deleted: its
@@ -97,7 +100,7 @@ export function bootstrap(store: Store, clock: Clock, ids: Ids, options: Bootstr
         if (store.apiKeys.companyIdFor(hashSecretKey(key)) === undefined) store.apiKeys.insert(hashSecretKey(key), company.id, now);
       }
       for (const endpoint of declaredCompany.webhook_endpoints) {
-        const row = ensureEndpoint(store, ids, company.id, endpoint.url, endpoint.secret, endpoint.enabled_events, now, false);
+        const row = ensureEndpoint(store, ids, company.id, endpoint, now, false);
         // Declared in the config now: it stays while the config declares it, whatever --forward-to says.
         if (row.from_forward_to === 1) store.webhookEndpoints.setFromForwardTo(row.id, false);
       }
@@ -106,7 +109,7 @@ export function bootstrap(store: Store, clock: Clock, ids: Ids, options: Bootstr
     const defaultCompany = companies[0]!.company;
     store.companies.makeDefault(defaultCompany.id);
     const forwardEndpoints = (options.forwardTo ?? []).map((url) =>
-      ensureEndpoint(store, ids, defaultCompany.id, url, options.webhookSecret, ["*"], now, true),
+      ensureEndpoint(store, ids, defaultCompany.id, { url, secret: options.webhookSecret, enabled_events: ["*"], chaos: options.forwardChaos }, now, true),
     );
     // --forward-to means "this run's events go here": what an earlier one named and this one does not, goes.
     const named = new Set(forwardEndpoints.map((e) => e.id));
@@ -125,22 +128,23 @@ export function bootstrap(store: Store, clock: Clock, ids: Ids, options: Bootstr
 
 /**
  * An endpoint for this URL: the existing one, however it was made (its secret kept unless
- * one is given), or a new one, marked as made by --forward-to when `fromForwardTo`.
+ * one is given; its chaos set to what this start declares, none when it declares none), or a new
+ * one, marked as made by --forward-to when `fromForwardTo`.
  */
 function ensureEndpoint(
   store: Store,
   ids: Ids,
   companyId: string,
-  url: string,
-  secret: string | undefined,
-  enabledEvents: readonly string[],
+  declared: { url: string; secret?: string | undefined; enabled_events: readonly string[]; chaos?: Chaos | null | undefined },
   now: string,
   fromForwardTo: boolean,
 ): WebhookEndpointRow {
+  const { url, secret, chaos } = declared;
   const existing = store.webhookEndpoints.byUrl(companyId, url);
   if (existing) {
     if (secret !== undefined && secret !== existing.secret) store.webhookEndpoints.setSecret(existing.id, secret);
+    if (storedChaos(chaos) !== existing.chaos) store.webhookEndpoints.setChaos(existing.id, storedChaos(chaos));
     return store.webhookEndpoints.byUrl(companyId, url)!;
   }
-  return insertEndpoint(store, ids, { companyId, url, secret, enabledEvents, createdAt: now, fromForwardTo });
+  return insertEndpoint(store, ids, { companyId, url, secret, enabledEvents: declared.enabled_events, createdAt: now, fromForwardTo, chaos });
 }

@@ -1,5 +1,6 @@
 import * as z from "zod";
 import { idOf, timestampSchema } from "../domain/answer-schemas.js";
+import { chaosAnswerSchema, type Chaos } from "../domain/chaos.js";
 import { EVENT_TYPES } from "../domain/events.js";
 import type { Ids } from "../domain/ids.js";
 import type { Store } from "../store/index.js";
@@ -12,6 +13,8 @@ export const webhookEndpointSchema = z.strictObject({
   url: z.string(),
   enabled_events: z.array(z.enum(["*", ...EVENT_TYPES])).min(1),
   secret: z.string().regex(/^whsec_/),
+  /** Webhook chaos on this endpoint (SPEC §13.1); null when none. */
+  chaos: chaosAnswerSchema.nullable(),
   created_at: timestampSchema,
 });
 
@@ -28,6 +31,14 @@ export function deletedEndpointResource(id: string): z.infer<typeof deletedEndpo
   return { id, object: "webhook_endpoint", deleted: true };
 }
 
+/** An endpoint's stored chaos settings, or null. */
+export function chaosOf(row: Pick<WebhookEndpointRow, "chaos">): Chaos | null {
+  return row.chaos === null ? null : (JSON.parse(row.chaos) as Chaos);
+}
+
+/** Chaos settings as stored: JSON, or null for none. */
+export const storedChaos = (chaos: Chaos | null | undefined): string | null => (chaos ? JSON.stringify(chaos) : null);
+
 export function toEndpointResource(row: WebhookEndpointRow): WebhookEndpointResource {
   return {
     id: row.id,
@@ -35,15 +46,24 @@ export function toEndpointResource(row: WebhookEndpointRow): WebhookEndpointReso
     url: row.url,
     enabled_events: JSON.parse(row.enabled_events) as WebhookEndpointResource["enabled_events"],
     secret: row.secret,
+    chaos: chaosOf(row),
     created_at: row.created_at,
   };
 }
 
-/** A new endpoint with its `whsec_…` signing secret (generated unless given); `ids` makes its id and secret. */
+/** A new endpoint with its `whsec_…` signing secret (generated unless given) and its chaos, if any; `ids` makes its id and secret. */
 export function insertEndpoint(
   store: Store,
   ids: Ids,
-  endpoint: { companyId: string; url: string; secret?: string | undefined; enabledEvents: readonly string[]; createdAt: string; fromForwardTo?: boolean },
+  endpoint: {
+    companyId: string;
+    url: string;
+    secret?: string | undefined;
+    enabledEvents: readonly string[];
+    createdAt: string;
+    fromForwardTo?: boolean;
+    chaos?: Chaos | null | undefined;
+  },
 ): WebhookEndpointRow {
   return store.webhookEndpoints.insert({
     id: ids.newId("we"),
@@ -53,5 +73,6 @@ export function insertEndpoint(
     enabled_events: JSON.stringify(endpoint.enabledEvents),
     created_at: endpoint.createdAt,
     from_forward_to: endpoint.fromForwardTo ? 1 : 0,
+    chaos: storedChaos(endpoint.chaos),
   });
 }

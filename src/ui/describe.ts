@@ -59,11 +59,22 @@ export function lastOutcome(result: Pick<AttemptResult, "statusCode" | "error">)
 }
 
 /**
+ * How an attempt that webhook chaos made is marked (SPEC §13.1); nothing for a normal one.
+ *
+ * @example
+ * chaosNote({ chaos: "duplicate" }) // " (chaos: duplicate)"
+ */
+export function chaosNote(result: Pick<AttemptResult, "chaos">): string {
+  return result.chaos ? ` (chaos: ${result.chaos})` : "";
+}
+
+/**
  * @example
  * attemptText({ statusCode: 500, error: null, durationMs: 12.4 }) // "500 12ms"
+ * attemptText({ statusCode: 200, error: null, durationMs: 3, chaos: "duplicate" }) // "200 3ms (chaos: duplicate)"
  */
 export function attemptText(result: AttemptResult): string {
-  return `${lastOutcome(result)} ${Math.round(result.durationMs)}ms`;
+  return `${lastOutcome(result)} ${Math.round(result.durationMs)}ms${chaosNote(result)}`;
 }
 
 /**
@@ -126,9 +137,9 @@ export function deliveryStateText(state: DeliveryState, now: number): string {
     case "sending":
       return "sending…";
     case "delivered":
-      return `delivered ${lastOutcome(state.last)} in ${Math.round(state.last.durationMs)}ms`;
+      return `delivered ${lastOutcome(state.last)} in ${Math.round(state.last.durationMs)}ms${chaosNote(state.last)}`;
     case "failing": {
-      const retry = `${lastOutcome(state.last)}, ${retryLabel(state.attempts)}`;
+      const retry = `${lastOutcome(state.last)}${chaosNote(state.last)}, ${retryLabel(state.attempts)}`;
       if (state.nextAttemptMs === null) return `${retry} scheduled`;
       const left = state.nextAttemptMs - now;
       return left > 0 ? `${retry} in ${countdown(left)}` : `${retry} due now`;

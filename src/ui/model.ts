@@ -118,7 +118,7 @@ export function deliveryAction(update: DeliveryAttempted): LiveAction {
       status: update.status,
       attempts: update.attempts,
       nextAttemptMs: update.nextAttemptMs,
-      last: { statusCode: attempt.statusCode, error: attempt.error === null ? null : maskText(attempt.error), durationMs: attempt.durationMs },
+      last: { statusCode: attempt.statusCode, error: attempt.error === null ? null : maskText(attempt.error), durationMs: attempt.durationMs, chaos: attempt.chaos ?? null },
     },
   };
 }

@@ -1,5 +1,6 @@
 import * as z from "zod";
 import { idOf, timestampSchema } from "../domain/answer-schemas.js";
+import { chaosMarkSchema } from "../domain/chaos.js";
 import type { Store } from "../store/index.js";
 
 /** One attempt of a delivery (SPEC §7): `status_code` null and `error` set on a network error or timeout. */
@@ -8,6 +9,10 @@ export const deliveryAttemptSchema = z.strictObject({
   status_code: z.number().int().nullable(),
   error: z.string().nullable(),
   duration_ms: z.number().int().min(0).nullable(),
+  /** The first KiB of the receiver's answer, masked; null without an answer. */
+  response_body: z.string().nullable(),
+  /** Which webhook chaos made the attempt (SPEC §13.1), or null. */
+  chaos: chaosMarkSchema.nullable(),
 });
 
 /** A delivery as `GET /v1/events/:id` shows it: the type `deliveriesOf` builds, and the OpenAPI document's schema. */
@@ -34,6 +39,13 @@ export function deliveriesOf(store: Store, eventId: string): DeliveryView[] {
     next_attempt_at: delivery.next_attempt_ms === null ? null : new Date(delivery.next_attempt_ms).toISOString(),
     attempts: attempts
       .filter((a) => a.delivery_id === delivery.id)
-      .map((a) => ({ attempted_at: a.attempted_at, status_code: a.status_code, error: a.error, duration_ms: a.duration_ms })),
+      .map((a) => ({
+        attempted_at: a.attempted_at,
+        status_code: a.status_code,
+        error: a.error,
+        duration_ms: a.duration_ms,
+        response_body: a.response_body,
+        chaos: a.chaos,
+      })),
   }));
 }

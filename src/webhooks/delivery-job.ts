@@ -1,3 +1,5 @@
+import type { ChaosMark } from "../domain/chaos.js";
+
 /** The scheduler's job kind for one attempt of a webhook delivery. */
 export const DELIVERY_JOB = "webhook.attempt";
 
@@ -5,4 +7,6 @@ export interface DeliveryJobPayload {
   endpoint_id: string;
   /** The first attempt's record, written with the delivery; absent on a retry's job. */
   attempt_seq?: number;
+  /** The webhook chaos that makes this attempt (SPEC §13.1); absent on a normal one. */
+  chaos?: ChaosMark;
 }

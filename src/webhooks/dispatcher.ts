@@ -1,9 +1,12 @@
 import type { AttemptResult, Bus, DeliveryAttempted } from "../bus.js";
+import type { ChaosMark } from "../domain/chaos.js";
+import { maskText } from "../domain/masking.js";
 import type { Clock } from "../runtime/clock.js";
 import type { Job, Scheduler } from "../runtime/scheduler.js";
 import type { Store } from "../store/index.js";
 import type { DeliveryForAttempt, DeliveryRow } from "../store/repos/deliveries.js";
 import type { Work } from "../services/unit-of-work.js";
+import { createWebhookChaos } from "./chaos.js";
 import { DELIVERY_JOB, type DeliveryJobPayload } from "./delivery-job.js";
 import { createFirstAttempts } from "./first-attempts.js";
 import { MAX_ATTEMPTS, nextAttemptAt } from "../domain/retry-schedule.js";
@@ -29,13 +32,24 @@ interface Started extends DeliveryForAttempt {
   attemptedMs: number;
 }
 
+/** How an attempt ended, with what the receiver answered (masked), as stored. */
+interface Outcome extends Omit<AttemptResult, "chaos"> {
+  /** The first KiB of the answer, masked; null without an answer. */
+  responseBody: string | null;
+}
+
+/** The chaos that makes this job's attempt, if any. */
+const markOf = (job: Job): ChaosMark | null => (job.payload as DeliveryJobPayload).chaos ?? null;
+
 /** POSTs the exact stored bytes, signed at the real time of this attempt. */
-async function send(client: WebhookClient, url: string, body: string, secret: string, eventId: string, timeoutMs: number, stop: AbortSignal): Promise<AttemptResult> {
+async function send(client: WebhookClient, url: string, body: string, secret: string, eventId: string, timeoutMs: number, stop: AbortSignal): Promise<Outcome> {
   const started = performance.now();
   const headers = deliveryHeaders(body, secret, eventId);
   // Rejects only when paysim is stopping: the job then stays for the next start.
-  const { statusCode, error } = await client.post(url, body, headers, timeoutMs, stop);
-  return { statusCode, error, durationMs: Math.round(performance.now() - started) };
+  const { statusCode, error, responseHead } = await client.post(url, body, headers, timeoutMs, stop);
+  // Cut at 1 KiB, a character may be split: the decoder writes U+FFFD for its part, never fails.
+  const responseBody = statusCode === null ? null : maskText(responseHead.toString("utf8"));
+  return { statusCode, error, durationMs: Math.round(performance.now() - started), responseBody };
 }
 
 /**
@@ -48,10 +62,15 @@ export function createDispatcher(options: { store: Store; clock: Clock; schedule
   const timeoutMs = options.timeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS;
   const client = createWebhookClient();
   const firstAttempts = createFirstAttempts({ store, clock, scheduler });
+  const chaos = createWebhookChaos({ store, clock, scheduler });
 
-  /** What an attempt of this delivery sends, or undefined when there is nothing left to deliver. */
-  function target(deliveryId: string): DeliveryForAttempt | undefined {
-    const found = store.deliveries.forAttempt(deliveryId);
+  /**
+   * What this job's attempt sends, or undefined when there is nothing left to deliver: a pending
+   * delivery, or for a duplicate, a succeeded one whose endpoint still exists.
+   */
+  function target(job: Job): DeliveryForAttempt | undefined {
+    const found = store.deliveries.forAttempt(job.subjectId);
+    if (markOf(job) === "duplicate") return found?.delivery.status === "succeeded" && !found.endpointDeleted ? found : undefined;
     return found?.delivery.status === "pending" ? found : undefined;
   }
 
@@ -65,14 +84,14 @@ export function createDispatcher(options: { store: Store; clock: Clock; schedule
   async function begin(job: Job): Promise<Started | { unsent: number } | undefined> {
     const ahead = firstAttempts.recordedAhead(job);
     if (ahead !== undefined) {
-      const found = target(job.subjectId);
+      const found = target(job);
       return found ? { ...found, attemptSeq: ahead, attemptedMs: clock.now() } : { unsent: ahead };
     }
     const { result, committed } = store.unit(() => {
-      const found = target(job.subjectId);
+      const found = target(job);
       if (!found) return undefined;
       const attemptedMs = clock.now();
-      const attemptSeq = store.deliveryAttempts.start(found.delivery.id, new Date(attemptedMs).toISOString());
+      const attemptSeq = store.deliveryAttempts.start(found.delivery.id, new Date(attemptedMs).toISOString(), markOf(job));
       return { ...found, attemptSeq, attemptedMs };
     });
     await committed;
@@ -85,7 +104,8 @@ export function createDispatcher(options: { store: Store; clock: Clock; schedule
     // The delivery stopped (its endpoint deleted) before this first attempt went out: it never happened.
     if ("unsent" in started) return firstAttempts.discardUnsent(started.unsent, job.subjectId);
     const { delivery, body, eventType, secret, attemptSeq, attemptedMs } = started;
-    const outcome = await send(client, delivery.url, body, secret, delivery.event_id, timeoutMs, stop);
+    const mark = markOf(job);
+    const { responseBody, ...outcome } = await send(client, delivery.url, body, secret, delivery.event_id, timeoutMs, stop);
 
     return (work) => {
       const current = store.deliveries.byId(delivery.id);
@@ -98,7 +118,24 @@ export function createDispatcher(options: { store: Store; clock: Clock; schedule
         status_code: outcome.statusCode,
         error: outcome.error,
         duration_ms: outcome.durationMs,
+        response_body: responseBody,
       });
+      const announce = (now: DeliveryRow) => {
+        const attempted: DeliveryAttempted = {
+          deliveryId: now.id,
+          eventId: now.event_id,
+          eventType,
+          endpointId: now.endpoint_id,
+          url: now.url,
+          status: now.status,
+          attempts: now.attempt_count,
+          nextAttemptMs: now.next_attempt_ms,
+          attempt: { ...outcome, chaos: mark },
+        };
+        work.afterCommit(() => bus.emit("delivery.attempted", attempted));
+      };
+      // A duplicate is only recorded: the delivery had succeeded, and stays as it is.
+      if (mark === "duplicate") return announce(current);
       const attemptCount = current.attempt_count + 1;
       const succeeded = outcome.statusCode !== null && outcome.statusCode >= 200 && outcome.statusCode < 300;
       let next: number | undefined;
@@ -114,18 +151,8 @@ export function createDispatcher(options: { store: Store; clock: Clock; schedule
       if (next !== undefined) {
         scheduler.schedule({ kind: DELIVERY_JOB, subjectId: delivery.id, dueMs: next, payload: { endpoint_id: delivery.endpoint_id } satisfies DeliveryJobPayload });
       }
-      const attempted: DeliveryAttempted = {
-        deliveryId: updated.id,
-        eventId: updated.event_id,
-        eventType,
-        endpointId: updated.endpoint_id,
-        url: updated.url,
-        status: updated.status,
-        attempts: updated.attempt_count,
-        nextAttemptMs: updated.next_attempt_ms,
-        attempt: outcome,
-      };
-      work.afterCommit(() => bus.emit("delivery.attempted", attempted));
+      chaos.afterAttempt(started, current, succeeded && current.status === "pending");
+      announce(updated);
     };
   }
 

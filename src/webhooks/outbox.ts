@@ -8,32 +8,36 @@ import type { Store } from "../store/index.js";
 import type { DeliveryRow } from "../store/repos/deliveries.js";
 import type { StoredEvent } from "../store/repos/events.js";
 import type { WebhookEndpointRow } from "../store/repos/webhook-endpoints.js";
+import { createWebhookChaos } from "./chaos.js";
 import { DELIVERY_JOB } from "./delivery-job.js";
 import { createFirstAttempts } from "./first-attempts.js";
 
 
 /**
  * The outbox: the deliveries to make are written in the same transaction as
- * their event, each with its first attempt going out at once (see first-attempts.ts). `ids`
- * makes the deliveries' ids.
+ * their event, each with its first attempt going out at once (see first-attempts.ts), unless the
+ * endpoint's chaos delays or holds it (see chaos.ts). `ids` makes the deliveries' ids.
  */
 export function createOutbox({ store, clock, scheduler, bus, ids }: { store: Store; clock: Clock; scheduler: Scheduler<Work>; bus: Bus; ids: Ids }) {
   const firstAttempts = createFirstAttempts({ store, clock, scheduler });
+  const chaos = createWebhookChaos({ store, clock, scheduler });
 
   function deliver(event: StoredEvent, endpoint: WebhookEndpointRow): DeliveryExpected {
     const now = clock.now();
     const createdAt = new Date(now).toISOString();
+    // Ordered, not random: its indexes (and the job's and attempts' keyed by it) grow at one edge.
+    const id = ids.newOrderedId("del", now);
+    const later = chaos.scheduleFirstAttempt({ id, endpoint_id: endpoint.id }, event.id, endpoint.chaos, now);
     const delivery = store.deliveries.insert({
-      // Ordered, not random: its indexes (and the job's and attempts' keyed by it) grow at one edge.
-      id: ids.newOrderedId("del", now),
+      id,
       event_id: event.id,
       company_id: event.company_id,
       endpoint_id: endpoint.id,
       url: endpoint.url,
-      next_attempt_ms: now,
+      next_attempt_ms: later ?? now,
       created_at: createdAt,
     });
-    firstAttempts.queue(delivery, createdAt);
+    if (later === undefined) firstAttempts.queue(delivery, createdAt);
     return { deliveryId: delivery.id, endpointId: endpoint.id, url: delivery.url };
   }
 

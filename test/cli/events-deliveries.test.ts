@@ -24,7 +24,7 @@ describe("paysim events show / resend with webhook deliveries", () => {
     expect(code).toBe(0);
     const endpointId = paysim.forwardEndpoints[0]!.id;
     expect(stdout).toMatch(new RegExp(`\\ndeliveries\\n  ${endpointId}  ${receiver.url}  succeeded  next attempt —\\n`));
-    expect(stdout).toMatch(/\n {4}ATTEMPTED AT {2,}HTTP {2}DURATION {2}ERROR\n {4}\d{4}-\d\d-\d\dT[\d:.]+Z {2,}200 {3}\d+ ms +—\n$/);
+    expect(stdout).toMatch(/\n {4}ATTEMPTED AT {2,}HTTP {2}DURATION {2}ERROR {2}CHAOS {2}RESPONSE\n {4}\d{4}-\d\d-\d\dT[\d:.]+Z {2,}200 {3}\d+ ms +— +— +answered 200\n$/);
   });
 
   it("resends an event to the endpoint, which receives the same event again", async () => {

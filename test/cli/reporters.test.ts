@@ -41,6 +41,11 @@ describe("plain log lines", () => {
       "delivery evt_1 → http://127.0.0.1:3000/hooks connection refused 12ms, retry 2/6 at 2026-05-01T12:02:00.000Z",
     ],
     ["a delivered attempt", deliveryLine(update("succeeded", 3, 200, null)), "delivery evt_1 → http://127.0.0.1:3000/hooks 200 12ms, delivered"],
+    [
+      "a duplicate that chaos sent",
+      deliveryLine({ ...update("succeeded", 1, 200, null), attempt: { statusCode: 200, error: null, durationMs: 12.4, chaos: "duplicate" } }),
+      "delivery evt_1 → http://127.0.0.1:3000/hooks 200 12ms (chaos: duplicate), delivered",
+    ],
     ["the last failed attempt", deliveryLine(update("failed", 7, 500, null)), "delivery evt_1 → http://127.0.0.1:3000/hooks 500 12ms, gave up after 7 attempts"],
     [
       "an attempt to a deleted endpoint",
@@ -124,6 +129,7 @@ describe("paysim start outside a TTY", () => {
       attempt: 1,
       status_code: 200,
       error: null,
+      chaos: null,
       status: "succeeded",
       next_attempt_at: null,
     });

@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { setTimeout as delay } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
 import { verifySignature } from "../../src/webhooks/sign.js";
 import type { StartedPaysim } from "../helpers/cli.js";
+import { createdEventId, eventWhen } from "../helpers/child-events.js";
 import { usePaysimCli, useReceiver, useTempDir } from "../helpers/disposables.js";
 import { callApi, createIntent, clientFor } from "../helpers/paysim.js";
 
@@ -27,27 +27,7 @@ async function kill(started: StartedPaysim): Promise<void> {
   expect(result.signal).toBe("SIGKILL");
 }
 
-/**
- * Waits until the child's API shows what `check` wants. The child is another
- * process: the only way to see its state is to ask it, so this asks again
- * until it matches (bounded, to fail a hung test with the last answer).
- */
-async function eventWhen(started: StartedPaysim, eventId: string, check: (event: any) => boolean): Promise<any> {
-  let last: any;
-  for (let tries = 0; tries < 500; tries++) {
-    last = (await callApi(started.url, started.key, "GET", `/v1/events/${eventId}`)).body;
-    if (check(last)) return last;
-    await delay(20);
-  }
-  throw new Error(`the event never reached the expected state; last seen: ${JSON.stringify(last)}`);
-}
 
-async function createdEventId(started: StartedPaysim): Promise<string> {
-  const intent = await createIntent(clientFor(started.url, started.key));
-  const events = await callApi(started.url, started.key, "GET", "/v1/events?type=payment_intent.created&limit=1");
-  expect(events.body.data[0].data.id).toBe(intent.id);
-  return events.body.data[0].id;
-}
 
 describe("webhook deliveries survive paysim being killed (SIGKILL)", () => {
   it("keeps a failed delivery's retry across a kill: it is sent after the restart when the clock reaches it, not before", async () => {
@@ -130,8 +110,8 @@ describe("webhook deliveries survive paysim being killed (SIGKILL)", () => {
     const delivered = await eventWhen(second, eventId, (e) => e.deliveries[0]?.status === "succeeded");
     expect(delivered.deliveries).toHaveLength(1);
     expect(delivered.deliveries[0].attempts).toEqual([
-      { attempted_at: expect.any(String), status_code: null, error: expect.stringMatching(/interrupted/), duration_ms: null },
-      { attempted_at: expect.any(String), status_code: 200, error: null, duration_ms: expect.any(Number) },
+      { attempted_at: expect.any(String), status_code: null, error: expect.stringMatching(/interrupted/), duration_ms: null, response_body: null, chaos: null },
+      { attempted_at: expect.any(String), status_code: 200, error: null, duration_ms: expect.any(Number), response_body: "answered 200", chaos: null },
     ]);
     // Sent once or twice (the cut-off attempt may have reached the receiver), the same signed bytes each time.
     const received = receiver.requests.filter((r) => r.headers["service-event-id"] === eventId);

@@ -35,6 +35,12 @@ describe("a delivery's state in words", () => {
     ["given up", { kind: "gave_up", attempts: 7, last: last500 }, "gave up after 7 attempts (last 500)"],
     ["stopped by a deleted endpoint", { kind: "stopped", attempts: 2, last: last500 }, "stopped: endpoint deleted after 2 attempts (last 500)"],
     ["stopped before any attempt reported", { kind: "stopped", attempts: 0, last: null }, "stopped: endpoint deleted"],
+    ["delivered again by chaos", { kind: "delivered", attempts: 1, last: { statusCode: 200, error: null, durationMs: 3, chaos: "duplicate" } }, "delivered 200 in 3ms (chaos: duplicate)"],
+    [
+      "failing after a held first attempt",
+      { kind: "failing", attempts: 1, last: { ...last500, chaos: "reordered" }, nextAttemptMs: NOW + 30_000 },
+      "500 (chaos: reordered), retry 1/6 in 00:30",
+    ],
   ];
   it.each(cases)("%s", (_name, state, text) => {
     expect(deliveryStateText(state, NOW)).toBe(text);

@@ -85,6 +85,16 @@ paysim http://127.0.0.1:PORT · clock … · 1 in flight · q to quit`);
     await view.waitForFrame("↻ connection refused, retry 1/6 in 00:30");
   });
 
+  it("marks the attempts webhook chaos made: a delayed first attempt, then its duplicate", async () => {
+    const { paysim, view } = await setUp(200, { chaos: { duplicate: 1, delay_ms: [1000, 1000] } });
+    await createIntent(paysim);
+    await view.waitForFrame("… sending…");
+    await paysim.advanceClock(1);
+    await view.waitForFrame(/✓ delivered 200 in \d+ms \(chaos: delayed\)/);
+    await paysim.advanceClock(10);
+    await view.waitForFrame(/✓ delivered 200 in \d+ms \(chaos: duplicate\)/);
+  });
+
   it("shows 'sending…' for an endpoint whose first attempt has not finished yet", async () => {
     const { paysim, receiver, view } = await setUp("hang");
     await createIntent(paysim);

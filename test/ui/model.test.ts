@@ -265,7 +265,7 @@ describe("actions from bus payloads", () => {
       kind: "delivery",
       delivery: {
         deliveryId: "del_1", eventId: "evt_1", eventType: "payment_intent.created", endpointId: "we_1", url: "http://127.0.0.1:9/x",
-        status: "pending", attempts: 1, nextAttemptMs: T0 + 30_000, last: { statusCode: null, error: "connection refused", durationMs: 3 },
+        status: "pending", attempts: 1, nextAttemptMs: T0 + 30_000, last: { statusCode: null, error: "connection refused", durationMs: 3, chaos: null },
       },
     });
   });

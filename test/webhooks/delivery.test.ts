@@ -54,7 +54,7 @@ describe("a webhook delivery", () => {
         url: receiver.url,
         status: "succeeded",
         next_attempt_at: null,
-        attempts: [{ attempted_at: event.created_at, status_code: 200, error: null, duration_ms: expect.any(Number) }],
+        attempts: [{ attempted_at: event.created_at, status_code: 200, error: null, duration_ms: expect.any(Number), response_body: "answered 200", chaos: null }],
       },
     ]);
     expect(event.deliveries[0].attempts[0].duration_ms).toBeGreaterThanOrEqual(0);

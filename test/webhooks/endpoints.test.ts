@@ -23,6 +23,7 @@ describe("the webhook endpoints API", () => {
       url: "http://localhost:3000/webhooks",
       enabled_events: ["*"],
       secret: expect.stringMatching(/^whsec_[0-9A-Za-z]{16,}$/),
+      chaos: null,
       created_at: expect.stringMatching(/Z$/),
       request_id: response.headers.get("request-id"),
     });

@@ -42,7 +42,7 @@ describe("a hanging endpoint", () => {
       [fine.id, "succeeded"],
     ]);
     // The hanging attempt is shown as started, with no outcome yet.
-    expect(deliveries[0].attempts).toEqual([{ attempted_at: expect.any(String), status_code: null, error: null, duration_ms: null }]);
+    expect(deliveries[0].attempts).toEqual([{ attempted_at: expect.any(String), status_code: null, error: null, duration_ms: null, response_body: null, chaos: null }]);
 
     // Once it answers, every one of its deliveries is made: none was dropped while it hung.
     hanging.respondWith(200);

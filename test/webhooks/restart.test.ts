@@ -60,8 +60,8 @@ describe("webhook deliveries across a restart on the same database", () => {
     expect(deliveries).toHaveLength(1);
     expect(deliveries[0].status).toBe("succeeded");
     expect(deliveries[0].attempts).toEqual([
-      { attempted_at: expect.any(String), status_code: null, error: expect.stringMatching(/interrupted/), duration_ms: null },
-      { attempted_at: expect.any(String), status_code: 200, error: null, duration_ms: expect.any(Number) },
+      { attempted_at: expect.any(String), status_code: null, error: expect.stringMatching(/interrupted/), duration_ms: null, response_body: null, chaos: null },
+      { attempted_at: expect.any(String), status_code: 200, error: null, duration_ms: expect.any(Number), response_body: "answered 200", chaos: null },
     ]);
   });
 });

@@ -17,7 +17,18 @@ interface Delivery {
   url?: string;
   status?: string;
   next_attempt_at?: string | null;
-  attempts?: { attempted_at?: string; status_code?: number | null; error?: string | null; duration_ms?: number }[];
+  attempts?: { attempted_at?: string; status_code?: number | null; error?: string | null; duration_ms?: number; response_body?: string | null; chaos?: string | null }[];
+}
+
+/** How much of a receiver's answer the table shows, on one line; `--json` has all that was kept. */
+const RESPONSE_SHOWN = 60;
+
+/** A receiver's answer on one line: whitespace and control characters as single spaces, cut with "…". */
+function responseText(body: string | null | undefined): string {
+  if (typeof body !== "string") return "—";
+  const flat = body.replace(/[\s\p{Cc}]+/gu, " ").trim();
+  if (flat === "") return "(empty)";
+  return flat.length > RESPONSE_SHOWN ? `${flat.slice(0, RESPONSE_SHOWN - 1)}…` : flat;
 }
 
 export function eventsCommand(output: Output = consoleOutput): Command {
@@ -171,6 +182,8 @@ function deliveryLines(deliveries: readonly Delivery[]): string[] {
       { header: "HTTP", value: (a) => text(a.status_code) },
       { header: "DURATION", value: (a) => (typeof a.duration_ms === "number" ? `${a.duration_ms} ms` : "—") },
       { header: "ERROR", value: (a) => text(a.error) },
+      { header: "CHAOS", value: (a) => text(a.chaos) },
+      { header: "RESPONSE", value: (a) => responseText(a.response_body) },
     ]);
     lines.push(...rows.map((row) => `    ${row}`));
   }

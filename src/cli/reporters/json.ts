@@ -41,6 +41,7 @@ export function startJsonReporter(bus: Bus, output: Output, options: { db: strin
       status_code: d.attempt.statusCode,
       error: d.attempt.error,
       duration_ms: d.attempt.durationMs,
+      chaos: d.attempt.chaos ?? null,
       status: d.status,
       next_attempt_at: d.nextAttemptMs === null ? null : new Date(d.nextAttemptMs).toISOString(),
     });

@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import * as z from "zod";
+import { chaosSchema } from "../../domain/chaos.js";
 import { ApiError } from "../../domain/errors.js";
 import { EVENT_TYPES } from "../../domain/events.js";
 import { need, parseOrThrow } from "../../domain/validation.js";
@@ -33,6 +34,7 @@ const createSchema = z.strictObject({
     })
     .min(1, { error: "enabled_events must list at least one event type, or \"*\"." })
     .optional(),
+  chaos: chaosSchema("chaos").nullable().optional(),
 });
 
 const noQuery = z.strictObject({});
@@ -61,7 +63,7 @@ export function webhookEndpointRoutes({ store, clock, ids, runIdempotently, outb
     const { body, company, request } = changeRequest(c);
     return idempotentResponse(c, runIdempotently(request, () => {
       const input = parseOrThrow(createSchema, body);
-      const row = insertEndpoint(store, ids, { companyId: company.id, url: input.url, enabledEvents: input.enabled_events ?? ["*"], createdAt: clock.nowIso() });
+      const row = insertEndpoint(store, ids, { companyId: company.id, url: input.url, enabledEvents: input.enabled_events ?? ["*"], createdAt: clock.nowIso(), chaos: input.chaos });
       return { status: 201, resource: toEndpointResource(row) };
     }));
   });

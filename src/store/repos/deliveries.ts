@@ -23,6 +23,10 @@ export interface DeliveryForAttempt {
   body: string;
   eventType: string;
   secret: string;
+  /** The endpoint's chaos settings (JSON), or null. */
+  chaos: string | null;
+  /** Whether the endpoint has been deleted since. */
+  endpointDeleted: boolean;
 }
 
 export function createDeliveriesRepo(db: Db) {
@@ -32,9 +36,9 @@ export function createDeliveriesRepo(db: Db) {
     VALUES (?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?)`);
   const byId = objectRows<DeliveryRow>(db.prepare("SELECT * FROM deliveries WHERE id = ?"));
   // One statement for all an attempt needs: the endpoint even if deleted since (a delivery in flight finishes).
-  const forAttempt = objectRows<DeliveryRow & { event_body: string; event_type: string; endpoint_secret: string }>(
+  const forAttempt = objectRows<DeliveryRow & { event_body: string; event_type: string; endpoint_secret: string; endpoint_chaos: string | null; endpoint_deleted_at: string | null }>(
     db.prepare(`
-      SELECT d.*, e.body AS event_body, e.type AS event_type, w.secret AS endpoint_secret
+      SELECT d.*, e.body AS event_body, e.type AS event_type, w.secret AS endpoint_secret, w.chaos AS endpoint_chaos, w.deleted_at AS endpoint_deleted_at
         FROM deliveries d
         JOIN events e ON e.id = d.event_id
         JOIN webhook_endpoints w ON w.id = d.endpoint_id
@@ -44,6 +48,15 @@ export function createDeliveriesRepo(db: Db) {
   // Positional parameters and no RETURNING: once per attempt, and the caller knows the row.
   const update = db.prepare("UPDATE deliveries SET status = ?, attempt_count = ?, next_attempt_ms = ?, updated_at = ? WHERE id = ?");
   const pendingForEndpoint = db.prepare("SELECT * FROM deliveries WHERE endpoint_id = ? AND status = 'pending'");
+  // Only read for an endpoint whose chaos reorders: a scan of that endpoint's pending deliveries.
+  const heldBefore = db
+    .prepare(`
+      SELECT d.id FROM deliveries d
+        JOIN jobs j ON j.subject_id = d.id AND j.kind = ?
+       WHERE d.endpoint_id = ? AND d.status = 'pending' AND d.attempt_count = 0 AND d.seq < ?
+         AND json_extract(j.payload, '$.chaos') = 'reordered'
+       ORDER BY d.seq`)
+    .pluck();
   return {
     insert(row: Pick<DeliveryRow, "id" | "event_id" | "company_id" | "endpoint_id" | "url" | "next_attempt_ms" | "created_at">): DeliveryRow {
       const { lastInsertRowid } = insert.run(row.id, row.event_id, row.company_id, row.endpoint_id, row.url, row.next_attempt_ms, row.created_at, row.created_at);
@@ -54,12 +67,14 @@ export function createDeliveriesRepo(db: Db) {
     forAttempt(id: string): DeliveryForAttempt | undefined {
       const row = forAttempt.get(id);
       if (!row) return undefined;
-      const { event_body: body, event_type: eventType, endpoint_secret: secret, ...delivery } = row;
-      return { delivery, body, eventType, secret };
+      const { event_body: body, event_type: eventType, endpoint_secret: secret, endpoint_chaos: chaos, endpoint_deleted_at: deletedAt, ...delivery } = row;
+      return { delivery, body, eventType, secret, chaos, endpointDeleted: deletedAt !== null };
     },
     forEvent: (eventId: string) => forEvent.all(eventId) as DeliveryRow[],
     update: (row: Pick<DeliveryRow, "id" | "status" | "attempt_count" | "next_attempt_ms" | "updated_at">) =>
       void update.run(row.status, row.attempt_count, row.next_attempt_ms, row.updated_at, row.id),
     pendingForEndpoint: (endpointId: string) => pendingForEndpoint.all(endpointId) as DeliveryRow[],
+    /** The deliveries to this endpoint made before delivery `seq` whose first attempt chaos holds back (a job of `kind` marked "reordered"). */
+    heldBefore: (endpointId: string, seq: number, kind: string) => heldBefore.all(kind, endpointId, seq) as string[],
   };
 }

@@ -1,3 +1,4 @@
+import type { ChaosMark } from "../../domain/chaos.js";
 import type { Db } from "../open.js";
 
 export interface DeliveryAttemptRow {
@@ -8,13 +9,19 @@ export interface DeliveryAttemptRow {
   error: string | null;
   duration_ms: number | null;
   finished: number;
+  /** The first KiB of the receiver's answer, masked; null without an answer (and before migration 060). */
+  response_body: string | null;
+  /** Which webhook chaos made this attempt (SPEC §13.1); null for a normal one. */
+  chaos: ChaosMark | null;
 }
 
 export function createDeliveryAttemptsRepo(db: Db) {
-  const start = db.prepare("INSERT INTO delivery_attempts (delivery_id, attempted_at) VALUES (?, ?)");
+  const start = db.prepare("INSERT INTO delivery_attempts (delivery_id, attempted_at, chaos) VALUES (?, ?, ?)");
   const isOpen = db.prepare("SELECT 1 FROM delivery_attempts WHERE seq = ? AND delivery_id = ? AND finished = 0").pluck();
   // Positional parameters: start and finish run once per attempt.
-  const finish = db.prepare("UPDATE delivery_attempts SET attempted_at = ?, status_code = ?, error = ?, duration_ms = ?, finished = 1 WHERE seq = ?");
+  const finish = db.prepare(
+    "UPDATE delivery_attempts SET attempted_at = ?, status_code = ?, error = ?, duration_ms = ?, response_body = ?, finished = 1 WHERE seq = ?",
+  );
   const discardUnsent = db.prepare("DELETE FROM delivery_attempts WHERE seq = ? AND delivery_id = ? AND finished = 0");
   const forDeliveries = db.prepare(
     "SELECT * FROM delivery_attempts WHERE delivery_id IN (SELECT value FROM json_each(?)) ORDER BY seq",
@@ -24,13 +31,13 @@ export function createDeliveryAttemptsRepo(db: Db) {
     "UPDATE delivery_attempts SET error = ?, finished = 1 WHERE finished = 0",
   );
   return {
-    /** Written before the request goes out; answers the attempt's seq. */
-    start: (deliveryId: string, attemptedAt: string) => Number(start.run(deliveryId, attemptedAt).lastInsertRowid),
+    /** Written before the request goes out, marked with the chaos that makes it, if any; answers the attempt's seq. */
+    start: (deliveryId: string, attemptedAt: string, chaos: ChaosMark | null = null) => Number(start.run(deliveryId, attemptedAt, chaos).lastInsertRowid),
     /** Whether this delivery's attempt `seq` is recorded and not yet finished (a restart finishes every open one). */
     isOpen: (seq: number, deliveryId: string) => isOpen.get(seq, deliveryId) === 1,
     /** The outcome, and the time the request really went out (a first attempt is recorded before its turn comes). */
-    finish: (row: Pick<DeliveryAttemptRow, "seq" | "attempted_at" | "status_code" | "error" | "duration_ms">) =>
-      void finish.run(row.attempted_at, row.status_code, row.error, row.duration_ms, row.seq),
+    finish: (row: Pick<DeliveryAttemptRow, "seq" | "attempted_at" | "status_code" | "error" | "duration_ms"> & { response_body?: string | null }) =>
+      void finish.run(row.attempted_at, row.status_code, row.error, row.duration_ms, row.response_body ?? null, row.seq),
     /** Removes an attempt recorded ahead that was never sent (its delivery stopped first). */
     discardUnsent: (seq: number, deliveryId: string) => void discardUnsent.run(seq, deliveryId),
     forDeliveries: (deliveryIds: readonly string[]) => forDeliveries.all(JSON.stringify(deliveryIds)) as DeliveryAttemptRow[],

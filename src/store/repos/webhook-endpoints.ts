@@ -12,12 +12,15 @@ export interface WebhookEndpointRow {
   deleted_at: string | null;
   /** 1 when a `--forward-to` made it: a later start that does not name its URL removes it. */
   from_forward_to: number;
+  /** The endpoint's webhook chaos settings as JSON (SPEC §13.1); null for none. */
+  chaos: string | null;
 }
 
 export function createWebhookEndpointsRepo(db: Db) {
   const insert = db.prepare(`
-    INSERT INTO webhook_endpoints (id, company_id, url, secret, enabled_events, created_at, from_forward_to)
-    VALUES (@id, @company_id, @url, @secret, @enabled_events, @created_at, @from_forward_to) RETURNING *`);
+    INSERT INTO webhook_endpoints (id, company_id, url, secret, enabled_events, created_at, from_forward_to, chaos)
+    VALUES (@id, @company_id, @url, @secret, @enabled_events, @created_at, @from_forward_to, @chaos) RETURNING *`);
+  const setChaos = db.prepare("UPDATE webhook_endpoints SET chaos = ? WHERE id = ?");
   const fromForwardTo = db.prepare("SELECT * FROM webhook_endpoints WHERE from_forward_to = 1 AND deleted_at IS NULL ORDER BY seq");
   const setFromForwardTo = db.prepare("UPDATE webhook_endpoints SET from_forward_to = ? WHERE id = ?");
   const live = db.prepare("SELECT * FROM webhook_endpoints WHERE company_id = ? AND deleted_at IS NULL ORDER BY seq");
@@ -31,6 +34,7 @@ export function createWebhookEndpointsRepo(db: Db) {
     byId: (companyId: string, id: string) => byId.get(companyId, id) as WebhookEndpointRow | undefined,
     softDelete: (companyId: string, id: string, at: string) => softDelete.run(at, companyId, id).changes === 1,
     setSecret: (id: string, secret: string) => void setSecret.run(secret, id),
+    setChaos: (id: string, chaos: string | null) => void setChaos.run(chaos, id),
     insert: (row: Omit<WebhookEndpointRow, "seq" | "deleted_at">) => insert.get(row) as WebhookEndpointRow,
     /** The live endpoints a `--forward-to` made, of every company. */
     fromForwardTo: () => fromForwardTo.all() as WebhookEndpointRow[],
