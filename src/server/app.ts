@@ -7,6 +7,7 @@ import { errorResponse, thrownResponse } from "./errors.js";
 import { hostGuard } from "./guards/host.js";
 import { apiKeyAuth } from "./guards/key.js";
 import { durableAnswers } from "./middleware/durable-answers.js";
+import { faultInjection } from "./middleware/fault-injection.js";
 import { requestLog } from "./middleware/request-log.js";
 import { resourceResponse } from "./respond.js";
 import { checkoutRoutes } from "./routes/checkout.js";
@@ -22,7 +23,7 @@ export type PaysimApp = Hono<AppEnv>;
  * The whole HTTP surface as one Hono app, the same under @hono/node-server
  * (through node-adapter.ts) and `app.request()`. Its middleware gives the
  * SPEC §2 precedence: request id and log → durable answers → Host (403) → key
- * on every /v1 path (401) → route (404/405) → the route's own body (413/400)
+ * on every /v1 path (401) → the company's fault rules (SPEC §14) → route (404/405) → the route's own body (413/400)
  * and Idempotency-Key (400) middleware → handler. Anything thrown on the way is
  * answered by the one `onError`.
  */
@@ -33,6 +34,7 @@ export function createApp(deps: AppDeps): PaysimApp {
   app.use(durableAnswers(deps.store));
   app.use(hostGuard(deps.loopbackHostNames));
   app.use("/v1/*", apiKeyAuth(deps.store));
+  app.use("/v1/*", faultInjection(deps));
 
   app.get("/health", (c) => resourceResponse(c, { status: "ok", version: VERSION }));
   app.route("/v1/payment_intents", paymentIntentRoutes(deps));

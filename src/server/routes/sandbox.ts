@@ -10,7 +10,8 @@ import { eventResource } from "../../services/events.js";
 import type { AppDeps, AppEnv } from "../env.js";
 import { jsonBody } from "../middleware/json-body.js";
 import { idempotencyKey } from "../middleware/idempotency-key.js";
-import { resourceResponse, changeRequest, idempotentResponse } from "../respond.js";
+import { singleQuery } from "../list-query.js";
+import { resourceResponse, changeRequest, idempotentResponse, listResponse } from "../respond.js";
 
 
 const SECONDS_RULE = `an integer from 1 to ${MAX_ADVANCE_SECONDS}`;
@@ -25,6 +26,9 @@ const advanceSchema = z.strictObject({
 
 /** Reset takes no body: any field in one is refused as unknown (SPEC §2). */
 const resetSchema = z.strictObject({});
+
+/** The list of fault rules takes no query: a typo must not pass unnoticed. */
+const noQuery = z.strictObject({});
 
 const transitionSchema = z.strictObject({
   to: z.enum(PAYOUT_STATUSES, { error: needOneOf("to", PAYOUT_STATUSES) }),
@@ -49,8 +53,8 @@ const ingestSchema = z.strictObject({
   ),
 });
 
-/** /v1/sandbox: controls a real provider does not have (SPEC §5, §8). */
-export function sandboxRoutes({ clock, advanceClock, runIdempotently, payouts, resetSandbox }: AppDeps) {
+/** /v1/sandbox: controls a real provider does not have (SPEC §5, §8, §12, §14). */
+export function sandboxRoutes({ clock, advanceClock, runIdempotently, payouts, resetSandbox, faults }: AppDeps) {
   const app = new Hono<AppEnv>();
   const clockResource = () => ({
     object: "clock",
@@ -78,6 +82,22 @@ export function sandboxRoutes({ clock, advanceClock, runIdempotently, payouts, r
     parseOrThrow(resetSchema, c.get("body"));
     const deleted = resetSandbox(c.get("company").id);
     return resourceResponse(c, { object: "reset", deleted });
+  });
+
+  /** SPEC §14: fault rules of this company; the body's schema is domain/faults.ts `faultRuleSchema`. */
+  app.post("/faults", jsonBody(), (c) => resourceResponse(c, faults.add(c.get("company").id, c.get("body")), 201));
+
+  app.get("/faults", (c) => {
+    parseOrThrow(noQuery, singleQuery(c));
+    return listResponse(c, faults.list(c.get("company").id).map((rule) => JSON.stringify(rule)), false);
+  });
+
+  app.delete("/faults", (c) => resourceResponse(c, { object: "faults_cleared", deleted: faults.clear(c.get("company").id) }));
+
+  app.delete("/faults/:id", (c) => {
+    const id = c.req.param("id");
+    faults.remove(c.get("company").id, id);
+    return resourceResponse(c, { id, object: "fault", deleted: true });
   });
 
   app.post("/payouts/:id/transition", jsonBody(), idempotencyKey({ required: false }), (c) => {
