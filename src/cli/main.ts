@@ -5,6 +5,7 @@ import { clockCommand } from "./commands/clock.js";
 import { endpointsCommand } from "./commands/endpoints.js";
 import { execCommand } from "./commands/exec.js";
 import { eventsCommand } from "./commands/events.js";
+import { faultsCommand } from "./commands/faults.js";
 import { fixturesCommand } from "./commands/fixtures.js";
 import { payoutsCommand } from "./commands/payouts.js";
 import { resetCommand } from "./commands/reset.js";
@@ -26,6 +27,7 @@ export function buildProgram(output: Output = consoleOutput): Command {
     .addCommand(payoutsCommand(output))
     .addCommand(clockCommand(output))
     .addCommand(resetCommand(output))
+    .addCommand(faultsCommand(output))
     .addHelpText(
       "after",
       `
