@@ -1,5 +1,7 @@
-import { describe, expect, it } from "vitest";
-import { startPaysim, type RunningPaysim } from "../src/index.js";
+import { describe, expect, expectTypeOf, it } from "vitest";
+import type * as z from "zod";
+import type { faultRuleSchema } from "../src/domain/faults.js";
+import { startPaysim, type PaysimFaultRuleInput, type RunningPaysim } from "../src/index.js";
 import { defer } from "./helpers/disposables.js";
 import { callApi, freshKey } from "./helpers/paysim.js";
 import { buildRequest } from "./helpers/raw-socket.js";
@@ -16,6 +18,11 @@ const createIntent = (paysim: RunningPaysim, key = freshKey()) =>
   callApi(paysim.url, paysim.secretKey, "POST", "/v1/payment_intents", { body: { amount: 1000 }, idempotencyKey: key });
 
 describe("faults on the startPaysim() object", () => {
+  it("takes exactly the rules the API's schema takes (checked by the type checker)", () => {
+    expectTypeOf<PaysimFaultRuleInput>().toExtend<z.input<typeof faultRuleSchema>>();
+    expectTypeOf<z.input<typeof faultRuleSchema>>().toExtend<PaysimFaultRuleInput>();
+  });
+
   it("add() makes a rule for the default company and resolves to it; clear() removes them all", async () => {
     const paysim = await start();
     const rule = await paysim.faults.add({ fault: "server_error", match: { method: "POST", path: "/v1/payment_intents" }, times: 2 });

@@ -35,6 +35,12 @@ export function isFaultablePath(path: string): boolean {
   return path.startsWith("/v1/") && path !== "/v1/sandbox" && !path.startsWith("/v1/sandbox/");
 }
 
+/** An integer field from 1 to `max`, every refusal saying `rule`. */
+function integerFrom1(field: string, max: number, rule: string) {
+  const wrong = { error: `${field} must be ${rule}.` };
+  return z.number({ error: need(field, rule) }).int(wrong).min(1, wrong).max(max, wrong);
+}
+
 /**
  * The body of `POST /v1/sandbox/faults` and the argument of `faults.add()`: the one schema of a
  * new rule, with the SPEC's ranges. Unknown fields are refused; so is `latency_ms` on a fault that
@@ -59,23 +65,13 @@ export const faultRuleSchema = z
         { error: need("match", 'an object with "method" and/or "path"') },
       )
       .optional(),
-    times: z
-      .number({ error: need("times", TIMES_RULE) })
-      .int({ error: `times must be ${TIMES_RULE}.` })
-      .min(1, { error: `times must be ${TIMES_RULE}.` })
-      .max(MAX_FAULT_TIMES, { error: `times must be ${TIMES_RULE}.` })
-      .optional(),
+    times: integerFrom1("times", MAX_FAULT_TIMES, TIMES_RULE).optional(),
     probability: z
       .number({ error: need("probability", "a number from 0 to 1") })
       .min(0, { error: "probability must be a number from 0 to 1." })
       .max(1, { error: "probability must be a number from 0 to 1." })
       .optional(),
-    latency_ms: z
-      .number({ error: need("latency_ms", LATENCY_RULE) })
-      .int({ error: `latency_ms must be ${LATENCY_RULE}.` })
-      .min(1, { error: `latency_ms must be ${LATENCY_RULE}.` })
-      .max(MAX_FAULT_LATENCY_MS, { error: `latency_ms must be ${LATENCY_RULE}.` })
-      .optional(),
+    latency_ms: integerFrom1("latency_ms", MAX_FAULT_LATENCY_MS, LATENCY_RULE).optional(),
     seed: z.number({ error: need("seed", "an integer") }).int({ error: "seed must be an integer." }).optional(),
   })
   .superRefine((rule, ctx) => {

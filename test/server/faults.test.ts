@@ -140,6 +140,16 @@ describe("the faults that answer at once", () => {
     expect(statuses).toEqual([500, 500, 500, 200, 200]);
   });
 
+  it("spends each hit once when many matching requests arrive together", async () => {
+    const paysim = await usePaysimApp({ config: TWO_COMPANIES });
+    await addFault(paysim, { fault: "server_error", match: { path: "/v1/payment_intents" }, times: 5 });
+    const statuses = (await Promise.all(Array.from({ length: 20 }, () => createIntentCall(paysim)))).map((response) => response.status);
+    expect(statuses.filter((status) => status === 500)).toHaveLength(5);
+    expect(statuses.filter((status) => status === 201)).toHaveLength(15);
+    expect(written(paysim).payment_intents).toBe(15);
+    expect(await listFaults(paysim)).toEqual([]);
+  });
+
   it("tries rules oldest first and gives one request at most one fault", async () => {
     const paysim = await usePaysimApp({ config: TWO_COMPANIES });
     const first = await addFault(paysim, { fault: "rate_limited" });
