@@ -23,9 +23,10 @@ export type PaysimApp = Hono<AppEnv>;
  * The whole HTTP surface as one Hono app, the same under @hono/node-server
  * (through node-adapter.ts) and `app.request()`. Its middleware gives the
  * SPEC §2 precedence: request id and log → durable answers → Host (403) → key
- * on every /v1 path (401) → the company's fault rules (SPEC §14) → route (404/405) → the route's own body (413/400)
- * and Idempotency-Key (400) middleware → handler. Anything thrown on the way is
- * answered by the one `onError`.
+ * on every /v1 path (401) → the key's company's fault rules (SPEC §14) → route
+ * (404/405) → the route's own body (413/400) and Idempotency-Key (400)
+ * middleware → handler. Anything thrown on the way is answered by the one
+ * `onError`.
  */
 export function createApp(deps: AppDeps): PaysimApp {
   const app = new Hono<AppEnv>();

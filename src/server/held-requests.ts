@@ -35,9 +35,6 @@ export function createHeldRequests() {
       stopped = true;
       for (const release of [...releases]) release();
     },
-
-    /** How many holds are waiting. */
-    size: () => releases.size,
   };
 }
 
