@@ -29,7 +29,7 @@ export function faultInjection({ faults, store, heldRequests }: { faults: FaultR
     const unanswered = hit.fault === "lost_response" || hit.fault === "timeout";
     const fault: RequestFault = { ruleId: hit.ruleId, fault: hit.fault, unanswered };
     c.set("fault", fault);
-    const injected = `Injected by fault rule ${hit.ruleId} (POST /v1/sandbox/faults)`;
+    const injected = `Injected by fault ${hit.ruleId} (a fault rule; see GET /v1/sandbox/faults)`;
     const held = () => heldRequests.hold(hit.latencyMs!, (release) => whenConnectionCloses(c, release));
     switch (hit.fault) {
       case "server_error":
