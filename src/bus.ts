@@ -1,5 +1,6 @@
 import { EventEmitter } from "node:events";
 import type { ChaosMark } from "./domain/chaos.js";
+import type { FaultKind } from "./domain/faults.js";
 
 /**
  * The bus's contract: plain facts that it owns, copied out of the store's rows when they are
@@ -7,13 +8,27 @@ import type { ChaosMark } from "./domain/chaos.js";
  * table never reaches them.
  */
 
+/** The fault rule (SPEC §14) that hit a request. */
+export interface RequestFault {
+  ruleId: string;
+  fault: FaultKind;
+  /** The client got no answer at all (`lost_response`, `timeout`): its connection was closed. */
+  unanswered: boolean;
+}
+
 /** A finished API request, as the log and the live view show it. */
 export interface RequestLogged {
   requestId: string;
   method: string;
   path: string;
+  /**
+   * The status answered. For a request a fault left unanswered: the status paysim made and
+   * withheld (`lost_response`), or 0 when it made none (`timeout`).
+   */
   status: number;
   durationMs: number;
+  /** Present when a fault rule hit the request. */
+  fault?: RequestFault;
 }
 
 /** A delivery the outbox made for an event: an attempt will report on it. */

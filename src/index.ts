@@ -11,7 +11,8 @@ import { toAdvanceSeconds } from "./domain/duration.js";
 import { createPaysim, type PaysimOptions } from "./paysim.js";
 import type { StartPaysimOptions } from "./options.js";
 import { recordEvents, type EventRecord } from "./testing/event-record.js";
-import type { PaysimEvents, PaysimWebhooks } from "./testing/types.js";
+import { companyFaults } from "./testing/faults.js";
+import type { PaysimEvents, PaysimFaults, PaysimWebhooks } from "./testing/types.js";
 import { createWaits } from "./testing/waits.js";
 
 // Only what a merchant's code uses is exported, and nothing whose types need a devDependency
@@ -29,6 +30,10 @@ export type {
   PaysimDeliveryAttempt,
   PaysimEvent,
   PaysimEvents,
+  PaysimFaultKind,
+  PaysimFaultRule,
+  PaysimFaultRuleInput,
+  PaysimFaults,
   PaysimWebhooks,
   WaitOptions,
   WebhookFilter,
@@ -71,8 +76,17 @@ export interface RunningPaysim {
    */
   webhooks: PaysimWebhooks;
   /**
-   * Deletes every payment intent, payout, event, delivery, attempt, idempotency record and
-   * scheduled job of every company, so each test can start clean (call it in `beforeEach`).
+   * Fault rules for the default company (SPEC §14): make paysim fail on purpose, to test a
+   * client's timeouts and retries. `reset()` removes them too.
+   *
+   * @example
+   * // The next payment intent is created and committed, but its answer never arrives.
+   * await paysim.faults.add({ fault: "lost_response", match: { method: "POST", path: "/v1/payment_intents" } });
+   */
+  faults: PaysimFaults;
+  /**
+   * Deletes every payment intent, payout, event, delivery, attempt, idempotency record, fault rule
+   * and scheduled job of every company, so each test can start clean (call it in `beforeEach`).
    * Keeps companies, keys, webhook endpoints with their secrets, and the clock. Attempts in
    * flight are abandoned: their outcome is never recorded.
    */
@@ -132,6 +146,7 @@ export async function startPaysim(options: StartPaysimOptions = {}): Promise<Run
     },
     events: waits.events,
     webhooks: waits.webhooks,
+    faults: companyFaults(instance.faults, instance.companies[0]!.company.id),
     close() {
       waits.close();
       return instance.close();

@@ -9,7 +9,9 @@ import { ClockRangeError, createClock, isTimeScale, TIME_SCALE_RANGE, type Clock
 import { readStoredClock, saveClock, type StoredClock } from "./runtime/clock-persistence.js";
 import { createScheduler, type Scheduler } from "./runtime/scheduler.js";
 import { createApp, type PaysimApp } from "./server/app.js";
+import { createHeldRequests } from "./server/held-requests.js";
 import { serveOnNode } from "./server/node-adapter.js";
+import { createFaultRules, type FaultRules } from "./services/faults.js";
 import { createPayoutService } from "./services/payouts.js";
 import { createPayoutSimulator, registerPayoutMoves } from "./sim/payout-simulator.js";
 import { bootstrap, type BootstrappedCompany } from "./services/bootstrap.js";
@@ -84,6 +86,8 @@ export interface PaysimInstance {
   advanceClock(seconds: number): Promise<void>;
   /** Deletes every company's activity (SPEC §12.1 `reset()`); companies, keys, endpoints and the clock stay. */
   reset(): void;
+  /** The fault rules of every company (SPEC §14): add, list, remove, clear. */
+  faults: FaultRules;
   /** Writes a consistent copy of the whole state to `path` (SPEC §12.1); rejects once closed. */
   snapshot(path: string): Promise<void>;
   /** Stops listening, then closes the database. Safe to call twice. */
@@ -159,6 +163,8 @@ export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimI
     };
 
     const resetSandbox = createSandboxReset({ store, scheduler, bus });
+    const faults = createFaultRules({ store, clock, ids });
+    const heldRequests = createHeldRequests();
 
     const app = createApp({
       store,
@@ -175,6 +181,8 @@ export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimI
       baseUrl,
       advanceClock,
       resetSandbox,
+      faults,
+      heldRequests,
       reportError,
     });
 
@@ -200,6 +208,7 @@ export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimI
       webhookConnections: () => dispatcher.retained(),
       advanceClock,
       reset: () => void resetSandbox(null),
+      faults,
       async snapshot(path) {
         if (closing || !db.open) throw new Error(`Cannot write the snapshot ${path}: this paysim is stopped.`);
         store.transaction(() => saveClock(store, clock)); // the snapshot resumes from this instant
@@ -207,6 +216,8 @@ export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimI
       },
       close() {
         closing ??= (async () => {
+          // Requests a fault holds (timeout, latency) would keep the server from closing: cut short.
+          heldRequests.releaseAll();
           await listener.close();
           await scheduler.stop();
           dispatcher.close();

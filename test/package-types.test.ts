@@ -15,7 +15,7 @@ const DIST_TYPES = join(REPO, "dist", "index.d.ts");
 /** The exports a merchant imports by name; any other export must be documented just the same. */
 const NAMED_IMPORTS = `import {
   startPaysim, verifySignature, ConfigError, DatabaseInUseError, NewerDatabaseError, UnusableDatabaseError, InvalidDurationError,
-  type StartPaysimOptions, type RunningPaysim, type PaysimConfig, type VerifyOptions,
+  type StartPaysimOptions, type RunningPaysim, type PaysimConfig, type VerifyOptions, type PaysimFaultRule, type PaysimFaultRuleInput,
 } from "paysim";`;
 
 const CONSUMER = `${NAMED_IMPORTS}
@@ -30,10 +30,14 @@ export async function run(): Promise<boolean> {
   const now: Date = await paysim.clock.advance("1d");
   const reset: Promise<void> = paysim.reset();
   await reset;
+  const rule: PaysimFaultRule = await paysim.faults.add({ fault: "lost_response", match: { method: "POST", path: "/v1/payment_intents" }, times: 2 });
+  const input: PaysimFaultRuleInput = { fault: "latency", latency_ms: 100, probability: 0.5, seed: 7 };
+  await paysim.faults.add(input);
+  await paysim.faults.clear();
   await paysim.close();
   const errors: Error[] = [new ConfigError("x"), new InvalidDurationError("x")];
   const classes = [DatabaseInUseError, NewerDatabaseError, UnusableDatabaseError];
-  return verifySignature("{}", "t=1,v1=00", "whsec_x", verify) && now instanceof Date && errors.length + classes.length > 0;
+  return verifySignature("{}", "t=1,v1=00", "whsec_x", verify) && now instanceof Date && errors.length + classes.length > 0 && rule.remaining === 2;
 }
 
 import { PaysimTimeoutError, type DeliveredWebhook, type EventFilter, type PaysimEvent, type WaitOptions, type WebhookFilter } from "paysim";

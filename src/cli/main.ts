@@ -6,6 +6,7 @@ import { clockCommand } from "./commands/clock.js";
 import { endpointsCommand } from "./commands/endpoints.js";
 import { execCommand } from "./commands/exec.js";
 import { eventsCommand } from "./commands/events.js";
+import { faultsCommand } from "./commands/faults.js";
 import { fixturesCommand } from "./commands/fixtures.js";
 import { payoutsCommand } from "./commands/payouts.js";
 import { resetCommand } from "./commands/reset.js";
@@ -28,6 +29,7 @@ export function buildProgram(output: Output = consoleOutput): Command {
     .addCommand(clockCommand(output))
     .addCommand(resetCommand(output))
     .addCommand(checkReceiverCommand(output))
+    .addCommand(faultsCommand(output))
     .addHelpText(
       "after",
       `

@@ -10,6 +10,7 @@ export type ErrorCode =
   | "method_not_allowed"
   | "idempotency_conflict"
   | "payload_too_large"
+  | "rate_limited"
   | "internal_error";
 
 /**

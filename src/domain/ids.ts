@@ -3,7 +3,7 @@ import { randomBytes } from "node:crypto";
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 const UPPER_ALNUM = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
 
-export type IdPrefix = "pi" | "po" | "evt" | "req" | "we" | "co" | "job" | "del";
+export type IdPrefix = "pi" | "po" | "evt" | "req" | "we" | "co" | "job" | "del" | "flt";
 
 /** `size` fresh random bytes a call. The default, `crypto.randomBytes`, is the cryptographic source. */
 export type RandomSource = (size: number) => Uint8Array;

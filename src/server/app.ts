@@ -7,6 +7,7 @@ import { errorResponse, thrownResponse } from "./errors.js";
 import { hostGuard } from "./guards/host.js";
 import { apiKeyAuth } from "./guards/key.js";
 import { durableAnswers } from "./middleware/durable-answers.js";
+import { faultInjection } from "./middleware/fault-injection.js";
 import { requestLog } from "./middleware/request-log.js";
 import { OPENAPI_OPERATION } from "./openapi/document.js";
 import { mountedAt, type MountedOperation, type Operation } from "./openapi/operation.js";
@@ -25,10 +26,11 @@ export type PaysimApp = Hono<AppEnv>;
  * The whole HTTP surface as one Hono app, the same under @hono/node-server
  * (through node-adapter.ts) and `app.request()`. Its middleware gives the
  * SPEC §2 precedence: request id and log → durable answers → Host (403) → key
- * on every /v1 path (401) → route (404/405) → the route's own body (413/400)
- * and Idempotency-Key (400) middleware → handler. Anything thrown on the way is
- * answered by the one `onError`. Each /v1 module is mounted with its operations,
- * which the OpenAPI document (GET /v1/openapi.json, no key) describes.
+ * on every /v1 path (401) → the key's company's fault rules (SPEC §14) → route
+ * (404/405) → the route's own body (413/400) and Idempotency-Key (400)
+ * middleware → handler. Anything thrown on the way is answered by the one
+ * `onError`. Each /v1 module is mounted with its operations, which the OpenAPI
+ * document (GET /v1/openapi.json, no key) describes.
  */
 export function createApp(deps: AppDeps): PaysimApp {
   const app = new Hono<AppEnv>();
@@ -44,6 +46,7 @@ export function createApp(deps: AppDeps): PaysimApp {
   // Registered before the key guard, the document answers without one (SPEC §15).
   app.get(OPENAPI_OPERATION.path, openApiRoute(() => operations, deps.baseUrl));
   app.use("/v1/*", apiKeyAuth(deps.store));
+  app.use("/v1/*", faultInjection(deps));
 
   app.get("/health", (c) => resourceResponse(c, { status: "ok", version: VERSION }));
   api("/v1/payment_intents", paymentIntentRoutes(deps), PAYMENT_INTENT_OPERATIONS);

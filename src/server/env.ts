@@ -1,10 +1,11 @@
 import type { Context } from "hono";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { Bus } from "../bus.js";
+import type { Bus, RequestFault } from "../bus.js";
 import type { TestCard } from "../domain/test-cards.js";
 import type { Ids } from "../domain/ids.js";
 import type { Clock } from "../runtime/clock.js";
 import type { RunIdempotently } from "../services/idempotency.js";
+import type { FaultRules } from "../services/faults.js";
 import type { SandboxReset } from "../services/sandbox-reset.js";
 import type { PaymentIntentService } from "../services/payment-intents.js";
 import type { PayoutService } from "../services/payouts.js";
@@ -12,6 +13,7 @@ import type { UnitOfWork } from "../services/unit-of-work.js";
 import type { Store } from "../store/index.js";
 import type { Company } from "../store/repos/companies.js";
 import type { Outbox } from "../webhooks/outbox.js";
+import type { HeldRequests } from "./held-requests.js";
 
 /** What the HTTP layer is built from; createPaysim assembles it. */
 export interface AppDeps {
@@ -35,6 +37,10 @@ export interface AppDeps {
   advanceClock: (seconds: number) => Promise<void>;
   /** Deletes one company's activity (or every company's, with null) and answers the counts (SPEC §12). */
   resetSandbox: SandboxReset;
+  /** The fault rules (SPEC §14): the sandbox routes change them, the fault middleware asks them. */
+  faults: FaultRules;
+  /** The waits of `timeout` and `latency` faults, which a stopping paysim cuts short. */
+  heldRequests: HeldRequests;
   /** Where unexpected errors are reported (with their request id). */
   reportError: (requestId: string, error: unknown) => void;
 }
@@ -58,6 +64,10 @@ export interface RequestVariables {
   body: Record<string, unknown>;
   /** The checked Idempotency-Key header, when sent (middleware/idempotency-key.ts). */
   idempotencyKey: string | undefined;
+  /** The fault that hit this request, if one did (middleware/fault-injection.ts). */
+  fault: RequestFault | undefined;
+  /** For a request a fault left unanswered: the status withheld, 0 when none was made (middleware/fault-injection.ts). */
+  unansweredStatus: number | undefined;
 }
 
 export interface AppEnv {

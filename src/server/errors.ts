@@ -14,6 +14,7 @@ export const HTTP_STATUS: Record<ErrorCode, ContentfulStatusCode> = {
   method_not_allowed: 405,
   idempotency_conflict: 409,
   payload_too_large: 413,
+  rate_limited: 429,
   internal_error: 500,
 };
 
@@ -50,6 +51,8 @@ export function errorResponse(requestId: string, error: ApiError, headers: Recor
     request_id: requestId,
   };
   if (error.code === "unauthorized") headers["WWW-Authenticate"] = "Bearer";
+  // Only a fault rule (SPEC §14) answers 429: the client may try again after a second.
+  if (error.code === "rate_limited") headers["Retry-After"] = "1";
   return jsonResponse(requestId, JSON.stringify(body), HTTP_STATUS[error.code], headers);
 }
 

@@ -8,11 +8,14 @@
  *   an absolute-form target, a body taken in one read()) instead of a web
  *   Request built for each of them (what each saves: docs/performance.md);
  * - `serveOnNode` holds answers to the end of the event loop's turn, so that
- *   answers to every request read in that turn leave together.
+ *   answers to every request read in that turn leave together;
+ * - a fault rule (SPEC §14) closes a request's connection with no answer, or
+ *   notices that the client or a stopping paysim closed it first.
  *
  * Elsewhere each reader falls back to the web Request.
  */
 import type { Http2Bindings, HttpBindings } from "@hono/node-server";
+import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
 import type { Context, Hono } from "hono";
 import type { IncomingMessage } from "node:http";
 import type { ApiError } from "../domain/errors.js";
@@ -129,6 +132,35 @@ function readStreaming(incoming: IncomingMessage, limit: BodyLimit): Promise<Uin
     incoming.on("error", () => settle(() => reject(limit.cutShort())));
     incoming.on("close", () => settle(() => reject(limit.cutShort())));
   });
+}
+
+/**
+ * Closes this request's connection without a byte of answer, as a network that lost it would:
+ * the client sees the connection end. What is left to send is dropped: the request's answer
+ * becomes one @hono/node-server knows was sent already. Without a socket (`app.request()`)
+ * there is nothing to close, and that empty answer is what the caller gets.
+ */
+export function closeWithoutAnswer(c: Context<AppEnv>): void {
+  incomingOf(c)?.socket.destroy();
+  // Hono copies the old answer's headers into a new one unless the old one is cleared first.
+  c.res = undefined;
+  c.res = RESPONSE_ALREADY_SENT;
+}
+
+/**
+ * Calls `onClosed` once this request's connection has closed (the client gave up, or paysim is
+ * stopping and dropped it), at once if it is closed already. Answers the function that stops
+ * listening. Without a socket (`app.request()`) no connection ever closes.
+ */
+export function whenConnectionCloses(c: Context<AppEnv>, onClosed: () => void): () => void {
+  const socket = incomingOf(c)?.socket;
+  if (!socket) return () => {};
+  if (socket.destroyed) {
+    onClosed();
+    return () => {};
+  }
+  socket.once("close", onClosed);
+  return () => void socket.off("close", onClosed);
 }
 
 /** The fetch handler @hono/node-server serves (paysim serves HTTP/1.1: its bindings are `NodeBindings`). */

@@ -14,11 +14,8 @@ export type ResetCounts = ResetResult["deleted"];
  */
 export function createSandboxReset({ store, scheduler, bus }: { store: Store; scheduler: Scheduler<Work>; bus: Bus }) {
   return (companyId: string | null): ResetCounts => {
-    const { deleted, jobSubjects } = store.transaction(() => {
-      const result = store.sandboxReset.reset(companyId);
-      // Fault rules (SPEC §14) are deleted here too, once they exist.
-      return result;
-    });
+    // Fault rules (SPEC §14) go in the same transaction as the rest.
+    const { deleted, jobSubjects } = store.transaction(() => store.sandboxReset.reset(companyId));
     scheduler.forgetSubjects(jobSubjects);
     // Listeners that remember what happened (the live view, waits) forget it here.
     bus.emit("sandbox.reset", { companyId, deleted });

@@ -5,6 +5,7 @@ import { createCompaniesRepo } from "./repos/companies.js";
 import { createDeliveriesRepo } from "./repos/deliveries.js";
 import { createDeliveryAttemptsRepo } from "./repos/delivery-attempts.js";
 import { createEventsRepo } from "./repos/events.js";
+import { createFaultRulesRepo } from "./repos/fault-rules.js";
 import { createIdempotencyKeysRepo } from "./repos/idempotency-keys.js";
 import { createJobsRepo } from "./repos/jobs.js";
 import { createMetaRepo } from "./repos/meta.js";
@@ -31,6 +32,7 @@ export function createStore(db: Db): StoreShape {
     deliveries: createDeliveriesRepo(db),
     deliveryAttempts: createDeliveryAttemptsRepo(db),
     sandboxReset: createSandboxResetRepo(db),
+    faultRules: createFaultRulesRepo(db),
     /** Runs `fn` in one IMMEDIATE transaction, durable when it returns (nested calls become savepoints). */
     transaction: group.transaction,
     /** Runs `fn` as one unit of a group commit: `committed` settles once it is durable. */
@@ -58,6 +60,7 @@ interface StoreShape {
   deliveries: ReturnType<typeof createDeliveriesRepo>;
   deliveryAttempts: ReturnType<typeof createDeliveryAttemptsRepo>;
   sandboxReset: ReturnType<typeof createSandboxResetRepo>;
+  faultRules: ReturnType<typeof createFaultRulesRepo>;
   transaction<T>(fn: () => T): T;
   unit<T>(fn: () => T): { result: T; committed: Promise<void> };
   flush(): void;

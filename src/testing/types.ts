@@ -90,3 +90,57 @@ export interface PaysimWebhooks {
    */
   waitFor(filter: WebhookFilter, options?: WaitOptions): Promise<DeliveredWebhook>;
 }
+
+/** A fault that a rule makes paysim commit on purpose (SPEC §14). */
+export type PaysimFaultKind = "server_error" | "rate_limited" | "lost_response" | "timeout" | "latency";
+
+/** A new fault rule: the body of `POST /v1/sandbox/faults`. */
+export interface PaysimFaultRuleInput {
+  /**
+   * `server_error` (500, nothing done), `rate_limited` (429 with Retry-After: 1, nothing done),
+   * `lost_response` (the request is done and committed, then the connection closes with no answer),
+   * `timeout` (no answer for `latency_ms`, then the connection closes; nothing done), `latency` (the
+   * normal answer, `latency_ms` late).
+   */
+  fault: PaysimFaultKind;
+  /** Which requests: absent, every /v1 request of the company (never /v1/sandbox/…, /health, checkout, dashboard). */
+  match?: {
+    /** "GET", "POST", "DELETE"…; absent: any. */
+    method?: "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE";
+    /** A /v1/… path where `*` stands for one segment, e.g. "/v1/payment_intents/*\/capture"; absent: any. */
+    path?: string;
+  };
+  /** How many matching requests it hits (1–10,000, default 1); the rule is gone once used up. */
+  times?: number;
+  /** The chance a matching request is hit (0–1, default 1), drawn from `seed`. */
+  probability?: number;
+  /** The wait of `latency` (required) and `timeout` (default 30,000), 1–60,000 real milliseconds. */
+  latency_ms?: number;
+  /** An integer (default 0): the same seed hits the same matching requests in every run. */
+  seed?: number;
+}
+
+/** A fault rule as `GET /v1/sandbox/faults` shows it. */
+export interface PaysimFaultRule {
+  id: string;
+  object: "fault";
+  fault: PaysimFaultKind;
+  match: { method: string | null; path: string | null };
+  times: number;
+  /** Hits left. */
+  remaining: number;
+  probability: number;
+  latency_ms: number | null;
+  created_at: string;
+}
+
+/** The fault rules of a running paysim's default company (SPEC §14). */
+export interface PaysimFaults {
+  /**
+   * Adds a rule and resolves to it. Rejects with an Error naming the field for a rule the API
+   * would refuse (400), storing nothing.
+   */
+  add(rule: PaysimFaultRuleInput): Promise<PaysimFaultRule>;
+  /** Removes every rule of the default company. */
+  clear(): Promise<void>;
+}

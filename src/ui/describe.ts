@@ -1,4 +1,4 @@
-import type { AttemptResult, SandboxReset } from "../bus.js";
+import type { AttemptResult, RequestFault, SandboxReset } from "../bus.js";
 import { MAX_ATTEMPTS } from "../domain/retry-schedule.js";
 import type { DeliveryState } from "./delivery-state.js";
 
@@ -118,6 +118,27 @@ export function statusTone(status: number | null): StatusTone {
   if (status !== null && status >= 200 && status < 400) return "good";
   if (status !== null && status >= 400 && status < 500) return "warn";
   return "bad";
+}
+
+/**
+ * A request's status as shown: "—" when a fault left it without one (a `timeout`).
+ *
+ * @example
+ * requestStatus(201) // "201"
+ * requestStatus(0)   // "—"
+ */
+export function requestStatus(status: number): string {
+  return status === 0 ? "—" : String(status);
+}
+
+/**
+ * How the log line and the live view mark a request a fault rule hit (SPEC §14).
+ *
+ * @example
+ * faultMark({ ruleId: "flt_1", fault: "lost_response", unanswered: true }) // "fault lost_response flt_1, no answer sent"
+ */
+export function faultMark(fault: RequestFault): string {
+  return `fault ${fault.fault} ${fault.ruleId}${fault.unanswered ? ", no answer sent" : ""}`;
 }
 
 /** A request's duration as the log has always printed it. */

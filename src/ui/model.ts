@@ -1,4 +1,4 @@
-import type { AttemptResult, DeliveriesStopped, DeliveryAttempted, EventCreated, RequestLogged, SandboxReset } from "../bus.js";
+import type { AttemptResult, DeliveriesStopped, DeliveryAttempted, EventCreated, RequestFault, RequestLogged, SandboxReset } from "../bus.js";
 import { maskText } from "../domain/masking.js";
 import { deliveryStateOf, isFinished, type DeliveryState } from "./delivery-state.js";
 
@@ -46,6 +46,8 @@ export interface RequestView {
   durationMs: number;
   /** Clock time the request was logged (ISO). */
   at: string;
+  /** The fault rule that hit it (SPEC §14), if one did. */
+  fault?: RequestFault;
 }
 
 /** A finished line: printed once above the live region. */
@@ -141,6 +143,7 @@ export function requestAction(request: RequestLogged, atIso: string): LiveAction
       status: request.status,
       durationMs: request.durationMs,
       at: atIso,
+      ...(request.fault && { fault: request.fault }),
     },
   };
 }

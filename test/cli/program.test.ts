@@ -22,6 +22,11 @@ describe("the paysim program", () => {
     [["clock"], "paysim clock advance 6h"],
     [["clock", "show"], "paysim clock show --json"],
     [["clock", "advance"], "paysim clock advance 90s"],
+    [["faults"], "paysim faults add lost_response --method POST --path /v1/payment_intents"],
+    [["faults", "add"], "paysim faults add server_error --path /v1/payment_intents/*/capture --times 2"],
+    [["faults", "list"], "paysim faults list --json"],
+    [["faults", "remove"], "paysim faults remove flt_3kTq0cXbVd9pHnRw2LmYs4Ae"],
+    [["faults", "clear"], "paysim faults clear"],
     [[], "paysim trigger payment_intent.captured"],
   ])("paysim %j --help shows usage and examples", async (command, example) => {
     const { code, stdout } = await runCli([...command, "--help"]);

@@ -26,6 +26,21 @@ describe("plain log lines", () => {
   it.each([
     ["a request", requestLine({ requestId: "req_1", method: "POST", path: "/v1/payment_intents", status: 201, durationMs: 12.34 }), "POST /v1/payment_intents 201 12.3ms"],
     [
+      "a request whose answer a fault withheld",
+      requestLine({ requestId: "req_1", method: "POST", path: "/v1/payment_intents", status: 201, durationMs: 3.04, fault: { ruleId: "flt_1", fault: "lost_response", unanswered: true } }),
+      "POST /v1/payment_intents 201 3.0ms fault lost_response flt_1, no answer sent",
+    ],
+    [
+      "a request a timeout fault held",
+      requestLine({ requestId: "req_1", method: "GET", path: "/v1/events", status: 0, durationMs: 200.5, fault: { ruleId: "flt_2", fault: "timeout", unanswered: true } }),
+      "GET /v1/events — 200.5ms fault timeout flt_2, no answer sent",
+    ],
+    [
+      "a request a fault answered",
+      requestLine({ requestId: "req_1", method: "GET", path: "/v1/events", status: 500, durationMs: 1, fault: { ruleId: "flt_3", fault: "server_error", unanswered: false } }),
+      "GET /v1/events 500 1.0ms fault server_error flt_3",
+    ],
+    [
       "an event",
       eventLine({ id: "evt_1", type: "payout.created", objectId: "po_1" }),
       "event evt_1 payout.created po_1",

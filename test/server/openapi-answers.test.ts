@@ -164,6 +164,20 @@ describe("every answer of a realistic run matches the OpenAPI document", () => {
     await call("GET", `/v1/events/${events[0]!.id}`);
 
     // Deleting an endpoint, resetting the sandbox, and answers of no operation (unknown route, wrong method).
+    // Fault rules (SPEC §14): their own answers, and the 500 and 429 they make another operation answer.
+    await call("POST", "/v1/sandbox/faults", { body: { fault: "server_error", match: { method: "GET", path: "/v1/payouts" } } });
+    await call("GET", "/v1/payouts");
+    await call("POST", "/v1/sandbox/faults", { body: { fault: "rate_limited", match: { path: "/v1/payment_intents/*" } } });
+    await call("GET", `/v1/payment_intents/${intent.id}`);
+    const rule = (await call("POST", "/v1/sandbox/faults", { body: { fault: "latency", latency_ms: 1, times: 5 } })).body;
+    await call("POST", "/v1/sandbox/faults", { body: { fault: "latency" } });
+    await call("POST", "/v1/sandbox/faults", { body: { fault: "server_error", match: { path: "/v1/sandbox/clock" } } });
+    await call("GET", "/v1/sandbox/faults");
+    await call("GET", "/v1/sandbox/faults?limit=1");
+    await call("DELETE", `/v1/sandbox/faults/${rule.id}`);
+    await call("DELETE", `/v1/sandbox/faults/${rule.id}`);
+    await call("POST", "/v1/sandbox/faults", { body: { fault: "timeout", match: { path: "/v1/refunds" } } });
+    await call("DELETE", "/v1/sandbox/faults");
     await call("DELETE", `/v1/webhook_endpoints/${endpoint.id}`);
     await call("DELETE", `/v1/webhook_endpoints/${endpoint.id}`);
     await call("POST", "/v1/sandbox/reset", { body: { everything: true } });
@@ -190,7 +204,7 @@ describe("every answer of a realistic run matches the OpenAPI document", () => {
       }
     }
     expect([...reached].sort()).toEqual([...operationIds].sort());
-    expect(new Set(answers.map((answer) => answer.status))).toEqual(new Set([200, 201, 400, 401, 403, 404, 405, 409, 413]));
+    expect(new Set(answers.map((answer) => answer.status))).toEqual(new Set([200, 201, 400, 401, 403, 404, 405, 409, 413, 429, 500]));
     for (const answer of answers) expect(answer.requestId, `${answer.method} ${answer.path}`).toMatch(/^req_/);
 
     // And the deliveries it documents were really there: an answered attempt, a refused one, a network error.

@@ -124,7 +124,7 @@ describe("GET /v1/openapi.json", () => {
       .map((name) => components.schemas[name].properties.error.properties.code.enum)
       .flat()
       .sort();
-    expect(codes).toEqual(["forbidden", "idempotency_conflict", "internal_error", "invalid_request", "method_not_allowed", "not_found", "payload_too_large", "unauthorized"]);
+    expect(codes).toEqual(["forbidden", "idempotency_conflict", "internal_error", "invalid_request", "method_not_allowed", "not_found", "payload_too_large", "rate_limited", "unauthorized"]);
     expect(components.responses.Error401.headers["WWW-Authenticate"]).toBeDefined();
   });
 });
@@ -133,12 +133,13 @@ describe("the error answers an operation documents", () => {
   const answers = { 200: z.strictObject({ ok: z.boolean() }) };
   const body = z.strictObject({ name: z.string() });
   const cases: { name: string; operation: Omit<Operation, "operationId" | "summary" | "answers">; statuses: string[] }[] = [
-    { name: "a read of the whole list", operation: { method: "get", path: "/v1/things" }, statuses: ["200", "401", "403", "500"] },
-    { name: "a read by id", operation: { method: "get", path: "/v1/things/:id" }, statuses: ["200", "401", "403", "404", "500"] },
-    { name: "a list with a query", operation: { method: "get", path: "/v1/things", query: z.strictObject({ limit: z.string().optional() }) }, statuses: ["200", "400", "401", "403", "500"] },
-    { name: "a body", operation: { method: "post", path: "/v1/things", body }, statuses: ["200", "400", "401", "403", "413", "500"] },
-    { name: "a body and a key", operation: { method: "post", path: "/v1/things/:id/move", body, idempotencyKey: "optional" }, statuses: ["200", "400", "401", "403", "404", "409", "413", "500"] },
+    { name: "a read of the whole list", operation: { method: "get", path: "/v1/things" }, statuses: ["200", "401", "403", "429", "500"] },
+    { name: "a read by id", operation: { method: "get", path: "/v1/things/:id" }, statuses: ["200", "401", "403", "404", "429", "500"] },
+    { name: "a list with a query", operation: { method: "get", path: "/v1/things", query: z.strictObject({ limit: z.string().optional() }) }, statuses: ["200", "400", "401", "403", "429", "500"] },
+    { name: "a body", operation: { method: "post", path: "/v1/things", body }, statuses: ["200", "400", "401", "403", "413", "429", "500"] },
+    { name: "a body and a key", operation: { method: "post", path: "/v1/things/:id/move", body, idempotencyKey: "optional" }, statuses: ["200", "400", "401", "403", "404", "409", "413", "429", "500"] },
     { name: "no key needed", operation: { method: "get", path: "/v1/open", noKey: true }, statuses: ["200", "403", "500"] },
+    { name: "a sandbox control (never faulted)", operation: { method: "get", path: "/v1/sandbox/things" }, statuses: ["200", "401", "403", "500"] },
   ];
 
   it.each(cases)("follow from what it takes: $name", ({ operation, statuses }) => {

@@ -119,6 +119,14 @@ paysim http://127.0.0.1:PORT · clock … · 1 in flight · q to quit`);
     expect(frame).not.toContain("4242424242424242");
   });
 
+  it("marks a request a fault rule hit with the fault and the rule", async () => {
+    const { paysim, view } = await setUp(200);
+    const rule = (await paysim.api("POST", "/v1/sandbox/faults", { body: { fault: "rate_limited", match: { path: "/v1/events" } } })).body;
+    await paysim.api("GET", "/v1/events");
+    const frame = await view.waitForFrame("GET /v1/events 429");
+    expect(normalise(frame).split("\n").filter((line) => line.includes("GET /v1/events"))).toEqual([`12:00:00  GET /v1/events 429 Nms fault rate_limited ${rule.id}`]);
+  });
+
   it("stops waiting for an endpoint that is deleted while its delivery is failing", async () => {
     const { paysim, view } = await setUp(500);
     await createIntent(paysim);

@@ -13,8 +13,8 @@ export function resetCommand(output: Output = consoleOutput): Command {
     .addHelpText(
       "after",
       `
-Deletes the payment intents, payouts, events, deliveries, idempotency records and
-scheduled work of the key's company; other companies are untouched. Asks for no
+Deletes the payment intents, payouts, events, deliveries, idempotency records, fault
+rules and scheduled work of the key's company; other companies are untouched. Asks for no
 confirmation: it is a sandbox. Webhook attempts in flight are abandoned.
 
 Examples:

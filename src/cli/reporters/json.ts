@@ -26,7 +26,16 @@ export function startJsonReporter(bus: Bus, output: Output, options: { db: strin
     });
 
   const onRequest = (r: RequestLogged) =>
-    emit({ type: "request", request_id: r.requestId, method: r.method, path: r.path, status: r.status, duration_ms: Number(r.durationMs.toFixed(1)) });
+    emit({
+      type: "request",
+      request_id: r.requestId,
+      method: r.method,
+      path: r.path,
+      status: r.status,
+      duration_ms: Number(r.durationMs.toFixed(1)),
+      // Only on a request a fault rule hit (SPEC §14); `status` is then 0 when none was made.
+      ...(r.fault && { fault: { rule_id: r.fault.ruleId, fault: r.fault.fault, unanswered: r.fault.unanswered } }),
+    });
   const onEvent = (e: EventCreated) =>
     emit({ type: "event", id: e.id, event_type: e.type, object_id: e.objectId, company_id: e.companyId, request_id: e.requestId, created_at: e.createdAt });
   const onDelivery = (d: DeliveryAttempted) =>

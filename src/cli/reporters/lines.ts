@@ -3,7 +3,7 @@ import type { Bus, DeliveryAttempted, EventCreated, RequestLogged, SandboxReset 
 import { bannerLines } from "../../ui/banner.js";
 import { bannerFacts } from "../banner-facts.js";
 import { deliveryStateOf } from "../../ui/delivery-state.js";
-import { attemptText, deliveryLogText, requestDuration, resetText, statusTone, type StatusTone } from "../../ui/describe.js";
+import { attemptText, deliveryLogText, faultMark, requestDuration, requestStatus, resetText, statusTone, type StatusTone } from "../../ui/describe.js";
 import type { Output } from "../output.js";
 import { subscribe, type Reporter, type StartedInstance } from "./subscribe.js";
 
@@ -11,13 +11,15 @@ import { subscribe, type Reporter, type StartedInstance } from "./subscribe.js";
 type Paint = (text: string, style: "green" | "yellow" | "red") => string;
 
 /**
- * `POST /v1/payment_intents 201 12.3ms` — other tools and tests read this shape; keep it.
+ * `POST /v1/payment_intents 201 12.3ms` — other tools and tests read this shape; keep it. A
+ * request a fault rule hit ends with the fault: `… 201 3.1ms fault lost_response flt_…, no answer sent`.
  *
  * @example
  * requestLine({ requestId: "req_1", method: "GET", path: "/v1/events", status: 200, durationMs: 1.25 }) // "GET /v1/events 200 1.3ms"
  */
 export function requestLine(request: RequestLogged, paint: Paint = (text) => text): string {
-  return `${request.method} ${request.path} ${paint(String(request.status), TONE_COLOURS[statusTone(request.status)])} ${requestDuration(request.durationMs)}`;
+  const line = `${request.method} ${request.path} ${paint(requestStatus(request.status), TONE_COLOURS[statusTone(request.status)])} ${requestDuration(request.durationMs)}`;
+  return request.fault ? `${line} ${paint(faultMark(request.fault), "red")}` : line;
 }
 
 /** `event evt_… payment_intent.created pi_…` */

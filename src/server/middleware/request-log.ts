@@ -7,8 +7,8 @@ import type { AppEnv } from "../env.js";
 /**
  * Gives the request its `req_…` id (`c.get("requestId")`) and, once its answer
  * is final (errors included, turned into answers by the app's onError), logs it
- * on the bus as `request.logged`, its path masked. Runs first, so every answer
- * is logged and carries the id.
+ * on the bus as `request.logged`, its path masked, with the fault rule that hit
+ * it (SPEC §14). Runs first, so every answer is logged and carries the id.
  *
  * @example
  * app.use(requestLog({ ids, bus }));
@@ -19,12 +19,14 @@ export function requestLog({ ids, bus }: { ids: Ids; bus: Bus }) {
     const requestId = ids.newId("req");
     c.set("requestId", requestId);
     await next();
+    const fault = c.get("fault");
     bus.emit("request.logged", {
       requestId,
       method: c.req.method,
       path: maskText(c.req.path),
-      status: c.res.status,
+      status: c.get("unansweredStatus") ?? c.res.status,
       durationMs: performance.now() - started,
+      ...(fault && { fault }),
     });
   });
 }

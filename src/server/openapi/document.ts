@@ -51,7 +51,7 @@ const ERROR_HEADERS: Partial<Record<number, Record<string, string>>> = {
   429: { "Retry-After": "Seconds to wait before trying again." },
 };
 
-/** The codes an operation's features decide on; every other code (Host, a bug, a fault rule) may answer any operation. */
+/** The codes an operation's features decide on; every other code (Host, a bug or a `server_error` fault) may answer any operation. */
 function decidedCodes(operation: MountedOperation): Partial<Record<ErrorCode, boolean>> {
   const takesInput = operation.body !== undefined || operation.query !== undefined || operation.idempotencyKey !== undefined;
   return {
@@ -61,6 +61,8 @@ function decidedCodes(operation: MountedOperation): Partial<Record<ErrorCode, bo
     not_found: operation.path.includes("/:"),
     idempotency_conflict: operation.idempotencyKey !== undefined,
     method_not_allowed: false,
+    // A fault rule (SPEC §14) hits requests made with a key, never the sandbox controls.
+    rate_limited: operation.noKey !== true && !operation.path.startsWith("/v1/sandbox/"),
   };
 }
 

@@ -1,19 +1,22 @@
 import { Hono } from "hono";
 import * as z from "zod";
-import { timestampSchema, withRequestIdSchema } from "../../domain/answer-schemas.js";
+import { idOf, timestampSchema, withRequestIdSchema } from "../../domain/answer-schemas.js";
 import { MAX_ADVANCE_SECONDS } from "../../domain/duration.js";
 import { ApiError } from "../../domain/errors.js";
 import { EVENT_TYPES } from "../../domain/events.js";
+import { faultRuleSchema } from "../../domain/faults.js";
 import { PAYOUT_STATUSES } from "../../domain/payout.js";
 import { amountSchema, currencySchema, freeFormObject, need, needOneOf, parseOrThrow } from "../../domain/validation.js";
 import { ClockRangeError } from "../../runtime/clock.js";
 import { eventResource, eventSchema } from "../../services/events.js";
+import { faultSchema } from "../../services/faults.js";
 import { PAYOUT_SHAPE } from "../../store/repos/payouts.js";
 import type { AppDeps, AppEnv } from "../env.js";
 import { jsonBody } from "../middleware/json-body.js";
 import { idempotencyKey } from "../middleware/idempotency-key.js";
 import type { Operation } from "../openapi/operation.js";
-import { resourceResponse, changeRequest, idempotentResponse } from "../respond.js";
+import { singleQuery } from "../list-query.js";
+import { resourceResponse, changeRequest, idempotentResponse, listEnvelopeSchema, listResponse } from "../respond.js";
 
 const SECONDS_RULE = `an integer from 1 to ${MAX_ADVANCE_SECONDS}`;
 
@@ -27,6 +30,9 @@ const advanceSchema = z.strictObject({
 
 /** Reset takes no body: any field in one is refused as unknown (SPEC §2). */
 const resetSchema = z.strictObject({});
+
+/** The list of fault rules takes no query: a typo must not pass unnoticed. */
+const noQuery = z.strictObject({});
 
 const transitionSchema = z.strictObject({
   to: z.enum(PAYOUT_STATUSES, { error: needOneOf("to", PAYOUT_STATUSES) }),
@@ -65,6 +71,12 @@ const resetAnswerSchema = z.strictObject({
   deleted: z.strictObject({ payment_intents: z.number().int(), payouts: z.number().int(), events: z.number().int() }),
 });
 
+/** What `DELETE /v1/sandbox/faults/:id` answers. */
+const deletedFaultSchema = z.strictObject({ id: idOf("flt"), object: z.literal("fault"), deleted: z.literal(true) });
+
+/** What `DELETE /v1/sandbox/faults` answers: how many rules it removed. */
+const faultsClearedSchema = z.strictObject({ object: z.literal("faults_cleared"), deleted: z.number().int().min(0) });
+
 /** The operations below, for the OpenAPI document (SPEC §15). */
 export const SANDBOX_OPERATIONS: readonly Operation[] = [
   { operationId: "getClock", method: "get", path: "/clock", summary: "Read the virtual clock", answers: { 200: withRequestIdSchema(clockSchema) } },
@@ -76,6 +88,10 @@ export const SANDBOX_OPERATIONS: readonly Operation[] = [
     body: advanceSchema,
     answers: { 200: withRequestIdSchema(clockSchema) },
   },
+  { operationId: "addFaultRule", method: "post", path: "/faults", summary: "Add a fault rule: make matching requests of this company fail on purpose", body: faultRuleSchema, answers: { 201: withRequestIdSchema(faultSchema) } },
+  { operationId: "listFaultRules", method: "get", path: "/faults", summary: "List this company's active fault rules, oldest first", query: noQuery, answers: { 200: listEnvelopeSchema(faultSchema) } },
+  { operationId: "clearFaultRules", method: "delete", path: "/faults", summary: "Remove every fault rule of this company", answers: { 200: withRequestIdSchema(faultsClearedSchema) } },
+  { operationId: "deleteFaultRule", method: "delete", path: "/faults/:id", summary: "Remove one fault rule", answers: { 200: withRequestIdSchema(deletedFaultSchema) } },
   { operationId: "resetSandbox", method: "post", path: "/reset", summary: "Delete this company's activity", body: resetSchema, answers: { 200: withRequestIdSchema(resetAnswerSchema) } },
   {
     operationId: "transitionPayout",
@@ -97,8 +113,8 @@ export const SANDBOX_OPERATIONS: readonly Operation[] = [
   },
 ];
 
-/** /v1/sandbox: controls a real provider does not have (SPEC §5, §8). */
-export function sandboxRoutes({ clock, advanceClock, runIdempotently, payouts, resetSandbox }: AppDeps) {
+/** /v1/sandbox: controls a real provider does not have (SPEC §5, §8, §12, §14). */
+export function sandboxRoutes({ clock, advanceClock, runIdempotently, payouts, resetSandbox, faults }: AppDeps) {
   const app = new Hono<AppEnv>();
   const clockResource = (): z.infer<typeof clockSchema> => ({
     object: "clock",
@@ -126,6 +142,26 @@ export function sandboxRoutes({ clock, advanceClock, runIdempotently, payouts, r
     parseOrThrow(resetSchema, c.get("body"));
     const deleted = resetSandbox(c.get("company").id);
     const answer: z.infer<typeof resetAnswerSchema> = { object: "reset", deleted };
+    return resourceResponse(c, answer);
+  });
+
+  /** SPEC §14: fault rules of this company; the body's schema is domain/faults.ts `faultRuleSchema`. */
+  app.post("/faults", jsonBody(), (c) => resourceResponse(c, faults.add(c.get("company").id, c.get("body")), 201));
+
+  app.get("/faults", (c) => {
+    parseOrThrow(noQuery, singleQuery(c));
+    return listResponse(c, faults.list(c.get("company").id).map((rule) => JSON.stringify(rule)), false);
+  });
+
+  app.delete("/faults", (c) => {
+    const answer: z.infer<typeof faultsClearedSchema> = { object: "faults_cleared", deleted: faults.clear(c.get("company").id) };
+    return resourceResponse(c, answer);
+  });
+
+  app.delete("/faults/:id", (c) => {
+    const id = c.req.param("id");
+    faults.remove(c.get("company").id, id);
+    const answer: z.infer<typeof deletedFaultSchema> = { id, object: "fault", deleted: true };
     return resourceResponse(c, answer);
   });
 

@@ -9,8 +9,8 @@ export interface ResetResult {
 
 /**
  * Deletes the sandbox's activity of one company (or of every company, with null): payment
- * intents, payouts, events, deliveries, attempts, idempotency records and the jobs of the deleted
- * payouts and deliveries. Companies, keys, endpoints and meta (the clock) stay. Call it inside a
+ * intents, payouts, events, deliveries, attempts, idempotency records, fault rules and the jobs of
+ * the deleted payouts and deliveries. Companies, keys, endpoints and meta (the clock) stay. Call it inside a
  * transaction; children go before the rows they reference.
  */
 export function createSandboxResetRepo(db: Db) {
@@ -31,6 +31,7 @@ export function createSandboxResetRepo(db: Db) {
       const payouts = statements.payouts.run(params).changes;
       const paymentIntents = statements.paymentIntents.run(params).changes;
       statements.idempotencyKeys.run(params);
+      statements.faultRules.run(params);
       return { deleted: { payment_intents: paymentIntents, payouts, events }, jobSubjects };
     },
   };
@@ -47,5 +48,6 @@ function resetStatements(db: Db, scope: string) {
     payouts: db.prepare(`DELETE FROM payouts WHERE ${scope}`),
     paymentIntents: db.prepare(`DELETE FROM payment_intents WHERE ${scope}`),
     idempotencyKeys: db.prepare(`DELETE FROM idempotency_keys WHERE ${scope}`),
+    faultRules: db.prepare(`DELETE FROM fault_rules WHERE ${scope}`),
   };
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createStore } from "../../../src/store/index.js";
+import { MIGRATIONS } from "../../../src/store/migrations/index.js";
 import { deliveriesOf } from "../../../src/webhooks/deliveries-view.js";
 import { toEndpointResource } from "../../../src/services/webhook-endpoints.js";
 import { columns, databaseAt, everyRow, seedVersion10, userVersion, versionBefore } from "./support.js";
@@ -15,7 +16,7 @@ function migratedFrom50() {
   old.db.prepare("INSERT INTO delivery_attempts (delivery_id, attempted_at, status_code, duration_ms, finished) VALUES ('del_1', '2030-01-01T00:00:00.000Z', 200, 12, 1)").run();
   const before = everyRow(old.db);
   old.migrateTo(60);
-  return { db: old.db, ids, before };
+  return { db: old.db, ids, before, migrateTo: old.migrateTo };
 }
 
 describe("migration 60: webhook chaos and the receiver's answer", () => {
@@ -30,7 +31,9 @@ describe("migration 60: webhook chaos and the receiver's answer", () => {
   });
 
   it("shows the endpoints and attempts from before it with chaos null and response_body null, every other value unchanged", () => {
-    const { db, ids, before } = migratedFrom50();
+    const { db, ids, before, migrateTo } = migratedFrom50();
+    // The store of this paysim reads the latest schema: later steps add tables, not to these rows.
+    migrateTo(MIGRATIONS.at(-1)!.version);
     const store = createStore(db);
     expect(toEndpointResource(store.webhookEndpoints.byId(ids.company, ids.endpoint)!).chaos).toBeNull();
     expect(deliveriesOf(store, ids.event)[0]!.attempts).toEqual([

@@ -1,0 +1,159 @@
+import * as z from "zod";
+import { sha256Hex } from "../shared/sha256.js";
+import { need, needOneOf } from "./validation.js";
+
+/**
+ * Fault rules (SPEC §14): what a rule may do to a request, which requests it matches, and
+ * whether the n-th request it matches is hit. Pure: the store keeps the rules and their
+ * counters, the HTTP layer carries the faults out.
+ */
+
+/** The five faults, in the SPEC's order. */
+export const FAULT_KINDS = ["server_error", "rate_limited", "lost_response", "timeout", "latency"] as const;
+export type FaultKind = (typeof FAULT_KINDS)[number];
+
+/** The methods a rule may name; paysim's API uses GET, POST and DELETE. */
+export const FAULT_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"] as const;
+
+export const MAX_FAULT_TIMES = 10_000;
+export const MAX_FAULT_LATENCY_MS = 60_000;
+/** How long a `timeout` holds the connection when the rule gives no `latency_ms`. */
+export const DEFAULT_TIMEOUT_MS = 30_000;
+const MAX_PATH_LENGTH = 1000;
+
+/** The faults that wait `latency_ms`: the others refuse it rather than ignore it. */
+const WAITING_FAULTS: ReadonlySet<FaultKind> = new Set(["timeout", "latency"]);
+
+const PATH_RULE = "a /v1/… path whose segments are names or * (one whole segment each), e.g. /v1/payment_intents/*/capture";
+// A segment is `*` or RFC 3986 path characters without `*`: a `*` inside a name would read as a wildcard it is not.
+const PATH_PATTERN = /^\/v1(\/(\*|[A-Za-z0-9._~!$&'()+,;=:@%-]+))+$/;
+const TIMES_RULE = `an integer from 1 to ${MAX_FAULT_TIMES}`;
+const LATENCY_RULE = `an integer number of milliseconds from 1 to ${MAX_FAULT_LATENCY_MS}`;
+
+/** Whether paysim ever faults a request to `path`: the /v1 API, but never its sandbox controls. */
+export function isFaultablePath(path: string): boolean {
+  return path.startsWith("/v1/") && path !== "/v1/sandbox" && !path.startsWith("/v1/sandbox/");
+}
+
+/** An integer field from 1 to `max`, every refusal saying `rule`. */
+function integerFrom1(field: string, max: number, rule: string) {
+  const wrong = { error: `${field} must be ${rule}.` };
+  return z.number({ error: need(field, rule) }).int(wrong).min(1, wrong).max(max, wrong);
+}
+
+/**
+ * The body of `POST /v1/sandbox/faults` and the argument of `faults.add()`: the one schema of a
+ * new rule, with the SPEC's ranges. Unknown fields are refused; so is `latency_ms` on a fault that
+ * does not wait, a `latency` without it, and a path no request could be faulted on.
+ */
+export const faultRuleSchema = z
+  .strictObject({
+    fault: z.enum(FAULT_KINDS, { error: needOneOf("fault", FAULT_KINDS) }),
+    match: z
+      .strictObject(
+        {
+          method: z.enum(FAULT_METHODS, { error: needOneOf("match.method", FAULT_METHODS) }).optional(),
+          path: z
+            .string({ error: need("match.path", PATH_RULE) })
+            .max(MAX_PATH_LENGTH, { error: `match.path must be at most ${MAX_PATH_LENGTH} characters.` })
+            .regex(PATH_PATTERN, { error: `match.path must be ${PATH_RULE}.` })
+            .refine((path) => isFaultablePath(path.replaceAll("*", "x")), {
+              error: "match.path may not name /v1/sandbox/…: the sandbox controls are never faulted.",
+            })
+            .optional(),
+        },
+        { error: need("match", 'an object with "method" and/or "path"') },
+      )
+      .optional(),
+    times: integerFrom1("times", MAX_FAULT_TIMES, TIMES_RULE).optional(),
+    probability: z
+      .number({ error: need("probability", "a number from 0 to 1") })
+      .min(0, { error: "probability must be a number from 0 to 1." })
+      .max(1, { error: "probability must be a number from 0 to 1." })
+      .optional(),
+    latency_ms: integerFrom1("latency_ms", MAX_FAULT_LATENCY_MS, LATENCY_RULE).optional(),
+    seed: z.number({ error: need("seed", "an integer") }).int({ error: "seed must be an integer." }).optional(),
+  })
+  .superRefine((rule, ctx) => {
+    if (rule.fault === "latency" && rule.latency_ms === undefined) {
+      ctx.addIssue({ code: "custom", path: ["latency_ms"], input: undefined, message: `latency_ms is required for the latency fault: ${LATENCY_RULE}.` });
+    }
+    if (!WAITING_FAULTS.has(rule.fault) && rule.latency_ms !== undefined) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["latency_ms"],
+        input: rule.latency_ms,
+        message: `latency_ms applies only to the latency and timeout faults; remove it for ${rule.fault}.`,
+      });
+    }
+  });
+
+/** A new rule as a caller gives it. */
+export type FaultRuleInput = z.input<typeof faultRuleSchema>;
+
+/** A rule's settings with every default applied. */
+export interface FaultRuleSettings {
+  fault: FaultKind;
+  method: string | null;
+  path: string | null;
+  times: number;
+  probability: number;
+  /** The wait of a `latency` or `timeout`; null for the faults that do not wait. */
+  latencyMs: number | null;
+  seed: number;
+}
+
+/** A checked rule with its defaults: `times` 1, `probability` 1, `seed` 0, a `timeout` of 30 s. */
+export function faultRuleSettings(rule: z.output<typeof faultRuleSchema>): FaultRuleSettings {
+  const latencyMs = rule.fault === "timeout" ? (rule.latency_ms ?? DEFAULT_TIMEOUT_MS) : (rule.latency_ms ?? null);
+  return {
+    fault: rule.fault,
+    method: rule.match?.method ?? null,
+    path: rule.match?.path ?? null,
+    times: rule.times ?? 1,
+    probability: rule.probability ?? 1,
+    latencyMs,
+    seed: rule.seed ?? 0,
+  };
+}
+
+/**
+ * Whether a rule's `match` takes a request: its method (any when null) and its path pattern
+ * (every /v1 path when null), where `*` stands for exactly one non-empty segment. Sandbox
+ * controls, /health, the checkout pages and the dashboard are never matched.
+ *
+ * @example
+ * matchesRequest({ method: "POST", path: "/v1/payment_intents/*\/capture" }, "POST", "/v1/payment_intents/pi_1/capture") // true
+ */
+export function matchesRequest(match: { method: string | null; path: string | null }, method: string, path: string): boolean {
+  if (!isFaultablePath(path)) return false;
+  if (match.method !== null && match.method !== method) return false;
+  if (match.path === null) return true;
+  const wanted = match.path.split("/");
+  const given = path.split("/");
+  if (wanted.length !== given.length) return false;
+  return wanted.every((segment, i) => (segment === "*" ? given[i] !== "" : segment === given[i]));
+}
+
+/**
+ * A number in [0, 1) drawn from the seed and the match's ordinal (0 for the first request the
+ * rule matched, 1 for the next…). It depends on nothing else, not the rule's random id nor the
+ * time, so the same rule and the same requests are hit the same way in every run.
+ */
+export function faultDraw(seed: number, ordinal: number): number {
+  // 48 bits of a hash of both: as uniform as needed, and exact in a double.
+  return Number.parseInt(sha256Hex(`paysim-fault:${seed}:${ordinal}`).slice(0, 12), 16) / 2 ** 48;
+}
+
+/**
+ * Whether the `ordinal`-th request a rule matched is hit: always with probability 1, never
+ * with 0, otherwise when the seeded draw falls below the probability.
+ *
+ * @example
+ * hitsMatch({ probability: 1, seed: 0 }, 7) // true
+ */
+export function hitsMatch(rule: { probability: number; seed: number }, ordinal: number): boolean {
+  if (rule.probability >= 1) return true;
+  if (rule.probability <= 0) return false;
+  return faultDraw(rule.seed, ordinal) < rule.probability;
+}

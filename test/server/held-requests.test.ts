@@ -1,0 +1,47 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { createHeldRequests } from "../../src/server/held-requests.js";
+
+describe("held requests (the waits of timeout and latency faults)", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("resolves true once the wait is over", async () => {
+    vi.useFakeTimers();
+    const held = createHeldRequests();
+    const hold = held.hold(60_000);
+    vi.advanceTimersByTime(60_000);
+    expect(await hold).toBe(true);
+  });
+
+  it("resolves false at once when released by a stop, and for a hold asked for afterwards", async () => {
+    vi.useFakeTimers();
+    const held = createHeldRequests();
+    const first = held.hold(60_000);
+    const second = held.hold(30_000);
+    held.releaseAll();
+    expect(await Promise.all([first, second])).toEqual([false, false]);
+    expect(await held.hold(60_000)).toBe(false);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it("resolves false when its caller cuts it short, and stops listening then", async () => {
+    vi.useFakeTimers();
+    const held = createHeldRequests();
+    let cut: (() => void) | undefined;
+    const stopped = vi.fn();
+    const hold = held.hold(60_000, (release) => {
+      cut = release;
+      return stopped;
+    });
+    cut!();
+    expect(await hold).toBe(false);
+    expect(stopped).toHaveBeenCalledOnce();
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it("is cut short at once by a caller whose connection is already gone", async () => {
+    const held = createHeldRequests();
+    expect(await held.hold(60_000, (release) => (release(), () => {}))).toBe(false);
+  });
+});
