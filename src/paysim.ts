@@ -9,6 +9,7 @@ import { ClockRangeError, createClock, isTimeScale, TIME_SCALE_RANGE, type Clock
 import { readStoredClock, saveClock, type StoredClock } from "./runtime/clock-persistence.js";
 import { createScheduler, type Scheduler } from "./runtime/scheduler.js";
 import { createApp, type PaysimApp } from "./server/app.js";
+import { createDashboardAuth } from "./server/dashboard/auth.js";
 import { serveOnNode } from "./server/node-adapter.js";
 import { createPayoutService } from "./services/payouts.js";
 import { createPayoutSimulator, registerPayoutMoves } from "./sim/payout-simulator.js";
@@ -76,6 +77,8 @@ export interface PaysimInstance {
   webhookConnections(): { urls: number; origins: number; connections: number };
   /** Moves the clock and does all due work before resolving. */
   advanceClock(seconds: number): Promise<void>;
+  /** A fresh one-time link that signs a browser in to the dashboard as the default company (SPEC §16). */
+  dashboardLoginUrl(): string;
   /** Deletes every company's activity (SPEC §12.1 `reset()`); companies, keys, endpoints and the clock stay. */
   reset(): void;
   /** Writes a consistent copy of the whole state to `path` (SPEC §12.1); rejects once closed. */
@@ -152,6 +155,7 @@ export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimI
     };
 
     const resetSandbox = createSandboxReset({ store, scheduler, bus });
+    const dashboardAuth = createDashboardAuth(ids, options.realNow);
 
     const app = createApp({
       store,
@@ -168,6 +172,7 @@ export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimI
       baseUrl,
       advanceClock,
       resetSandbox,
+      dashboardAuth,
       reportError,
     });
 
@@ -192,6 +197,7 @@ export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimI
       app,
       webhookConnections: () => dispatcher.retained(),
       advanceClock,
+      dashboardLoginUrl: () => `${listener.url}/dashboard/login/${dashboardAuth.issueLoginToken(boot.companies[0]!.company.id)}`,
       reset: () => void resetSandbox(null),
       async snapshot(path) {
         if (closing || !db.open) throw new Error(`Cannot write the snapshot ${path}: this paysim is stopped.`);

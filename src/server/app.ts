@@ -10,6 +10,7 @@ import { durableAnswers } from "./middleware/durable-answers.js";
 import { requestLog } from "./middleware/request-log.js";
 import { resourceResponse } from "./respond.js";
 import { checkoutRoutes } from "./routes/checkout.js";
+import { dashboardRoutes } from "./dashboard/index.js";
 import { eventRoutes } from "./routes/events.js";
 import { paymentIntentRoutes } from "./routes/payment-intents.js";
 import { payoutRoutes } from "./routes/payouts.js";
@@ -41,6 +42,7 @@ export function createApp(deps: AppDeps): PaysimApp {
   app.route("/v1/webhook_endpoints", webhookEndpointRoutes(deps));
   app.route("/v1/sandbox", sandboxRoutes(deps));
   app.route("/checkout", checkoutRoutes(deps));
+  app.route("/dashboard", dashboardRoutes(deps));
 
   const allowedMethods = methodsByPath(app);
   app.notFound((c) => {

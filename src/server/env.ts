@@ -12,6 +12,7 @@ import type { UnitOfWork } from "../services/unit-of-work.js";
 import type { Store } from "../store/index.js";
 import type { Company } from "../store/repos/companies.js";
 import type { Outbox } from "../webhooks/outbox.js";
+import type { DashboardAuth } from "./dashboard/auth.js";
 
 /** What the HTTP layer is built from; createPaysim assembles it. */
 export interface AppDeps {
@@ -35,6 +36,8 @@ export interface AppDeps {
   advanceClock: (seconds: number) => Promise<void>;
   /** Deletes one company's activity (or every company's, with null) and answers the counts (SPEC §12). */
   resetSandbox: SandboxReset;
+  /** The dashboard's sessions and one-time sign-in links (SPEC §16), in memory. */
+  dashboardAuth: DashboardAuth;
   /** Where unexpected errors are reported (with their request id). */
   reportError: (requestId: string, error: unknown) => void;
 }
