@@ -4,8 +4,13 @@ import { MS } from "../../domain/duration.js";
 
 /** Letters and digits only: a token printed in the banner passes the log's masking unchanged. */
 const TOKEN_ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
-/** 43 base62 characters: about 256 bits, like the session ids and CSRF tokens. */
+/** Session ids and CSRF tokens: 43 base62 characters, about 256 bits. */
 const TOKEN_LENGTH = 43;
+/**
+ * Sign-in link tokens: 24 base62 characters, about 143 bits, plenty for a token that lives
+ * ten minutes and works once; short enough that the banner's link fits an 80-column terminal.
+ */
+const LINK_TOKEN_LENGTH = 24;
 /** SPEC §16: the link `paysim start` prints is good for ten minutes of real time. */
 export const LOGIN_LINK_LIFETIME_MS = 10 * MS.minute;
 
@@ -32,7 +37,7 @@ export interface DashboardSession {
 export function createDashboardAuth(ids: Ids, realNow: () => number = Date.now) {
   const loginTokens = new Map<string, { companyId: string; expiresMs: number }>();
   const sessions = new Map<string, DashboardSession>();
-  const newToken = () => ids.randomString(TOKEN_ALPHABET, TOKEN_LENGTH);
+  const newToken = (length = TOKEN_LENGTH) => ids.randomString(TOKEN_ALPHABET, length);
 
   function dropExpiredTokens(now: number) {
     for (const [token, issued] of loginTokens) if (issued.expiresMs <= now) loginTokens.delete(token);
@@ -43,7 +48,7 @@ export function createDashboardAuth(ids: Ids, realNow: () => number = Date.now) 
     issueLoginToken(companyId: string): string {
       const now = realNow();
       dropExpiredTokens(now);
-      const token = newToken();
+      const token = newToken(LINK_TOKEN_LENGTH);
       loginTokens.set(token, { companyId, expiresMs: now + LOGIN_LINK_LIFETIME_MS });
       return token;
     },

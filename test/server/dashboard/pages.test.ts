@@ -16,8 +16,8 @@ beforeAll(async () => {
       payouts: "manual",
       config: {
         companies: [
-          { name: "Acme", currency: "EUR", secret_key: ACME_KEY },
-          { name: "Globex", currency: "USD", secret_key: GLOBEX_KEY },
+          { name: "Acme", currency: "EUR", secret_key: ACME_KEY, webhook_endpoints: [] },
+          { name: "Globex", currency: "USD", secret_key: GLOBEX_KEY, webhook_endpoints: [] },
         ],
       },
     },
