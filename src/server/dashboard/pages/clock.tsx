@@ -8,10 +8,10 @@ import { Csrf, PageHead, Time } from "../views/parts.js";
 
 /** The advance buttons SPEC §16 asks for. */
 const ADVANCES = [
-  { seconds: 30, label: "+30 s" },
-  { seconds: 600, label: "+10 min" },
-  { seconds: 3600, label: "+1 h" },
-  { seconds: 86_400, label: "+1 d" },
+  { seconds: 30, label: "+30 s", spoken: "30 seconds" },
+  { seconds: 600, label: "+10 min", spoken: "10 minutes" },
+  { seconds: 3600, label: "+1 h", spoken: "1 hour" },
+  { seconds: 86_400, label: "+1 d", spoken: "1 day" },
 ] as const;
 
 /** The instance's clock: now, offset, scale, and advance buttons (the clock is shared by every company). */
@@ -36,11 +36,11 @@ export function clockPage(app: DashboardApp, { deps, page, act, form: readForm }
             <h2>Advance</h2>
             <p class="lead">Work that falls due (payout moves, webhook retries) is done before the page comes back. The clock is shared by every company of this paysim and never runs backwards.</p>
             <div class="actions attempts">
-              {ADVANCES.map(({ seconds, label }) => (
+              {ADVANCES.map(({ seconds, label, spoken }) => (
                 <form class="inline" method="post" action="/dashboard/clock/advance">
                   <Csrf token={csrf} />
                   <input type="hidden" name="seconds" value={String(seconds)} />
-                  <button class="btn primary" type="submit">{label}</button>
+                  <button class="btn primary" type="submit" aria-label={`Advance the clock by ${spoken}`}>{label}</button>
                 </form>
               ))}
             </div>

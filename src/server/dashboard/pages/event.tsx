@@ -18,20 +18,20 @@ function Attempts({ attempts }: { attempts: readonly AttemptView[] }) {
   if (attempts.length === 0) return <p class="muted">No attempt yet.</p>;
   return (
     <div class="table-scroll attempts">
-      <table>
+      <table class="stack">
         <thead>
-          <tr><th scope="col">#</th><th scope="col">Time</th><th scope="col">Status</th><th scope="col">Duration</th><th scope="col">Error</th><th scope="col">Chaos</th><th scope="col">Answer (first 1 KiB)</th></tr>
+          <tr><th scope="col" class="hide-narrow">#</th><th scope="col">Time</th><th scope="col">Status</th><th scope="col">Duration</th><th scope="col">Error</th><th scope="col">Chaos</th><th scope="col">Answer (first 1 KiB)</th></tr>
         </thead>
         <tbody>
           {attempts.map((attempt, index) => (
             <tr>
-              <td class="num">{index + 1}</td>
-              <td class="time"><Time iso={attempt.attempted_at} /></td>
-              <td>{attempt.status_code === null ? <span class="muted">—</span> : <Pill value={attempt.status_code >= 200 && attempt.status_code < 300 ? "succeeded" : "failed"}>{String(attempt.status_code)}</Pill>}</td>
-              <td class="num">{attempt.duration_ms === null ? "—" : `${attempt.duration_ms} ms`}</td>
-              <td>{attempt.error ?? <span class="muted">—</span>}</td>
-              <td>{attempt.chaos ?? <span class="muted">—</span>}</td>
-              <td>{attempt.response_body ? <code>{attempt.response_body}</code> : <span class="muted">—</span>}</td>
+              <td class="num hide-narrow">{index + 1}</td>
+              <td class="time" data-label="Sent"><Time iso={attempt.attempted_at} /></td>
+              <td data-label="Status">{attempt.status_code === null ? <span class="muted">—</span> : <Pill value={attempt.status_code >= 200 && attempt.status_code < 300 ? "succeeded" : "failed"}>{String(attempt.status_code)}</Pill>}</td>
+              <td class="num" data-label="Took">{attempt.duration_ms === null ? "—" : `${attempt.duration_ms} ms`}</td>
+              <td data-label="Error">{attempt.error ?? <span class="muted">—</span>}</td>
+              <td data-label="Chaos">{attempt.chaos ?? <span class="muted">—</span>}</td>
+              <td data-label="Answer">{attempt.response_body ? <code>{attempt.response_body}</code> : <span class="muted">—</span>}</td>
             </tr>
           ))}
         </tbody>
@@ -48,7 +48,7 @@ function SentHeaders({ eventId }: { eventId: string }) {
     `User-Agent: paysim/${VERSION}`,
     "Service-Signature: t=<unix seconds when the attempt was sent>,v1=<hex HMAC-SHA256(endpoint secret, \"<t>.<body>\")>",
   ];
-  return <pre aria-label="Headers sent">{lines.join("\n")}</pre>;
+  return <pre class="wrap" aria-label="Headers sent">{lines.join("\n")}</pre>;
 }
 
 /** One event: its data, each delivery with every attempt, the headers sent, and Resend. */

@@ -68,7 +68,7 @@ export function eventsPage(app: DashboardApp, { deps, auth, page }: DashboardKit
         </PageHead>
         <section class="card flush" aria-label="Events">
           <div class="table-scroll">
-            <table>
+            <table class="stack">
               <thead>
                 <tr><th scope="col">Time</th><th scope="col">Type</th><th scope="col" class="hide-narrow">Object</th><th scope="col">Deliveries</th></tr>
               </thead>

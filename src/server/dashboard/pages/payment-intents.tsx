@@ -24,7 +24,7 @@ export function paymentIntentsPage(app: DashboardApp, { deps, page }: DashboardK
             <p class="empty">No payment intents yet. Create one with <code>POST /v1/payment_intents</code>.</p>
           ) : (
             <div class="table-scroll">
-              <table>
+              <table class="stack">
                 <thead>
                   <tr><th scope="col">Payment</th><th scope="col" class="num">Amount</th><th scope="col">State</th><th scope="col" class="hide-narrow">Created</th></tr>
                 </thead>
@@ -35,8 +35,8 @@ export function paymentIntentsPage(app: DashboardApp, { deps, page }: DashboardK
                         <a class="mono" href={`/dashboard/payment_intents/${intent.id}`}>{intent.reference}</a>
                         {intent.description ? <div class="muted">{intent.description}</div> : null}
                       </td>
-                      <td class="num">{formatAmount(intent.amount, intent.currency)}</td>
-                      <td><Pill value={intent.state} /></td>
+                      <td class="num" data-label="Amount">{formatAmount(intent.amount, intent.currency)}</td>
+                      <td data-label="State"><Pill value={intent.state} /></td>
                       <td class="time hide-narrow"><Time iso={intent.created_at} /></td>
                     </tr>
                   ))}

@@ -61,7 +61,7 @@ export function payoutsPage(app: DashboardApp, { deps, page, act, apiRequest, fo
             <p class="empty">No payouts yet. Create one with <code>POST /v1/payouts</code>.</p>
           ) : (
             <div class="table-scroll">
-              <table>
+              <table class="stack">
                 <thead>
                   <tr><th scope="col">Payout</th><th scope="col" class="num">Amount</th><th scope="col">Status</th><th scope="col" class="hide-narrow">Destination</th><th scope="col" class="hide-narrow">Created</th></tr>
                 </thead>
@@ -69,8 +69,8 @@ export function payoutsPage(app: DashboardApp, { deps, page, act, apiRequest, fo
                   {list.map((payout) => (
                     <tr>
                       <td><a class="mono" href={`/dashboard/payouts/${payout.id}`}>{payout.reference}</a></td>
-                      <td class="num">{formatAmount(payout.amount, payout.currency)}</td>
-                      <td><Pill value={payout.status} /></td>
+                      <td class="num" data-label="Amount">{formatAmount(payout.amount, payout.currency)}</td>
+                      <td data-label="Status"><Pill value={payout.status} /></td>
                       <td class="hide-narrow">{payout.destination_type} <span class="mono">{payout.destination_masked}</span></td>
                       <td class="time hide-narrow"><Time iso={payout.created_at} /></td>
                     </tr>

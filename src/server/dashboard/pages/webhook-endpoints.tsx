@@ -12,7 +12,7 @@ function EndpointsList({ endpoints, csrf, revealed }: { endpoints: readonly Webh
   if (endpoints.length === 0) return <p class="empty">No webhook endpoints yet. Add one below, or start paysim with <code>--forward-to</code>.</p>;
   return (
     <div class="table-scroll">
-      <table>
+      <table class="stack">
         <thead>
           <tr><th scope="col">URL</th><th scope="col">Events</th><th scope="col">Signing secret</th><th scope="col" class="hide-narrow">Created</th><th scope="col"><span class="muted">Actions</span></th></tr>
         </thead>
@@ -20,8 +20,8 @@ function EndpointsList({ endpoints, csrf, revealed }: { endpoints: readonly Webh
           {endpoints.map((endpoint) => (
             <tr id={`endpoint-${endpoint.id}`}>
               <td><span class="mono">{endpoint.url}</span><div class="muted mono">{endpoint.id}</div></td>
-              <td>{endpoint.enabled_events.includes("*") ? "all events" : endpoint.enabled_events.join(", ")}</td>
-              <td>
+              <td data-label="Events">{endpoint.enabled_events.includes("*") ? "all events" : endpoint.enabled_events.join(", ")}</td>
+              <td data-label="Secret">
                 {endpoint.id === revealed ? (
                   <span class="secret"><code>{endpoint.secret}</code></span>
                 ) : (

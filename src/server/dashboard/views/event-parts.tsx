@@ -55,7 +55,7 @@ export function EventsTable({ events }: { events: readonly { event: EventSummary
   if (events.length === 0) return <p class="empty">No events yet.</p>;
   return (
     <div class="table-scroll">
-      <table>
+      <table class="stack">
         <thead>
           <tr><th scope="col">Time</th><th scope="col">Type</th><th scope="col" class="hide-narrow">Object</th><th scope="col">Deliveries</th></tr>
         </thead>

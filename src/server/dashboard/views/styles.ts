@@ -49,7 +49,8 @@ h2 { font-size: 17px; margin-bottom: 12px; }
 .card { background: var(--panel); border: 1px solid var(--line); border-radius: 10px; padding: 18px 20px; margin-bottom: 20px; min-width: 0; }
 .card.flush { padding: 0; overflow: hidden; }
 .card.flush > h2 { padding: 16px 20px 0; }
-.grid { display: grid; gap: 20px; grid-template-columns: minmax(0, 1fr); }
+.grid { display: grid; gap: 20px; grid-template-columns: minmax(0, 1fr); margin-bottom: 20px; }
+.grid > .card { margin-bottom: 0; }
 @media (min-width: 900px) { .grid.two { grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); } }
 
 .notice { border-radius: 8px; padding: 10px 14px; margin-bottom: 16px; border: 1px solid; font-weight: 500; }
@@ -76,9 +77,10 @@ tr.fresh td { animation: fresh 2.5s ease-out; }
 dl.facts { display: grid; grid-template-columns: minmax(110px, max-content) minmax(0, 1fr); gap: 8px 16px; }
 dl.facts dt { color: var(--muted); }
 dl.facts dd { overflow-wrap: anywhere; }
-.amount-big { font-size: 28px; font-weight: 700; letter-spacing: -.02em; font-variant-numeric: tabular-nums; }
+.amount-big { margin-bottom: 10px; font-size: 28px; font-weight: 700; letter-spacing: -.02em; font-variant-numeric: tabular-nums; }
 
-pre { margin: 0; background: #f6f8fb; border: 1px solid var(--line); border-radius: 8px; padding: 12px; overflow-x: auto; font-size: 13px; line-height: 1.45; max-height: 420px; }
+pre { margin: 0; background: #f6f8fb; border: 1px solid var(--line); border-radius: 8px; padding: 12px; overflow: auto; font-size: 13px; line-height: 1.45; max-height: 640px; }
+pre.wrap { white-space: pre-wrap; overflow-wrap: anywhere; }
 
 form.inline { display: inline; margin: 0; }
 .actions { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; }
@@ -126,6 +128,15 @@ footer.foot { text-align: center; color: var(--muted); font-size: 13px; padding:
 
 @media (max-width: 640px) {
   .top-inner { padding: 10px 16px; gap: 8px 12px; }
+  nav.tabs ul { flex-wrap: wrap; gap: 0 2px; padding: 0 8px; }
+  nav.tabs a { padding: 9px 8px; }
+  /* Tables become one block per row, each cell labelled: nothing hides off to the side. */
+  table.stack thead { display: none; }
+  table.stack tr { display: block; padding: 10px 12px; border-bottom: 1px solid var(--line); }
+  table.stack tr:last-child { border-bottom: 0; }
+  table.stack td { display: block; padding: 2px 0; border: 0; text-align: left; white-space: normal; }
+  table.stack td[data-label]::before { content: attr(data-label) " "; color: var(--muted); font-size: 12px; font-weight: 600; text-transform: uppercase; letter-spacing: .04em; margin-right: 6px; }
+  table.stack td.hide-narrow { display: none; }
   main { padding: 16px 12px; }
   .card { padding: 14px; }
   th, td { padding: 8px; }
