@@ -5,7 +5,7 @@ import { cardLabel } from "../../views/IntentSummary.js";
 import { companyOf, type DashboardApp, type DashboardKit } from "../kit.js";
 import { eventsAbout, PAGE_SIZE } from "../reads.js";
 import { EventsTable } from "../views/event-parts.js";
-import { PageHead, Pager, Pill, Time } from "../views/parts.js";
+import { ListCard, PageHead, Pill, Time } from "../views/parts.js";
 
 /** Payment intents, newest first, and one intent with its events and checkout link. */
 export function paymentIntentsPage(app: DashboardApp, { deps, page }: DashboardKit) {
@@ -19,33 +19,26 @@ export function paymentIntentsPage(app: DashboardApp, { deps, page }: DashboardK
     const body = (
       <>
         <PageHead title="Payment intents" lead="Newest first. Open one to see its events and its checkout page." />
-        <section class="card flush" aria-label="Payment intents">
-          {intents.length === 0 ? (
-            <p class="empty">No payment intents yet. Create one with <code>POST /v1/payment_intents</code>.</p>
-          ) : (
-            <div class="table-scroll">
-              <table class="stack">
-                <thead>
-                  <tr><th scope="col">Payment</th><th scope="col" class="num">Amount</th><th scope="col">State</th><th scope="col" class="hide-narrow">Created</th></tr>
-                </thead>
-                <tbody>
-                  {intents.map((intent) => (
-                    <tr>
-                      <td>
-                        <a class="mono" href={`/dashboard/payment_intents/${intent.id}`}>{intent.reference}</a>
-                        {intent.description ? <div class="muted">{intent.description}</div> : null}
-                      </td>
-                      <td class="num" data-label="Amount">{formatAmount(intent.amount, intent.currency)}</td>
-                      <td data-label="State"><Pill value={intent.state} /></td>
-                      <td class="time hide-narrow"><Time iso={intent.created_at} /></td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )}
-          <Pager base="/dashboard/payment_intents" rows={intents} size={PAGE_SIZE} />
-        </section>
+        <ListCard
+          label="Payment intents"
+          empty={<>No payment intents yet. Create one with <code>POST /v1/payment_intents</code>.</>}
+          head={<><th scope="col">Payment</th><th scope="col" class="num">Amount</th><th scope="col">State</th><th scope="col" class="hide-narrow">Created</th></>}
+          base="/dashboard/payment_intents"
+          rows={intents}
+          size={PAGE_SIZE}
+        >
+          {intents.map((intent) => (
+            <tr>
+              <td>
+                <a class="mono" href={`/dashboard/payment_intents/${intent.id}`}>{intent.reference}</a>
+                {intent.description ? <div class="muted">{intent.description}</div> : null}
+              </td>
+              <td class="num" data-label="Amount">{formatAmount(intent.amount, intent.currency)}</td>
+              <td data-label="State"><Pill value={intent.state} /></td>
+              <td class="time hide-narrow"><Time iso={intent.created_at} /></td>
+            </tr>
+          ))}
+        </ListCard>
       </>
     );
     return page(c, { title: "Payment intents", section: "payment_intents" }, body);

@@ -7,7 +7,7 @@ import { payoutTransitionInput } from "../../routes/sandbox.js";
 import { companyOf, type DashboardApp, type DashboardKit } from "../kit.js";
 import { eventsAbout, PAGE_SIZE } from "../reads.js";
 import { EventsTable } from "../views/event-parts.js";
-import { Csrf, PageHead, Pager, Pill, Time } from "../views/parts.js";
+import { Csrf, ListCard, PageHead, Pill, Time } from "../views/parts.js";
 
 /** A typed amount as the API would receive it: a number when it reads as one, else the text (refused with its reason). */
 function amountField(text: string | undefined): unknown {
@@ -56,31 +56,24 @@ export function payoutsPage(app: DashboardApp, { deps, page, act, apiRequest, fo
     const body = (
       <>
         <PageHead title="Payouts" lead="Newest first. Open one to move it along the drawn transitions." />
-        <section class="card flush" aria-label="Payouts">
-          {list.length === 0 ? (
-            <p class="empty">No payouts yet. Create one with <code>POST /v1/payouts</code>.</p>
-          ) : (
-            <div class="table-scroll">
-              <table class="stack">
-                <thead>
-                  <tr><th scope="col">Payout</th><th scope="col" class="num">Amount</th><th scope="col">Status</th><th scope="col" class="hide-narrow">Destination</th><th scope="col" class="hide-narrow">Created</th></tr>
-                </thead>
-                <tbody>
-                  {list.map((payout) => (
-                    <tr>
-                      <td><a class="mono" href={`/dashboard/payouts/${payout.id}`}>{payout.reference}</a></td>
-                      <td class="num" data-label="Amount">{formatAmount(payout.amount, payout.currency)}</td>
-                      <td data-label="Status"><Pill value={payout.status} /></td>
-                      <td class="hide-narrow">{payout.destination_type} <span class="mono">{payout.destination_masked}</span></td>
-                      <td class="time hide-narrow"><Time iso={payout.created_at} /></td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )}
-          <Pager base="/dashboard/payouts" rows={list} size={PAGE_SIZE} />
-        </section>
+        <ListCard
+          label="Payouts"
+          empty={<>No payouts yet. Create one with <code>POST /v1/payouts</code>.</>}
+          head={<><th scope="col">Payout</th><th scope="col" class="num">Amount</th><th scope="col">Status</th><th scope="col" class="hide-narrow">Destination</th><th scope="col" class="hide-narrow">Created</th></>}
+          base="/dashboard/payouts"
+          rows={list}
+          size={PAGE_SIZE}
+        >
+          {list.map((payout) => (
+            <tr>
+              <td><a class="mono" href={`/dashboard/payouts/${payout.id}`}>{payout.reference}</a></td>
+              <td class="num" data-label="Amount">{formatAmount(payout.amount, payout.currency)}</td>
+              <td data-label="Status"><Pill value={payout.status} /></td>
+              <td class="hide-narrow">{payout.destination_type} <span class="mono">{payout.destination_masked}</span></td>
+              <td class="time hide-narrow"><Time iso={payout.created_at} /></td>
+            </tr>
+          ))}
+        </ListCard>
       </>
     );
     return page(c, { title: "Payouts", section: "payouts" }, body);

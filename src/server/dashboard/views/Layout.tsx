@@ -1,6 +1,7 @@
 /** @jsxImportSource hono/jsx */
 import type { Child } from "hono/jsx";
 import { raw } from "hono/html";
+import { DocumentHead } from "../../views/Layout.js";
 import { NAV, type Section } from "../nav.js";
 import { DASHBOARD_STYLES } from "./styles.js";
 
@@ -27,15 +28,7 @@ export interface LayoutProps {
 export function Layout({ title, nonce, section, signedIn, notice, script, children }: LayoutProps) {
   return (
     <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="robots" content="noindex, nofollow" />
-        <meta name="referrer" content="same-origin" />
-        <title>{`${title} · paysim dashboard`}</title>
-        <link rel="icon" href="data:," />
-        <style nonce={nonce} dangerouslySetInnerHTML={{ __html: DASHBOARD_STYLES }} />
-      </head>
+      <DocumentHead title={`${title} · paysim dashboard`} nonce={nonce} styles={DASHBOARD_STYLES} />
       <body>
         <a class="skip" href="#content">Skip to content</a>
         <header class="top">

@@ -61,3 +61,24 @@ export function Pager({ base, rows, size }: { base: string; rows: readonly { id:
   if (rows.length < size || !last) return null;
   return <p class="pager"><a href={`${base}?starting_after=${encodeURIComponent(last.id)}`}>Older →</a></p>;
 }
+
+/** A page of a list as a table card: its column heads, its rows, "Older →" under a full page, or a word when empty. */
+export function ListCard(props: { label: string; empty: Child; head: Child; base: string; rows: readonly { id: string }[]; size: number; children: Child }) {
+  return (
+    <section class="card flush" aria-label={props.label}>
+      {props.rows.length === 0 ? (
+        <p class="empty">{props.empty}</p>
+      ) : (
+        <div class="table-scroll">
+          <table class="stack">
+            <thead>
+              <tr>{props.head}</tr>
+            </thead>
+            <tbody>{props.children}</tbody>
+          </table>
+        </div>
+      )}
+      <Pager base={props.base} rows={props.rows} size={props.size} />
+    </section>
+  );
+}
