@@ -131,6 +131,7 @@ footer.foot { text-align: center; color: var(--muted); font-size: 13px; padding:
   nav.tabs ul { flex-wrap: wrap; gap: 0 2px; padding: 0 8px; }
   nav.tabs a { padding: 9px 8px; }
   /* Tables become one block per row, each cell labelled: nothing hides off to the side. */
+  .card.flush > h2 { padding: 14px 12px 0; }
   table.stack thead { display: none; }
   table.stack tr { display: block; padding: 10px 12px; border-bottom: 1px solid var(--line); }
   table.stack tr:last-child { border-bottom: 0; }
