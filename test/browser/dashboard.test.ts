@@ -81,6 +81,9 @@ describe.skipIf(!hasChromium)("the dashboard in headless Chromium", () => {
     await page.getByRole("button", { name: "Sign in" }).click();
     await page.waitForURL(`${paysim.url}/dashboard/events`);
     await expect(page.getByText("Signed in to Sandbox Merchant").isVisible()).resolves.toBe(true);
+    // Without JavaScript nothing is live, and the page says how to see new events.
+    await expect(page.getByText("Reload to see new events.").isVisible()).resolves.toBe(true);
+    await expect(page.getByText("Live: new events appear here as they happen").isVisible()).resolves.toBe(false);
   });
 
   it("signs in by the one-time link once; the link opened again is refused", async () => {
@@ -100,6 +103,7 @@ describe.skipIf(!hasChromium)("the dashboard in headless Chromium", () => {
     defer(() => paysim.api("DELETE", `/v1/webhook_endpoints/${endpoint.id}`));
     const page = await signedInPage();
     await page.locator('[data-live="on"]').waitFor();
+    await expect(page.getByText("Live: new events appear here as they happen").isVisible()).resolves.toBe(true);
     await page.evaluate("window.notReloaded = true");
     const intent = await createIntent(paysim, { amount: 1999, description: "Live row" });
     const event = (await paysim.api("GET", "/v1/events?limit=1")).body.data[0];
@@ -172,6 +176,7 @@ describe.skipIf(!hasChromium)("the dashboard in headless Chromium", () => {
       for (const [name, path] of Object.entries(pages)) {
         const response = await page.goto(paysim.url + path);
         expect(response?.status(), path).toBe(200);
+        if (name === "events") await page.locator('[data-live="on"]').waitFor(); // the live badge shows once the stream is open
         await expectFits(page, `${name} at ${size}`);
         await expect(page.getByRole("navigation", { name: "Dashboard" }).isVisible()).resolves.toBe(true);
         await page.screenshot({ path: join(SCREENSHOTS, `dashboard-${name}-${size}.png`), fullPage: true });

@@ -54,7 +54,7 @@ export function eventsPage(app: DashboardApp, { deps, auth, page }: DashboardKit
     const hasMore = listed.length === PAGE_SIZE;
     const body = (
       <div data-stream={stream}>
-        <PageHead title="Events" lead={<span class="live">Live: new events appear here as they happen</span>}>
+        <PageHead title="Events" lead={<><span class="live">Live: new events appear here as they happen</span><span class="not-live">Newest first. Reload to see new events.</span></>}>
           <form class="filter" method="get" action="/dashboard/events">
             <div class="field">
               <label for="type">Event type</label>

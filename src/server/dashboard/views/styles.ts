@@ -107,7 +107,11 @@ fieldset { border: 0; padding: 0; margin: 0 0 14px; min-width: 0; }
 .checks input { width: 18px; height: 18px; accent-color: var(--accent); }
 .filter { display: flex; gap: 8px; align-items: flex-end; flex-wrap: wrap; }
 .filter .field { margin: 0; min-width: 0; flex: 1 1 240px; max-width: 340px; }
-.live { display: inline-flex; align-items: center; gap: 6px; font-size: 13px; color: var(--ok); font-weight: 600; }
+/* The live badge only once the page's stream is open; without it, a hint to reload. */
+.live { display: none; }
+[data-live="on"] .live { display: inline-flex; }
+[data-live="on"] .not-live { display: none; }
+.live { align-items: center; gap: 6px; font-size: 13px; color: var(--ok); font-weight: 600; }
 .live::before { content: ""; width: 8px; height: 8px; border-radius: 50%; background: #17b26a; }
 .pager { padding: 12px 20px; border-top: 1px solid var(--line); }
 
