@@ -102,6 +102,15 @@ export interface RunningPaysim {
    * await paysim.snapshot("fixtures/two-paid-orders.db");
    */
   snapshot(path: string): Promise<void>;
+  /**
+   * A fresh one-time link that signs a browser in to the dashboard (`<url>/dashboard`, SPEC §16)
+   * as the default company, without typing its key. Each link works once and expires 10 minutes
+   * after this call; sessions live in memory, so `close()` signs every browser out.
+   *
+   * @example
+   * console.log(`dashboard: ${paysim.dashboardLoginUrl()}`);
+   */
+  dashboardLoginUrl(): string;
   /** Stops the server and frees its port, timers and database. Safe to call twice. */
   close(): Promise<void>;
 }
@@ -155,5 +164,6 @@ export async function startPaysim(options: StartPaysimOptions = {}): Promise<Run
       instance.reset();
     },
     snapshot: (path) => instance.snapshot(path),
+    dashboardLoginUrl: () => instance.dashboardLoginUrl(),
   };
 }

@@ -10,6 +10,7 @@ import { readStoredClock, saveClock, type StoredClock } from "./runtime/clock-pe
 import { createScheduler, type Scheduler } from "./runtime/scheduler.js";
 import { createApp, type PaysimApp } from "./server/app.js";
 import { createHeldRequests } from "./server/held-requests.js";
+import { createDashboardAuth } from "./server/dashboard/auth.js";
 import { serveOnNode } from "./server/node-adapter.js";
 import { createFaultRules, type FaultRules } from "./services/faults.js";
 import { createPayoutService } from "./services/payouts.js";
@@ -84,6 +85,8 @@ export interface PaysimInstance {
   webhookConnections(): { urls: number; origins: number; connections: number };
   /** Moves the clock and does all due work before resolving. */
   advanceClock(seconds: number): Promise<void>;
+  /** A fresh one-time link that signs a browser in to the dashboard as the default company (SPEC §16). */
+  dashboardLoginUrl(): string;
   /** Deletes every company's activity (SPEC §12.1 `reset()`); companies, keys, endpoints and the clock stay. */
   reset(): void;
   /** The fault rules of every company (SPEC §14): add, list, remove, clear. */
@@ -165,6 +168,7 @@ export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimI
     const resetSandbox = createSandboxReset({ store, scheduler, bus });
     const faults = createFaultRules({ store, clock, ids });
     const heldRequests = createHeldRequests();
+    const dashboardAuth = createDashboardAuth(ids, options.realNow);
 
     const app = createApp({
       store,
@@ -183,6 +187,7 @@ export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimI
       resetSandbox,
       faults,
       heldRequests,
+      dashboardAuth,
       reportError,
     });
 
@@ -207,6 +212,7 @@ export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimI
       app,
       webhookConnections: () => dispatcher.retained(),
       advanceClock,
+      dashboardLoginUrl: () => `${listener.url}/dashboard/login/${dashboardAuth.issueLoginToken(boot.companies[0]!.company.id)}`,
       reset: () => void resetSandbox(null),
       faults,
       async snapshot(path) {

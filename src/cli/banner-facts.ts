@@ -4,10 +4,15 @@ import type { BannerFacts } from "../ui/banner.js";
 import { VERSION } from "../version.js";
 
 /** What the banner says of a started instance: the live view and the log lines print it the same way. */
-export function bannerFacts(instance: Pick<PaysimInstance, "url" | "companies">, options: { db: string; host: string }): BannerFacts {
+export function bannerFacts(
+  instance: Pick<PaysimInstance, "url" | "companies"> & Partial<Pick<PaysimInstance, "dashboardLoginUrl">>,
+  options: { db: string; host: string },
+): BannerFacts {
   return {
     version: VERSION,
     url: instance.url,
+    // A fresh one-time link each time the banner is built: it is printed once, at start.
+    dashboardLoginUrl: instance.dashboardLoginUrl?.(),
     db: options.db,
     companies: instance.companies.map(({ company, secretKey, endpoints }) => ({
       name: company.name,

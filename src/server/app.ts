@@ -14,6 +14,7 @@ import { mountedAt, type MountedOperation, type Operation } from "./openapi/oper
 import { openApiRoute } from "./openapi/route.js";
 import { resourceResponse } from "./respond.js";
 import { checkoutRoutes } from "./routes/checkout.js";
+import { dashboardRoutes } from "./dashboard/index.js";
 import { EVENT_OPERATIONS, eventRoutes } from "./routes/events.js";
 import { PAYMENT_INTENT_OPERATIONS, paymentIntentRoutes } from "./routes/payment-intents.js";
 import { PAYOUT_OPERATIONS, payoutRoutes } from "./routes/payouts.js";
@@ -55,6 +56,7 @@ export function createApp(deps: AppDeps): PaysimApp {
   api("/v1/webhook_endpoints", webhookEndpointRoutes(deps), WEBHOOK_ENDPOINT_OPERATIONS);
   api("/v1/sandbox", sandboxRoutes(deps), SANDBOX_OPERATIONS);
   app.route("/checkout", checkoutRoutes(deps));
+  app.route("/dashboard", dashboardRoutes(deps));
 
   const allowedMethods = methodsByPath(app);
   app.notFound((c) => {

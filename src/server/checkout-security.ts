@@ -52,10 +52,20 @@ export function isCrossSitePost(headers: { origin?: string | undefined; secFetch
  * `Origin: null` on form posts, which the cross-site check must refuse.
  */
 export function checkoutHeaders(): MiddlewareHandler {
+  return pageHeaders({ script: false });
+}
+
+/**
+ * The checkout's headers for any of paysim's own pages; with `script`, the
+ * page may also run its own nonce'd <script> and open event streams to this
+ * origin (the dashboard's live updates), and nothing else.
+ */
+export function pageHeaders({ script }: { script: boolean }): MiddlewareHandler {
   const secure = secureHeaders({
     contentSecurityPolicy: {
       defaultSrc: ["'none'"],
       styleSrc: [NONCE],
+      ...(script ? { scriptSrc: [NONCE], connectSrc: ["'self'"] } : {}),
       imgSrc: ["data:"],
       formAction: ["'self'"],
       frameAncestors: ["'none'"],
@@ -67,7 +77,7 @@ export function checkoutHeaders(): MiddlewareHandler {
     strictTransportSecurity: false,
     permissionsPolicy: { camera: [], microphone: [], geolocation: [], payment: [] },
   });
-  return async function checkoutHeadersMiddleware(c, next) {
+  return async function pageHeadersMiddleware(c, next) {
     await secure(c, async () => {
       await next();
       c.res.headers.set("Cache-Control", "no-store");
@@ -78,6 +88,6 @@ export function checkoutHeaders(): MiddlewareHandler {
 /** The CSP nonce of this response, for the page's one <style> element. */
 export function styleNonce(c: { get(key: "secureHeadersNonce"): unknown }): string {
   const nonce = c.get("secureHeadersNonce");
-  if (typeof nonce !== "string") throw new Error("checkoutHeaders() must run before a checkout page renders");
+  if (typeof nonce !== "string") throw new Error("pageHeaders() must run before a page renders");
   return nonce;
 }

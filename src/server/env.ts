@@ -14,6 +14,7 @@ import type { Store } from "../store/index.js";
 import type { Company } from "../store/repos/companies.js";
 import type { Outbox } from "../webhooks/outbox.js";
 import type { HeldRequests } from "./held-requests.js";
+import type { DashboardAuth } from "./dashboard/auth.js";
 
 /** What the HTTP layer is built from; createPaysim assembles it. */
 export interface AppDeps {
@@ -41,6 +42,8 @@ export interface AppDeps {
   faults: FaultRules;
   /** The waits of `timeout` and `latency` faults, which a stopping paysim cuts short. */
   heldRequests: HeldRequests;
+  /** The dashboard's sessions and one-time sign-in links (SPEC §16), in memory. */
+  dashboardAuth: DashboardAuth;
   /** Where unexpected errors are reported (with their request id). */
   reportError: (requestId: string, error: unknown) => void;
 }

@@ -4,6 +4,8 @@ import { maskText } from "../domain/masking.js";
 export interface BannerFacts {
   version: string;
   url: string;
+  /** A one-time sign-in link to the dashboard for the default company (SPEC §16); undefined when not made. */
+  dashboardLoginUrl?: string | undefined;
   db: string;
   companies: {
     name: string;
@@ -30,6 +32,7 @@ export function bannerLines(facts: BannerFacts): string[] {
     for (const endpoint of company.endpoints) lines.push(`  webhook   ${endpoint.url}  signing secret ${endpoint.secret}`);
   }
   lines.push(`  database  ${facts.db}`);
+  if (facts.dashboardLoginUrl !== undefined) lines.push(`  dashboard ${facts.dashboardLoginUrl}`);
   if (facts.exposedHost !== undefined) {
     lines.push(`  warning   listening on ${facts.exposedHost}: this sandbox is reachable from the network.`);
   }

@@ -2,7 +2,7 @@ import type { Bus, DeliveryAttempted, EventCreated, RequestLogged, SandboxReset 
 import type { PaysimInstance } from "../../paysim.js";
 
 /** What a reporter prints the banner from. */
-export type StartedInstance = Pick<PaysimInstance, "url" | "companies">;
+export type StartedInstance = Pick<PaysimInstance, "url" | "companies"> & Partial<Pick<PaysimInstance, "dashboardLoginUrl">>;
 
 export interface Reporter {
   /**

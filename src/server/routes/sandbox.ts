@@ -187,3 +187,6 @@ export function sandboxRoutes({ clock, advanceClock, runIdempotently, payouts, r
 
   return app;
 }
+
+// The dashboard's clock and payout buttons validate exactly as these calls do.
+export { advanceSchema as clockAdvanceInput, transitionSchema as payoutTransitionInput };

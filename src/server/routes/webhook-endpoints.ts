@@ -85,3 +85,6 @@ export function webhookEndpointRoutes({ store, clock, ids, runIdempotently, outb
 
   return app;
 }
+
+// The dashboard's endpoint form validates exactly as this call does.
+export { createSchema as webhookEndpointInput };

@@ -20,6 +20,8 @@ export function createEventsRepo(db: Db) {
     INSERT INTO events (id, company_id, type, object_id, request_id, created_at, body)
     VALUES (?, ?, ?, ?, ?, ?, ?)`);
   const byId = objectRows<StoredEvent>(db.prepare("SELECT * FROM events WHERE company_id = ? AND id = ?"));
+  // For the dashboard's object pages: no index on object_id, so it reads the company's events, newest first.
+  const forObject = db.prepare("SELECT * FROM events WHERE company_id = ? AND object_id = ? ORDER BY seq DESC LIMIT ?");
   // The stored body is the event's resource, byte for byte.
   const pages = pagedLister(db, { table: "events", filterColumn: "type", json: "body" });
   return {
@@ -29,6 +31,8 @@ export function createEventsRepo(db: Db) {
     },
     byId: (companyId: string, id: string) => byId.get(companyId, id),
     list: (companyId: string, query: PageQuery) => pages.list(companyId, query),
+    /** The newest `limit` events about one object (a payment intent, a payout), newest first. */
+    forObject: (companyId: string, objectId: string, limit: number) => forObject.all(companyId, objectId, limit) as StoredEvent[],
     seqOf: (companyId: string, id: string) => pages.seqOf(companyId, id),
   };
 }

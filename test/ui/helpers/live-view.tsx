@@ -82,5 +82,6 @@ export function normalise(frame: string): string {
     .replace(/\b(\d+)(\.\d)?ms\b/g, "Nms")
     .replace(/sk_test_[0-9A-Za-z]+/g, "sk_test_…")
     .replace(/whsec_[0-9A-Za-z]+/g, "whsec_…")
+    .replace(/\/dashboard\/login\/[0-9A-Za-z]+/g, "/dashboard/login/…")
     .replace(/clock \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}Z/g, "clock …");
 }

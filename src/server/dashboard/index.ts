@@ -1,0 +1,87 @@
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { getCookie } from "hono/cookie";
+import { ApiError } from "../../domain/errors.js";
+import { pageHeaders } from "../checkout-security.js";
+import type { AppDeps } from "../env.js";
+import { csrfMatches } from "./auth.js";
+import { createKit, readForm, requestIdOf, type DashboardContext, type DashboardEnv } from "./kit.js";
+import { clockPage } from "./pages/clock.js";
+import { eventPage } from "./pages/event.js";
+import { eventsPage } from "./pages/events.js";
+import { paymentIntentsPage } from "./pages/payment-intents.js";
+import { payoutsPage } from "./pages/payouts.js";
+import { crossSite, signInPages } from "./pages/sign-in.js";
+import { webhookEndpointsPage } from "./pages/webhook-endpoints.js";
+
+/** Dashboard forms are a few short fields: anything much larger is not one. */
+const MAX_FORM_BYTES = 16 * 1024;
+
+/**
+ * The dashboard (SPEC §16), mounted at /dashboard: server-rendered pages that
+ * work with plain links and forms, kept live by a small nonce'd script reading
+ * server-sent events. Every page but sign-in needs a session; every POST needs
+ * the session's CSRF token and a same-origin (or no) Origin / Sec-Fetch-Site.
+ * Actions call the same services as the API routes; objects are read only
+ * within the session's company, so another company's id is a 404.
+ */
+export function dashboardRoutes(deps: AppDeps) {
+  const auth = deps.dashboardAuth;
+  const kit = createKit(deps, auth);
+  const app = new Hono<DashboardEnv>();
+  // Browsers share cookies across the ports of one host: the port in the name keeps two paysims apart.
+  const cookieName = () => `paysim_dashboard_${new URL(deps.baseUrl()).port || "80"}`;
+
+  const refuseForged = (c: DashboardContext) =>
+    kit.message(c, "This form could not be verified", "Dashboard forms are only accepted from this dashboard's own pages. Reload the page and try again; nothing was changed.", 403);
+
+  app.use("*", async (c, next) => {
+    c.header("Request-Id", requestIdOf(c));
+    await next();
+  });
+  app.use("*", pageHeaders({ script: true }));
+  app.use(
+    "*",
+    bodyLimit({
+      maxSize: MAX_FORM_BYTES,
+      onError: (c) => kit.message(c as DashboardContext, "Form too large", "The form sent was larger than any dashboard form. Go back and try again.", 413),
+    }),
+  );
+
+  const { signOut } = signInPages(app, kit, cookieName, refuseForged);
+
+  // Everything below needs a session; a POST also its CSRF token, from this origin.
+  app.use("*", async (c, next) => {
+    const session = auth.session(getCookie(c, cookieName()));
+    const company = session && deps.store.companies.byId(session.companyId);
+    if (!session || !company) {
+      if (c.req.method === "POST") return refuseForged(c);
+      return c.redirect("/dashboard/login", 303);
+    }
+    c.set("session", session);
+    c.set("dashboardCompany", company);
+    if (c.req.method === "POST" && (crossSite(c) || !csrfMatches(session, (await readForm(c)).get("csrf")))) return refuseForged(c);
+    await next();
+  });
+
+  app.get("/", (c) => c.redirect("/dashboard/events", 303));
+  app.post("/logout", (c) => signOut(c));
+  eventsPage(app, kit);
+  eventPage(app, kit);
+  paymentIntentsPage(app, kit);
+  payoutsPage(app, kit);
+  clockPage(app, kit);
+  webhookEndpointsPage(app, kit);
+
+  app.all("*", (c) => kit.message(c, "Page not found", "There is no such dashboard page, or it belongs to another company.", 404));
+
+  app.onError((error, c) => {
+    if (error instanceof ApiError && error.code === "not_found") {
+      return kit.message(c, "Not found", `${error.message} It does not exist, or it belongs to another company.`, 404);
+    }
+    deps.reportError(requestIdOf(c), error);
+    return kit.message(c, "Something went wrong", "paysim could not show this page; the paysim log has the details under this request.", 500);
+  });
+
+  return app;
+}

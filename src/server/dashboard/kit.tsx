@@ -1,0 +1,138 @@
+/** @jsxImportSource hono/jsx */
+import type { Context, Hono } from "hono";
+import type { JSX } from "hono/jsx/jsx-runtime";
+import { ApiError } from "../../domain/errors.js";
+import type { IdempotentRequest } from "../../services/idempotency.js";
+import type { Company } from "../../store/repos/companies.js";
+import { styleNonce } from "../checkout-security.js";
+import type { AppDeps, AppEnv } from "../env.js";
+import type { DashboardAuth, DashboardSession } from "./auth.js";
+import type { Section } from "./nav.js";
+import { Layout } from "./views/Layout.js";
+import { MessageBody } from "./views/SignInPage.js";
+
+export type DashboardEnv = AppEnv & {
+  Variables: { secureHeadersNonce?: string; session: DashboardSession; dashboardCompany: Company };
+};
+export type DashboardContext = Context<DashboardEnv>;
+export type DashboardApp = Hono<DashboardEnv>;
+
+/** A posted form: each field's values, strings only (a file upload counts as absent). */
+export interface Form {
+  /** The field's first value. */
+  get(name: string): string | undefined;
+  /** Every value of a repeated field (checkboxes). */
+  all(name: string): string[];
+}
+
+export type PageStatus = 200 | 400 | 403 | 404 | 413 | 500;
+
+export interface PageOptions {
+  title: string;
+  section?: Section | undefined;
+  /** The page's own script (nonce'd); the page must work without it. */
+  script?: string | undefined;
+  status?: PageStatus;
+}
+
+/** What every page module is built from. */
+export interface DashboardKit {
+  deps: AppDeps;
+  auth: DashboardAuth;
+  /** A whole page: layout, navigation, the signed-in company, and the session's pending notice (shown once). */
+  page(c: DashboardContext, options: PageOptions, body: JSX.Element): Promise<Response>;
+  /**
+   * A page that only says something (refused form, unknown page, used link),
+   * with the navigation when signed in, else a way to sign in.
+   */
+  message(c: DashboardContext, title: string, text: string, status: PageStatus): Promise<Response>;
+  /** The posted form (already read once by the CSRF check; Hono keeps the parsed body). */
+  form(c: DashboardContext): Promise<Form>;
+  /**
+   * Runs a dashboard action and sends the browser back to `back` (post/redirect/get)
+   * with what it did, or the API's refusal in words; an unknown id is the 404 page.
+   */
+  act(c: DashboardContext, back: string, action: () => Promise<string> | string): Promise<Response>;
+  /**
+   * The request the API's idempotency layer would see for this change: the same
+   * path and body, no Idempotency-Key (a form post is not retried by a client).
+   */
+  apiRequest(c: DashboardContext, path: string, body: Record<string, unknown>): IdempotentRequest;
+}
+
+/** This request's `req_…` id. */
+export const requestIdOf = (c: DashboardContext): string => c.get("requestId");
+
+/** The signed-in company of this request. */
+export const companyOf = (c: DashboardContext): Company => c.get("dashboardCompany");
+
+/** Reads the posted form; every caller asks for all values, so Hono's cached parse serves them all. */
+export async function readForm(c: DashboardContext): Promise<Form> {
+  let body: Record<string, unknown> = {};
+  try {
+    body = await c.req.parseBody({ all: true });
+  } catch {
+    // a malformed body carries no valid CSRF token either: refused by the caller
+  }
+  const all = (name: string): string[] => {
+    const value = body[name];
+    const values = Array.isArray(value) ? value : [value];
+    return values.filter((v): v is string => typeof v === "string");
+  };
+  return { get: (name) => all(name)[0], all };
+}
+
+/** Sends the whole document. */
+export async function sendPage(c: DashboardContext, page: JSX.Element, status: PageStatus = 200): Promise<Response> {
+  return c.html(`<!DOCTYPE html>${await page}`, status);
+}
+
+export function createKit(deps: AppDeps, auth: DashboardAuth): DashboardKit {
+  return {
+    deps,
+    auth,
+    page(c, { title, section, script, status }, body) {
+      const session = c.get("session");
+      const notice = session.notice;
+      session.notice = undefined;
+      const signedIn = { companyName: companyOf(c).name, csrf: session.csrf };
+      const document = (
+        <Layout title={title} nonce={styleNonce(c)} section={section} signedIn={signedIn} notice={notice} script={script}>
+          {body}
+        </Layout>
+      );
+      return sendPage(c, document, status);
+    },
+    message(c, title, text, status) {
+      const session = c.get("session") as DashboardSession | undefined;
+      const company = session && c.get("dashboardCompany");
+      const signedIn = session && company ? { companyName: company.name, csrf: session.csrf } : undefined;
+      const action = signedIn ? { href: "/dashboard/events", label: "Back to events" } : { href: "/dashboard/login", label: "Sign in" };
+      const document = (
+        <Layout title={title} nonce={styleNonce(c)} signedIn={signedIn}>
+          <MessageBody title={title} text={text} requestId={requestIdOf(c)} action={action} />
+        </Layout>
+      );
+      return sendPage(c, document, status);
+    },
+    form: readForm,
+    async act(c, back, action) {
+      const session = c.get("session");
+      try {
+        session.notice = { kind: "ok", text: await action() };
+      } catch (error) {
+        if (!(error instanceof ApiError) || error.code === "not_found") throw error;
+        session.notice = { kind: "error", text: error.message };
+      }
+      return c.redirect(back, 303);
+    },
+    apiRequest: (c, path, body) => ({
+      companyId: companyOf(c).id,
+      requestId: requestIdOf(c),
+      method: "POST",
+      path,
+      body,
+      idempotencyKey: undefined,
+    }),
+  };
+}

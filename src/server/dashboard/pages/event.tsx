@@ -1,0 +1,131 @@
+/** @jsxImportSource hono/jsx */
+import { ApiError } from "../../../domain/errors.js";
+import { eventResource } from "../../../services/events.js";
+import type { DeliveryView } from "../../../webhooks/deliveries-view.js";
+import { deliveriesOf } from "../../../webhooks/deliveries-view.js";
+import { VERSION } from "../../../version.js";
+import { companyOf, type DashboardApp, type DashboardKit } from "../kit.js";
+import { listedEvent } from "../reads.js";
+import { LIVE_SCRIPT } from "./events.js";
+import { deliveryLabel, objectIdOf } from "../views/event-parts.js";
+import { Csrf, ObjectLink, PageHead, Pill, Time } from "../views/parts.js";
+
+/** What the chaos work (SPEC §13.1) adds to an attempt; shown once the API's attempts carry it. */
+type AttemptView = DeliveryView["attempts"][number] & { chaos?: string | null; response_body?: string | null };
+
+/** Every attempt of one delivery, oldest first. */
+function Attempts({ attempts }: { attempts: readonly AttemptView[] }) {
+  if (attempts.length === 0) return <p class="muted">No attempt yet.</p>;
+  return (
+    <div class="table-scroll attempts">
+      <table class="stack">
+        <thead>
+          <tr><th scope="col" class="hide-narrow">#</th><th scope="col">Time</th><th scope="col">Status</th><th scope="col">Duration</th><th scope="col">Error</th><th scope="col">Chaos</th><th scope="col">Answer (first 1 KiB)</th></tr>
+        </thead>
+        <tbody>
+          {attempts.map((attempt, index) => (
+            <tr>
+              <td class="num hide-narrow">{index + 1}</td>
+              <td class="time" data-label="Sent"><Time iso={attempt.attempted_at} /></td>
+              <td data-label="Status">{attempt.status_code === null ? <span class="muted">—</span> : <Pill value={attempt.status_code >= 200 && attempt.status_code < 300 ? "succeeded" : "failed"}>{String(attempt.status_code)}</Pill>}</td>
+              <td class="num" data-label="Took">{attempt.duration_ms === null ? "—" : `${attempt.duration_ms} ms`}</td>
+              <td data-label="Error">{attempt.error ?? <span class="muted">—</span>}</td>
+              <td data-label="Chaos">{attempt.chaos ?? <span class="muted">—</span>}</td>
+              <td data-label="Answer">{attempt.response_body ? <code>{attempt.response_body}</code> : <span class="muted">—</span>}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** The headers every attempt of this event carried; the signature is made afresh per attempt. */
+function SentHeaders({ eventId }: { eventId: string }) {
+  const lines = [
+    "Content-Type: application/json",
+    `Service-Event-Id: ${eventId}`,
+    `User-Agent: paysim/${VERSION}`,
+    "Service-Signature: t=<unix seconds when the attempt was sent>,v1=<hex HMAC-SHA256(endpoint secret, \"<t>.<body>\")>",
+  ];
+  return <pre class="wrap" aria-label="Headers sent">{lines.join("\n")}</pre>;
+}
+
+/** One event: its data, each delivery with every attempt, the headers sent, and Resend. */
+export function eventPage(app: DashboardApp, { deps, page, act, apiRequest }: DashboardKit) {
+  const { store, runIdempotently, outbox } = deps;
+
+  const find = (companyId: string, id: string) => {
+    const event = store.events.byId(companyId, id);
+    if (!event) throw new ApiError("not_found", `No such event: "${id}".`);
+    return event;
+  };
+
+  app.get("/events/:id", (c) => {
+    const company = companyOf(c);
+    const stored = find(company.id, c.req.param("id"));
+    const { event, deliveries } = listedEvent(store, stored);
+    const csrf = c.get("session").csrf;
+    const body = (
+      <div data-stream="/dashboard/events/stream" data-event={event.id}>
+        <PageHead title={event.type} lead={<span class="mono">{event.id}</span>} back={{ href: "/dashboard/events", label: "Events" }}>
+          <form class="inline" method="post" action={`/dashboard/events/${event.id}/resend`}>
+            <Csrf token={csrf} />
+            <button class="btn primary" type="submit">Resend</button>
+          </form>
+        </PageHead>
+        <div class="grid two">
+          <section class="card">
+            <h2>Event</h2>
+            <dl class="facts">
+              <dt>Created</dt><dd><Time iso={event.created_at} /></dd>
+              <dt>Object</dt><dd><ObjectLink id={objectIdOf(event)} /></dd>
+              <dt>Request</dt><dd class="mono">{event.request_id}</dd>
+              <dt>Deliveries</dt><dd>{deliveries.length === 0 ? "none: no endpoint listened when it happened" : String(deliveries.length)}</dd>
+            </dl>
+          </section>
+          <section class="card">
+            <h2>Headers sent with each attempt</h2>
+            <SentHeaders eventId={event.id} />
+          </section>
+        </div>
+        <section class="card">
+          <h2>Deliveries</h2>
+          {deliveries.length === 0 ? <p class="muted">No endpoint was listening for this event. Add one under Webhook endpoints, then Resend.</p> : null}
+          {deliveries.map((delivery) => (
+            <div class="delivery">
+              <div class="delivery-head">
+                <Pill value={delivery.status}>{deliveryLabel(delivery)}</Pill>
+                <span class="mono">{delivery.url}</span>
+              </div>
+              <p class="muted">
+                Endpoint <span class="mono">{delivery.endpoint_id}</span>
+                {delivery.next_attempt_at ? <> · next attempt <Time iso={delivery.next_attempt_at} /></> : null}
+              </p>
+              <Attempts attempts={delivery.attempts} />
+            </div>
+          ))}
+        </section>
+        <section class="card">
+          <h2>Body (the same bytes on every attempt)</h2>
+          <pre>{JSON.stringify(eventResource(stored), null, 2)}</pre>
+        </section>
+      </div>
+    );
+    return page(c, { title: event.type, section: "events", script: LIVE_SCRIPT }, body);
+  });
+
+  /** As `POST /v1/events/:id/resend`: a new delivery to every endpoint listening now. */
+  app.post("/events/:id/resend", (c) => {
+    const id = c.req.param("id");
+    return act(c, `/dashboard/events/${id}`, async () => {
+      const company = companyOf(c);
+      await runIdempotently(apiRequest(c, `/v1/events/${id}/resend`, {}), () => {
+        const event = find(company.id, id);
+        outbox.enqueue(event);
+        return { status: 200, resource: { ...eventResource(event), deliveries: deliveriesOf(store, event.id) }, keepsRequestId: true };
+      });
+      return "Resent: a new delivery goes to every endpoint listening for this event.";
+    });
+  });
+}

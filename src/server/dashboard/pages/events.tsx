@@ -1,0 +1,128 @@
+/** @jsxImportSource hono/jsx */
+import { streamSSE } from "hono/streaming";
+import type { DeliveryAttempted, EventCreated } from "../../../bus.js";
+import { EVENT_TYPES, isEventType } from "../../../domain/events.js";
+import { companyOf, type DashboardApp, type DashboardKit } from "../kit.js";
+import { listedEvent, PAGE_SIZE } from "../reads.js";
+import { DeliveryPills, EventRow } from "../views/event-parts.js";
+import { PageHead } from "../views/parts.js";
+
+/**
+ * The live part of the events pages: new rows from the server's event stream,
+ * delivery states updated in place, and a reload of a page that shows one event
+ * when one of its deliveries moves. Without it the pages still work (reload).
+ */
+export const LIVE_SCRIPT = `
+(() => {
+  const root = document.querySelector("[data-stream]");
+  if (!root || !window.EventSource) return;
+  const source = new EventSource(root.dataset.stream);
+  source.addEventListener("open", () => root.setAttribute("data-live", "on"));
+  source.addEventListener("error", () => root.setAttribute("data-live", "off"));
+  source.addEventListener("event", (message) => {
+    const rows = document.getElementById("event-rows");
+    if (!rows) return;
+    document.getElementById("no-events")?.remove();
+    rows.insertAdjacentHTML("afterbegin", message.data);
+  });
+  source.addEventListener("delivery", (message) => {
+    const update = JSON.parse(message.data);
+    if (root.dataset.event === update.eventId) return location.reload();
+    const cell = document.getElementById("deliveries-" + update.eventId);
+    if (cell) cell.innerHTML = update.html;
+  });
+})();
+`;
+
+/** The events list (newest first, filtered by type) and the stream that keeps it live. */
+export function eventsPage(app: DashboardApp, { deps, auth, page }: DashboardKit) {
+  const { store, bus } = deps;
+
+  app.get("/events", (c) => {
+    const company = companyOf(c);
+    const type = c.req.query("type") || undefined;
+    const after = c.req.query("starting_after");
+    if (type !== undefined && !isEventType(type)) {
+      const body = <PageHead title="Events" lead={`"${type}" is not an event type. Pick one from the list.`} back={{ href: "/dashboard/events", label: "All events" }} />;
+      return page(c, { title: "Events", section: "events", status: 400 }, body);
+    }
+    const beforeSeq = after === undefined ? undefined : store.events.seqOf(company.id, after);
+    const listed = store.events.list(company.id, { limit: PAGE_SIZE, filter: type, beforeSeq }).json.map((json) => listedEvent(store, json));
+    const last = listed.at(-1)?.event.id;
+    const stream = `/dashboard/events/stream${type ? `?type=${encodeURIComponent(type)}` : ""}`;
+    const olderHref = last && `/dashboard/events?${new URLSearchParams({ ...(type ? { type } : {}), starting_after: last }).toString()}`;
+    const hasMore = listed.length === PAGE_SIZE;
+    const body = (
+      <div data-stream={stream}>
+        <PageHead title="Events" lead={<><span class="live">Live: new events appear here as they happen</span><span class="not-live">Newest first. Reload to see new events.</span></>}>
+          <form class="filter" method="get" action="/dashboard/events">
+            <div class="field">
+              <label for="type">Event type</label>
+              <select id="type" name="type">
+                <option value="">All types</option>
+                {EVENT_TYPES.map((t) => <option value={t} selected={t === type}>{t}</option>)}
+              </select>
+            </div>
+            <button class="btn" type="submit">Filter</button>
+          </form>
+        </PageHead>
+        <section class="card flush" aria-label="Events">
+          <div class="table-scroll">
+            <table class="stack">
+              <thead>
+                <tr><th scope="col">Time</th><th scope="col">Type</th><th scope="col" class="hide-narrow">Object</th><th scope="col">Deliveries</th></tr>
+              </thead>
+              <tbody id="event-rows">
+                {listed.map(({ event, deliveries }) => <EventRow event={event} deliveries={deliveries} />)}
+              </tbody>
+            </table>
+          </div>
+          {listed.length === 0 ? <p class="empty" id="no-events">No events{type ? ` of type ${type}` : ""} yet. Create a payment intent or run <code>paysim trigger</code>.</p> : null}
+          {hasMore && olderHref ? <p class="pager"><a href={olderHref}>Older events →</a></p> : null}
+        </section>
+      </div>
+    );
+    return page(c, { title: "Events", section: "events", script: after === undefined ? LIVE_SCRIPT : undefined }, body);
+  });
+
+  /**
+   * Server-sent events for this session's company only: `event` carries the new
+   * row's markup, `delivery` an event's new delivery pills. Ends when the
+   * browser goes away or the session is signed out.
+   */
+  app.get("/events/stream", (c) => {
+    const company = companyOf(c);
+    const session = c.get("session");
+    const type = c.req.query("type") || undefined;
+    return streamSSE(c, async (stream) => {
+      let finish = () => {};
+      const finished = new Promise<void>((resolve) => (finish = resolve));
+      stream.onAbort(finish);
+      const send = (event: string, data: string) => {
+        if (auth.session(session.id) === undefined) return finish();
+        void stream.writeSSE({ event, data }).catch(finish);
+      };
+      const onEvent = async (created: EventCreated) => {
+        if (created.companyId !== company.id || (type !== undefined && created.type !== type)) return;
+        const stored = store.events.byId(company.id, created.id);
+        if (!stored) return;
+        const { event, deliveries } = listedEvent(store, stored);
+        send("event", (await (<EventRow event={event} deliveries={deliveries} fresh />)).toString());
+      };
+      const onAttempt = async (attempted: DeliveryAttempted) => {
+        const stored = store.events.byId(company.id, attempted.eventId);
+        if (!stored) return; // another company's event
+        const { deliveries } = listedEvent(store, stored);
+        const html = (await (<DeliveryPills deliveries={deliveries} />)).toString();
+        send("delivery", JSON.stringify({ eventId: attempted.eventId, html }));
+      };
+      bus.on("event.created", onEvent);
+      bus.on("delivery.attempted", onAttempt);
+      // A comment first: the browser's EventSource reports "open" once the stream starts.
+      await stream.write(": connected\n\n");
+      await finished;
+      bus.off("event.created", onEvent);
+      bus.off("delivery.attempted", onAttempt);
+    });
+  });
+}

@@ -1,0 +1,218 @@
+import { existsSync, mkdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { defer, suiteScope, usePaysim, useReceiver } from "../helpers/disposables.js";
+import { createIntent, freshKey, type TestPaysim } from "../helpers/paysim.js";
+
+/** Debian's Chromium: CI's .ci/run installs it; a laptop without it skips this file, saying so. */
+const CHROMIUM = "/usr/bin/chromium";
+const hasChromium = existsSync(CHROMIUM);
+if (!hasChromium) {
+  console.warn(`test/browser/dashboard.test.ts: SKIPPED — no Chromium at ${CHROMIUM}. Install it (apt-get install -y chromium) to run the browser tests.`);
+}
+
+/**
+ * Where the screenshots go, for a person to look at after a run: a temporary folder, or
+ * docs/images when DASHBOARD_SCREENSHOTS=docs/images (how the docs' pictures are made).
+ */
+const SCREENSHOTS = process.env.DASHBOARD_SCREENSHOTS ?? join(tmpdir(), "paysim-dashboard-screenshots");
+
+const KEY = "sk_test_dashboard_browser_0001";
+const SIZES = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } } as const;
+
+describe.skipIf(!hasChromium)("the dashboard in headless Chromium", () => {
+  const thisSuite = suiteScope();
+  let paysim: TestPaysim;
+  let browser: Browser;
+  /** Console messages of every page, to catch CSP violations (a style or script the policy blocked). */
+  const consoleMessages: string[] = [];
+
+  beforeAll(async () => {
+    paysim = await usePaysim({ secretKey: KEY, payouts: "manual" }, thisSuite);
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    });
+    defer(() => browser.close(), thisSuite);
+    mkdirSync(SCREENSHOTS, { recursive: true });
+  });
+
+  afterEach(() => {
+    const violations = consoleMessages.filter((text) => /Content Security Policy/i.test(text));
+    consoleMessages.length = 0;
+    expect(violations).toEqual([]);
+  });
+
+  async function newContext(options: { javaScriptEnabled?: boolean; size?: keyof typeof SIZES } = {}): Promise<BrowserContext> {
+    const context = await browser.newContext({ javaScriptEnabled: options.javaScriptEnabled ?? true, viewport: SIZES[options.size ?? "desktop"] });
+    defer(() => context.close());
+    context.on("console", (message) => consoleMessages.push(message.text()));
+    return context;
+  }
+
+  /** A page signed in through the one-time link, as a developer would from `paysim start`'s banner. */
+  async function signedInPage(options: Parameters<typeof newContext>[0] = {}): Promise<Page> {
+    const page = await (await newContext(options)).newPage();
+    await page.goto(paysim.dashboardLoginUrl());
+    await page.waitForURL(`${paysim.url}/dashboard/events`);
+    return page;
+  }
+
+  async function createPayout(body: object = {}) {
+    const response = await paysim.api("POST", "/v1/payouts", {
+      body: { amount: 25_000, currency: "EUR", destination_type: "card", destination_token: "tok_card_visa", description: "Weekly settlement", ...body },
+      idempotencyKey: freshKey(),
+    });
+    expect(response.status).toBe(201);
+    return response.body;
+  }
+
+  it("signs in by key through the form, and says so when the key is wrong", async () => {
+    const page = await (await newContext({ javaScriptEnabled: false })).newPage();
+    await page.goto(`${paysim.url}/dashboard`);
+    await page.waitForURL(`${paysim.url}/dashboard/login`);
+    await page.getByLabel("Secret key").fill("sk_test_wrong");
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expect(page.getByRole("alert").textContent()).resolves.toContain("That is not a secret key of this paysim.");
+    await page.getByLabel("Secret key").fill(KEY);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.waitForURL(`${paysim.url}/dashboard/events`);
+    await expect(page.getByText("Signed in to Sandbox Merchant").isVisible()).resolves.toBe(true);
+    // Without JavaScript nothing is live, and the page says how to see new events.
+    await expect(page.getByText("Reload to see new events.").isVisible()).resolves.toBe(true);
+    await expect(page.getByText("Live: new events appear here as they happen").isVisible()).resolves.toBe(false);
+  });
+
+  it("signs in by the one-time link once; the link opened again is refused", async () => {
+    const link = paysim.dashboardLoginUrl();
+    const page = await (await newContext()).newPage();
+    await page.goto(link);
+    await page.waitForURL(`${paysim.url}/dashboard/events`);
+    const other = await (await newContext()).newPage();
+    const again = await other.goto(link);
+    expect(again?.status()).toBe(403);
+    await expect(other.getByRole("heading", { level: 1 }).textContent()).resolves.toBe("This sign-in link no longer works");
+  });
+
+  it("shows an event created through the API without a reload, and updates its delivery in place", async () => {
+    const receiver = await useReceiver(200);
+    const endpoint = (await paysim.api("POST", "/v1/webhook_endpoints", { body: { url: receiver.url } })).body;
+    defer(() => paysim.api("DELETE", `/v1/webhook_endpoints/${endpoint.id}`));
+    const page = await signedInPage();
+    await page.locator('[data-live="on"]').waitFor();
+    await expect(page.getByText("Live: new events appear here as they happen").isVisible()).resolves.toBe(true);
+    await page.evaluate("window.notReloaded = true");
+    const intent = await createIntent(paysim, { amount: 1999, description: "Live row" });
+    const event = (await paysim.api("GET", "/v1/events?limit=1")).body.data[0];
+    expect(event.data.id).toBe(intent.id);
+    const row = page.locator(`#event-${event.id}`);
+    await row.waitFor();
+    await expect(row.textContent()).resolves.toContain("payment_intent.created");
+    await page.locator(`#deliveries-${event.id}`, { hasText: "succeeded · 200" }).waitFor();
+    await expect(page.evaluate("window.notReloaded")).resolves.toBe(true);
+  });
+
+  it("Resend on an event's page makes a new delivery, shown on the page", async () => {
+    const receiver = await useReceiver(200);
+    const endpoint = (await paysim.api("POST", "/v1/webhook_endpoints", { body: { url: receiver.url } })).body;
+    defer(() => paysim.api("DELETE", `/v1/webhook_endpoints/${endpoint.id}`));
+    await createIntent(paysim, { amount: 500 });
+    await receiver.waitForRequests(1);
+    const event = (await paysim.api("GET", "/v1/events?limit=1")).body.data[0];
+    const page = await signedInPage({ javaScriptEnabled: false });
+    await page.goto(`${paysim.url}/dashboard/events/${event.id}`);
+    await page.getByRole("button", { name: "Resend" }).click();
+    await page.waitForURL(`${paysim.url}/dashboard/events/${event.id}`);
+    await expect(page.getByRole("status").textContent()).resolves.toContain("Resent");
+    await receiver.waitForRequests(2);
+    const deliveries = (await paysim.api("GET", `/v1/events/${event.id}`)).body.deliveries.filter((d: any) => d.endpoint_id === endpoint.id);
+    expect(deliveries).toHaveLength(2);
+    await page.reload();
+    await expect(page.locator(".delivery").count()).resolves.toBe(2);
+  });
+
+  it("a payout's move button and a clock button change what the API returns", async () => {
+    const payout = await createPayout();
+    const page = await signedInPage({ javaScriptEnabled: false });
+    await page.goto(`${paysim.url}/dashboard/payouts/${payout.id}`);
+    await page.getByRole("button", { name: "Move to processing" }).click();
+    await expect(page.getByRole("status").textContent()).resolves.toBe("Moved to processing.");
+    expect((await paysim.api("GET", `/v1/payouts/${payout.id}`)).body.status).toBe("processing");
+
+    const before = (await paysim.api("GET", "/v1/sandbox/clock")).body.offset_seconds;
+    await page.getByRole("link", { name: "Clock" }).click();
+    await page.getByRole("button", { name: "Advance the clock by 10 minutes" }).click();
+    await expect(page.getByRole("status").textContent()).resolves.toContain("Advanced 600 s");
+    expect((await paysim.api("GET", "/v1/sandbox/clock")).body.offset_seconds).toBe(before + 600);
+  });
+
+  it("a form posted from another site is refused with the 403 page", async () => {
+    const page = await signedInPage({ javaScriptEnabled: false });
+    // A page of another origin (a data: URL) posting to the dashboard: the browser sends Origin: null.
+    const html = `<form method="post" action="${paysim.url}/dashboard/clock/advance"><input name="seconds" value="30"><button>go</button></form>`;
+    await page.goto(`data:text/html,${encodeURIComponent(html)}`);
+    await page.getByRole("button", { name: "go" }).click();
+    await page.waitForLoadState();
+    await expect(page.locator("h1").first().textContent()).resolves.toBe("This form could not be verified");
+  });
+
+  it("every page fits 1280×800 and 390×844 without sideways scrolling, with its heading and navigation visible", async () => {
+    const seeded = await seed();
+    const pages: Record<string, string> = {
+      events: "/dashboard/events",
+      event: `/dashboard/events/${seeded.failingEvent}`,
+      "payment-intents": "/dashboard/payment_intents",
+      "payment-intent": `/dashboard/payment_intents/${seeded.intent}`,
+      payouts: "/dashboard/payouts",
+      payout: `/dashboard/payouts/${seeded.payout}`,
+      clock: "/dashboard/clock",
+      "webhook-endpoints": "/dashboard/webhook_endpoints",
+    };
+    for (const size of Object.keys(SIZES) as (keyof typeof SIZES)[]) {
+      const page = await signedInPage({ size });
+      for (const [name, path] of Object.entries(pages)) {
+        const response = await page.goto(paysim.url + path);
+        expect(response?.status(), path).toBe(200);
+        if (name === "events") await page.locator('[data-live="on"]').waitFor(); // the live badge shows once the stream is open
+        await expectFits(page, `${name} at ${size}`);
+        await expect(page.getByRole("navigation", { name: "Dashboard" }).isVisible()).resolves.toBe(true);
+        await page.screenshot({ path: join(SCREENSHOTS, `dashboard-${name}-${size}.png`), fullPage: true });
+      }
+      const signIn = await (await newContext({ size })).newPage();
+      await signIn.goto(`${paysim.url}/dashboard/login`);
+      await expectFits(signIn, `sign-in at ${size}`);
+      await signIn.screenshot({ path: join(SCREENSHOTS, `dashboard-sign-in-${size}.png`), fullPage: true });
+    }
+  }, 120_000);
+
+  /** No sideways scrolling, the page's heading in view, and the focus ring of the first control drawn. */
+  async function expectFits(page: Page, what: string) {
+    // (Page code is passed as source text: this project's TypeScript has no DOM types.)
+    const overflow = await page.evaluate("document.documentElement.scrollWidth - window.innerWidth");
+    expect(overflow, what).toBeLessThanOrEqual(0);
+    await expect(page.locator("h1").first().isVisible(), what).resolves.toBe(true);
+    const stylesApplied = await page.evaluate(`getComputedStyle(document.querySelector("header.top")).backgroundColor`);
+    expect(stylesApplied, what).toBe("rgb(26, 31, 54)");
+  }
+
+  /** Objects in several states, a delivered and a failing endpoint: what the screenshots show. */
+  async function seed() {
+    const ok = await useReceiver(200);
+    const failing = await useReceiver(503);
+    await paysim.api("POST", "/v1/webhook_endpoints", { body: { url: ok.url } });
+    await paysim.api("POST", "/v1/webhook_endpoints", { body: { url: failing.url, enabled_events: ["payout.created", "payout.failed", "payout.returned"] } });
+    const intent = await createIntent(paysim, { amount: 4999, description: "Wireless headphones, order #1042" });
+    await createIntent(paysim, { amount: 1250, currency: "USD", capture_method: "manual", description: "Gift card" });
+    await createIntent(paysim, { amount: 120_000, currency: "JPY" });
+    const payout = await createPayout({ amount: 80_000 });
+    await createPayout({ amount: 1500, destination_type: "account", destination_token: "tok_account_fr", description: "Refund batch" });
+    await failing.waitForRequests(1);
+    await ok.waitForRequests(5); // three payment_intent.created, two payout.created
+    const failingEvent = (await paysim.api("GET", "/v1/events?type=payout.created&limit=1")).body.data[0].id;
+    await paysim.api("POST", `/v1/payment_intents/${intent.id}/authorize`, { body: { payment_method: "pm_card_visa" }, idempotencyKey: freshKey() });
+    return { intent: intent.id, payout: payout.id, failingEvent };
+  }
+});

@@ -1,0 +1,15 @@
+import { describe, expect, it } from "vitest";
+import { usePaysimCli, useTempDir } from "../helpers/disposables.js";
+
+describe("paysim start and the dashboard", () => {
+  it("prints a one-time dashboard link for the default company that signs in once; the key never appears in it", async () => {
+    const { cli, url, key } = await usePaysimCli(["--no-ui", "--db", ":memory:"], { cwd: useTempDir("paysim-cli-dashboard-") });
+    const [, link] = await cli.waitFor(/^ {2}dashboard (http:\/\/\S+)/m);
+    expect(link).toMatch(new RegExp(`^${url}/dashboard/login/[0-9A-Za-z]{24}$`));
+    expect(link).not.toContain(key.slice("sk_test_".length));
+    const signIn = await fetch(link!, { redirect: "manual" });
+    expect(signIn.status).toBe(303);
+    expect(signIn.headers.get("set-cookie")).toMatch(/HttpOnly; SameSite=Strict/);
+    expect((await fetch(link!, { redirect: "manual" })).status).toBe(403);
+  });
+});

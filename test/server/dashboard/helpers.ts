@@ -1,0 +1,85 @@
+import { expect } from "vitest";
+import type { TestPaysim } from "../../helpers/paysim.js";
+
+/** An answer of the dashboard, its body as text. */
+export interface Answer {
+  status: number;
+  headers: Headers;
+  html: string;
+}
+
+const ENTITIES: Record<string, string> = { "&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": '"', "&#39;": "'" };
+
+/** Visible text of an HTML page: styles and scripts dropped, tags stripped, entities decoded, whitespace collapsed. */
+export function textOf(html: string): string {
+  return html
+    .replace(/<(style|script)[\s\S]*?<\/\1>/g, "")
+    .replace(/<[^>]+>/g, " ")
+    .replace(/&(amp|lt|gt|quot|#39);/g, (entity) => ENTITIES[entity]!)
+    .replace(/\s+/g, " ");
+}
+
+/** The CSRF token of a page's forms. */
+export function csrfOf(html: string): string {
+  const match = /name="csrf" value="([^"]+)"/.exec(html);
+  if (!match) throw new Error(`no CSRF token in page: ${textOf(html).slice(0, 300)}`);
+  return match[1]!;
+}
+
+/**
+ * A browser's view of one paysim's dashboard through `app.request()`: it keeps
+ * the session cookie it is given, and sends forms as urlencoded posts.
+ */
+export class DashboardClient {
+  cookie: string | undefined;
+  constructor(readonly paysim: TestPaysim) {}
+
+  async request(path: string, init: RequestInit = {}): Promise<Answer> {
+    const headers = new Headers(init.headers);
+    if (this.cookie && !headers.has("cookie")) headers.set("cookie", this.cookie);
+    const url = path.startsWith("http") ? path : this.paysim.url + path;
+    const response = await this.paysim.app.request(url, { ...init, headers, redirect: "manual" });
+    const setCookie = response.headers.get("set-cookie");
+    if (setCookie) {
+      const pair = setCookie.split(";")[0]!;
+      this.cookie = pair.endsWith("=") ? undefined : pair;
+    }
+    return { status: response.status, headers: response.headers, html: await response.text() };
+  }
+
+  get(path: string, headers: Record<string, string> = {}): Promise<Answer> {
+    return this.request(path, { headers });
+  }
+
+  post(path: string, fields: Record<string, string | string[]>, headers: Record<string, string> = {}): Promise<Answer> {
+    const body = new URLSearchParams();
+    for (const [name, value] of Object.entries(fields)) for (const v of Array.isArray(value) ? value : [value]) body.append(name, v);
+    return this.request(path, { method: "POST", body, headers });
+  }
+
+  /** Posts a page's form with the session's token, then follows the redirect, as a browser does. */
+  async submit(path: string, fields: Record<string, string | string[]> = {}): Promise<Answer> {
+    const csrf = csrfOf((await this.get("/dashboard/events")).html);
+    const answer = await this.post(path, { csrf, ...fields });
+    expect(answer.status, textOf(answer.html).slice(0, 400)).toBe(303);
+    return this.get(answer.headers.get("location")!);
+  }
+
+  /** Signs in with the one-time link paysim makes for its default company. */
+  async signInByLink(): Promise<this> {
+    const answer = await this.get(this.paysim.dashboardLoginUrl());
+    expect(answer.status).toBe(303);
+    return this;
+  }
+
+  /** Signs in with a secret key through the sign-in form. */
+  async signInByKey(key: string): Promise<Answer> {
+    const form = await this.get("/dashboard/login");
+    return this.post("/dashboard/login", { csrf: csrfOf(form.html), key });
+  }
+}
+
+/** A signed-in client of the default company. */
+export async function signedIn(paysim: TestPaysim): Promise<DashboardClient> {
+  return new DashboardClient(paysim).signInByLink();
+}
