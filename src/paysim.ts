@@ -5,7 +5,7 @@ import { ConfigError, loadConfigFile, parseConfig, startChaos, startInputProblem
 import { loadTestCards, loadTestDestinations } from "./fixture-data.js";
 import { listenHttp, portlessListener } from "./http-listener.js";
 import type { StartPaysimOptions } from "./options.js";
-import { ClockRangeError, createClock, isTimeScale, TIME_SCALE_RANGE, type Clock } from "./runtime/clock.js";
+import { ClockRangeError, createClock, isTimeScale, realTimeNow, TIME_SCALE_RANGE, type Clock } from "./runtime/clock.js";
 import { readStoredClock, saveClock, type StoredClock } from "./runtime/clock-persistence.js";
 import { createScheduler, type Scheduler } from "./runtime/scheduler.js";
 import { createApp, type PaysimApp } from "./server/app.js";
@@ -168,7 +168,7 @@ export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimI
     const resetSandbox = createSandboxReset({ store, scheduler, bus });
     const faults = createFaultRules({ store, clock, ids });
     const heldRequests = createHeldRequests();
-    const dashboardAuth = createDashboardAuth(ids, options.realNow);
+    const dashboardAuth = createDashboardAuth(ids, options.realNow ?? realTimeNow);
 
     const app = createApp({
       store,

@@ -23,6 +23,13 @@ export interface Clock {
 export const MAX_CLOCK_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
 
 /**
+ * Real (wall-clock) time in epoch milliseconds, for the few things that must not move with the
+ * virtual clock (the dashboard's one-time links expire in real minutes). Read through here so
+ * that this module stays the one reader of the wall clock.
+ */
+export const realTimeNow = (): number => Date.now();
+
+/**
  * The fastest time scale: one real second is then 11.6 virtual days, and the longest wait paysim
  * has (a webhook's retries, about 31 hours) passes in a tenth of a second. Started in this
  * century, such a clock needs about three days of running to reach MAX_CLOCK_MS, where it stops.
@@ -89,7 +96,7 @@ export function createClock(options: ClockOptions = {}): Clock {
       throw new ClockRangeError(`${name} must be a whole number of milliseconds from 0 to ${MAX_CLOCK_MS}.`);
     }
   }
-  const realNow = options.realNow ?? Date.now;
+  const realNow = options.realNow ?? realTimeNow;
   const anchor = realNow();
   let offsetMs = options.offsetMs ?? 0;
   if (options.notBeforeMs !== undefined && anchor + offsetMs < options.notBeforeMs) {

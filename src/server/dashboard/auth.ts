@@ -30,11 +30,11 @@ export interface DashboardSession {
  * void a link just printed.
  *
  * @example
- * const auth = createDashboardAuth(ids);
+ * const auth = createDashboardAuth(ids, realTimeNow);
  * const token = auth.issueLoginToken(companyId);
  * auth.redeemLoginToken(token) // companyId, then undefined forever after
  */
-export function createDashboardAuth(ids: Ids, realNow: () => number = Date.now) {
+export function createDashboardAuth(ids: Ids, realNow: () => number) {
   const loginTokens = new Map<string, { companyId: string; expiresMs: number }>();
   const sessions = new Map<string, DashboardSession>();
   const newToken = (length = TOKEN_LENGTH) => ids.randomString(TOKEN_ALPHABET, length);
