@@ -145,3 +145,14 @@ export function parseChaosSpec(spec: string): { chaos: Chaos } | { problem: stri
   }
   return checkedSpec(raw);
 }
+
+/**
+ * Chaos settings written the way `--chaos` reads them, so a printed spec can be pasted back.
+ *
+ * @example
+ * chaosSpecText({ duplicate: 0.2, reorder: 0, delay_ms: [0, 3000], seed: 42 }) // "duplicate=0.2,reorder=0,delay=0-3000,seed=42"
+ */
+export function chaosSpecText(chaos: Chaos): string {
+  const [min, max] = chaos.delay_ms;
+  return `duplicate=${chaos.duplicate},reorder=${chaos.reorder},delay=${min === max ? min : `${min}-${max}`},seed=${chaos.seed}`;
+}

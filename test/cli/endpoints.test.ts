@@ -25,8 +25,8 @@ describe("paysim endpoints", () => {
     const list = await cli("endpoints", "list");
     expect(list.code).toBe(0);
     const lines = list.stdout.trimEnd().split("\n");
-    expect(lines[0]).toMatch(/^ID +URL +EVENTS +SECRET +CREATED$/);
-    expect(lines.slice(1).map((line) => line.split(/\s+/).slice(0, 4))).toEqual([[endpoint.id, endpoint.url, "*", endpoint.secret]]);
+    expect(lines[0]).toMatch(/^ID +URL +EVENTS +SECRET +CHAOS +CREATED$/);
+    expect(lines.slice(1).map((line) => line.split(/\s+/).slice(0, 5))).toEqual([[endpoint.id, endpoint.url, "*", endpoint.secret, "—"]]);
 
     const removed = await cli("endpoints", "remove", endpoint.id);
     expect(removed.code).toBe(0);
@@ -47,6 +47,25 @@ describe("paysim endpoints", () => {
 
     const removed = await cli("endpoints", "remove", endpoint.id, "--json");
     expect(JSON.parse(removed.stdout)).toMatchObject({ id: endpoint.id, object: "webhook_endpoint", deleted: true });
+    expect(await listed()).toEqual([]);
+  });
+
+  it("add --chaos sets the endpoint's chaos from a --chaos spec; add and list print it the same way", async () => {
+    const added = await cli("endpoints", "add", "http://127.0.0.1:9/chaos", "--chaos", "duplicate=0.3,delay=0-2000,seed=7");
+    expect(added.code).toBe(0);
+    const [endpoint] = await listed();
+    expect(endpoint.chaos).toEqual({ duplicate: 0.3, reorder: 0, delay_ms: [0, 2000], seed: 7 });
+    expect(added.stdout).toMatch(/^chaos +duplicate=0\.3,reorder=0,delay=0-2000,seed=7$/m);
+    const list = await cli("endpoints", "list");
+    expect(list.stdout.trimEnd().split("\n")[1]!.split(/\s+/)[4]).toBe("duplicate=0.3,reorder=0,delay=0-2000,seed=7");
+    expect((await cli("endpoints", "remove", endpoint.id)).code).toBe(0);
+  });
+
+  it("add --chaos refuses a spec it cannot read, in --chaos's words, before calling the server", async () => {
+    const { code, stdout, stderr } = await cli("endpoints", "add", "http://127.0.0.1:9/chaos", "--chaos", "duplicate=2");
+    expect(code).toBe(1);
+    expect(stdout).toBe("");
+    expect(stderr).toContain("--chaos: duplicate must be a number from 0 to 1 (got 2).");
     expect(await listed()).toEqual([]);
   });
 

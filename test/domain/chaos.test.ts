@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { chaosDraw, chaosSchema, firstAttemptMark, parseChaosSpec, planChaos, type Chaos } from "../../src/domain/chaos.js";
+import { chaosDraw, chaosSchema, chaosSpecText, firstAttemptMark, parseChaosSpec, planChaos, type Chaos } from "../../src/domain/chaos.js";
 
 const NONE: Chaos = { duplicate: 0, reorder: 0, delay_ms: [0, 0], seed: 0 };
 const eventIds = Array.from({ length: 2000 }, (_, i) => `evt_${String(i).padStart(24, "0")}`);
@@ -115,5 +115,14 @@ describe("--chaos specs", () => {
     ["seed=4.5", "seed must be an integer (got 4.5)"],
   ])("refuses %j: %s", (spec, problem) => {
     expect(parseChaosSpec(spec)).toEqual({ problem });
+  });
+
+  it.each<[Chaos, string]>([
+    [NONE, "duplicate=0,reorder=0,delay=0,seed=0"],
+    [{ duplicate: 0.2, reorder: 0.25, delay_ms: [0, 3000], seed: 42 }, "duplicate=0.2,reorder=0.25,delay=0-3000,seed=42"],
+    [{ ...NONE, delay_ms: [500, 500], seed: -3 }, "duplicate=0,reorder=0,delay=500,seed=-3"],
+  ])("writes %j as %s, which reads back as the same settings", (chaos, spec) => {
+    expect(chaosSpecText(chaos)).toBe(spec);
+    expect(parseChaosSpec(spec)).toEqual({ chaos });
   });
 });

@@ -1,10 +1,12 @@
-import { Command, Option } from "commander";
+import { Command, InvalidArgumentError, Option } from "commander";
+import { chaosSpecText, parseChaosSpec, type Chaos } from "../../domain/chaos.js";
 import { connect, withClientOptions, type ClientFlags } from "../client.js";
 import { fields, json, table, text } from "../format.js";
 import { consoleOutput, type Output } from "../output.js";
 
 interface AddFlags extends ClientFlags {
   events?: string[];
+  chaos?: Chaos;
 }
 
 interface Endpoint {
@@ -12,8 +14,19 @@ interface Endpoint {
   url?: string;
   enabled_events?: string[];
   secret?: string;
+  chaos?: Chaos | null;
   created_at?: string;
 }
+
+/** `--chaos duplicate=0.2,…`: read as `paysim start --chaos` reads it, refused with the same words. */
+function chaosSpec(raw: string): Chaos {
+  const parsed = parseChaosSpec(raw);
+  if ("problem" in parsed) throw new InvalidArgumentError(`--chaos: ${parsed.problem}.`);
+  return parsed.chaos;
+}
+
+/** An endpoint's chaos as a `--chaos` spec, or "—" for none. */
+const chaosColumn = (endpoint: Endpoint) => (endpoint.chaos ? chaosSpecText(endpoint.chaos) : "—");
 
 /** `--events a,b`: the server checks the types, as for any API call. */
 function eventList(raw: string): string[] {
@@ -40,7 +53,8 @@ Examples:
     new Command("add")
       .description("Register a webhook endpoint; prints its id and signing secret")
       .argument("<url>", "the http:// or https:// address that receives the events")
-      .addOption(new Option("--events <types>", 'comma-separated event types it receives (default "*": all)').argParser(eventList)),
+      .addOption(new Option("--events <types>", 'comma-separated event types it receives (default "*": all)').argParser(eventList))
+      .addOption(new Option("--chaos <spec>", "webhook chaos on it, e.g. duplicate=0.2,reorder=0.2,delay=0-3000,seed=42 (docs/webhooks.md#chaos)").argParser(chaosSpec)),
   )
     .addHelpText(
       "after",
@@ -48,10 +62,11 @@ Examples:
 Examples:
   $ paysim endpoints add http://localhost:3000/webhooks
   $ paysim endpoints add http://localhost:3000/payouts --events payout.succeeded,payout.failed
+  $ paysim endpoints add http://localhost:3000/webhooks --chaos duplicate=0.3,reorder=0.2,seed=7
   $ paysim endpoints add http://localhost:3000/webhooks --json`,
     )
     .action(async (url: string, flags: AddFlags) => {
-      const body = flags.events === undefined ? { url } : { url, enabled_events: flags.events };
+      const body = { url, ...(flags.events === undefined ? {} : { enabled_events: flags.events }), ...(flags.chaos === undefined ? {} : { chaos: flags.chaos }) };
       const endpoint = await (await connect(flags, output)).call<Endpoint>("POST", "/v1/webhook_endpoints", { body });
       if (flags.json) return output.line(json(endpoint));
       for (const line of endpointDetail(endpoint)) output.line(line);
@@ -96,6 +111,7 @@ function endpointTable(endpoints: readonly Endpoint[]): string[] {
     { header: "URL", value: (e) => text(e.url) },
     { header: "EVENTS", value: (e) => (Array.isArray(e.enabled_events) ? e.enabled_events.join(",") : "—") },
     { header: "SECRET", value: (e) => text(e.secret) },
+    { header: "CHAOS", value: chaosColumn },
     { header: "CREATED", value: (e) => text(e.created_at) },
   ]);
 }
@@ -106,6 +122,7 @@ function endpointDetail(endpoint: Endpoint): string[] {
     ["url", text(endpoint.url)],
     ["events", Array.isArray(endpoint.enabled_events) ? endpoint.enabled_events.join(",") : "—"],
     ["secret", text(endpoint.secret)],
+    ["chaos", chaosColumn(endpoint)],
     ["created_at", text(endpoint.created_at)],
   ]);
 }
