@@ -105,6 +105,9 @@ fieldset { border: 0; padding: 0; margin: 0 0 14px; min-width: 0; }
 .checks { display: grid; grid-template-columns: repeat(auto-fill, minmax(230px, 1fr)); gap: 4px 16px; }
 .checks label { display: flex; gap: 8px; align-items: center; font-size: 14px; }
 .checks input { width: 18px; height: 18px; accent-color: var(--accent); }
+.fields { display: grid; grid-template-columns: repeat(auto-fill, minmax(170px, 1fr)); gap: 0 16px; }
+.fields .field > label { font-weight: 600; }
+.fields .hint { display: block; }
 .filter { display: flex; gap: 8px; align-items: flex-end; flex-wrap: wrap; }
 .filter .field { margin: 0; min-width: 0; flex: 1 1 240px; max-width: 340px; }
 /* The live badge only once the page's stream is open; without it, a hint to reload. */
