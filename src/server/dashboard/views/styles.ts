@@ -123,6 +123,10 @@ fieldset { border: 0; padding: 0; margin: 0 0 14px; min-width: 0; }
 .delivery + .delivery { margin-top: 20px; padding-top: 20px; border-top: 1px solid var(--line); }
 .delivery-head { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; margin-bottom: 8px; }
 .delivery-head .mono { overflow-wrap: anywhere; }
+.signatures { margin-top: 12px; }
+.signatures h3 { font-size: 14px; margin: 0 0 6px; color: var(--muted); }
+.signatures ol { margin: 0; padding-left: 24px; display: grid; gap: 4px; }
+.signatures code { overflow-wrap: anywhere; word-break: break-all; }
 details summary { cursor: pointer; color: var(--accent); font-weight: 500; }
 .secret { display: flex; gap: 8px; align-items: center; flex-wrap: wrap; }
 .secret code { background: #f6f8fb; border: 1px solid var(--line); border-radius: 6px; padding: 2px 6px; overflow-wrap: anywhere; }
