@@ -70,7 +70,7 @@ function AddRule({ csrf }: { csrf: string }) {
             {FAULT_METHODS.map((method) => <option value={method}>{method}</option>)}
           </select>
         </div>
-        <div class="field">
+        <div class="field wide">
           <label for="fault-path">Path <span class="hint">match.path, * for one segment; empty: every /v1 path</span></label>
           <input id="fault-path" type="text" name="path" placeholder="/v1/payment_intents/*/capture" spellcheck={false} autocomplete="off" />
         </div>
@@ -134,9 +134,12 @@ export function faultsPage(app: DashboardApp, { deps, page, act, form: readForm 
         <section class="card">
           <h2>Add a rule</h2>
           <AddRule csrf={csrf} />
-          <dl class="facts attempts">
-            {FAULT_KINDS.map((kind) => <><dt class="mono">{kind}</dt><dd>{FAULT_EFFECTS[kind]}</dd></>)}
-          </dl>
+          <div class="effects">
+            <h3>What each fault does to a request it hits</h3>
+            <dl class="facts">
+              {FAULT_KINDS.map((kind) => <><dt class="mono">{kind}</dt><dd>{FAULT_EFFECTS[kind]}</dd></>)}
+            </dl>
+          </div>
         </section>
       </>
     );

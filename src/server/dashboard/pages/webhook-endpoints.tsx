@@ -103,7 +103,7 @@ function AddEndpoint({ csrf }: { csrf: string }) {
         </div>
       </fieldset>
       <fieldset>
-        <legend>Chaos <span class="hint">optional, all empty: none. Makes deliveries arrive twice, late or out of order (SPEC §13.1)</span></legend>
+        <legend>Chaos <span class="hint">optional; all empty: none. Makes deliveries arrive twice, late or out of order</span></legend>
         <div class="fields">
           <ChaosField name="chaos_duplicate" label="Duplicate" hint="chaos.duplicate, 0–1: chance a delivered event is sent once more" step="any" max={1} />
           <ChaosField name="chaos_reorder" label="Reorder" hint="chaos.reorder, 0–1: chance a first attempt waits for the next event" step="any" max={1} />

@@ -106,8 +106,13 @@ fieldset { border: 0; padding: 0; margin: 0 0 14px; min-width: 0; }
 .checks label { display: flex; gap: 8px; align-items: center; font-size: 14px; }
 .checks input { width: 18px; height: 18px; accent-color: var(--accent); }
 .fields { display: grid; grid-template-columns: repeat(auto-fill, minmax(170px, 1fr)); gap: 0 16px; }
-.fields .field > label { font-weight: 600; }
+/* Each field's label grows, so the inputs of one row line up whatever the length of their hints. */
+.fields .field { display: flex; flex-direction: column; }
+.fields .field > label { flex: 1; }
 .fields .hint { display: block; }
+@media (min-width: 641px) { .fields .field.wide { grid-column: span 2; } }
+.effects { margin-top: 18px; padding-top: 14px; border-top: 1px solid var(--line); }
+.effects h3 { font-size: 14px; margin: 0 0 8px; color: var(--muted); }
 .filter { display: flex; gap: 8px; align-items: flex-end; flex-wrap: wrap; }
 .filter .field { margin: 0; min-width: 0; flex: 1 1 240px; max-width: 340px; }
 /* The live badge only once the page's stream is open; without it, a hint to reload. */
