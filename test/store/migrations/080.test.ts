@@ -3,31 +3,17 @@ import { createStore } from "../../../src/store/index.js";
 import { MIGRATIONS } from "../../../src/store/migrations/index.js";
 import { deliveriesOf } from "../../../src/webhooks/deliveries-view.js";
 import { signaturesSent } from "../../../src/webhooks/sent-signatures.js";
-import { columns, databaseAt, everyRow, seedVersion10, userVersion, versionBefore } from "./support.js";
-
-/** A version-70 database with a delivery and a finished attempt, moved to version 80. */
-function migratedFrom70() {
-  const old = databaseAt(versionBefore(80));
-  expect(userVersion(old.db)).toBe(70);
-  const ids = seedVersion10(old.db);
-  old.db
-    .prepare("INSERT INTO deliveries (id, event_id, company_id, endpoint_id, url, status, attempt_count, created_at, updated_at) VALUES ('del_1', ?, ?, ?, 'http://127.0.0.1:3000/hooks', 'succeeded', 1, 'x', 'x')")
-    .run(ids.event, ids.company, ids.endpoint);
-  old.db.prepare("INSERT INTO delivery_attempts (delivery_id, attempted_at, status_code, duration_ms, finished) VALUES ('del_1', '2030-01-01T00:00:00.000Z', 200, 12, 1)").run();
-  const before = everyRow(old.db);
-  old.migrateTo(80);
-  return { db: old.db, ids, before, migrateTo: old.migrateTo };
-}
+import { columns, everyRow, migratedWithAttempt, userVersion } from "./support.js";
 
 describe("migration 80: the t each attempt was signed with", () => {
   it("adds delivery_attempts.signed_t, an integer, nullable with no default", () => {
-    const { db } = migratedFrom70();
+    const { db } = migratedWithAttempt(80);
     expect(userVersion(db)).toBe(80);
     expect(columns(db, "delivery_attempts").at(-1)).toEqual({ name: "signed_t", type: "INTEGER", notnull: 0, dflt_value: null, pk: 0 });
   });
 
   it("keeps every earlier row, an older attempt's signature reads as not recorded, and the API's attempt is unchanged", () => {
-    const { db, ids, before, migrateTo } = migratedFrom70();
+    const { db, ids, before, migrateTo } = migratedWithAttempt(80);
     migrateTo(MIGRATIONS.at(-1)!.version);
     const after = everyRow(db);
     for (const [table, rows] of Object.entries(before)) {

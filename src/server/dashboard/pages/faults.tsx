@@ -2,7 +2,7 @@
 import { DEFAULT_TIMEOUT_MS, FAULT_KINDS, FAULT_METHODS, MAX_FAULT_LATENCY_MS, MAX_FAULT_TIMES } from "../../../domain/faults.js";
 import type { FaultResource } from "../../../services/faults.js";
 import { companyOf, formNumber, given, type DashboardApp, type DashboardKit, type Form } from "../kit.js";
-import { Csrf, PageHead, Time } from "../views/parts.js";
+import { Csrf, NumberField, PageHead, PostButton, Time } from "../views/parts.js";
 
 /** What each fault does to a request it hits, in the SPEC's words (§14). */
 const FAULT_EFFECTS: Record<(typeof FAULT_KINDS)[number], string> = {
@@ -38,10 +38,7 @@ function RulesList({ rules, csrf }: { rules: readonly FaultResource[]; csrf: str
               <td data-label="Latency" class="num">{rule.latency_ms === null ? <span class="muted">—</span> : `${rule.latency_ms} ms`}</td>
               <td class="time hide-narrow"><Time iso={rule.created_at} /></td>
               <td>
-                <form class="inline" method="post" action={`/dashboard/faults/${rule.id}/delete`}>
-                  <Csrf token={csrf} />
-                  <button class="btn small danger" type="submit" aria-label={`Remove the fault rule ${rule.id}`}>Remove</button>
-                </form>
+                <PostButton action={`/dashboard/faults/${rule.id}/delete`} csrf={csrf} label="Remove" spoken={`Remove the fault rule ${rule.id}`} tone="small danger" />
               </td>
             </tr>
           ))}
@@ -74,22 +71,10 @@ function AddRule({ csrf }: { csrf: string }) {
           <label for="fault-path">Path <span class="hint">match.path, * for one segment; empty: every /v1 path</span></label>
           <input id="fault-path" type="text" name="path" placeholder="/v1/payment_intents/*/capture" spellcheck={false} autocomplete="off" />
         </div>
-        <div class="field">
-          <label for="fault-times">Times <span class="hint">{`times, 1–${MAX_FAULT_TIMES} (default 1): hits before it is gone`}</span></label>
-          <input id="fault-times" type="number" name="times" min="1" max={String(MAX_FAULT_TIMES)} step="1" inputmode="numeric" />
-        </div>
-        <div class="field">
-          <label for="fault-probability">Probability <span class="hint">probability, 0–1 (default 1)</span></label>
-          <input id="fault-probability" type="number" name="probability" min="0" max="1" step="any" inputmode="decimal" />
-        </div>
-        <div class="field">
-          <label for="fault-latency">Latency (ms) <span class="hint">{`latency_ms, 1–${MAX_FAULT_LATENCY_MS}: latency and timeout only`}</span></label>
-          <input id="fault-latency" type="number" name="latency_ms" min="1" max={String(MAX_FAULT_LATENCY_MS)} step="1" inputmode="numeric" />
-        </div>
-        <div class="field">
-          <label for="fault-seed">Seed <span class="hint">seed, an integer (default 0): the same seed hits the same requests</span></label>
-          <input id="fault-seed" type="number" name="seed" step="1" inputmode="numeric" />
-        </div>
+        <NumberField id="fault-times" name="times" label="Times" hint={`times, 1–${MAX_FAULT_TIMES} (default 1): hits before it is gone`} min={1} max={MAX_FAULT_TIMES} />
+        <NumberField id="fault-probability" name="probability" label="Probability" hint="probability, 0–1 (default 1)" min={0} max={1} step="any" />
+        <NumberField id="fault-latency" name="latency_ms" label="Latency (ms)" hint={`latency_ms, 1–${MAX_FAULT_LATENCY_MS}: latency and timeout only`} min={1} max={MAX_FAULT_LATENCY_MS} />
+        <NumberField id="fault-seed" name="seed" label="Seed" hint="seed, an integer (default 0): the same seed hits the same requests" />
       </div>
       <button class="btn primary" type="submit">Add fault rule</button>
     </form>
@@ -121,12 +106,7 @@ export function faultsPage(app: DashboardApp, { deps, page, act, form: readForm 
     const body = (
       <>
         <PageHead title="Faults" lead={lead}>
-          {rules.length > 0 ? (
-            <form class="inline" method="post" action="/dashboard/faults/clear">
-              <Csrf token={csrf} />
-              <button class="btn danger" type="submit">Clear all</button>
-            </form>
-          ) : null}
+          {rules.length > 0 ? <PostButton action="/dashboard/faults/clear" csrf={csrf} label="Clear all" tone="danger" /> : null}
         </PageHead>
         <section class="card flush" aria-label="Fault rules">
           <RulesList rules={rules} csrf={csrf} />

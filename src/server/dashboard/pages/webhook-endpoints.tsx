@@ -4,7 +4,7 @@ import { ApiError } from "../../../domain/errors.js";
 import { EVENT_TYPES } from "../../../domain/events.js";
 import { createEndpoint, toEndpointResource, type WebhookEndpointResource } from "../../../services/webhook-endpoints.js";
 import { companyOf, formNumber, given, type DashboardApp, type DashboardContext, type DashboardKit, type Form } from "../kit.js";
-import { Csrf, PageHead, Time } from "../views/parts.js";
+import { Csrf, NumberField, PageHead, PostButton, Time } from "../views/parts.js";
 
 /** An endpoint's chaos in a few words, or "none". */
 export function chaosSummary(chaos: Chaos | null): string {
@@ -54,33 +54,17 @@ function EndpointsList({ endpoints, csrf, revealed }: { endpoints: readonly Webh
                 {endpoint.id === revealed ? (
                   <span class="secret"><code>{endpoint.secret}</code></span>
                 ) : (
-                  <form class="inline" method="post" action={`/dashboard/webhook_endpoints/${endpoint.id}/reveal`}>
-                    <Csrf token={csrf} />
-                    <button class="btn small" type="submit" aria-label={`Reveal the signing secret of ${endpoint.url}`}>Reveal</button>
-                  </form>
+                  <PostButton action={`/dashboard/webhook_endpoints/${endpoint.id}/reveal`} csrf={csrf} label="Reveal" spoken={`Reveal the signing secret of ${endpoint.url}`} tone="small" />
                 )}
               </td>
               <td class="time hide-narrow"><Time iso={endpoint.created_at} /></td>
               <td>
-                <form class="inline" method="post" action={`/dashboard/webhook_endpoints/${endpoint.id}/delete`}>
-                  <Csrf token={csrf} />
-                  <button class="btn small danger" type="submit" aria-label={`Delete the endpoint ${endpoint.url}`}>Delete</button>
-                </form>
+                <PostButton action={`/dashboard/webhook_endpoints/${endpoint.id}/delete`} csrf={csrf} label="Delete" spoken={`Delete the endpoint ${endpoint.url}`} tone="small danger" />
               </td>
             </tr>
           ))}
         </tbody>
       </table>
-    </div>
-  );
-}
-
-/** A number field of the chaos settings, its API name in the hint so a refusal's words point at it. */
-function ChaosField({ name, label, hint, step, max }: { name: string; label: string; hint: string; step: string; max: number }) {
-  return (
-    <div class="field">
-      <label for={`endpoint-${name}`}>{label} <span class="hint">{hint}</span></label>
-      <input id={`endpoint-${name}`} type="number" name={name} min="0" max={String(max)} step={step} inputmode="decimal" />
     </div>
   );
 }
@@ -105,14 +89,11 @@ function AddEndpoint({ csrf }: { csrf: string }) {
       <fieldset>
         <legend>Chaos <span class="hint">optional; all empty: none. Makes deliveries arrive twice, late or out of order</span></legend>
         <div class="fields">
-          <ChaosField name="chaos_duplicate" label="Duplicate" hint="chaos.duplicate, 0–1: chance a delivered event is sent once more" step="any" max={1} />
-          <ChaosField name="chaos_reorder" label="Reorder" hint="chaos.reorder, 0–1: chance a first attempt waits for the next event" step="any" max={1} />
-          <ChaosField name="chaos_delay_min" label="Delay min (ms)" hint={`chaos.delay_ms[0], 0–${DELAY_MAX_MS}`} step="1" max={DELAY_MAX_MS} />
-          <ChaosField name="chaos_delay_max" label="Delay max (ms)" hint={`chaos.delay_ms[1], 0–${DELAY_MAX_MS}: extra wait before each first attempt`} step="1" max={DELAY_MAX_MS} />
-          <div class="field">
-            <label for="endpoint-chaos_seed">Seed <span class="hint">chaos.seed, an integer (default 0): same seed, same chaos</span></label>
-            <input id="endpoint-chaos_seed" type="number" name="chaos_seed" step="1" inputmode="numeric" />
-          </div>
+          <NumberField id="endpoint-chaos-duplicate" name="chaos_duplicate" label="Duplicate" hint="chaos.duplicate, 0–1: chance a delivered event is sent once more" min={0} max={1} step="any" />
+          <NumberField id="endpoint-chaos-reorder" name="chaos_reorder" label="Reorder" hint="chaos.reorder, 0–1: chance a first attempt waits for the next event" min={0} max={1} step="any" />
+          <NumberField id="endpoint-chaos-delay-min" name="chaos_delay_min" label="Delay min (ms)" hint={`chaos.delay_ms[0], 0–${DELAY_MAX_MS}`} min={0} max={DELAY_MAX_MS} />
+          <NumberField id="endpoint-chaos-delay-max" name="chaos_delay_max" label="Delay max (ms)" hint={`chaos.delay_ms[1], 0–${DELAY_MAX_MS}: extra wait before each first attempt`} min={0} max={DELAY_MAX_MS} />
+          <NumberField id="endpoint-chaos-seed" name="chaos_seed" label="Seed" hint="chaos.seed, an integer (default 0): same seed, same chaos" />
         </div>
       </fieldset>
       <button class="btn primary" type="submit">Add endpoint</button>
