@@ -1,8 +1,11 @@
 import * as z from "zod";
 import { idOf, timestampSchema } from "../domain/answer-schemas.js";
-import { chaosAnswerSchema, type Chaos } from "../domain/chaos.js";
+import { chaosAnswerSchema, chaosSchema, type Chaos } from "../domain/chaos.js";
 import { EVENT_TYPES } from "../domain/events.js";
 import type { Ids } from "../domain/ids.js";
+import { need, parseOrThrow } from "../domain/validation.js";
+import { CARD_NUMBER_IN_URL_RULE, hasNoCardNumber, isHttpUrl, WEBHOOK_URL_MAX_LENGTH, WEBHOOK_URL_RULE } from "../domain/webhook-url.js";
+import type { Clock } from "../runtime/clock.js";
 import type { Store } from "../store/index.js";
 import type { WebhookEndpointRow } from "../store/repos/webhook-endpoints.js";
 
@@ -29,6 +32,35 @@ export const deletedEndpointSchema = z.strictObject({
 
 export function deletedEndpointResource(id: string): z.infer<typeof deletedEndpointSchema> {
   return { id, object: "webhook_endpoint", deleted: true };
+}
+
+const ENABLED_EVENTS_RULE = `enabled_events must be a list of event types (${EVENT_TYPES.join(", ")}) or ["*"].`;
+
+/** The body of `POST /v1/webhook_endpoints` (SPEC §7, §13.1): what `createEndpoint` accepts, and the OpenAPI document's request schema. */
+export const createEndpointSchema = z.strictObject({
+  url: z
+    .string({ error: need("url", "the http:// or https:// address that receives the events") })
+    .max(WEBHOOK_URL_MAX_LENGTH, { error: `url must be at most ${WEBHOOK_URL_MAX_LENGTH} characters.` })
+    .refine(isHttpUrl, { error: `url ${WEBHOOK_URL_RULE}.` })
+    .refine(hasNoCardNumber, { error: `url ${CARD_NUMBER_IN_URL_RULE}.` }),
+  enabled_events: z
+    .array(z.enum(["*", ...EVENT_TYPES], { error: ENABLED_EVENTS_RULE }), {
+      error: need("enabled_events", `a list of event types (${EVENT_TYPES.join(", ")}) or ["*"]`),
+    })
+    .min(1, { error: "enabled_events must list at least one event type, or \"*\"." })
+    .optional(),
+  chaos: chaosSchema("chaos").nullable().optional(),
+});
+
+/**
+ * Registers an endpoint for the company from a `POST /v1/webhook_endpoints` body: the API and
+ * the dashboard both create endpoints here, so both refuse the same input with the same 400
+ * message naming the field, and store nothing then.
+ */
+export function createEndpoint({ store, ids, clock }: { store: Store; ids: Ids; clock: Clock }, companyId: string, body: unknown): WebhookEndpointResource {
+  const input = parseOrThrow(createEndpointSchema, body);
+  const row = insertEndpoint(store, ids, { companyId, url: input.url, enabledEvents: input.enabled_events ?? ["*"], createdAt: clock.nowIso(), chaos: input.chaos });
+  return toEndpointResource(row);
 }
 
 /** An endpoint's stored chaos settings, or null. */

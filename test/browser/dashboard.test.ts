@@ -149,6 +149,32 @@ describe.skipIf(!hasChromium)("the dashboard in headless Chromium", () => {
     expect((await paysim.api("GET", "/v1/sandbox/clock")).body.offset_seconds).toBe(before + 600);
   });
 
+  it("a fault rule added on the Faults page makes the matching API call fail as the rule says; Remove ends it", async () => {
+    const page = await signedInPage();
+    await page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "Faults" }).click();
+    await page.waitForURL(`${paysim.url}/dashboard/faults`);
+    await page.locator("#fault-kind").selectOption("rate_limited");
+    await page.locator("#fault-method").selectOption("POST");
+    await page.locator("#fault-path").fill("/v1/payouts");
+    await page.locator("#fault-times").fill("2");
+    await page.getByRole("button", { name: "Add fault rule" }).click();
+    await expect(page.getByRole("status").textContent()).resolves.toMatch(/^Added flt_\w+: rate_limited on POST \/v1\/payouts, 2 times\.$/);
+    const [rule] = (await paysim.api("GET", "/v1/sandbox/faults")).body.data;
+    defer(() => paysim.api("DELETE", "/v1/sandbox/faults"));
+
+    const body = { amount: 100, currency: "EUR", destination_type: "card", destination_token: "tok_card_visa" };
+    const hit = await paysim.api("POST", "/v1/payouts", { body, idempotencyKey: freshKey() });
+    expect(hit.status).toBe(429);
+    expect(hit.headers.get("retry-after")).toBe("1");
+    expect((await paysim.api("GET", "/v1/payouts?limit=1")).status).toBe(200); // GET is not matched
+    await page.reload();
+    await expect(page.locator(`#fault-${rule.id}`).textContent()).resolves.toContain("1 of 2");
+
+    await page.getByRole("button", { name: `Remove the fault rule ${rule.id}` }).click();
+    await expect(page.getByRole("status").textContent()).resolves.toBe(`Removed ${rule.id}.`);
+    expect((await paysim.api("POST", "/v1/payouts", { body, idempotencyKey: freshKey() })).status).toBe(201);
+  });
+
   it("a form posted from another site is refused with the 403 page", async () => {
     const page = await signedInPage({ javaScriptEnabled: false });
     // A page of another origin (a data: URL) posting to the dashboard: the browser sends Origin: null.
@@ -170,6 +196,7 @@ describe.skipIf(!hasChromium)("the dashboard in headless Chromium", () => {
       payout: `/dashboard/payouts/${seeded.payout}`,
       clock: "/dashboard/clock",
       "webhook-endpoints": "/dashboard/webhook_endpoints",
+      faults: "/dashboard/faults",
     };
     for (const size of Object.keys(SIZES) as (keyof typeof SIZES)[]) {
       const page = await signedInPage({ size });
@@ -213,6 +240,16 @@ describe.skipIf(!hasChromium)("the dashboard in headless Chromium", () => {
     await ok.waitForRequests(5); // three payment_intent.created, two payout.created
     const failingEvent = (await paysim.api("GET", "/v1/events?type=payout.created&limit=1")).body.data[0].id;
     await paysim.api("POST", `/v1/payment_intents/${intent.id}/authorize`, { body: { payment_method: "pm_card_visa" }, idempotencyKey: freshKey() });
+    // An endpoint with chaos, and fault rules for the Faults page: added last, so they touch nothing above.
+    await paysim.api("POST", "/v1/webhook_endpoints", { body: { url: "http://127.0.0.1:9/chaos-drill", chaos: { duplicate: 0.2, reorder: 0.1, delay_ms: [0, 3000], seed: 42 } } });
+    defer(() => paysim.api("DELETE", "/v1/sandbox/faults"));
+    for (const rule of [
+      { fault: "lost_response", match: { method: "POST", path: "/v1/payment_intents/*/capture" } },
+      { fault: "rate_limited", match: { path: "/v1/payouts" }, times: 3, probability: 0.5, seed: 7 },
+      { fault: "latency", match: { method: "GET", path: "/v1/events/*" }, times: 20, latency_ms: 1500 },
+    ]) {
+      expect((await paysim.api("POST", "/v1/sandbox/faults", { body: rule })).status).toBe(201);
+    }
     return { intent: intent.id, payout: payout.id, failingEvent };
   }
 });

@@ -9,6 +9,7 @@ import { createKit, readForm, requestIdOf, type DashboardContext, type Dashboard
 import { clockPage } from "./pages/clock.js";
 import { eventPage } from "./pages/event.js";
 import { eventsPage } from "./pages/events.js";
+import { faultsPage } from "./pages/faults.js";
 import { paymentIntentsPage } from "./pages/payment-intents.js";
 import { payoutsPage } from "./pages/payouts.js";
 import { crossSite, signInPages } from "./pages/sign-in.js";
@@ -72,6 +73,7 @@ export function dashboardRoutes(deps: AppDeps) {
   payoutsPage(app, kit);
   clockPage(app, kit);
   webhookEndpointsPage(app, kit);
+  faultsPage(app, kit);
 
   app.all("*", (c) => kit.message(c, "Page not found", "There is no such dashboard page, or it belongs to another company.", 404));
 

@@ -82,6 +82,21 @@ export async function readForm(c: DashboardContext): Promise<Form> {
   return { get: (name) => all(name)[0], all };
 }
 
+/**
+ * A number field of a form as an API body holds it: absent when left empty, a number when it
+ * reads as one, else the text itself, which the API's schema then refuses in words naming the field.
+ */
+export function formNumber(form: Form, name: string): number | string | undefined {
+  const text = form.get(name)?.trim() ?? "";
+  if (text === "") return undefined;
+  return /^-?\d+(\.\d+)?$/.test(text) ? Number(text) : text;
+}
+
+/** The fields of `values` that are not undefined: an API body without the form's empty fields. */
+export function given<T extends Record<string, unknown>>(values: T): Partial<T> {
+  return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined)) as Partial<T>;
+}
+
 /** Sends the whole document. */
 export async function sendPage(c: DashboardContext, page: JSX.Element, status: PageStatus = 200): Promise<Response> {
   return c.html(`<!DOCTYPE html>${await page}`, status);

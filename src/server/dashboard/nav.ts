@@ -7,6 +7,7 @@ export const NAV = [
   { id: "payment_intents", label: "Payment intents", href: "/dashboard/payment_intents" },
   { id: "payouts", label: "Payouts", href: "/dashboard/payouts" },
   { id: "webhook_endpoints", label: "Webhook endpoints", href: "/dashboard/webhook_endpoints" },
+  { id: "faults", label: "Faults", href: "/dashboard/faults" },
   { id: "clock", label: "Clock", href: "/dashboard/clock" },
 ] as const;
 

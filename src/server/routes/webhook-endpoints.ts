@@ -1,15 +1,13 @@
 import { Hono } from "hono";
 import * as z from "zod";
-import { chaosSchema } from "../../domain/chaos.js";
 import { ApiError } from "../../domain/errors.js";
-import { EVENT_TYPES } from "../../domain/events.js";
-import { need, parseOrThrow } from "../../domain/validation.js";
-import { CARD_NUMBER_IN_URL_RULE, hasNoCardNumber, isHttpUrl, WEBHOOK_URL_MAX_LENGTH, WEBHOOK_URL_RULE } from "../../domain/webhook-url.js";
+import { parseOrThrow } from "../../domain/validation.js";
 import { withRequestIdSchema } from "../../domain/answer-schemas.js";
 import {
+  createEndpoint,
+  createEndpointSchema,
   deletedEndpointResource,
   deletedEndpointSchema,
-  insertEndpoint,
   toEndpointResource,
   webhookEndpointSchema,
 } from "../../services/webhook-endpoints.js";
@@ -20,37 +18,21 @@ import { singleQuery } from "../list-query.js";
 import type { Operation } from "../openapi/operation.js";
 import { listEnvelopeSchema, listResponse, resourceResponse, changeRequest, idempotentResponse } from "../respond.js";
 
-const ENABLED_EVENTS_RULE = `enabled_events must be a list of event types (${EVENT_TYPES.join(", ")}) or ["*"].`;
-
-const createSchema = z.strictObject({
-  url: z
-    .string({ error: need("url", "the http:// or https:// address that receives the events") })
-    .max(WEBHOOK_URL_MAX_LENGTH, { error: `url must be at most ${WEBHOOK_URL_MAX_LENGTH} characters.` })
-    .refine(isHttpUrl, { error: `url ${WEBHOOK_URL_RULE}.` })
-    .refine(hasNoCardNumber, { error: `url ${CARD_NUMBER_IN_URL_RULE}.` }),
-  enabled_events: z
-    .array(z.enum(["*", ...EVENT_TYPES], { error: ENABLED_EVENTS_RULE }), {
-      error: need("enabled_events", `a list of event types (${EVENT_TYPES.join(", ")}) or ["*"]`),
-    })
-    .min(1, { error: "enabled_events must list at least one event type, or \"*\"." })
-    .optional(),
-  chaos: chaosSchema("chaos").nullable().optional(),
-});
-
 const noQuery = z.strictObject({});
 
 const ANSWER = withRequestIdSchema(webhookEndpointSchema);
 
 /** The operations below, for the OpenAPI document (SPEC §15). */
 export const WEBHOOK_ENDPOINT_OPERATIONS: readonly Operation[] = [
-  { operationId: "createWebhookEndpoint", method: "post", path: "/", summary: "Register a webhook endpoint", body: createSchema, idempotencyKey: "optional", answers: { 201: ANSWER } },
+  { operationId: "createWebhookEndpoint", method: "post", path: "/", summary: "Register a webhook endpoint", body: createEndpointSchema, idempotencyKey: "optional", answers: { 201: ANSWER } },
   { operationId: "listWebhookEndpoints", method: "get", path: "/", summary: "List the webhook endpoints", query: noQuery, answers: { 200: listEnvelopeSchema(webhookEndpointSchema) } },
   { operationId: "getWebhookEndpoint", method: "get", path: "/:id", summary: "Read a webhook endpoint", answers: { 200: ANSWER } },
   { operationId: "deleteWebhookEndpoint", method: "delete", path: "/:id", summary: "Delete a webhook endpoint (its pending deliveries stop)", answers: { 200: withRequestIdSchema(deletedEndpointSchema) } },
 ];
 
 /** /v1/webhook_endpoints: where a company's events are delivered (SPEC §7). */
-export function webhookEndpointRoutes({ store, clock, ids, runIdempotently, outbox }: AppDeps) {
+export function webhookEndpointRoutes(deps: AppDeps) {
+  const { store, runIdempotently, outbox } = deps;
   const app = new Hono<AppEnv>();
 
   const find = (companyId: string, id: string) => {
@@ -61,11 +43,7 @@ export function webhookEndpointRoutes({ store, clock, ids, runIdempotently, outb
 
   app.post("/", jsonBody(), idempotencyKey({ required: false }), (c) => {
     const { body, company, request } = changeRequest(c);
-    return idempotentResponse(c, runIdempotently(request, () => {
-      const input = parseOrThrow(createSchema, body);
-      const row = insertEndpoint(store, ids, { companyId: company.id, url: input.url, enabledEvents: input.enabled_events ?? ["*"], createdAt: clock.nowIso(), chaos: input.chaos });
-      return { status: 201, resource: toEndpointResource(row) };
-    }));
+    return idempotentResponse(c, runIdempotently(request, () => ({ status: 201, resource: createEndpoint(deps, company.id, body) })));
   });
 
   app.get("/", (c) => {
@@ -85,6 +63,3 @@ export function webhookEndpointRoutes({ store, clock, ids, runIdempotently, outb
 
   return app;
 }
-
-// The dashboard's endpoint form validates exactly as this call does.
-export { createSchema as webhookEndpointInput };

@@ -7,8 +7,9 @@ import { migration050 } from "./050-forward-to-endpoints.js";
 import { migration060 } from "./060-webhook-chaos.js";
 import { migration070 } from "./070-fault-rules.js";
 import { migration090 } from "./090-reset-and-object-indexes.js";
+import { migration100 } from "./100-signed-t.js";
 
 export type { Migration } from "./migration.js";
 
 /** Every schema step, in order. Append only: a released step never changes. */
-export const MIGRATIONS: readonly Migration[] = [migration010, migration020, migration030, migration040, migration050, migration060, migration070, migration090];
+export const MIGRATIONS: readonly Migration[] = [migration010, migration020, migration030, migration040, migration050, migration060, migration070, migration090, migration100];

@@ -1,4 +1,6 @@
 import { expect } from "vitest";
+import type { PaysimOptions } from "../../../src/paysim.js";
+import { usePaysimApp, type Scope } from "../../helpers/disposables.js";
 import type { TestPaysim } from "../../helpers/paysim.js";
 
 /** An answer of the dashboard, its body as text. */
@@ -82,4 +84,17 @@ export class DashboardClient {
 /** A signed-in client of the default company. */
 export async function signedIn(paysim: TestPaysim): Promise<DashboardClient> {
   return new DashboardClient(paysim).signInByLink();
+}
+
+/** Secret keys of the two companies of `useTwoCompanies`; Acme is the default one. */
+export const ACME_KEY = "sk_test_dash_acme_0001";
+export const GLOBEX_KEY = "sk_test_dash_globex_0001";
+
+/** A paysim (through `app.request()`) with two companies, Acme (EUR, default) and Globex (USD), no endpoints. */
+export function useTwoCompanies(scope: Scope, options: PaysimOptions = {}): Promise<TestPaysim> {
+  const companies = [
+    { name: "Acme", currency: "EUR", secret_key: ACME_KEY, webhook_endpoints: [] },
+    { name: "Globex", currency: "USD", secret_key: GLOBEX_KEY, webhook_endpoints: [] },
+  ];
+  return usePaysimApp({ ...options, config: { companies } }, scope);
 }

@@ -1,28 +1,14 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { suiteScope, usePaysimApp, useReceiver } from "../../helpers/disposables.js";
+import { suiteScope, useReceiver } from "../../helpers/disposables.js";
 import { createIntent, freshKey, type TestPaysim } from "../../helpers/paysim.js";
-import { csrfOf, DashboardClient, signedIn, textOf } from "./helpers.js";
-
-const ACME_KEY = "sk_test_dash_acme_0001";
-const GLOBEX_KEY = "sk_test_dash_globex_0001";
+import { ACME_KEY, csrfOf, DashboardClient, GLOBEX_KEY, signedIn, textOf, useTwoCompanies } from "./helpers.js";
 
 const thisFile = suiteScope();
 let paysim: TestPaysim;
 let client: DashboardClient;
 
 beforeAll(async () => {
-  paysim = await usePaysimApp(
-    {
-      payouts: "manual",
-      config: {
-        companies: [
-          { name: "Acme", currency: "EUR", secret_key: ACME_KEY, webhook_endpoints: [] },
-          { name: "Globex", currency: "USD", secret_key: GLOBEX_KEY, webhook_endpoints: [] },
-        ],
-      },
-    },
-    thisFile,
-  );
+  paysim = await useTwoCompanies(thisFile, { payouts: "manual" });
   client = await signedIn(paysim);
 });
 

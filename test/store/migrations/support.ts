@@ -128,6 +128,23 @@ export function seedVersion10(db: Db) {
   return ids;
 }
 
+/**
+ * A database of the version before `version`, seeded as version 10 and holding a succeeded
+ * delivery with one finished attempt (as version 30 writes them), moved to `version`; with every
+ * row from before the step, to compare.
+ */
+export function migratedWithAttempt(version: number): { db: Db; ids: ReturnType<typeof seedVersion10>; before: Record<string, unknown[]>; migrateTo: OldDatabase["migrateTo"] } {
+  const old = databaseAt(versionBefore(version));
+  const ids = seedVersion10(old.db);
+  old.db
+    .prepare("INSERT INTO deliveries (id, event_id, company_id, endpoint_id, url, status, attempt_count, created_at, updated_at) VALUES ('del_1', ?, ?, ?, 'http://127.0.0.1:3000/hooks', 'succeeded', 1, 'x', 'x')")
+    .run(ids.event, ids.company, ids.endpoint);
+  old.db.prepare("INSERT INTO delivery_attempts (delivery_id, attempted_at, status_code, duration_ms, finished) VALUES ('del_1', '2030-01-01T00:00:00.000Z', 200, 12, 1)").run();
+  const before = everyRow(old.db);
+  old.migrateTo(version);
+  return { db: old.db, ids, before, migrateTo: old.migrateTo };
+}
+
 /** A payout and a job, as paysim writes them into the tables version 20 added. */
 export function seedVersion20(db: Db, companyId: string) {
   const payout = "po_0123456789abcdefghijklmn";

@@ -3,6 +3,7 @@ import { ApiError } from "../../../domain/errors.js";
 import { eventResource } from "../../../services/events.js";
 import type { DeliveryView } from "../../../webhooks/deliveries-view.js";
 import { deliveriesOf } from "../../../webhooks/deliveries-view.js";
+import { signaturesSent } from "../../../webhooks/sent-signatures.js";
 import { VERSION } from "../../../version.js";
 import { companyOf, type DashboardApp, type DashboardKit } from "../kit.js";
 import { listedEvent } from "../reads.js";
@@ -48,7 +49,27 @@ function SentHeaders({ eventId }: { eventId: string }) {
     `User-Agent: paysim/${VERSION}`,
     "Service-Signature: t=<unix seconds when the attempt was sent>,v1=<hex HMAC-SHA256(endpoint secret, \"<t>.<body>\")>",
   ];
-  return <pre class="wrap" aria-label="Headers sent">{lines.join("\n")}</pre>;
+  return (
+    <>
+      <pre class="wrap" aria-label="Headers sent">{lines.join("\n")}</pre>
+      <p class="muted attempts">Each delivery below lists the exact Service-Signature every attempt carried.</p>
+    </>
+  );
+}
+
+/** The exact Service-Signature of each attempt, numbered as the attempts table is. */
+function SignaturesSent({ signatures }: { signatures: readonly (string | null)[] }) {
+  if (signatures.length === 0) return null;
+  return (
+    <div class="signatures">
+      <h3>Signature sent, per attempt</h3>
+      <ol>
+        {signatures.map((signature) => (
+          <li>{signature === null ? <span class="muted">not recorded (the attempt is still under way or was cut off, or paysim did not yet keep each attempt's t when it was sent)</span> : <code>Service-Signature: {signature}</code>}</li>
+        ))}
+      </ol>
+    </div>
+  );
 }
 
 /** One event: its data, each delivery with every attempt, the headers sent, and Resend. */
@@ -65,6 +86,7 @@ export function eventPage(app: DashboardApp, { deps, page, act, apiRequest }: Da
     const company = companyOf(c);
     const stored = find(company.id, c.req.param("id"));
     const { event, deliveries } = listedEvent(store, stored);
+    const signatures = signaturesSent(store, deliveries.map((delivery) => delivery.id));
     const csrf = c.get("session").csrf;
     const body = (
       <div data-stream="/dashboard/events/stream" data-event={event.id}>
@@ -103,6 +125,7 @@ export function eventPage(app: DashboardApp, { deps, page, act, apiRequest }: Da
                 {delivery.next_attempt_at ? <> · next attempt <Time iso={delivery.next_attempt_at} /></> : null}
               </p>
               <Attempts attempts={delivery.attempts} />
+              <SignaturesSent signatures={signatures.get(delivery.id) ?? []} />
             </div>
           ))}
         </section>

@@ -1,11 +1,39 @@
 /** @jsxImportSource hono/jsx */
+import { DELAY_MAX_MS, type Chaos } from "../../../domain/chaos.js";
 import { ApiError } from "../../../domain/errors.js";
 import { EVENT_TYPES } from "../../../domain/events.js";
-import { parseOrThrow } from "../../../domain/validation.js";
-import { insertEndpoint, toEndpointResource, type WebhookEndpointResource } from "../../../services/webhook-endpoints.js";
-import { webhookEndpointInput } from "../../routes/webhook-endpoints.js";
-import { companyOf, type DashboardApp, type DashboardContext, type DashboardKit } from "../kit.js";
-import { Csrf, PageHead, Time } from "../views/parts.js";
+import { createEndpoint, toEndpointResource, type WebhookEndpointResource } from "../../../services/webhook-endpoints.js";
+import { companyOf, formNumber, given, type DashboardApp, type DashboardContext, type DashboardKit, type Form } from "../kit.js";
+import { Csrf, NumberField, PageHead, PostButton, Time } from "../views/parts.js";
+
+/** An endpoint's chaos in a few words, or "none". */
+export function chaosSummary(chaos: Chaos | null): string {
+  if (!chaos) return "none";
+  const percent = (p: number) => `${Math.round(p * 1000) / 10}%`;
+  const [min, max] = chaos.delay_ms;
+  const parts = [
+    chaos.duplicate > 0 ? `duplicate ${percent(chaos.duplicate)}` : undefined,
+    chaos.reorder > 0 ? `reorder ${percent(chaos.reorder)}` : undefined,
+    max > 0 ? `delay ${min === max ? min : `${min}–${max}`} ms` : undefined,
+  ].filter((part) => part !== undefined);
+  return `${parts.length === 0 ? "no effect" : parts.join(" · ")} · seed ${chaos.seed}`;
+}
+
+/**
+ * The `chaos` object of `POST /v1/webhook_endpoints` from the form's chaos fields; absent when
+ * every one is empty. A delay with one bound given is that bound (min 0 when only max is given).
+ */
+function chaosInput(form: Form): Record<string, unknown> | undefined {
+  const min = formNumber(form, "chaos_delay_min");
+  const max = formNumber(form, "chaos_delay_max");
+  const chaos = given({
+    duplicate: formNumber(form, "chaos_duplicate"),
+    reorder: formNumber(form, "chaos_reorder"),
+    delay_ms: min === undefined && max === undefined ? undefined : [min ?? 0, max ?? min],
+    seed: formNumber(form, "chaos_seed"),
+  });
+  return Object.keys(chaos).length === 0 ? undefined : chaos;
+}
 
 /** The endpoints list, each with Delete and Reveal secret; the secret of `revealed` is shown. */
 function EndpointsList({ endpoints, csrf, revealed }: { endpoints: readonly WebhookEndpointResource[]; csrf: string; revealed: string | undefined }) {
@@ -14,29 +42,24 @@ function EndpointsList({ endpoints, csrf, revealed }: { endpoints: readonly Webh
     <div class="table-scroll">
       <table class="stack">
         <thead>
-          <tr><th scope="col">URL</th><th scope="col">Events</th><th scope="col">Signing secret</th><th scope="col" class="hide-narrow">Created</th><th scope="col"><span class="muted">Actions</span></th></tr>
+          <tr><th scope="col">URL</th><th scope="col">Events</th><th scope="col">Chaos</th><th scope="col">Signing secret</th><th scope="col" class="hide-narrow">Created</th><th scope="col"><span class="muted">Actions</span></th></tr>
         </thead>
         <tbody>
           {endpoints.map((endpoint) => (
             <tr id={`endpoint-${endpoint.id}`}>
               <td><span class="mono">{endpoint.url}</span><div class="muted mono">{endpoint.id}</div></td>
               <td data-label="Events">{endpoint.enabled_events.includes("*") ? "all events" : endpoint.enabled_events.join(", ")}</td>
+              <td data-label="Chaos">{endpoint.chaos ? chaosSummary(endpoint.chaos) : <span class="muted">none</span>}</td>
               <td data-label="Secret">
                 {endpoint.id === revealed ? (
                   <span class="secret"><code>{endpoint.secret}</code></span>
                 ) : (
-                  <form class="inline" method="post" action={`/dashboard/webhook_endpoints/${endpoint.id}/reveal`}>
-                    <Csrf token={csrf} />
-                    <button class="btn small" type="submit" aria-label={`Reveal the signing secret of ${endpoint.url}`}>Reveal</button>
-                  </form>
+                  <PostButton action={`/dashboard/webhook_endpoints/${endpoint.id}/reveal`} csrf={csrf} label="Reveal" spoken={`Reveal the signing secret of ${endpoint.url}`} tone="small" />
                 )}
               </td>
               <td class="time hide-narrow"><Time iso={endpoint.created_at} /></td>
               <td>
-                <form class="inline" method="post" action={`/dashboard/webhook_endpoints/${endpoint.id}/delete`}>
-                  <Csrf token={csrf} />
-                  <button class="btn small danger" type="submit" aria-label={`Delete the endpoint ${endpoint.url}`}>Delete</button>
-                </form>
+                <PostButton action={`/dashboard/webhook_endpoints/${endpoint.id}/delete`} csrf={csrf} label="Delete" spoken={`Delete the endpoint ${endpoint.url}`} tone="small danger" />
               </td>
             </tr>
           ))}
@@ -46,7 +69,7 @@ function EndpointsList({ endpoints, csrf, revealed }: { endpoints: readonly Webh
   );
 }
 
-/** The add form: a URL and the event types it listens to (none ticked: every type). */
+/** The add form: a URL, the event types it listens to (none ticked: every type), and optional chaos. */
 function AddEndpoint({ csrf }: { csrf: string }) {
   return (
     <form method="post" action="/dashboard/webhook_endpoints">
@@ -63,14 +86,24 @@ function AddEndpoint({ csrf }: { csrf: string }) {
           ))}
         </div>
       </fieldset>
+      <fieldset>
+        <legend>Chaos <span class="hint">optional; all empty: none. Makes deliveries arrive twice, late or out of order</span></legend>
+        <div class="fields">
+          <NumberField id="endpoint-chaos-duplicate" name="chaos_duplicate" label="Duplicate" hint="chaos.duplicate, 0–1: chance a delivered event is sent once more" min={0} max={1} step="any" />
+          <NumberField id="endpoint-chaos-reorder" name="chaos_reorder" label="Reorder" hint="chaos.reorder, 0–1: chance a first attempt waits for the next event" min={0} max={1} step="any" />
+          <NumberField id="endpoint-chaos-delay-min" name="chaos_delay_min" label="Delay min (ms)" hint={`chaos.delay_ms[0], 0–${DELAY_MAX_MS}`} min={0} max={DELAY_MAX_MS} />
+          <NumberField id="endpoint-chaos-delay-max" name="chaos_delay_max" label="Delay max (ms)" hint={`chaos.delay_ms[1], 0–${DELAY_MAX_MS}: extra wait before each first attempt`} min={0} max={DELAY_MAX_MS} />
+          <NumberField id="endpoint-chaos-seed" name="chaos_seed" label="Seed" hint="chaos.seed, an integer (default 0): same seed, same chaos" />
+        </div>
+      </fieldset>
       <button class="btn primary" type="submit">Add endpoint</button>
     </form>
   );
 }
 
-/** Webhook endpoints: list, add (URL and event types), delete, reveal a signing secret. */
+/** Webhook endpoints: list, add (URL, event types, chaos), delete, reveal a signing secret. */
 export function webhookEndpointsPage(app: DashboardApp, { deps, page, act, apiRequest, form: readForm }: DashboardKit) {
-  const { store, clock, ids, runIdempotently, outbox } = deps;
+  const { store, runIdempotently, outbox } = deps;
 
   const find = (companyId: string, id: string) => {
     const row = store.webhookEndpoints.byId(companyId, id);
@@ -105,14 +138,11 @@ export function webhookEndpointsPage(app: DashboardApp, { deps, page, act, apiRe
     return act(c, "/dashboard/webhook_endpoints", async () => {
       const company = companyOf(c);
       const events = form.all("enabled_events");
-      const input = { url: form.get("url") ?? "", ...(events.length > 0 ? { enabled_events: events } : {}) };
-      const answer = await runIdempotently(apiRequest(c, "/v1/webhook_endpoints", input), () => {
-        const parsed = parseOrThrow(webhookEndpointInput, input);
-        const row = insertEndpoint(store, ids, { companyId: company.id, url: parsed.url, enabledEvents: parsed.enabled_events ?? ["*"], createdAt: clock.nowIso() });
-        return { status: 201, resource: toEndpointResource(row) };
-      });
+      const input = given({ url: form.get("url") ?? "", enabled_events: events.length > 0 ? events : undefined, chaos: chaosInput(form) });
+      const answer = await runIdempotently(apiRequest(c, "/v1/webhook_endpoints", input), () => ({ status: 201, resource: createEndpoint(deps, company.id, input) }));
       const created = JSON.parse(answer.text) as WebhookEndpointResource;
-      return `Added ${created.url}. Use Reveal to copy its signing secret.`;
+      const chaos = created.chaos ? ` with chaos (${chaosSummary(created.chaos)})` : "";
+      return `Added ${created.url}${chaos}. Use Reveal to copy its signing secret.`;
     });
   });
 

@@ -82,3 +82,24 @@ export function ListCard(props: { label: string; empty: Child; head: Child; base
     </section>
   );
 }
+
+/** A labelled number field of a form; its hint names the API field, so a refusal's words point at it. */
+export function NumberField(props: { id: string; name: string; label: string; hint: string; min?: number; max?: number; step?: "1" | "any" }) {
+  const step = props.step ?? "1";
+  return (
+    <div class="field">
+      <label for={props.id}>{props.label} <span class="hint">{props.hint}</span></label>
+      <input id={props.id} type="number" name={props.name} min={props.min} max={props.max} step={step} inputmode={step === "1" ? "numeric" : "decimal"} />
+    </div>
+  );
+}
+
+/** A button that posts one action (with the CSRF token and nothing else): delete, remove, clear. */
+export function PostButton(props: { action: string; csrf: string; label: string; spoken?: string; tone?: string }) {
+  return (
+    <form class="inline" method="post" action={props.action}>
+      <Csrf token={props.csrf} />
+      <button class={`btn ${props.tone ?? ""}`.trim()} type="submit" aria-label={props.spoken}>{props.label}</button>
+    </form>
+  );
+}

@@ -105,6 +105,14 @@ fieldset { border: 0; padding: 0; margin: 0 0 14px; min-width: 0; }
 .checks { display: grid; grid-template-columns: repeat(auto-fill, minmax(230px, 1fr)); gap: 4px 16px; }
 .checks label { display: flex; gap: 8px; align-items: center; font-size: 14px; }
 .checks input { width: 18px; height: 18px; accent-color: var(--accent); }
+.fields { display: grid; grid-template-columns: repeat(auto-fill, minmax(170px, 1fr)); gap: 0 16px; }
+/* Each field's label grows, so the inputs of one row line up whatever the length of their hints. */
+.fields .field { display: flex; flex-direction: column; }
+.fields .field > label { flex: 1; }
+.fields .hint { display: block; }
+@media (min-width: 641px) { .fields .field.wide { grid-column: span 2; } }
+.effects { margin-top: 18px; padding-top: 14px; border-top: 1px solid var(--line); }
+.effects h3 { font-size: 14px; margin: 0 0 8px; color: var(--muted); }
 .filter { display: flex; gap: 8px; align-items: flex-end; flex-wrap: wrap; }
 .filter .field { margin: 0; min-width: 0; flex: 1 1 240px; max-width: 340px; }
 /* The live badge only once the page's stream is open; without it, a hint to reload. */
@@ -120,6 +128,10 @@ fieldset { border: 0; padding: 0; margin: 0 0 14px; min-width: 0; }
 .delivery + .delivery { margin-top: 20px; padding-top: 20px; border-top: 1px solid var(--line); }
 .delivery-head { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; margin-bottom: 8px; }
 .delivery-head .mono { overflow-wrap: anywhere; }
+.signatures { margin-top: 12px; }
+.signatures h3 { font-size: 14px; margin: 0 0 6px; color: var(--muted); }
+.signatures ol { margin: 0; padding-left: 24px; display: grid; gap: 4px; }
+.signatures code { overflow-wrap: anywhere; word-break: break-all; }
 details summary { cursor: pointer; color: var(--accent); font-weight: 500; }
 .secret { display: flex; gap: 8px; align-items: center; flex-wrap: wrap; }
 .secret code { background: #f6f8fb; border: 1px solid var(--line); border-radius: 6px; padding: 2px 6px; overflow-wrap: anywhere; }

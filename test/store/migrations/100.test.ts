@@ -1,0 +1,29 @@
+import { describe, expect, it } from "vitest";
+import { createStore } from "../../../src/store/index.js";
+import { MIGRATIONS } from "../../../src/store/migrations/index.js";
+import { deliveriesOf } from "../../../src/webhooks/deliveries-view.js";
+import { signaturesSent } from "../../../src/webhooks/sent-signatures.js";
+import { columns, everyRow, migratedWithAttempt, userVersion } from "./support.js";
+
+describe("migration 100: the t each attempt was signed with", () => {
+  it("adds delivery_attempts.signed_t, an integer, nullable with no default", () => {
+    const { db } = migratedWithAttempt(100);
+    expect(userVersion(db)).toBe(100);
+    expect(columns(db, "delivery_attempts").at(-1)).toEqual({ name: "signed_t", type: "INTEGER", notnull: 0, dflt_value: null, pk: 0 });
+  });
+
+  it("keeps every earlier row, an older attempt's signature reads as not recorded, and the API's attempt is unchanged", () => {
+    const { db, ids, before, migrateTo } = migratedWithAttempt(100);
+    migrateTo(MIGRATIONS.at(-1)!.version);
+    const after = everyRow(db);
+    for (const [table, rows] of Object.entries(before)) {
+      expect((after[table] as Record<string, unknown>[]).map(({ signed_t: _t, ...rest }) => rest), table).toEqual(rows);
+    }
+    expect((after.delivery_attempts as { signed_t: unknown }[]).map((row) => row.signed_t)).toEqual([null]);
+    const store = createStore(db);
+    expect(signaturesSent(store, ["del_1"])).toEqual(new Map([["del_1", [null]]]));
+    expect(deliveriesOf(store, ids.event)[0]!.attempts).toEqual([
+      { attempted_at: "2030-01-01T00:00:00.000Z", status_code: 200, error: null, duration_ms: 12, response_body: null, chaos: null },
+    ]);
+  });
+});
