@@ -23,7 +23,7 @@ interface StartFlags extends ServerFlags {
 
 export function startCommand(output: Output = consoleOutput): Command {
   return addServerOptions(new Command("start"), { port: 7420, db: ".paysim/paysim.db", dbHelp: 'SQLite file, or ":memory:" for a throwaway run', stopsWhen: "stopped by SIGINT, SIGTERM or q" })
-    .description("Start the sandbox: the /v1 API, the checkout pages and webhook delivery")
+    .description("Start the sandbox: the /v1 API, the checkout pages, the dashboard and webhook delivery")
     .addOption(new Option("--no-ui", "print plain log lines instead of the live view").env("PAYSIM_NO_UI"))
     .addOption(new Option("--json", "print one JSON object per line (NDJSON)").env("PAYSIM_JSON").default(false))
     .addHelpText(
