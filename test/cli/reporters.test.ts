@@ -116,6 +116,8 @@ describe("paysim start outside a TTY", () => {
     const url: string = started.url;
     const key: string = started.companies[0].secret_key;
     expect(started).toMatchObject({ type: "started", db: ":memory:", companies: [{ webhook_endpoints: [{ url: receiver.url, secret: expect.stringMatching(/^whsec_/) }] }] });
+    // The one-time dashboard sign-in link, as the banner prints it.
+    expect(started.dashboard_login_url).toMatch(new RegExp(`^${url}/dashboard/login/[0-9A-Za-z]+$`));
 
     const intent = await createIntent(clientFor(url, key));
     await cli.waitFor(/"type":"delivery"/);
@@ -148,6 +150,18 @@ describe("paysim start outside a TTY", () => {
       status: "succeeded",
       next_attempt_at: null,
     });
+  });
+});
+
+describe("paysim start --json's dashboard link", () => {
+  it("signs a browser in once, like the banner's", async () => {
+    const cli = useCli(["start", "--json", "--port", "0", "--db", ":memory:"], { cwd: useTempDir("paysim-cli-reporters-") });
+    await cli.waitFor(/^\{"type":"started".*\}$/m);
+    const { dashboard_login_url: link } = JSON.parse(cli.stdout().split("\n")[0]!);
+    const first = await fetch(link, { redirect: "manual" });
+    expect(first.status).toBe(303);
+    expect(first.headers.get("set-cookie")).toMatch(/HttpOnly/i);
+    expect((await fetch(link, { redirect: "manual" })).status).toBe(403);
   });
 });
 

@@ -17,6 +17,7 @@ export function startJsonReporter(bus: Bus, output: Output, options: { db: strin
     version: VERSION,
     url: instance.url,
     db: options.db,
+    dashboard_login_url: instance.dashboardLoginUrl?.() ?? null,
     companies: instance.companies.map((c) => ({
       name: c.company.name,
       currency: c.company.currency,
