@@ -12,7 +12,6 @@ import { createFirstAttempts } from "./first-attempts.js";
 import { MAX_ATTEMPTS, nextAttemptAt } from "../domain/retry-schedule.js";
 import { createWebhookClient, type WebhookClient } from "./http-client.js";
 import { deliveryHeaders } from "./delivery-headers.js";
-import { wallClockSeconds } from "./sign.js";
 
 export const DEFAULT_WEBHOOK_TIMEOUT_MS = 20_000;
 /**
@@ -37,23 +36,22 @@ interface Started extends DeliveryForAttempt {
 interface Outcome extends Omit<AttemptResult, "chaos"> {
   /** The first KiB of the answer, masked; null without an answer. */
   responseBody: string | null;
-  /** The unix seconds the attempt's `Service-Signature` was made at. */
-  signedT: number;
+  /** The `Service-Signature` header the attempt carried, kept so the dashboard shows what was sent. */
+  signature: string;
 }
 
 /** The chaos that makes this job's attempt, if any. */
 const markOf = (job: Job): ChaosMark | null => (job.payload as DeliveryJobPayload).chaos ?? null;
 
-/** POSTs the exact stored bytes, signed at the real time of this attempt (kept, so the signature sent can be shown again). */
+/** POSTs the exact stored bytes, signed at the real time of this attempt (the signature is kept, to be shown again). */
 async function send(client: WebhookClient, url: string, body: string, secret: string, eventId: string, timeoutMs: number, stop: AbortSignal): Promise<Outcome> {
   const started = performance.now();
-  const signedT = wallClockSeconds();
-  const headers = deliveryHeaders(body, secret, eventId, signedT);
+  const headers = deliveryHeaders(body, secret, eventId);
   // Rejects only when paysim is stopping: the job then stays for the next start.
   const { statusCode, error, responseHead } = await client.post(url, body, headers, timeoutMs, stop);
   // Cut at 1 KiB, a character may be split: the decoder writes U+FFFD for its part, never fails.
   const responseBody = statusCode === null ? null : maskText(responseHead.toString("utf8"));
-  return { statusCode, error, durationMs: Math.round(performance.now() - started), responseBody, signedT };
+  return { statusCode, error, durationMs: Math.round(performance.now() - started), responseBody, signature: headers["Service-Signature"]! };
 }
 
 /**
@@ -109,7 +107,7 @@ export function createDispatcher(options: { store: Store; clock: Clock; schedule
     if ("unsent" in started) return firstAttempts.discardUnsent(started.unsent, job.subjectId);
     const { delivery, body, eventType, secret, attemptSeq, attemptedMs } = started;
     const mark = markOf(job);
-    const { responseBody, signedT, ...outcome } = await send(client, delivery.url, body, secret, delivery.event_id, timeoutMs, stop);
+    const { responseBody, signature, ...outcome } = await send(client, delivery.url, body, secret, delivery.event_id, timeoutMs, stop);
 
     return (work) => {
       const current = store.deliveries.byId(delivery.id);
@@ -123,7 +121,7 @@ export function createDispatcher(options: { store: Store; clock: Clock; schedule
         error: outcome.error,
         duration_ms: outcome.durationMs,
         response_body: responseBody,
-        signed_t: signedT,
+        service_signature: signature,
       });
       const announce = (now: DeliveryRow) => {
         const attempted: DeliveryAttempted = {

@@ -13,8 +13,8 @@ export interface DeliveryAttemptRow {
   response_body: string | null;
   /** Which webhook chaos made this attempt (SPEC §13.1); null for a normal one. */
   chaos: ChaosMark | null;
-  /** The unix seconds (real clock) its `Service-Signature` was made at; null before migration 100 or when never sent. */
-  signed_t: number | null;
+  /** The `Service-Signature` header it carried, as sent; null before migration 100 or when never sent. */
+  service_signature: string | null;
 }
 
 export function createDeliveryAttemptsRepo(db: Db) {
@@ -22,7 +22,7 @@ export function createDeliveryAttemptsRepo(db: Db) {
   const isOpen = db.prepare("SELECT 1 FROM delivery_attempts WHERE seq = ? AND delivery_id = ? AND finished = 0").pluck();
   // Positional parameters: start and finish run once per attempt.
   const finish = db.prepare(
-    "UPDATE delivery_attempts SET attempted_at = ?, status_code = ?, error = ?, duration_ms = ?, response_body = ?, signed_t = ?, finished = 1 WHERE seq = ?",
+    "UPDATE delivery_attempts SET attempted_at = ?, status_code = ?, error = ?, duration_ms = ?, response_body = ?, service_signature = ?, finished = 1 WHERE seq = ?",
   );
   const discardUnsent = db.prepare("DELETE FROM delivery_attempts WHERE seq = ? AND delivery_id = ? AND finished = 0");
   const forDeliveries = db.prepare(
@@ -38,8 +38,8 @@ export function createDeliveryAttemptsRepo(db: Db) {
     /** Whether this delivery's attempt `seq` is recorded and not yet finished (a restart finishes every open one). */
     isOpen: (seq: number, deliveryId: string) => isOpen.get(seq, deliveryId) === 1,
     /** The outcome, and the time the request really went out (a first attempt is recorded before its turn comes). */
-    finish: (row: Pick<DeliveryAttemptRow, "seq" | "attempted_at" | "status_code" | "error" | "duration_ms"> & { response_body?: string | null; signed_t?: number | null }) =>
-      void finish.run(row.attempted_at, row.status_code, row.error, row.duration_ms, row.response_body ?? null, row.signed_t ?? null, row.seq),
+    finish: (row: Pick<DeliveryAttemptRow, "seq" | "attempted_at" | "status_code" | "error" | "duration_ms"> & { response_body?: string | null; service_signature?: string | null }) =>
+      void finish.run(row.attempted_at, row.status_code, row.error, row.duration_ms, row.response_body ?? null, row.service_signature ?? null, row.seq),
     /** Removes an attempt recorded ahead that was never sent (its delivery stopped first). */
     discardUnsent: (seq: number, deliveryId: string) => void discardUnsent.run(seq, deliveryId),
     forDeliveries: (deliveryIds: readonly string[]) => forDeliveries.all(JSON.stringify(deliveryIds)) as DeliveryAttemptRow[],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { useReceiver } from "../../helpers/disposables.js";
+import { useReceiver, useTempPath } from "../../helpers/disposables.js";
 import { advance, emitCreatedEvent, expectedV1, parseSignature, settle, useFrozenPaysim } from "../../webhooks/support.js";
 import { signedIn, textOf } from "./helpers.js";
 
@@ -37,6 +37,21 @@ describe("the event page shows the exact Service-Signature of each attempt", () 
     // The attempt object of the API keeps the fields SPEC §7 gives it, and no more.
     const attempts = (await paysim.api("GET", `/v1/events/${eventId}`)).body.deliveries[0].attempts;
     expect(Object.keys(attempts[0]).sort()).toEqual(["attempted_at", "chaos", "duration_ms", "error", "response_body", "status_code"]);
+  });
+
+  it("shows the header as it was sent even after the endpoint's secret changed", async () => {
+    const receiver = await useReceiver(200);
+    const db = useTempPath();
+    const first = await useFrozenPaysim({ db, forwardTo: receiver.url, webhookSecret: SECRET });
+    const { eventId } = await emitCreatedEvent(first);
+    await settle(first);
+    await first.close();
+    // A later start names the same --forward-to URL with another signing secret.
+    const second = await useFrozenPaysim({ db, forwardTo: receiver.url, webhookSecret: "whsec_dashboard_signatures_02", secretKey: first.secretKey });
+    const endpoint = (await second.api("GET", "/v1/webhook_endpoints")).body.data[0];
+    expect(endpoint.secret).toBe("whsec_dashboard_signatures_02");
+    const shown = signaturesOnPage((await (await signedIn(second)).get(`/dashboard/events/${eventId}`)).html);
+    expect(shown).toEqual([`Service-Signature: ${receiver.requests[0]!.headers["service-signature"]}`]);
   });
 
   it("says \"not recorded\" for an attempt still under way, then shows its signature once it is done", async () => {

@@ -5,11 +5,11 @@ import { deliveriesOf } from "../../../src/webhooks/deliveries-view.js";
 import { signaturesSent } from "../../../src/webhooks/sent-signatures.js";
 import { columns, everyRow, migratedWithAttempt, userVersion } from "./support.js";
 
-describe("migration 100: the t each attempt was signed with", () => {
-  it("adds delivery_attempts.signed_t, an integer, nullable with no default", () => {
+describe("migration 100: the Service-Signature each attempt carried", () => {
+  it("adds delivery_attempts.service_signature, a text, nullable with no default", () => {
     const { db } = migratedWithAttempt(100);
     expect(userVersion(db)).toBe(100);
-    expect(columns(db, "delivery_attempts").at(-1)).toEqual({ name: "signed_t", type: "INTEGER", notnull: 0, dflt_value: null, pk: 0 });
+    expect(columns(db, "delivery_attempts").at(-1)).toEqual({ name: "service_signature", type: "TEXT", notnull: 0, dflt_value: null, pk: 0 });
   });
 
   it("keeps every earlier row, an older attempt's signature reads as not recorded, and the API's attempt is unchanged", () => {
@@ -17,9 +17,9 @@ describe("migration 100: the t each attempt was signed with", () => {
     migrateTo(MIGRATIONS.at(-1)!.version);
     const after = everyRow(db);
     for (const [table, rows] of Object.entries(before)) {
-      expect((after[table] as Record<string, unknown>[]).map(({ signed_t: _t, ...rest }) => rest), table).toEqual(rows);
+      expect((after[table] as Record<string, unknown>[]).map(({ service_signature: _s, ...rest }) => rest), table).toEqual(rows);
     }
-    expect((after.delivery_attempts as { signed_t: unknown }[]).map((row) => row.signed_t)).toEqual([null]);
+    expect((after.delivery_attempts as { service_signature: unknown }[]).map((row) => row.service_signature)).toEqual([null]);
     const store = createStore(db);
     expect(signaturesSent(store, ["del_1"])).toEqual(new Map([["del_1", [null]]]));
     expect(deliveriesOf(store, ids.event)[0]!.attempts).toEqual([
