@@ -6,7 +6,7 @@ import { migration040 } from "./040-idempotency-by-arrival.js";
 import { migration050 } from "./050-forward-to-endpoints.js";
 import { migration060 } from "./060-webhook-chaos.js";
 import { migration070 } from "./070-fault-rules.js";
-import { migration090 } from "./090-reset-and-object-indexes.js";
+import { migration090 } from "./090-deliveries-by-company.js";
 import { migration100 } from "./100-sent-signature.js";
 
 export type { Migration } from "./migration.js";
