@@ -2,7 +2,7 @@
 // npm run bench: measures the built paysim against the floor of its own stack, in one run.
 // Not part of npm test: numbers depend on the machine; they are recorded, never asserted.
 import autocannon from "autocannon";
-import Database from "better-sqlite3";
+import { Database } from "../dist/store/sqlite-driver.js";
 import { execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, request, Agent } from "node:http";

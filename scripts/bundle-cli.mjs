@@ -1,7 +1,7 @@
 // Bundles the CLI (after tsc) into dist/paysim-cli.js: one file to load instead
 // of hundreds of modules halves the time from `paysim start` to serving.
 // The library entry (dist/index.js) stays tsc's output. Ink and React are
-// imported only for the live view, better-sqlite3 is native: all stay external.
+// imported only for the live view, the SQLite bindings are native: all stay external.
 import { build } from "esbuild";
 import { readdirSync, rmSync } from "node:fs";
 
@@ -20,7 +20,7 @@ await build({
   target: "node20",
   // Chunks sit beside the entry: code finds package.json and fixtures/ one level up.
   chunkNames: "[name]-[hash]",
-  external: ["better-sqlite3", "ink", "react", "react/jsx-runtime"],
+  external: ["better-sqlite3", "better-sqlite3-v12", "ink", "react", "react/jsx-runtime"],
   // CommonJS dependencies (commander, ms) call require(): give the ESM bundle one.
   banner: { js: 'import { createRequire as __paysimCreateRequire } from "node:module"; const require = __paysimCreateRequire(import.meta.url);' },
   logLevel: "warning",

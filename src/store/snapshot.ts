@@ -1,4 +1,4 @@
-import Database from "better-sqlite3";
+import { Database } from "./sqlite-driver.js";
 import { randomUUID } from "node:crypto";
 import { lstatSync, mkdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { open, rename, rm } from "node:fs/promises";

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import Database from "better-sqlite3";
+import { Database } from "../../src/store/sqlite-driver.js";
 import { PAYSIM_BIN, runCli } from "../helpers/cli.js";
 import { defer, usePaysimCli, useTempDir, useTmux } from "../helpers/disposables.js";
 import { callApi, clientFor, createIntent } from "../helpers/paysim.js";

@@ -1,4 +1,4 @@
-import Database from "better-sqlite3";
+import { Database } from "../../src/store/sqlite-driver.js";
 import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { join } from "node:path";

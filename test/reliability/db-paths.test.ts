@@ -1,4 +1,4 @@
-import Database from "better-sqlite3";
+import { Database } from "../../src/store/sqlite-driver.js";
 import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-import Database from "better-sqlite3";
+import { Database } from "../../src/store/sqlite-driver.js";
 import { join } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
 import { beforeAll, describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-import Database from "better-sqlite3";
+import { Database } from "../../src/store/sqlite-driver.js";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";

@@ -1,8 +1,9 @@
-import Database from "better-sqlite3";
+import { Database, type SqliteDatabase } from "../../src/store/sqlite-driver.js";
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { chmodSync, copyFileSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { PAYSIM_APPLICATION_ID } from "../../src/store/database-file.js";
 import { MIGRATIONS } from "../../src/store/migrations/index.js";
@@ -49,7 +50,7 @@ function foreignDatabase(path: string, sql: string, pragmas: string[] = []): str
 }
 
 /** Copies a database and its -wal while its connection is still open: a process killed before its checkpoint. */
-function cutOff(db: Database.Database, from: string, to: string): string {
+function cutOff(db: SqliteDatabase, from: string, to: string): string {
   copyFileSync(from, to);
   copyFileSync(`${from}-wal`, `${to}-wal`);
   db.close();
@@ -159,9 +160,10 @@ describe("openDatabase refuses what is not a paysim database, changing nothing",
 
 /** Whether another process can take the lock of `path` right now (paysim's own lock step, in a child). */
 function lockableByAnotherProcess(path: string): boolean {
-  const script = `const D = require("better-sqlite3"); const db = new D(process.argv[1], { timeout: 0 });
+  const driver = pathToFileURL(resolve("dist/store/sqlite-driver.js")).href;
+  const script = `const { Database: D } = await import(${JSON.stringify(driver)}); const db = new D(process.argv[1], { timeout: 0 });
     try { db.pragma("locking_mode = EXCLUSIVE"); db.exec("BEGIN EXCLUSIVE; COMMIT"); console.log("locked"); } catch (e) { console.log(e.code); } finally { db.close(); }`;
-  return execFileSync(process.execPath, ["-e", script, path], { cwd: process.cwd(), encoding: "utf8" }).trim() === "locked";
+  return execFileSync(process.execPath, ["--input-type=module", "-e", script, path], { cwd: process.cwd(), encoding: "utf8" }).trim() === "locked";
 }
 
 describe("a refused second open in the same process", () => {

@@ -1,9 +1,9 @@
-import Database from "better-sqlite3";
+import { Database, type SqliteDatabase } from "../../src/store/sqlite-driver.js";
 import { beforeEach, describe, expect, it } from "vitest";
 import { createGroupCommit, type GroupCommit } from "../../src/store/group-commit.js";
 import { defer } from "../helpers/disposables.js";
 
-let db: Database.Database;
+let db: SqliteDatabase;
 let group: GroupCommit;
 const rows = () => db.prepare("SELECT v FROM t ORDER BY v").pluck().all();
 const insert = (v: string) => db.prepare("INSERT INTO t (v) VALUES (?)").run(v);

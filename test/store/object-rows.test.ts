@@ -1,4 +1,4 @@
-import Database from "better-sqlite3";
+import { Database } from "../../src/store/sqlite-driver.js";
 import { describe, expect, it } from "vitest";
 import { objectRows } from "../../src/store/repos/object-rows.js";
 

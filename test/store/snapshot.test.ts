@@ -1,4 +1,4 @@
-import Database from "better-sqlite3";
+import { Database, type SqliteDatabase } from "../../src/store/sqlite-driver.js";
 import { createHash } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync, copyFileSync } from "node:fs";
 import { join } from "node:path";
@@ -8,7 +8,7 @@ import { defer, usePaysim, useTempDir } from "../helpers/disposables.js";
 import { createIntent, callApi } from "../helpers/paysim.js";
 
 /** The snapshot's rows, read without changing a byte of the file. */
-function readOnly(path: string): Database.Database {
+function readOnly(path: string): SqliteDatabase {
   const db = new Database(path, { readonly: true, fileMustExist: true });
   defer(() => db.close());
   return db;

@@ -1,0 +1,26 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+const DRIVER = "src/store/sqlite-driver.ts";
+
+function sources(dir: string): string[] {
+  return readdirSync(join(ROOT, dir), { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile() && /\.(ts|tsx|mjs|cjs|js)$/.test(entry.name))
+    .map((entry) => relative(ROOT, join(entry.parentPath, entry.name)));
+}
+
+describe("the SQLite binding", () => {
+  // better-sqlite3 13 segfaults on Node.js 20 and 12 aborts on Node.js 24: a module that loaded
+  // either by name would undo the choice src/store/sqlite-driver.ts makes for the running Node.js.
+  it("is loaded by src/store/sqlite-driver.ts alone (type imports aside)", () => {
+    const loaders = ["src", "test", "bench", "scripts", "bin"].flatMap(sources).filter((path) => {
+      if (path === DRIVER) return false;
+      const text = readFileSync(join(ROOT, path), "utf8");
+      return /^import (?!type )[^;]*from "better-sqlite3(-v12)?"/m.test(text) || /require\(["']better-sqlite3(-v12)?["']\)|import\(["']better-sqlite3/.test(text);
+    });
+    expect(loaders).toEqual([]);
+  });
+});
