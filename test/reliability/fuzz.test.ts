@@ -101,8 +101,6 @@ describe("hostile HTTP input", () => {
           for (const [name, value] of Object.entries(rawHeaders)) sent[name] = value.replace("KEY", paysim.secretKey);
           const request = buildRequest(method, finalPath, sent, rawBody);
           const response = await sendRaw(paysim.port, request);
-          // Node's own parser may refuse a request before paysim sees it (400 with no body): that is not paysim's answer.
-          if (response.status === 400 && response.headers["request-id"] === undefined) return;
           checkAnswer(response, method, `${method} ${finalPath} ${JSON.stringify(sent)}`);
         }),
       );
