@@ -8,4 +8,12 @@ if (major < MINIMUM_MAJOR) {
   process.exit(1);
 }
 
-import("../dist/paysim-cli.js").then(({ main }) => main());
+import("../dist/paysim-cli.js").then(
+  ({ main }) => main(),
+  (error) => {
+    // The SQLite binding missing for this Node.js (see src/store/sqlite-driver.ts) is said in one line.
+    if (!String(error?.message).startsWith("paysim cannot load its SQLite binding")) throw error;
+    process.stderr.write(`${error.message}\n`);
+    process.exit(1);
+  },
+);

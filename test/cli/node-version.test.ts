@@ -32,4 +32,21 @@ describe("paysim on a Node.js it does not support", () => {
       expect({ version, code: result.code, stderr: result.stderr }).toEqual({ version, code: 0, stderr: "" });
     }
   });
+
+  it("says in one line when the SQLite binding for this Node.js is missing (a compile that failed at install)", async () => {
+    const preload = join(useTempDir("paysim-no-binding-"), "no-binding.cjs");
+    writeFileSync(
+      preload,
+      `const Module = require("node:module");
+       const resolve = Module._resolveFilename;
+       Module._resolveFilename = function (request, ...rest) {
+         if (/^better-sqlite3(-v12)?$/.test(request)) throw Object.assign(new Error("Cannot find module '" + request + "'"), { code: "MODULE_NOT_FOUND" });
+         return resolve.call(this, request, ...rest);
+       };`,
+    );
+    const result = await runCli(["start", "--port", "0", "--db", ":memory:"], { env: { NODE_OPTIONS: `--require ${preload}` } });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe("");
+    expect(result.stderr.split("\n")).toEqual([expect.stringMatching(/^paysim cannot load its SQLite binding for Node\.js v\d+\.\d+\.\d+ \(better-sqlite3(-v12)?\): Cannot find module/), ""]);
+  });
 });

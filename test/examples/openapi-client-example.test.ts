@@ -2,7 +2,7 @@
 // that the page shows the client unchanged): the page's own openapi-typescript command generates the
 // types from a running paysim, TypeScript checks the client against them, and Node runs it.
 import { execFile } from "node:child_process";
-import { symlinkSync, writeFileSync } from "node:fs";
+import { readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
@@ -53,6 +53,17 @@ describe("docs/api.md: a typed client generated from a running paysim", () => {
     const blocks = readBlocks(join(ROOT, "docs", "api.md"));
     expect(blocks.some((block) => block.body === COMMAND)).toBe(true);
     expect(blocks.some((block) => block.body === CLIENT)).toBe(true);
+  });
+
+  it("pins, in its install command, the versions this test runs the recipe with", () => {
+    const install = readBlocks(join(ROOT, "docs", "api.md")).find((block) => block.body.startsWith("npm install --save-dev openapi-typescript@"));
+    expect(install).toBeDefined();
+    const pins = install!.body.split(" ").slice(3).map((spec) => spec.split("@") as [string, string]);
+    expect(pins.map(([name]) => name).sort()).toEqual(["openapi-fetch", "openapi-typescript", "typescript"]);
+    for (const [name, range] of pins) {
+      const installed = JSON.parse(readFileSync(join(ROOT, "node_modules", name, "package.json"), "utf8")).version as string;
+      expect({ name, installed: installed.startsWith(`${range}.`) }).toEqual({ name, installed: true });
+    }
   });
 
   it("generates the types with openapi-typescript, type-checks the client with them and runs it", async () => {
