@@ -50,9 +50,15 @@ const configSchema = z
     });
   });
 
-/** A config (the JSON of `--config`, or `startPaysim({ config })`): companies, their keys and webhook endpoints; the first company is the default. */
-export type PaysimConfig = z.output<typeof configSchema>;
-export type CompanyConfig = PaysimConfig["companies"][number];
+/**
+ * A config as written (the JSON of `--config`, or `startPaysim({ config })`): companies, their keys
+ * and webhook endpoints; the first company is the default. What has a default (`currency`,
+ * `webhook_endpoints`, an endpoint's `enabled_events`) may be left out.
+ */
+export type PaysimConfig = z.input<typeof configSchema>;
+/** A config once checked, every default filled in: what paysim builds companies from. */
+export type ParsedConfig = z.output<typeof configSchema>;
+export type CompanyConfig = ParsedConfig["companies"][number];
 export type EndpointConfig = CompanyConfig["webhook_endpoints"][number];
 
 /** The start options that are not a config file but follow the same rules as its fields. */
@@ -106,7 +112,7 @@ function fieldName(path: PropertyKey[]): string {
 }
 
 /** Validates a config object; `source` names it in errors. */
-export function parseConfig(value: unknown, source: string): PaysimConfig {
+export function parseConfig(value: unknown, source: string): ParsedConfig {
   const result = configSchema.safeParse(value);
   if (result.success) return result.data;
   const problem = reportedProblem(result.error);
@@ -115,7 +121,7 @@ export function parseConfig(value: unknown, source: string): PaysimConfig {
 }
 
 /** Reads and validates a JSON config file. */
-export function loadConfigFile(path: string): PaysimConfig {
+export function loadConfigFile(path: string): ParsedConfig {
   let text: string;
   try {
     text = readFileSync(path, "utf8");

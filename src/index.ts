@@ -17,6 +17,7 @@ import { createWaits } from "./testing/waits.js";
 
 // Only what a merchant's code uses is exported, and nothing whose types need a devDependency
 // (createPaysim's instance exposes the store, typed by @types/better-sqlite3).
+import { ConfigError } from "./config.js";
 export { ConfigError, type PaysimConfig } from "./config.js";
 export { DatabaseInUseError, NewerDatabaseError, SnapshotError, UnusableDatabaseError } from "./store/errors.js";
 export { InvalidDurationError } from "./domain/duration.js";
@@ -38,6 +39,25 @@ export type {
   WaitOptions,
   WebhookFilter,
 } from "./testing/types.js";
+
+/** Every option startPaysim() takes; the compiler checks that none of StartPaysimOptions is missing. */
+const START_OPTIONS = [
+  "port", "host", "db", "secretKey", "forwardTo", "webhookSecret", "chaos", "timeScale", "payouts", "webhookTimeout", "importFrom", "config", "onInternalError",
+] as const satisfies readonly (keyof StartPaysimOptions)[];
+const allListed: Exclude<keyof StartPaysimOptions, (typeof START_OPTIONS)[number]> extends never ? true : never = true;
+void allListed;
+
+/**
+ * The options as StartPaysimOptions types them. A caller without TypeScript could pass a typo, or
+ * one of paysim's internal options (a replayable random source, a fake real time): refused by name,
+ * as an unknown field of a request or a config file is.
+ */
+function publicOptions(options: StartPaysimOptions): StartPaysimOptions {
+  if (typeof options !== "object" || options === null) throw new ConfigError(`startPaysim() takes an options object; got ${options === null ? "null" : typeof options}.`);
+  const unknown = Object.keys(options).find((name) => !(START_OPTIONS as readonly string[]).includes(name));
+  if (unknown !== undefined) throw new ConfigError(`startPaysim() has no option "${unknown}"; its options are ${START_OPTIONS.join(", ")}.`);
+  return options;
+}
 
 /** A running in-process paysim. */
 export interface RunningPaysim {
@@ -132,7 +152,7 @@ export interface RunningPaysim {
  */
 export async function startPaysim(options: StartPaysimOptions = {}): Promise<RunningPaysim> {
   const instanceOptions: PaysimOptions = {
-    ...options,
+    ...publicOptions(options),
     port: options.port ?? 0,
     db: options.db ?? ":memory:",
     onInternalError: options.onInternalError ?? (() => {}),

@@ -64,6 +64,14 @@ describe("startPaysim", () => {
     await expect(startPaysim(options)).rejects.toThrow(expect.objectContaining({ name: "ConfigError", message: expect.stringContaining(message) }));
   });
 
+  it.each([
+    [{ random: () => Buffer.alloc(64) }, 'startPaysim() has no option "random"; its options are port, host, db,'],
+    [{ realNow: () => 0 }, 'startPaysim() has no option "realNow"'],
+    [{ forwardto: "http://127.0.0.1:9/hooks" }, 'startPaysim() has no option "forwardto"'],
+  ])("refuses an option it does not document (%j), as plain JavaScript could pass it", async (options, message) => {
+    await expect(startPaysim(options as never)).rejects.toThrow(expect.objectContaining({ name: "ConfigError", message: expect.stringContaining(message) }));
+  });
+
   it("gives the generated signing secret of the first forwardTo endpoint", async () => {
     const paysim = await start({ forwardTo: ["http://127.0.0.1:9/first", "http://127.0.0.1:9/second"] });
     expect(paysim.signingSecret).toMatch(/^whsec_/);

@@ -24,6 +24,8 @@ import * as everything from "paysim";
 export type Everything = typeof everything;
 const options: StartPaysimOptions = { timeScale: 60, db: ":memory:" };
 const config: PaysimConfig = { companies: [{ name: "Acme", currency: "EUR", webhook_endpoints: [] }] };
+// What the config accepts missing (currency, webhook_endpoints, enabled_events) a merchant may leave out.
+export const minimal: PaysimConfig = { companies: [{ name: "Globex", webhook_endpoints: [{ url: "http://127.0.0.1:3000/hooks" }] }] };
 const verify: VerifyOptions = { toleranceSeconds: 300 };
 export async function run(): Promise<boolean> {
   const paysim: RunningPaysim = await startPaysim({ ...options, config });

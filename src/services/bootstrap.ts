@@ -1,4 +1,4 @@
-import { ConfigError, type CompanyConfig, type PaysimConfig } from "../config.js";
+import { ConfigError, type CompanyConfig, type ParsedConfig } from "../config.js";
 import type { Chaos } from "../domain/chaos.js";
 import type { Ids } from "../domain/ids.js";
 import { hashSecretKey } from "../domain/secret-keys.js";
@@ -11,7 +11,7 @@ import { insertEndpoint, storedChaos } from "./webhook-endpoints.js";
 export const DEFAULT_COMPANY = { name: "Sandbox Merchant", currency: "EUR" } as const;
 
 export interface BootstrapOptions {
-  config?: PaysimConfig | undefined;
+  config?: ParsedConfig | undefined;
   /** The default company's key (from --secret-key). */
   secretKey?: string | undefined;
   /**
