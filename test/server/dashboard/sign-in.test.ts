@@ -178,6 +178,18 @@ describe("dashboard sign-in", () => {
     expect((await client.get("/events", { cookie: tossed })).status).toBe(200);
   });
 
+  it("no answer to a request without the session names its path: another app of the host cannot learn it from paysim", async () => {
+    const paysim = await usePaysimApp({ secretKey: KEY });
+    const client = await signedIn(paysim);
+    const scope = client.base!.split("/")[2]!;
+    const stranger = new DashboardClient(paysim);
+    const link = paysim.dashboardLoginUrl();
+    for (const path of ["/dashboard", "/dashboard/login", link, "/dashboard/events", `${client.base}/events`, `${client.base}/events/stream`, "/dashboard/login/notAToken"]) {
+      const answer = await stranger.get(path);
+      expect(`${[...answer.headers].join("\n")}\n${answer.html}`, path).not.toContain(scope);
+    }
+  });
+
   it("sign-out ends the session: the cookie of its path is cleared and the old id no longer opens a page", async () => {
     const paysim = await usePaysimApp({ secretKey: KEY });
     const client = await signedIn(paysim);
