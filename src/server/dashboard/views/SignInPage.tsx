@@ -69,7 +69,7 @@ export function LinkSignInPage({ nonce, action, formToken, companyName }: LinkSi
           <input type="hidden" name="csrf" value={formToken} />
           <button class="btn primary" type="submit">Sign in to {companyName}</button>
         </form>
-        <p class="muted">The link works once, for 10 minutes after paysim printed it. Not you? Close this page: nothing happens until the button is pressed.</p>
+        <p class="muted">The link works once, for 10 minutes after paysim printed it. Did not expect it? Close this page: nothing happens until the button is pressed.</p>
       </div>
     </Layout>
   );
