@@ -123,9 +123,11 @@ export interface RunningPaysim {
    */
   snapshot(path: string): Promise<void>;
   /**
-   * A fresh one-time link that signs a browser in to the dashboard (`<url>/dashboard`, SPEC §16)
-   * as the default company, without typing its key. Each link works once and expires 10 minutes
-   * after this call; sessions live in memory, so `close()` signs every browser out.
+   * A fresh one-time link that signs a browser in to the dashboard (`<url>/dashboard`, see
+   * docs/dashboard.md) as the default company, without typing its key. Opening it shows a Sign in
+   * button and spends nothing (a link preview or prefetch leaves it working); pressing the button
+   * signs in, once. Each link expires 10 minutes after this call; sessions live in memory, so
+   * `close()` signs every browser out.
    *
    * @example
    * console.log(`dashboard: ${paysim.dashboardLoginUrl()}`);

@@ -85,7 +85,7 @@ export interface PaysimInstance {
   webhookConnections(): { urls: number; origins: number; connections: number };
   /** Moves the clock and does all due work before resolving. */
   advanceClock(seconds: number): Promise<void>;
-  /** A fresh one-time link that signs a browser in to the dashboard as the default company (SPEC §16). */
+  /** A fresh one-time link that signs a browser in to the dashboard as the default company: its page's button signs in, once (docs/dashboard.md). */
   dashboardLoginUrl(): string;
   /** Deletes every company's activity (SPEC §12.1 `reset()`); companies, keys, endpoints and the clock stay. */
   reset(): void;

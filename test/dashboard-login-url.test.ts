@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { startPaysim, type RunningPaysim } from "../src/index.js";
+import { pressDashboardLink } from "./helpers/dashboard-link.js";
 import { defer } from "./helpers/disposables.js";
 
 async function start(): Promise<RunningPaysim> {
@@ -14,13 +15,13 @@ describe("startPaysim().dashboardLoginUrl()", () => {
     const [first, second] = [paysim.dashboardLoginUrl(), paysim.dashboardLoginUrl()];
     expect(first).not.toBe(second);
     expect(first.startsWith(`${paysim.url}/dashboard/login/`)).toBe(true);
-    const signIn = await fetch(first, { redirect: "manual" });
+    const signIn = await pressDashboardLink(first);
     expect(signIn.status).toBe(303);
     const cookie = signIn.headers.get("set-cookie")!.split(";")[0]!;
-    const events = await fetch(`${paysim.url}/dashboard/events`, { headers: { cookie }, redirect: "manual" });
+    const events = await fetch(paysim.url + signIn.headers.get("location")!, { headers: { cookie }, redirect: "manual" });
     expect(events.status).toBe(200);
     expect(await events.text()).toContain("Sandbox Merchant");
-    expect((await fetch(first, { redirect: "manual" })).status).toBe(403);
-    expect((await fetch(second, { redirect: "manual" })).status).toBe(303);
+    expect((await pressDashboardLink(first)).status).toBe(403);
+    expect((await pressDashboardLink(second)).status).toBe(303);
   });
 });

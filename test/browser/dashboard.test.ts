@@ -1,4 +1,6 @@
 import { existsSync, mkdirSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
@@ -20,6 +22,8 @@ if (!hasChromium) {
 const SCREENSHOTS = process.env.DASHBOARD_SCREENSHOTS ?? join(tmpdir(), "paysim-dashboard-screenshots");
 
 const KEY = "sk_test_dashboard_browser_0001";
+/** A session's pages: /dashboard/<its random scope>/… */
+const SESSION_PAGE = /\/dashboard\/[0-9A-Za-z]{22}\/events$/;
 const SIZES = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } } as const;
 
 describe.skipIf(!hasChromium)("the dashboard in headless Chromium", () => {
@@ -53,13 +57,22 @@ describe.skipIf(!hasChromium)("the dashboard in headless Chromium", () => {
     return context;
   }
 
-  /** A page signed in through the one-time link, as a developer would from `paysim start`'s banner. */
+  /** Opens a one-time link and presses its Sign in button, as a developer would from `paysim start`'s banner. */
+  async function signInByLink(page: Page, link = paysim.dashboardLoginUrl()) {
+    await page.goto(link);
+    await page.getByRole("button", { name: "Sign in to Sandbox Merchant" }).click();
+    await page.waitForURL(SESSION_PAGE);
+  }
+
+  /** A page signed in through the one-time link. */
   async function signedInPage(options: Parameters<typeof newContext>[0] = {}): Promise<Page> {
     const page = await (await newContext(options)).newPage();
-    await page.goto(paysim.dashboardLoginUrl());
-    await page.waitForURL(`${paysim.url}/dashboard/events`);
+    await signInByLink(page);
     return page;
   }
+
+  /** The session's own base of a signed-in page: its URL up to /events. */
+  const baseOf = (page: Page) => page.url().replace(/\/events$/, "");
 
   async function createPayout(body: object = {}) {
     const response = await paysim.api("POST", "/v1/payouts", {
@@ -79,22 +92,69 @@ describe.skipIf(!hasChromium)("the dashboard in headless Chromium", () => {
     await expect(page.getByRole("alert").textContent()).resolves.toContain("That is not a secret key of this paysim.");
     await page.getByLabel("Secret key").fill(KEY);
     await page.getByRole("button", { name: "Sign in" }).click();
-    await page.waitForURL(`${paysim.url}/dashboard/events`);
+    await page.waitForURL(SESSION_PAGE);
     await expect(page.getByText("Signed in to Sandbox Merchant").isVisible()).resolves.toBe(true);
     // Without JavaScript nothing is live, and the page says how to see new events.
     await expect(page.getByText("Reload to see new events.").isVisible()).resolves.toBe(true);
     await expect(page.getByText("Live: new events appear here as they happen").isVisible()).resolves.toBe(false);
   });
 
-  it("signs in by the one-time link once; the link opened again is refused", async () => {
+  it("the one-time link opened (twice) only shows its button; the button signs in once; the link opened again is refused", async () => {
     const link = paysim.dashboardLoginUrl();
+    const preview = await (await newContext({ javaScriptEnabled: false })).newPage();
+    for (const _ of [1, 2]) {
+      expect((await preview.goto(link))?.status()).toBe(200);
+      await expect(preview.getByRole("button", { name: "Sign in to Sandbox Merchant" }).isVisible()).resolves.toBe(true);
+    }
     const page = await (await newContext()).newPage();
-    await page.goto(link);
-    await page.waitForURL(`${paysim.url}/dashboard/events`);
+    await signInByLink(page, link);
+    await expect(page.getByText("Signed in to Sandbox Merchant").isVisible()).resolves.toBe(true);
+    // The page shown before the link was used: its button no longer signs in.
+    await preview.getByRole("button", { name: "Sign in to Sandbox Merchant" }).click();
+    await expect(preview.getByRole("heading", { level: 1 }).textContent()).resolves.toBe("This sign-in link no longer works");
     const other = await (await newContext()).newPage();
     const again = await other.goto(link);
     expect(again?.status()).toBe(403);
     await expect(other.getByRole("heading", { level: 1 }).textContent()).resolves.toBe("This sign-in link no longer works");
+  });
+
+  it("a signed-in browser typing /dashboard gets the sign-in form, and its session still opens under its own address", async () => {
+    const page = await signedInPage({ javaScriptEnabled: false });
+    const events = page.url();
+    await page.goto(`${paysim.url}/dashboard`);
+    await page.waitForURL(`${paysim.url}/dashboard/login`);
+    await expect(page.getByLabel("Secret key").isVisible()).resolves.toBe(true);
+    expect((await page.goto(events))?.status()).toBe(200);
+    await expect(page.getByText("Signed in to Sandbox Merchant").isVisible()).resolves.toBe(true);
+  });
+
+  it("a server on another port of the host, visited by a signed-in browser, gets no paysim cookie (127.0.0.1 and localhost)", async () => {
+    const other = await useCookieRecorder();
+    for (const host of ["127.0.0.1", "localhost"]) {
+      const context = await newContext();
+      // Control: a cookie of the host that any port gets, so "no paysim cookie" below means something.
+      await context.addCookies([{ name: "control", value: host, domain: host, path: "/dashboard" }]);
+      const page = await context.newPage();
+      const paysimHere = paysim.url.replace("127.0.0.1", host);
+      await signInByLink(page, paysim.dashboardLoginUrl().replace("127.0.0.1", host));
+      expect(new URL(page.url()).host).toBe(new URL(paysimHere).host);
+      const scope = new URL(page.url()).pathname.split("/")[2]!;
+      const wrongScope = `${scope.slice(0, -1)}${scope.endsWith("A") ? "B" : "A"}`;
+      // The other server's page asks its own origin for the dashboard's paths, with credentials, as the attack does.
+      const paths = ["/dashboard", "/dashboard/", "/dashboard/events", "/dashboard/login", `/dashboard/${"A".repeat(22)}/events`, `/dashboard/${wrongScope}/events`, `/dashboard/${wrongScope}/`];
+      const origin = `http://${host}:${other.port}`;
+      await page.goto(`${origin}/attack?paths=${encodeURIComponent(JSON.stringify(paths))}`);
+      await page.locator("#done").waitFor({ state: "attached" });
+      for (const path of paths) expect((await page.goto(origin + path))?.status(), path).toBe(200);
+
+      const seen = other.requests.filter((request) => request.host === `${host}:${other.port}` && request.path.startsWith("/dashboard"));
+      expect(seen.length, host).toBeGreaterThanOrEqual(paths.length * 3);
+      for (const request of seen) {
+        expect(request.cookie, `${host} ${request.path}`).toContain(`control=${host}`);
+        expect(request.cookie, `${host} ${request.path}`).not.toMatch(/paysim/);
+      }
+      await context.close();
+    }
   });
 
   it("shows an event created through the API without a reload, and updates its delivery in place", async () => {
@@ -123,9 +183,10 @@ describe.skipIf(!hasChromium)("the dashboard in headless Chromium", () => {
     await receiver.waitForRequests(1);
     const event = (await paysim.api("GET", "/v1/events?limit=1")).body.data[0];
     const page = await signedInPage({ javaScriptEnabled: false });
-    await page.goto(`${paysim.url}/dashboard/events/${event.id}`);
+    const eventPage = `${baseOf(page)}/events/${event.id}`;
+    await page.goto(eventPage);
     await page.getByRole("button", { name: "Resend" }).click();
-    await page.waitForURL(`${paysim.url}/dashboard/events/${event.id}`);
+    await page.waitForURL(eventPage);
     await expect(page.getByRole("status").textContent()).resolves.toContain("Resent");
     await receiver.waitForRequests(2);
     const deliveries = (await paysim.api("GET", `/v1/events/${event.id}`)).body.deliveries.filter((d: any) => d.endpoint_id === endpoint.id);
@@ -137,7 +198,7 @@ describe.skipIf(!hasChromium)("the dashboard in headless Chromium", () => {
   it("a payout's move button and a clock button change what the API returns", async () => {
     const payout = await createPayout();
     const page = await signedInPage({ javaScriptEnabled: false });
-    await page.goto(`${paysim.url}/dashboard/payouts/${payout.id}`);
+    await page.goto(`${baseOf(page)}/payouts/${payout.id}`);
     await page.getByRole("button", { name: "Move to processing" }).click();
     await expect(page.getByRole("status").textContent()).resolves.toBe("Moved to processing.");
     expect((await paysim.api("GET", `/v1/payouts/${payout.id}`)).body.status).toBe("processing");
@@ -152,7 +213,7 @@ describe.skipIf(!hasChromium)("the dashboard in headless Chromium", () => {
   it("a fault rule added on the Faults page makes the matching API call fail as the rule says; Remove ends it", async () => {
     const page = await signedInPage();
     await page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "Faults" }).click();
-    await page.waitForURL(`${paysim.url}/dashboard/faults`);
+    await page.waitForURL(/\/dashboard\/[0-9A-Za-z]{22}\/faults$/);
     await page.locator("#fault-kind").selectOption("rate_limited");
     await page.locator("#fault-method").selectOption("POST");
     await page.locator("#fault-path").fill("/v1/payouts");
@@ -178,7 +239,7 @@ describe.skipIf(!hasChromium)("the dashboard in headless Chromium", () => {
   it("a form posted from another site is refused with the 403 page", async () => {
     const page = await signedInPage({ javaScriptEnabled: false });
     // A page of another origin (a data: URL) posting to the dashboard: the browser sends Origin: null.
-    const html = `<form method="post" action="${paysim.url}/dashboard/clock/advance"><input name="seconds" value="30"><button>go</button></form>`;
+    const html = `<form method="post" action="${baseOf(page)}/clock/advance"><input name="seconds" value="30"><button>go</button></form>`;
     await page.goto(`data:text/html,${encodeURIComponent(html)}`);
     await page.getByRole("button", { name: "go" }).click();
     await page.waitForLoadState();
@@ -188,20 +249,21 @@ describe.skipIf(!hasChromium)("the dashboard in headless Chromium", () => {
   it("every page fits 1280×800 and 390×844 without sideways scrolling, with its heading and navigation visible", async () => {
     const seeded = await seed();
     const pages: Record<string, string> = {
-      events: "/dashboard/events",
-      event: `/dashboard/events/${seeded.failingEvent}`,
-      "payment-intents": "/dashboard/payment_intents",
-      "payment-intent": `/dashboard/payment_intents/${seeded.intent}`,
-      payouts: "/dashboard/payouts",
-      payout: `/dashboard/payouts/${seeded.payout}`,
-      clock: "/dashboard/clock",
-      "webhook-endpoints": "/dashboard/webhook_endpoints",
-      faults: "/dashboard/faults",
+      events: "/events",
+      event: `/events/${seeded.failingEvent}`,
+      "payment-intents": "/payment_intents",
+      "payment-intent": `/payment_intents/${seeded.intent}`,
+      payouts: "/payouts",
+      payout: `/payouts/${seeded.payout}`,
+      clock: "/clock",
+      "webhook-endpoints": "/webhook_endpoints",
+      faults: "/faults",
     };
     for (const size of Object.keys(SIZES) as (keyof typeof SIZES)[]) {
       const page = await signedInPage({ size });
+      const base = baseOf(page);
       for (const [name, path] of Object.entries(pages)) {
-        const response = await page.goto(paysim.url + path);
+        const response = await page.goto(base + path);
         expect(response?.status(), path).toBe(200);
         if (name === "events") await page.locator('[data-live="on"]').waitFor(); // the live badge shows once the stream is open
         await expectFits(page, `${name} at ${size}`);
@@ -212,6 +274,9 @@ describe.skipIf(!hasChromium)("the dashboard in headless Chromium", () => {
       await signIn.goto(`${paysim.url}/dashboard/login`);
       await expectFits(signIn, `sign-in at ${size}`);
       await signIn.screenshot({ path: join(SCREENSHOTS, `dashboard-sign-in-${size}.png`), fullPage: true });
+      await signIn.goto(paysim.dashboardLoginUrl());
+      await expectFits(signIn, `the one-time link's page at ${size}`);
+      await signIn.screenshot({ path: join(SCREENSHOTS, `dashboard-link-sign-in-${size}.png`), fullPage: true });
     }
   }, 120_000);
 
@@ -251,5 +316,29 @@ describe.skipIf(!hasChromium)("the dashboard in headless Chromium", () => {
       expect((await paysim.api("POST", "/v1/sandbox/faults", { body: rule })).status).toBe(201);
     }
     return { intent: intent.id, payout: payout.id, failingEvent };
+  }
+
+  /**
+   * Another app's server on a free port of the host: it answers every path, records each
+   * request's Host, path and Cookie header, and its /attack page asks its own origin for
+   * the given paths (fetch with credentials, and as images) before marking itself #done.
+   */
+  async function useCookieRecorder() {
+    const requests: { host: string; path: string; cookie: string }[] = [];
+    const attackPage = (paths: string[]) => `<!DOCTYPE html><title>another app</title><script>
+      const paths = ${JSON.stringify(paths)};
+      const image = (path) => new Promise((done) => { const img = new Image(); img.onload = img.onerror = done; img.src = path; });
+      Promise.all(paths.flatMap((path) => [fetch(path, { credentials: "include" }).catch(() => {}), image(path)]))
+        .then(() => { const done = document.createElement("p"); done.id = "done"; document.body.append(done); });
+    </script>`;
+    const server = createServer((request, response) => {
+      const url = new URL(request.url ?? "/", "http://recorder");
+      requests.push({ host: request.headers.host ?? "", path: url.pathname, cookie: request.headers.cookie ?? "" });
+      response.setHeader("Content-Type", "text/html; charset=utf-8");
+      response.end(url.pathname === "/attack" ? attackPage(JSON.parse(url.searchParams.get("paths") ?? "[]")) : "ok");
+    });
+    await new Promise<void>((listening) => server.listen(0, "127.0.0.1", listening));
+    defer(() => new Promise<void>((closed) => server.close(() => closed())));
+    return { port: (server.address() as AddressInfo).port, requests };
   }
 });

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { deliveryLine, eventLine, requestLine } from "../../src/cli/reporters/lines.js";
 import type { DeliveryAttempted } from "../../src/bus.js";
 import { RETRY_DELAYS_MS } from "../../src/domain/retry-schedule.js";
+import { pressDashboardLink } from "../helpers/dashboard-link.js";
 import { useCli, useDatabase, usePaysimCli, useReceiver, useTempDir } from "../helpers/disposables.js";
 import { callApi, clientFor, createIntent, freshKey } from "../helpers/paysim.js";
 
@@ -158,10 +159,10 @@ describe("paysim start --json's dashboard link", () => {
     const cli = useCli(["start", "--json", "--port", "0", "--db", ":memory:"], { cwd: useTempDir("paysim-cli-reporters-") });
     await cli.waitFor(/^\{"type":"started".*\}$/m);
     const { dashboard_login_url: link } = JSON.parse(cli.stdout().split("\n")[0]!);
-    const first = await fetch(link, { redirect: "manual" });
+    const first = await pressDashboardLink(link);
     expect(first.status).toBe(303);
     expect(first.headers.get("set-cookie")).toMatch(/HttpOnly/i);
-    expect((await fetch(link, { redirect: "manual" })).status).toBe(403);
+    expect((await pressDashboardLink(link)).status).toBe(403);
   });
 });
 

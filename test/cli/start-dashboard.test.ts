@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { pressDashboardLink } from "../helpers/dashboard-link.js";
 import { usePaysimCli, useTempDir } from "../helpers/disposables.js";
 
 describe("paysim start and the dashboard", () => {
@@ -7,9 +8,11 @@ describe("paysim start and the dashboard", () => {
     const [, link] = await cli.waitFor(/^ {2}dashboard (http:\/\/\S+)/m);
     expect(link).toMatch(new RegExp(`^${url}/dashboard/login/[0-9A-Za-z]{24}$`));
     expect(link).not.toContain(key.slice("sk_test_".length));
-    const signIn = await fetch(link!, { redirect: "manual" });
+    // Opening it (a link preview, a curl) only shows the Sign in button; pressing it signs in.
+    expect((await fetch(link!, { redirect: "manual" })).status).toBe(200);
+    const signIn = await pressDashboardLink(link!);
     expect(signIn.status).toBe(303);
     expect(signIn.headers.get("set-cookie")).toMatch(/HttpOnly; SameSite=Strict/);
-    expect((await fetch(link!, { redirect: "manual" })).status).toBe(403);
+    expect((await pressDashboardLink(link!)).status).toBe(403);
   });
 });

@@ -1,18 +1,18 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { getCookie } from "hono/cookie";
 import { ApiError } from "../../domain/errors.js";
 import { pageHeaders } from "../checkout-security.js";
 import type { AppDeps } from "../env.js";
 import { csrfMatches } from "./auth.js";
-import { createKit, readForm, requestIdOf, type DashboardContext, type DashboardEnv } from "./kit.js";
+import { createKit, linkTo, readForm, requestIdOf, type DashboardContext, type DashboardEnv } from "./kit.js";
 import { clockPage } from "./pages/clock.js";
 import { eventPage } from "./pages/event.js";
 import { eventsPage } from "./pages/events.js";
 import { faultsPage } from "./pages/faults.js";
 import { paymentIntentsPage } from "./pages/payment-intents.js";
 import { payoutsPage } from "./pages/payouts.js";
-import { crossSite, signInPages } from "./pages/sign-in.js";
+import { SIGN_IN_PATH } from "./nav.js";
+import { cookieValues, crossSite, signInPages } from "./pages/sign-in.js";
 import { webhookEndpointsPage } from "./pages/webhook-endpoints.js";
 
 /** Dashboard forms are a few short fields: anything much larger is not one. */
@@ -21,8 +21,10 @@ const MAX_FORM_BYTES = 16 * 1024;
 /**
  * The dashboard (SPEC §16), mounted at /dashboard: server-rendered pages that
  * work with plain links and forms, kept live by a small nonce'd script reading
- * server-sent events. Every page but sign-in needs a session; every POST needs
- * the session's CSRF token and a same-origin (or no) Origin / Sec-Fetch-Site.
+ * server-sent events. Sign-in lives at /dashboard/login; every other page lives
+ * under its session's random base, /dashboard/<scope>/…, the only path its
+ * cookie is sent to (docs/dashboard.md, "The session"). Every POST needs the
+ * session's CSRF token and a same-origin (or no) Origin / Sec-Fetch-Site.
  * Actions call the same services as the API routes; objects are read only
  * within the session's company, so another company's id is a 404.
  */
@@ -51,13 +53,16 @@ export function dashboardRoutes(deps: AppDeps) {
 
   const { signOut } = signInPages(app, kit, cookieName, refuseForged);
 
-  // Everything below needs a session; a POST also its CSRF token, from this origin.
-  app.use("*", async (c, next) => {
-    const session = auth.session(getCookie(c, cookieName()));
+  // The pages of a session, under its base /dashboard/<scope>: the session must be the one of
+  // that scope (any other path, a wrong or old one, is the sign-in form); a POST also needs its
+  // CSRF token, from this origin.
+  const pages = new Hono<DashboardEnv>();
+  pages.use("*", async (c, next) => {
+    const session = auth.session(c.req.param("scope") ?? "", cookieValues(c, cookieName()));
     const company = session && deps.store.companies.byId(session.companyId);
     if (!session || !company) {
       if (c.req.method === "POST") return refuseForged(c);
-      return c.redirect("/dashboard/login", 303);
+      return c.redirect(SIGN_IN_PATH, 303);
     }
     c.set("session", session);
     c.set("dashboardCompany", company);
@@ -65,17 +70,19 @@ export function dashboardRoutes(deps: AppDeps) {
     await next();
   });
 
-  app.get("/", (c) => c.redirect("/dashboard/events", 303));
-  app.post("/logout", (c) => signOut(c));
-  eventsPage(app, kit);
-  eventPage(app, kit);
-  paymentIntentsPage(app, kit);
-  payoutsPage(app, kit);
-  clockPage(app, kit);
-  webhookEndpointsPage(app, kit);
-  faultsPage(app, kit);
+  pages.get("/", (c) => c.redirect(linkTo(c, "/events"), 303));
+  pages.post("/logout", (c) => signOut(c));
+  eventsPage(pages, kit);
+  eventPage(pages, kit);
+  paymentIntentsPage(pages, kit);
+  payoutsPage(pages, kit);
+  clockPage(pages, kit);
+  webhookEndpointsPage(pages, kit);
+  faultsPage(pages, kit);
+  pages.all("*", (c) => kit.message(c, "Page not found", "There is no such dashboard page, or it belongs to another company.", 404));
 
-  app.all("*", (c) => kit.message(c, "Page not found", "There is no such dashboard page, or it belongs to another company.", 404));
+  app.route("/:scope", pages);
+  app.all("*", (c) => c.redirect(SIGN_IN_PATH, 303));
 
   app.onError((error, c) => {
     if (error instanceof ApiError && error.code === "not_found") {

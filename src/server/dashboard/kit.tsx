@@ -6,8 +6,8 @@ import type { IdempotentRequest } from "../../services/idempotency.js";
 import type { Company } from "../../store/repos/companies.js";
 import { styleNonce } from "../checkout-security.js";
 import type { AppDeps, AppEnv } from "../env.js";
-import type { DashboardAuth, DashboardSession } from "./auth.js";
-import type { Section } from "./nav.js";
+import { sessionBase, type DashboardAuth, type DashboardSession } from "./auth.js";
+import { SIGN_IN_PATH, type Section } from "./nav.js";
 import { Layout } from "./views/Layout.js";
 import { MessageBody } from "./views/SignInPage.js";
 
@@ -49,7 +49,7 @@ export interface DashboardKit {
   /** The posted form (already read once by the CSRF check; Hono keeps the parsed body). */
   form(c: DashboardContext): Promise<Form>;
   /**
-   * Runs a dashboard action and sends the browser back to `back` (post/redirect/get)
+   * Runs a dashboard action and sends the browser back to `back`, a page path under the session's base (post/redirect/get)
    * with what it did, or the API's refusal in words; an unknown id is the 404 page.
    */
   act(c: DashboardContext, back: string, action: () => Promise<string> | string): Promise<Response>;
@@ -62,6 +62,12 @@ export interface DashboardKit {
 
 /** This request's `req_…` id. */
 export const requestIdOf = (c: DashboardContext): string => c.get("requestId");
+
+/** This request's session's own base path, `/dashboard/<scope>`. */
+export const baseOf = (c: DashboardContext): string => sessionBase(c.get("session"));
+
+/** The address of a dashboard page (`/events`, `/payouts/po_…`) under this request's session's own base. */
+export const linkTo = (c: DashboardContext, path: string): string => `${baseOf(c)}${path}`;
 
 /** The signed-in company of this request. */
 export const companyOf = (c: DashboardContext): Company => c.get("dashboardCompany");
@@ -110,7 +116,7 @@ export function createKit(deps: AppDeps, auth: DashboardAuth): DashboardKit {
       const session = c.get("session");
       const notice = session.notice;
       session.notice = undefined;
-      const signedIn = { companyName: companyOf(c).name, csrf: session.csrf };
+      const signedIn = { companyName: companyOf(c).name, csrf: session.csrf, base: sessionBase(session) };
       const document = (
         <Layout title={title} nonce={styleNonce(c)} section={section} signedIn={signedIn} notice={notice} script={script}>
           {body}
@@ -121,8 +127,8 @@ export function createKit(deps: AppDeps, auth: DashboardAuth): DashboardKit {
     message(c, title, text, status) {
       const session = c.get("session") as DashboardSession | undefined;
       const company = session && c.get("dashboardCompany");
-      const signedIn = session && company ? { companyName: company.name, csrf: session.csrf } : undefined;
-      const action = signedIn ? { href: "/dashboard/events", label: "Back to events" } : { href: "/dashboard/login", label: "Sign in" };
+      const signedIn = session && company ? { companyName: company.name, csrf: session.csrf, base: sessionBase(session) } : undefined;
+      const action = signedIn ? { href: `${signedIn.base}/events`, label: "Back to events" } : { href: SIGN_IN_PATH, label: "Sign in" };
       const document = (
         <Layout title={title} nonce={styleNonce(c)} signedIn={signedIn}>
           <MessageBody title={title} text={text} requestId={requestIdOf(c)} action={action} />
@@ -139,7 +145,7 @@ export function createKit(deps: AppDeps, auth: DashboardAuth): DashboardKit {
         if (!(error instanceof ApiError) || error.code === "not_found") throw error;
         session.notice = { kind: "error", text: error.message };
       }
-      return c.redirect(back, 303);
+      return c.redirect(linkTo(c, back), 303);
     },
     apiRequest: (c, path, body) => ({
       companyId: companyOf(c).id,

@@ -1,14 +1,17 @@
+/** Where the dashboard starts for a browser without a session: the one sign-in address a person types. */
+export const SIGN_IN_PATH = "/dashboard/login";
+
 /**
- * The dashboard's sections, in the order of the navigation bar. A new section
- * is one page module and one line here.
+ * The dashboard's sections, in the order of the navigation bar, each at its path under the
+ * session's own base (`/dashboard/<scope>`). A new section is one page module and one line here.
  */
 export const NAV = [
-  { id: "events", label: "Events", href: "/dashboard/events" },
-  { id: "payment_intents", label: "Payment intents", href: "/dashboard/payment_intents" },
-  { id: "payouts", label: "Payouts", href: "/dashboard/payouts" },
-  { id: "webhook_endpoints", label: "Webhook endpoints", href: "/dashboard/webhook_endpoints" },
-  { id: "faults", label: "Faults", href: "/dashboard/faults" },
-  { id: "clock", label: "Clock", href: "/dashboard/clock" },
+  { id: "events", label: "Events", path: "/events" },
+  { id: "payment_intents", label: "Payment intents", path: "/payment_intents" },
+  { id: "payouts", label: "Payouts", path: "/payouts" },
+  { id: "webhook_endpoints", label: "Webhook endpoints", path: "/webhook_endpoints" },
+  { id: "faults", label: "Faults", path: "/faults" },
+  { id: "clock", label: "Clock", path: "/clock" },
 ] as const;
 
 export type Section = (typeof NAV)[number]["id"];

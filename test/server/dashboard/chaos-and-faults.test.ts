@@ -17,7 +17,7 @@ const rulesOf = async (key: string) => (await paysim.api("GET", "/v1/sandbox/fau
 
 describe("webhook endpoints: add with chaos", () => {
   it("stores the chaos fields as the API's chaos object and lists each endpoint's chaos", async () => {
-    const added = await client.submit("/dashboard/webhook_endpoints", {
+    const added = await client.submit("/webhook_endpoints", {
       url: "http://127.0.0.1:9/chaotic",
       chaos_duplicate: "0.2",
       chaos_reorder: "0.5",
@@ -33,8 +33,8 @@ describe("webhook endpoints: add with chaos", () => {
   });
 
   it("fills the API's defaults for the chaos fields left empty, and adds no chaos when all are empty", async () => {
-    await client.submit("/dashboard/webhook_endpoints", { url: "http://127.0.0.1:9/dup-only", chaos_duplicate: "1" });
-    await client.submit("/dashboard/webhook_endpoints", { url: "http://127.0.0.1:9/calm", chaos_duplicate: "", chaos_reorder: "", chaos_delay_min: "", chaos_delay_max: "", chaos_seed: "" });
+    await client.submit("/webhook_endpoints", { url: "http://127.0.0.1:9/dup-only", chaos_duplicate: "1" });
+    await client.submit("/webhook_endpoints", { url: "http://127.0.0.1:9/calm", chaos_duplicate: "", chaos_reorder: "", chaos_delay_min: "", chaos_delay_max: "", chaos_seed: "" });
     const endpoints = await endpointsOf(ACME_KEY);
     expect(endpoints.find((e) => e.url === "http://127.0.0.1:9/dup-only").chaos).toEqual({ duplicate: 1, reorder: 0, delay_ms: [0, 0], seed: 0 });
     expect(endpoints.find((e) => e.url === "http://127.0.0.1:9/calm").chaos).toBeNull();
@@ -50,7 +50,7 @@ describe("webhook endpoints: add with chaos", () => {
       [{ chaos_seed: "1.5" }, "chaos.seed must be an integer"],
     ];
     for (const [fields, message] of cases) {
-      const answer = await client.submit("/dashboard/webhook_endpoints", { url: "http://127.0.0.1:9/refused", ...fields });
+      const answer = await client.submit("/webhook_endpoints", { url: "http://127.0.0.1:9/refused", ...fields });
       expect(textOf(answer.html)).toContain(message);
     }
     // The same body through the API gets the same words.
@@ -63,7 +63,7 @@ describe("webhook endpoints: add with chaos", () => {
 
 describe("the Faults page", () => {
   it("adds a rule from the form as the API would, lists it, and the rule then fails a matching API call", async () => {
-    const added = await client.submit("/dashboard/faults", { fault: "server_error", method: "POST", path: "/v1/payment_intents", times: "2", probability: "", latency_ms: "", seed: "" });
+    const added = await client.submit("/faults", { fault: "server_error", method: "POST", path: "/v1/payment_intents", times: "2", probability: "", latency_ms: "", seed: "" });
     const [rule] = await rulesOf(ACME_KEY);
     expect(rule).toMatchObject({ fault: "server_error", match: { method: "POST", path: "/v1/payment_intents" }, times: 2, remaining: 2, probability: 1, latency_ms: null });
     const text = textOf(added.html);
@@ -73,15 +73,15 @@ describe("the Faults page", () => {
     const failed = await paysim.api("POST", "/v1/payment_intents", { body: { amount: 100, currency: "EUR" }, key: ACME_KEY });
     expect(failed.status).toBe(500);
     expect(failed.body.error.message).toContain(rule.id);
-    expect(textOf((await client.get("/dashboard/faults")).html)).toContain("1 of 2");
+    expect(textOf((await client.get("/faults")).html)).toContain("1 of 2");
     await paysim.api("DELETE", "/v1/sandbox/faults", { key: ACME_KEY });
   });
 
   it("adds a latency rule with every field, shown in the list", async () => {
-    await client.submit("/dashboard/faults", { fault: "latency", method: "", path: "/v1/payouts/*", times: "5", probability: "0.5", latency_ms: "1500", seed: "7" });
+    await client.submit("/faults", { fault: "latency", method: "", path: "/v1/payouts/*", times: "5", probability: "0.5", latency_ms: "1500", seed: "7" });
     const [rule] = await rulesOf(ACME_KEY);
     expect(rule).toMatchObject({ fault: "latency", match: { method: null, path: "/v1/payouts/*" }, times: 5, probability: 0.5, latency_ms: 1500 });
-    const text = textOf((await client.get("/dashboard/faults")).html);
+    const text = textOf((await client.get("/faults")).html);
     expect(text).toContain("any method /v1/payouts/*");
     expect(text).toContain("1500 ms");
     await paysim.api("DELETE", "/v1/sandbox/faults", { key: ACME_KEY });
@@ -100,19 +100,19 @@ describe("the Faults page", () => {
       [{ fault: "server_error", method: "BREW" }, "match.method must be one of GET, HEAD, POST, PUT, PATCH, DELETE."],
     ];
     for (const [fields, message] of cases) {
-      const answer = await client.submit("/dashboard/faults", fields);
+      const answer = await client.submit("/faults", fields);
       expect(textOf(answer.html), JSON.stringify(fields)).toContain(message);
     }
     expect(await rulesOf(ACME_KEY)).toEqual([]);
   });
 
   it("removes one rule and clears all, as the API's DELETEs do", async () => {
-    for (const fault of ["server_error", "rate_limited", "lost_response"]) await client.submit("/dashboard/faults", { fault });
+    for (const fault of ["server_error", "rate_limited", "lost_response"]) await client.submit("/faults", { fault });
     const [first, second, third] = await rulesOf(ACME_KEY);
-    const removed = await client.submit(`/dashboard/faults/${second.id}/delete`);
+    const removed = await client.submit(`/faults/${second.id}/delete`);
     expect(textOf(removed.html)).toContain(`Removed ${second.id}.`);
     expect((await rulesOf(ACME_KEY)).map((r) => r.id)).toEqual([first.id, third.id]);
-    const cleared = await client.submit("/dashboard/faults/clear");
+    const cleared = await client.submit("/faults/clear");
     expect(textOf(cleared.html)).toContain("Cleared 2 rules.");
     expect(textOf(cleared.html)).toContain("No fault rules");
     expect(await rulesOf(ACME_KEY)).toEqual([]);
@@ -120,32 +120,32 @@ describe("the Faults page", () => {
 
   it("never shows or removes another company's rule, and Clear all leaves it alone", async () => {
     const foreign = (await paysim.api("POST", "/v1/sandbox/faults", { body: { fault: "rate_limited", match: { path: "/v1/payouts" } }, key: GLOBEX_KEY })).body;
-    await client.submit("/dashboard/faults", { fault: "server_error" });
-    const page = await client.get("/dashboard/faults");
+    await client.submit("/faults", { fault: "server_error" });
+    const page = await client.get("/faults");
     expect(page.html).not.toContain(foreign.id);
     expect(textOf(page.html)).not.toContain("rate_limited any method /v1/payouts");
-    const refused = await client.post(`/dashboard/faults/${foreign.id}/delete`, { csrf: csrfOf(page.html) });
+    const refused = await client.post(`/faults/${foreign.id}/delete`, { csrf: csrfOf(page.html) });
     expect(refused.status).toBe(404);
-    await client.submit("/dashboard/faults/clear");
+    await client.submit("/faults/clear");
     expect((await rulesOf(GLOBEX_KEY)).map((r) => r.id)).toEqual([foreign.id]);
     await paysim.api("DELETE", "/v1/sandbox/faults", { key: GLOBEX_KEY });
   });
 
   it("refuses each form without its token or from another origin, changing nothing", async () => {
-    await client.submit("/dashboard/faults", { fault: "server_error", path: "/v1/payouts" });
+    await client.submit("/faults", { fault: "server_error", path: "/v1/payouts" });
     const [rule] = await rulesOf(ACME_KEY);
-    const token = csrfOf((await client.get("/dashboard/faults")).html);
+    const token = csrfOf((await client.get("/faults")).html);
     const posts: [string, Record<string, string>][] = [
-      ["/dashboard/faults", { fault: "rate_limited" }],
-      [`/dashboard/faults/${rule.id}/delete`, {}],
-      ["/dashboard/faults/clear", {}],
-      ["/dashboard/webhook_endpoints", { url: "http://127.0.0.1:9/csrf-chaos", chaos_duplicate: "1" }],
+      ["/faults", { fault: "rate_limited" }],
+      [`/faults/${rule.id}/delete`, {}],
+      ["/faults/clear", {}],
+      ["/webhook_endpoints", { url: "http://127.0.0.1:9/csrf-chaos", chaos_duplicate: "1" }],
     ];
     for (const [path, fields] of posts) {
       for (const answer of [
         await client.post(path, fields),
         await client.post(path, { ...fields, csrf: token }, { origin: "http://localhost:3000" }),
-        await new DashboardClient(paysim).post(path, { ...fields, csrf: token }),
+        await new DashboardClient(paysim).post(client.base + path, { ...fields, csrf: token }),
       ]) {
         expect(answer.status, path).toBe(403);
         expect(textOf(answer.html)).toContain("This form could not be verified");
@@ -157,8 +157,8 @@ describe("the Faults page", () => {
   });
 
   it("is one entry of the navigation", async () => {
-    const page = await client.get("/dashboard/faults");
+    const page = await client.get("/faults");
     expect(page.status).toBe(200);
-    expect(page.html).toMatch(/<a href="\/dashboard\/faults" aria-current="page">Faults<\/a>/);
+    expect(page.html).toContain(`<a href="${client.base}/faults" aria-current="page">Faults</a>`);
   });
 });

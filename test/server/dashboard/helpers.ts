@@ -28,24 +28,42 @@ export function csrfOf(html: string): string {
   return match[1]!;
 }
 
+/** The session's own base path in a sign-in's redirect: `/dashboard/<scope>` before `/events`. */
+const BASE_IN_LOCATION = /^(\/dashboard\/[0-9A-Za-z]{22})\/events$/;
+
 /**
  * A browser's view of one paysim's dashboard through `app.request()`: it keeps
- * the session cookie it is given, and sends forms as urlencoded posts.
+ * the session cookie it is given and the session's own base path, and sends
+ * forms as urlencoded posts. A path starting with /dashboard (or a whole URL)
+ * is asked as it is; any other path is one of the session's pages, under its
+ * base: `client.get("/events")` asks `/dashboard/<scope>/events`.
  */
 export class DashboardClient {
   cookie: string | undefined;
+  /** The session's own base path, `/dashboard/<scope>`, once signed in. */
+  base: string | undefined;
   constructor(readonly paysim: TestPaysim) {}
+
+  /** The URL a path names, as the class comment says. */
+  url(path: string): string {
+    if (path.startsWith("http")) return path;
+    if (path.startsWith("/dashboard")) return this.paysim.url + path;
+    if (this.base === undefined) throw new Error(`not signed in: no session page ${path}`);
+    return this.paysim.url + this.base + path;
+  }
 
   async request(path: string, init: RequestInit = {}): Promise<Answer> {
     const headers = new Headers(init.headers);
     if (this.cookie && !headers.has("cookie")) headers.set("cookie", this.cookie);
-    const url = path.startsWith("http") ? path : this.paysim.url + path;
-    const response = await this.paysim.app.request(url, { ...init, headers, redirect: "manual" });
+    const response = await this.paysim.app.request(this.url(path), { ...init, headers, redirect: "manual" });
     const setCookie = response.headers.get("set-cookie");
     if (setCookie) {
       const pair = setCookie.split(";")[0]!;
       this.cookie = pair.endsWith("=") ? undefined : pair;
+      if (this.cookie === undefined) this.base = undefined;
     }
+    const base = BASE_IN_LOCATION.exec(response.headers.get("location") ?? "")?.[1];
+    if (setCookie && base) this.base = base;
     return { status: response.status, headers: response.headers, html: await response.text() };
   }
 
@@ -61,15 +79,22 @@ export class DashboardClient {
 
   /** Posts a page's form with the session's token, then follows the redirect, as a browser does. */
   async submit(path: string, fields: Record<string, string | string[]> = {}): Promise<Answer> {
-    const csrf = csrfOf((await this.get("/dashboard/events")).html);
+    const csrf = csrfOf((await this.get("/events")).html);
     const answer = await this.post(path, { csrf, ...fields });
     expect(answer.status, textOf(answer.html).slice(0, 400)).toBe(303);
     return this.get(answer.headers.get("location")!);
   }
 
+  /** Opens a one-time link and presses its Sign in button: the answer to that press. */
+  async openLink(link: string): Promise<Answer> {
+    const page = await this.get(link);
+    expect(page.status, textOf(page.html).slice(0, 400)).toBe(200);
+    return this.post(link, { csrf: csrfOf(page.html) });
+  }
+
   /** Signs in with the one-time link paysim makes for its default company. */
   async signInByLink(): Promise<this> {
-    const answer = await this.get(this.paysim.dashboardLoginUrl());
+    const answer = await this.openLink(this.paysim.dashboardLoginUrl());
     expect(answer.status).toBe(303);
     return this;
   }

@@ -25,7 +25,7 @@ describe("the event page shows the exact Service-Signature of each attempt", () 
     expect(received.map((request) => request.headers["service-event-id"])).toHaveLength(3);
 
     const client = await signedIn(paysim);
-    const page = await client.get(`/dashboard/events/${eventId}`);
+    const page = await client.get(`/events/${eventId}`);
     expect(page.status).toBe(200);
     const shown = signaturesOnPage(page.html);
     expect(shown).toEqual(received.map((request) => `Service-Signature: ${request.headers["service-signature"]}`));
@@ -50,7 +50,7 @@ describe("the event page shows the exact Service-Signature of each attempt", () 
     const second = await useFrozenPaysim({ db, forwardTo: receiver.url, webhookSecret: "whsec_dashboard_signatures_02", secretKey: first.secretKey });
     const endpoint = (await second.api("GET", "/v1/webhook_endpoints")).body.data[0];
     expect(endpoint.secret).toBe("whsec_dashboard_signatures_02");
-    const shown = signaturesOnPage((await (await signedIn(second)).get(`/dashboard/events/${eventId}`)).html);
+    const shown = signaturesOnPage((await (await signedIn(second)).get(`/events/${eventId}`)).html);
     expect(shown).toEqual([`Service-Signature: ${receiver.requests[0]!.headers["service-signature"]}`]);
   });
 
@@ -60,11 +60,11 @@ describe("the event page shows the exact Service-Signature of each attempt", () 
     const { eventId } = await emitCreatedEvent(paysim);
     await receiver.waitForRequests(1);
     const client = await signedIn(paysim);
-    const [pending] = signaturesOnPage((await client.get(`/dashboard/events/${eventId}`)).html);
+    const [pending] = signaturesOnPage((await client.get(`/events/${eventId}`)).html);
     expect(pending).toMatch(/^not recorded/);
     receiver.release(200);
     await settle(paysim);
-    const [done] = signaturesOnPage((await client.get(`/dashboard/events/${eventId}`)).html);
+    const [done] = signaturesOnPage((await client.get(`/events/${eventId}`)).html);
     expect(done).toBe(`Service-Signature: ${receiver.requests[0]!.headers["service-signature"]}`);
   });
 });

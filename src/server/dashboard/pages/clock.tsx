@@ -3,7 +3,7 @@ import { ApiError } from "../../../domain/errors.js";
 import { parseOrThrow } from "../../../domain/validation.js";
 import { ClockRangeError } from "../../../runtime/clock.js";
 import { clockAdvanceInput } from "../../routes/sandbox.js";
-import type { DashboardApp, DashboardKit } from "../kit.js";
+import { linkTo, type DashboardApp, type DashboardKit } from "../kit.js";
 import { Csrf, PageHead, Time } from "../views/parts.js";
 
 /** The advance buttons SPEC §16 asks for. */
@@ -37,7 +37,7 @@ export function clockPage(app: DashboardApp, { deps, page, act, form: readForm }
             <p class="lead">Work that falls due (payout moves, webhook retries) is done before the page comes back. The clock is shared by every company of this paysim and never runs backwards.</p>
             <div class="actions attempts">
               {ADVANCES.map(({ seconds, label, spoken }) => (
-                <form class="inline" method="post" action="/dashboard/clock/advance">
+                <form class="inline" method="post" action={linkTo(c, "/clock/advance")}>
                   <Csrf token={csrf} />
                   <input type="hidden" name="seconds" value={String(seconds)} />
                   <button class="btn primary" type="submit" aria-label={`Advance the clock by ${spoken}`}>{label}</button>
@@ -54,7 +54,7 @@ export function clockPage(app: DashboardApp, { deps, page, act, form: readForm }
   /** As `POST /v1/sandbox/clock/advance`. */
   app.post("/clock/advance", async (c) => {
     const form = await readForm(c);
-    return act(c, "/dashboard/clock", async () => {
+    return act(c, "/clock", async () => {
       const text = form.get("seconds");
       const { seconds } = parseOrThrow(clockAdvanceInput, { seconds: text === undefined ? undefined : Number(text) });
       try {

@@ -5,7 +5,7 @@ import type { DeliveryView } from "../../../webhooks/deliveries-view.js";
 import { deliveriesOf } from "../../../webhooks/deliveries-view.js";
 import { signaturesSent } from "../../../webhooks/sent-signatures.js";
 import { VERSION } from "../../../version.js";
-import { companyOf, type DashboardApp, type DashboardKit } from "../kit.js";
+import { baseOf, companyOf, linkTo, type DashboardApp, type DashboardKit } from "../kit.js";
 import { listedEvent } from "../reads.js";
 import { LIVE_SCRIPT } from "./events.js";
 import { deliveryLabel, objectIdOf } from "../views/event-parts.js";
@@ -89,9 +89,9 @@ export function eventPage(app: DashboardApp, { deps, page, act, apiRequest }: Da
     const signatures = signaturesSent(store, deliveries.map((delivery) => delivery.id));
     const csrf = c.get("session").csrf;
     const body = (
-      <div data-stream="/dashboard/events/stream" data-event={event.id}>
-        <PageHead title={event.type} lead={<span class="mono">{event.id}</span>} back={{ href: "/dashboard/events", label: "Events" }}>
-          <form class="inline" method="post" action={`/dashboard/events/${event.id}/resend`}>
+      <div data-stream={linkTo(c, "/events/stream")} data-event={event.id}>
+        <PageHead title={event.type} lead={<span class="mono">{event.id}</span>} back={{ href: linkTo(c, "/events"), label: "Events" }}>
+          <form class="inline" method="post" action={linkTo(c, `/events/${event.id}/resend`)}>
             <Csrf token={csrf} />
             <button class="btn primary" type="submit">Resend</button>
           </form>
@@ -101,7 +101,7 @@ export function eventPage(app: DashboardApp, { deps, page, act, apiRequest }: Da
             <h2>Event</h2>
             <dl class="facts">
               <dt>Created</dt><dd><Time iso={event.created_at} /></dd>
-              <dt>Object</dt><dd><ObjectLink id={objectIdOf(event)} /></dd>
+              <dt>Object</dt><dd><ObjectLink base={baseOf(c)} id={objectIdOf(event)} /></dd>
               <dt>Request</dt><dd class="mono">{event.request_id}</dd>
               <dt>Deliveries</dt><dd>{deliveries.length === 0 ? "none: no endpoint listened when it happened" : String(deliveries.length)}</dd>
             </dl>
@@ -141,7 +141,7 @@ export function eventPage(app: DashboardApp, { deps, page, act, apiRequest }: Da
   /** As `POST /v1/events/:id/resend`: a new delivery to every endpoint listening now. */
   app.post("/events/:id/resend", (c) => {
     const id = c.req.param("id");
-    return act(c, `/dashboard/events/${id}`, async () => {
+    return act(c, `/events/${id}`, async () => {
       const company = companyOf(c);
       await runIdempotently(apiRequest(c, `/v1/events/${id}/resend`, {}), () => {
         const event = find(company.id, id);

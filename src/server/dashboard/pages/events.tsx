@@ -2,7 +2,8 @@
 import { streamSSE } from "hono/streaming";
 import type { DeliveryAttempted, EventCreated } from "../../../bus.js";
 import { EVENT_TYPES, isEventType } from "../../../domain/events.js";
-import { companyOf, type DashboardApp, type DashboardKit } from "../kit.js";
+import { sessionBase } from "../auth.js";
+import { baseOf, companyOf, linkTo, type DashboardApp, type DashboardKit } from "../kit.js";
 import { listedEvent, PAGE_SIZE } from "../reads.js";
 import { DeliveryPills, EventRow } from "../views/event-parts.js";
 import { PageHead } from "../views/parts.js";
@@ -35,7 +36,7 @@ export const LIVE_SCRIPT = `
 `;
 
 /** The events list (newest first, filtered by type) and the stream that keeps it live. */
-export function eventsPage(app: DashboardApp, { deps, auth, page }: DashboardKit) {
+export function eventsPage(app: DashboardApp, { deps, page }: DashboardKit) {
   const { store, bus } = deps;
 
   app.get("/events", (c) => {
@@ -43,19 +44,19 @@ export function eventsPage(app: DashboardApp, { deps, auth, page }: DashboardKit
     const type = c.req.query("type") || undefined;
     const after = c.req.query("starting_after");
     if (type !== undefined && !isEventType(type)) {
-      const body = <PageHead title="Events" lead={`"${type}" is not an event type. Pick one from the list.`} back={{ href: "/dashboard/events", label: "All events" }} />;
+      const body = <PageHead title="Events" lead={`"${type}" is not an event type. Pick one from the list.`} back={{ href: linkTo(c, "/events"), label: "All events" }} />;
       return page(c, { title: "Events", section: "events", status: 400 }, body);
     }
     const beforeSeq = after === undefined ? undefined : store.events.seqOf(company.id, after);
     const listed = store.events.list(company.id, { limit: PAGE_SIZE, filter: type, beforeSeq }).json.map((json) => listedEvent(store, json));
     const last = listed.at(-1)?.event.id;
-    const stream = `/dashboard/events/stream${type ? `?type=${encodeURIComponent(type)}` : ""}`;
-    const olderHref = last && `/dashboard/events?${new URLSearchParams({ ...(type ? { type } : {}), starting_after: last }).toString()}`;
+    const stream = linkTo(c, `/events/stream${type ? `?type=${encodeURIComponent(type)}` : ""}`);
+    const olderHref = last && linkTo(c, `/events?${new URLSearchParams({ ...(type ? { type } : {}), starting_after: last }).toString()}`);
     const hasMore = listed.length === PAGE_SIZE;
     const body = (
       <div data-stream={stream}>
         <PageHead title="Events" lead={<><span class="live">Live: new events appear here as they happen</span><span class="not-live">Newest first. Reload to see new events.</span></>}>
-          <form class="filter" method="get" action="/dashboard/events">
+          <form class="filter" method="get" action={linkTo(c, "/events")}>
             <div class="field">
               <label for="type">Event type</label>
               <select id="type" name="type">
@@ -73,7 +74,7 @@ export function eventsPage(app: DashboardApp, { deps, auth, page }: DashboardKit
                 <tr><th scope="col">Time</th><th scope="col">Type</th><th scope="col" class="hide-narrow">Object</th><th scope="col">Deliveries</th></tr>
               </thead>
               <tbody id="event-rows">
-                {listed.map(({ event, deliveries }) => <EventRow event={event} deliveries={deliveries} />)}
+                {listed.map(({ event, deliveries }) => <EventRow base={baseOf(c)} event={event} deliveries={deliveries} />)}
               </tbody>
             </table>
           </div>
@@ -88,7 +89,7 @@ export function eventsPage(app: DashboardApp, { deps, auth, page }: DashboardKit
   /**
    * Server-sent events for this session's company only: `event` carries the new
    * row's markup, `delivery` an event's new delivery pills. Ends when the
-   * browser goes away or the session is signed out.
+   * browser goes away, and at once when the session ends (sign-out).
    */
   app.get("/events/stream", (c) => {
     const company = companyOf(c);
@@ -98,8 +99,10 @@ export function eventsPage(app: DashboardApp, { deps, auth, page }: DashboardKit
       let finish = () => {};
       const finished = new Promise<void>((resolve) => (finish = resolve));
       stream.onAbort(finish);
+      session.ended.addEventListener("abort", finish, { once: true });
+      if (session.ended.aborted) finish();
       const send = (event: string, data: string) => {
-        if (auth.session(session.id) === undefined) return finish();
+        if (session.ended.aborted) return finish();
         void stream.writeSSE({ event, data }).catch(finish);
       };
       const onEvent = async (created: EventCreated) => {
@@ -107,7 +110,7 @@ export function eventsPage(app: DashboardApp, { deps, auth, page }: DashboardKit
         const stored = store.events.byId(company.id, created.id);
         if (!stored) return;
         const { event, deliveries } = listedEvent(store, stored);
-        send("event", (await (<EventRow event={event} deliveries={deliveries} fresh />)).toString());
+        send("event", (await (<EventRow base={sessionBase(session)} event={event} deliveries={deliveries} fresh />)).toString());
       };
       const onAttempt = async (attempted: DeliveryAttempted) => {
         const stored = store.events.byId(company.id, attempted.eventId);
@@ -123,6 +126,7 @@ export function eventsPage(app: DashboardApp, { deps, auth, page }: DashboardKit
       await finished;
       bus.off("event.created", onEvent);
       bus.off("delivery.attempted", onAttempt);
+      session.ended.removeEventListener("abort", finish);
     });
   });
 }

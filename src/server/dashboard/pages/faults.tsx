@@ -1,7 +1,7 @@
 /** @jsxImportSource hono/jsx */
 import { DEFAULT_TIMEOUT_MS, FAULT_KINDS, FAULT_METHODS, MAX_FAULT_LATENCY_MS, MAX_FAULT_TIMES } from "../../../domain/faults.js";
 import type { FaultResource } from "../../../services/faults.js";
-import { companyOf, formNumber, given, type DashboardApp, type DashboardKit, type Form } from "../kit.js";
+import { baseOf, companyOf, formNumber, given, linkTo, type DashboardApp, type DashboardKit, type Form } from "../kit.js";
 import { Csrf, NumberField, PageHead, PostButton, Time } from "../views/parts.js";
 
 /** What each fault does to a request it hits, in the SPEC's words (§14). */
@@ -19,8 +19,8 @@ function matchText(rule: FaultResource): string {
   return `${method ?? "any method"} ${path ?? "any /v1 path"}`;
 }
 
-/** The company's active rules, oldest first (the order they are tried in), each with Remove. */
-function RulesList({ rules, csrf }: { rules: readonly FaultResource[]; csrf: string }) {
+/** The company's active rules, oldest first (the order they are tried in), each with Remove (under the session's `base`). */
+function RulesList({ rules, csrf, base }: { rules: readonly FaultResource[]; csrf: string; base: string }) {
   if (rules.length === 0) return <p class="empty">No fault rules: every API request is answered normally. Add one below.</p>;
   return (
     <div class="table-scroll">
@@ -38,7 +38,7 @@ function RulesList({ rules, csrf }: { rules: readonly FaultResource[]; csrf: str
               <td data-label="Latency" class="num">{rule.latency_ms === null ? <span class="muted">—</span> : `${rule.latency_ms} ms`}</td>
               <td class="time hide-narrow"><Time iso={rule.created_at} /></td>
               <td>
-                <PostButton action={`/dashboard/faults/${rule.id}/delete`} csrf={csrf} label="Remove" spoken={`Remove the fault rule ${rule.id}`} tone="small danger" />
+                <PostButton action={`${base}/faults/${rule.id}/delete`} csrf={csrf} label="Remove" spoken={`Remove the fault rule ${rule.id}`} tone="small danger" />
               </td>
             </tr>
           ))}
@@ -49,9 +49,9 @@ function RulesList({ rules, csrf }: { rules: readonly FaultResource[]; csrf: str
 }
 
 /** The add form: each field of `POST /v1/sandbox/faults`, its API name in the hint so a refusal's words point at it. */
-function AddRule({ csrf }: { csrf: string }) {
+function AddRule({ csrf, action }: { csrf: string; action: string }) {
   return (
-    <form method="post" action="/dashboard/faults">
+    <form method="post" action={action}>
       <Csrf token={csrf} />
       <div class="fields">
         <div class="field">
@@ -106,14 +106,14 @@ export function faultsPage(app: DashboardApp, { deps, page, act, form: readForm 
     const body = (
       <>
         <PageHead title="Faults" lead={lead}>
-          {rules.length > 0 ? <PostButton action="/dashboard/faults/clear" csrf={csrf} label="Clear all" tone="danger" /> : null}
+          {rules.length > 0 ? <PostButton action={linkTo(c, "/faults/clear")} csrf={csrf} label="Clear all" tone="danger" /> : null}
         </PageHead>
         <section class="card flush" aria-label="Fault rules">
-          <RulesList rules={rules} csrf={csrf} />
+          <RulesList rules={rules} csrf={csrf} base={baseOf(c)} />
         </section>
         <section class="card">
           <h2>Add a rule</h2>
-          <AddRule csrf={csrf} />
+          <AddRule csrf={csrf} action={linkTo(c, "/faults")} />
           <div class="effects">
             <h3>What each fault does to a request it hits</h3>
             <dl class="facts">
@@ -129,7 +129,7 @@ export function faultsPage(app: DashboardApp, { deps, page, act, form: readForm 
   /** As `POST /v1/sandbox/faults`. */
   app.post("/faults", async (c) => {
     const form = await readForm(c);
-    return act(c, "/dashboard/faults", () => {
+    return act(c, "/faults", () => {
       const rule = faults.add(companyOf(c).id, ruleInput(form));
       return `Added ${rule.id}: ${rule.fault} on ${matchText(rule)}, ${rule.times === 1 ? "once" : `${rule.times} times`}.`;
     });
@@ -137,7 +137,7 @@ export function faultsPage(app: DashboardApp, { deps, page, act, form: readForm 
 
   /** As `DELETE /v1/sandbox/faults/:id`. */
   app.post("/faults/:id/delete", (c) =>
-    act(c, "/dashboard/faults", () => {
+    act(c, "/faults", () => {
       const id = c.req.param("id");
       faults.remove(companyOf(c).id, id);
       return `Removed ${id}.`;
@@ -146,7 +146,7 @@ export function faultsPage(app: DashboardApp, { deps, page, act, form: readForm 
 
   /** As `DELETE /v1/sandbox/faults`. */
   app.post("/faults/clear", (c) =>
-    act(c, "/dashboard/faults", () => {
+    act(c, "/faults", () => {
       const removed = faults.clear(companyOf(c).id);
       return `Cleared ${removed === 1 ? "1 rule" : `${removed} rules`}.`;
     }),

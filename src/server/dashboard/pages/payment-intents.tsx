@@ -2,7 +2,7 @@
 import { formatAmount } from "../../../domain/money.js";
 import type { PaymentIntentResource } from "../../../store/repos/payment-intents.js";
 import { cardLabel } from "../../views/IntentSummary.js";
-import { companyOf, type DashboardApp, type DashboardKit } from "../kit.js";
+import { baseOf, companyOf, linkTo, type DashboardApp, type DashboardKit } from "../kit.js";
 import { eventsAbout, PAGE_SIZE } from "../reads.js";
 import { EventsTable } from "../views/event-parts.js";
 import { ListCard, PageHead, Pill, Time } from "../views/parts.js";
@@ -23,14 +23,14 @@ export function paymentIntentsPage(app: DashboardApp, { deps, page }: DashboardK
           label="Payment intents"
           empty={<>No payment intents yet. Create one with <code>POST /v1/payment_intents</code>.</>}
           head={<><th scope="col">Payment</th><th scope="col" class="num">Amount</th><th scope="col">State</th><th scope="col" class="hide-narrow">Created</th></>}
-          base="/dashboard/payment_intents"
+          base={linkTo(c, "/payment_intents")}
           rows={intents}
           size={PAGE_SIZE}
         >
           {intents.map((intent) => (
             <tr>
               <td>
-                <a class="mono" href={`/dashboard/payment_intents/${intent.id}`}>{intent.reference}</a>
+                <a class="mono" href={linkTo(c, `/payment_intents/${intent.id}`)}>{intent.reference}</a>
                 {intent.description ? <div class="muted">{intent.description}</div> : null}
               </td>
               <td class="num" data-label="Amount">{formatAmount(intent.amount, intent.currency)}</td>
@@ -49,7 +49,7 @@ export function paymentIntentsPage(app: DashboardApp, { deps, page }: DashboardK
     const intent = paymentIntents.toResource(paymentIntents.get(company.id, c.req.param("id")));
     const body = (
       <>
-        <PageHead title={intent.reference} lead={<span class="mono">{intent.id}</span>} back={{ href: "/dashboard/payment_intents", label: "Payment intents" }}>
+        <PageHead title={intent.reference} lead={<span class="mono">{intent.id}</span>} back={{ href: linkTo(c, "/payment_intents"), label: "Payment intents" }}>
           <a class="btn" href={intent.checkout_url}>Open checkout page</a>
         </PageHead>
         <section class="card">
@@ -66,7 +66,7 @@ export function paymentIntentsPage(app: DashboardApp, { deps, page }: DashboardK
         </section>
         <section class="card flush">
           <h2>Events</h2>
-          <EventsTable events={eventsAbout(store, company.id, intent.id)} />
+          <EventsTable base={baseOf(c)} events={eventsAbout(store, company.id, intent.id)} />
         </section>
       </>
     );

@@ -4,7 +4,7 @@ import { parseOrThrow } from "../../../domain/validation.js";
 import { movesFrom, type PayoutStatus } from "../../../domain/payout.js";
 import type { PayoutResource } from "../../../store/repos/payouts.js";
 import { payoutTransitionInput } from "../../routes/sandbox.js";
-import { companyOf, type DashboardApp, type DashboardKit } from "../kit.js";
+import { baseOf, companyOf, linkTo, type DashboardApp, type DashboardKit } from "../kit.js";
 import { eventsAbout, PAGE_SIZE } from "../reads.js";
 import { EventsTable } from "../views/event-parts.js";
 import { Csrf, ListCard, PageHead, Pill, Time } from "../views/parts.js";
@@ -16,11 +16,10 @@ function amountField(text: string | undefined): unknown {
   return Number.isFinite(value) ? value : text;
 }
 
-/** The drawn moves from the payout's status, one button each; a partial reversal asks its amount. */
-function MoveButtons({ payout, csrf }: { payout: PayoutResource; csrf: string }) {
+/** The drawn moves from the payout's status, one button each (posting to `action`); a partial reversal asks its amount. */
+function MoveButtons({ payout, csrf, action }: { payout: PayoutResource; csrf: string; action: string }) {
   const moves = movesFrom(payout.status as PayoutStatus);
   if (moves.length === 0) return <p class="muted">"{payout.status}" is final: no move is drawn from it.</p>;
-  const action = `/dashboard/payouts/${payout.id}/transition`;
   return (
     <div class="actions">
       {moves.map((to) =>
@@ -60,13 +59,13 @@ export function payoutsPage(app: DashboardApp, { deps, page, act, apiRequest, fo
           label="Payouts"
           empty={<>No payouts yet. Create one with <code>POST /v1/payouts</code>.</>}
           head={<><th scope="col">Payout</th><th scope="col" class="num">Amount</th><th scope="col">Status</th><th scope="col" class="hide-narrow">Destination</th><th scope="col" class="hide-narrow">Created</th></>}
-          base="/dashboard/payouts"
+          base={linkTo(c, "/payouts")}
           rows={list}
           size={PAGE_SIZE}
         >
           {list.map((payout) => (
             <tr>
-              <td><a class="mono" href={`/dashboard/payouts/${payout.id}`}>{payout.reference}</a></td>
+              <td><a class="mono" href={linkTo(c, `/payouts/${payout.id}`)}>{payout.reference}</a></td>
               <td class="num" data-label="Amount">{formatAmount(payout.amount, payout.currency)}</td>
               <td data-label="Status"><Pill value={payout.status} /></td>
               <td class="hide-narrow">{payout.destination_type} <span class="mono">{payout.destination_masked}</span></td>
@@ -84,7 +83,7 @@ export function payoutsPage(app: DashboardApp, { deps, page, act, apiRequest, fo
     const payout = payouts.toResource(payouts.get(company.id, c.req.param("id")));
     const body = (
       <>
-        <PageHead title={payout.reference} lead={<span class="mono">{payout.id}</span>} back={{ href: "/dashboard/payouts", label: "Payouts" }} />
+        <PageHead title={payout.reference} lead={<span class="mono">{payout.id}</span>} back={{ href: linkTo(c, "/payouts"), label: "Payouts" }} />
         <div class="grid two">
           <section class="card">
             <p class="amount-big">{formatAmount(payout.amount, payout.currency)}</p>
@@ -101,12 +100,12 @@ export function payoutsPage(app: DashboardApp, { deps, page, act, apiRequest, fo
           <section class="card">
             <h2>Move this payout</h2>
             <p class="lead">Each button makes one drawn move, exactly as <code>POST /v1/sandbox/payouts/:id/transition</code>, and emits its event.</p>
-            <div class="attempts"><MoveButtons payout={payout} csrf={c.get("session").csrf} /></div>
+            <div class="attempts"><MoveButtons payout={payout} csrf={c.get("session").csrf} action={linkTo(c, `/payouts/${payout.id}/transition`)} /></div>
           </section>
         </div>
         <section class="card flush">
           <h2>Events</h2>
-          <EventsTable events={eventsAbout(store, company.id, payout.id)} />
+          <EventsTable base={baseOf(c)} events={eventsAbout(store, company.id, payout.id)} />
         </section>
       </>
     );
@@ -117,7 +116,7 @@ export function payoutsPage(app: DashboardApp, { deps, page, act, apiRequest, fo
   app.post("/payouts/:id/transition", async (c) => {
     const id = c.req.param("id");
     const form = await kitForm(c);
-    return act(c, `/dashboard/payouts/${id}`, async () => {
+    return act(c, `/payouts/${id}`, async () => {
       const company = companyOf(c);
       const input: Record<string, unknown> = { to: form.get("to") };
       const amount = amountField(form.get("amount"));

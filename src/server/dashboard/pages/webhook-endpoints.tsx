@@ -3,7 +3,7 @@ import { DELAY_MAX_MS, type Chaos } from "../../../domain/chaos.js";
 import { ApiError } from "../../../domain/errors.js";
 import { EVENT_TYPES } from "../../../domain/events.js";
 import { createEndpoint, toEndpointResource, type WebhookEndpointResource } from "../../../services/webhook-endpoints.js";
-import { companyOf, formNumber, given, type DashboardApp, type DashboardContext, type DashboardKit, type Form } from "../kit.js";
+import { baseOf, companyOf, formNumber, given, linkTo, type DashboardApp, type DashboardContext, type DashboardKit, type Form } from "../kit.js";
 import { Csrf, NumberField, PageHead, PostButton, Time } from "../views/parts.js";
 
 /** An endpoint's chaos in a few words, or "none". */
@@ -35,8 +35,8 @@ function chaosInput(form: Form): Record<string, unknown> | undefined {
   return Object.keys(chaos).length === 0 ? undefined : chaos;
 }
 
-/** The endpoints list, each with Delete and Reveal secret; the secret of `revealed` is shown. */
-function EndpointsList({ endpoints, csrf, revealed }: { endpoints: readonly WebhookEndpointResource[]; csrf: string; revealed: string | undefined }) {
+/** The endpoints list, each with Delete and Reveal secret (under the session's `base`); the secret of `revealed` is shown. */
+function EndpointsList({ endpoints, csrf, base, revealed }: { endpoints: readonly WebhookEndpointResource[]; csrf: string; base: string; revealed: string | undefined }) {
   if (endpoints.length === 0) return <p class="empty">No webhook endpoints yet. Add one below, or start paysim with <code>--forward-to</code>.</p>;
   return (
     <div class="table-scroll">
@@ -54,12 +54,12 @@ function EndpointsList({ endpoints, csrf, revealed }: { endpoints: readonly Webh
                 {endpoint.id === revealed ? (
                   <span class="secret"><code>{endpoint.secret}</code></span>
                 ) : (
-                  <PostButton action={`/dashboard/webhook_endpoints/${endpoint.id}/reveal`} csrf={csrf} label="Reveal" spoken={`Reveal the signing secret of ${endpoint.url}`} tone="small" />
+                  <PostButton action={`${base}/webhook_endpoints/${endpoint.id}/reveal`} csrf={csrf} label="Reveal" spoken={`Reveal the signing secret of ${endpoint.url}`} tone="small" />
                 )}
               </td>
               <td class="time hide-narrow"><Time iso={endpoint.created_at} /></td>
               <td>
-                <PostButton action={`/dashboard/webhook_endpoints/${endpoint.id}/delete`} csrf={csrf} label="Delete" spoken={`Delete the endpoint ${endpoint.url}`} tone="small danger" />
+                <PostButton action={`${base}/webhook_endpoints/${endpoint.id}/delete`} csrf={csrf} label="Delete" spoken={`Delete the endpoint ${endpoint.url}`} tone="small danger" />
               </td>
             </tr>
           ))}
@@ -70,9 +70,9 @@ function EndpointsList({ endpoints, csrf, revealed }: { endpoints: readonly Webh
 }
 
 /** The add form: a URL, the event types it listens to (none ticked: every type), and optional chaos. */
-function AddEndpoint({ csrf }: { csrf: string }) {
+function AddEndpoint({ csrf, action }: { csrf: string; action: string }) {
   return (
-    <form method="post" action="/dashboard/webhook_endpoints">
+    <form method="post" action={action}>
       <Csrf token={csrf} />
       <div class="field">
         <label for="endpoint-url">URL <span class="hint">http:// or https://, where your app receives webhooks</span></label>
@@ -119,11 +119,11 @@ export function webhookEndpointsPage(app: DashboardApp, { deps, page, act, apiRe
       <>
         <PageHead title="Webhook endpoints" lead="Where this company's events are delivered, signed with each endpoint's secret." />
         <section class="card flush" aria-label="Endpoints">
-          <EndpointsList endpoints={endpoints} csrf={csrf} revealed={revealed} />
+          <EndpointsList endpoints={endpoints} csrf={csrf} base={baseOf(c)} revealed={revealed} />
         </section>
         <section class="card">
           <h2>Add an endpoint</h2>
-          <AddEndpoint csrf={csrf} />
+          <AddEndpoint csrf={csrf} action={linkTo(c, "/webhook_endpoints")} />
         </section>
       </>
     );
@@ -135,7 +135,7 @@ export function webhookEndpointsPage(app: DashboardApp, { deps, page, act, apiRe
   /** As `POST /v1/webhook_endpoints`. */
   app.post("/webhook_endpoints", async (c) => {
     const form = await readForm(c);
-    return act(c, "/dashboard/webhook_endpoints", async () => {
+    return act(c, "/webhook_endpoints", async () => {
       const company = companyOf(c);
       const events = form.all("enabled_events");
       const input = given({ url: form.get("url") ?? "", enabled_events: events.length > 0 ? events : undefined, chaos: chaosInput(form) });
@@ -148,7 +148,7 @@ export function webhookEndpointsPage(app: DashboardApp, { deps, page, act, apiRe
 
   /** As `DELETE /v1/webhook_endpoints/:id`: its pending deliveries stop. */
   app.post("/webhook_endpoints/:id/delete", (c) =>
-    act(c, "/dashboard/webhook_endpoints", () => {
+    act(c, "/webhook_endpoints", () => {
       const company = companyOf(c);
       const row = find(company.id, c.req.param("id"));
       outbox.removeEndpoint(company.id, row.id);

@@ -2,13 +2,15 @@
 import type { Child } from "hono/jsx";
 import { raw } from "hono/html";
 import { DocumentHead } from "../../views/Layout.js";
-import { NAV, type Section } from "../nav.js";
+import { NAV, SIGN_IN_PATH, type Section } from "../nav.js";
 import { DASHBOARD_STYLES } from "./styles.js";
 
 /** Who is signed in, for the top bar and its sign-out form. */
 export interface SignedIn {
   companyName: string;
   csrf: string;
+  /** The session's own base path, `/dashboard/<scope>`: every link and form of its pages is under it. */
+  base: string;
 }
 
 export interface LayoutProps {
@@ -33,13 +35,13 @@ export function Layout({ title, nonce, section, signedIn, notice, script, childr
         <a class="skip" href="#content">Skip to content</a>
         <header class="top">
           <div class="top-inner">
-            <a class="brand" href="/dashboard">paysim <span class="tag">Test mode</span></a>
+            <a class="brand" href={signedIn ? `${signedIn.base}/events` : SIGN_IN_PATH}>paysim <span class="tag">Test mode</span></a>
             {signedIn ? (
               <div class="who">
                 <span>
                   Signed in to <strong>{signedIn.companyName}</strong>
                 </span>
-                <form method="post" action="/dashboard/logout">
+                <form method="post" action={`${signedIn.base}/logout`}>
                   <input type="hidden" name="csrf" value={signedIn.csrf} />
                   <button class="link-button" type="submit">Sign out</button>
                 </form>
@@ -52,7 +54,7 @@ export function Layout({ title, nonce, section, signedIn, notice, script, childr
             <ul>
               {NAV.map((item) => (
                 <li>
-                  <a href={item.href} aria-current={item.id === section ? "page" : undefined}>{item.label}</a>
+                  <a href={`${signedIn.base}${item.path}`} aria-current={item.id === section ? "page" : undefined}>{item.label}</a>
                 </li>
               ))}
             </ul>

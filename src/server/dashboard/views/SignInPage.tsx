@@ -1,4 +1,5 @@
 /** @jsxImportSource hono/jsx */
+import { SIGN_IN_PATH } from "../nav.js";
 import { Layout } from "./Layout.js";
 
 export interface SignInPageProps {
@@ -16,7 +17,7 @@ export function SignInPage({ nonce, token, error, status }: SignInPageProps) {
       <div class="signin">
         <h1>Sign in to the dashboard</h1>
         <p class="lead">One company at a time. Use the one-time link that <code>paysim start</code> printed, or its secret key.</p>
-        <form class="card attempts" method="post" action="/dashboard/login">
+        <form class="card attempts" method="post" action={SIGN_IN_PATH}>
           <input type="hidden" name="csrf" value={token} />
           {error ? <p class="notice error" role="alert" id="key-error">{error}</p> : null}
           <div class="field">
@@ -36,7 +37,39 @@ export function SignInPage({ nonce, token, error, status }: SignInPageProps) {
           </div>
           <button class="btn primary" type="submit">Sign in</button>
         </form>
-        <p class="muted">The session lives in paysim's memory: restarting paysim signs you out. The key itself is never kept in the session.</p>
+        <p class="muted">
+          Each sign-in gets an address of its own (<code>/dashboard/…/events</code>) that no other app on this computer can learn; opening <code>/dashboard</code> always
+          comes here. The session lives in paysim's memory: restarting paysim signs you out. The key itself is never kept in the session.
+        </p>
+      </div>
+    </Layout>
+  );
+}
+
+export interface LinkSignInPageProps {
+  nonce: string;
+  /** Where the button posts: the link itself. */
+  action: string;
+  /** The form token of this link (an HMAC of its token). */
+  formToken: string;
+  companyName: string;
+}
+
+/**
+ * What the one-time link opens: a button that signs in. Only its POST spends the link,
+ * so a link preview, a prefetch or a curl of the address leaves it working.
+ */
+export function LinkSignInPage({ nonce, action, formToken, companyName }: LinkSignInPageProps) {
+  return (
+    <Layout title="Sign in" nonce={nonce}>
+      <div class="signin">
+        <h1>Sign in to the dashboard</h1>
+        <p class="lead">This one-time link signs this browser in to <strong>{companyName}</strong>.</p>
+        <form class="card attempts" method="post" action={action}>
+          <input type="hidden" name="csrf" value={formToken} />
+          <button class="btn primary" type="submit">Sign in to {companyName}</button>
+        </form>
+        <p class="muted">The link works once, for 10 minutes after paysim printed it. Did not expect it? Close this page: nothing happens until the button is pressed.</p>
       </div>
     </Layout>
   );

@@ -38,20 +38,20 @@ export function DeliveryPills({ deliveries }: { deliveries: readonly DeliveryVie
   );
 }
 
-/** A row of the events table; the live stream sends the same markup for new events. */
-export function EventRow({ event, deliveries, fresh = false }: { event: EventSummary; deliveries: readonly DeliveryView[]; fresh?: boolean }) {
+/** A row of the events table, its links under the session's `base`; the live stream sends the same markup for new events. */
+export function EventRow({ base, event, deliveries, fresh = false }: { base: string; event: EventSummary; deliveries: readonly DeliveryView[]; fresh?: boolean }) {
   return (
     <tr id={`event-${event.id}`} class={fresh ? "fresh" : undefined}>
       <td class="time"><Time iso={event.created_at} /></td>
-      <td><a href={`/dashboard/events/${event.id}`}>{event.type}</a></td>
-      <td class="hide-narrow"><ObjectLink id={objectIdOf(event)} /></td>
+      <td><a href={`${base}/events/${event.id}`}>{event.type}</a></td>
+      <td class="hide-narrow"><ObjectLink base={base} id={objectIdOf(event)} /></td>
       <td id={`deliveries-${event.id}`}><DeliveryPills deliveries={deliveries} /></td>
     </tr>
   );
 }
 
 /** An object's events, newest first, as a compact table (payment intent and payout pages). */
-export function EventsTable({ events }: { events: readonly { event: EventSummary; deliveries: readonly DeliveryView[] }[] }) {
+export function EventsTable({ base, events }: { base: string; events: readonly { event: EventSummary; deliveries: readonly DeliveryView[] }[] }) {
   if (events.length === 0) return <p class="empty">No events yet.</p>;
   return (
     <div class="table-scroll">
@@ -60,7 +60,7 @@ export function EventsTable({ events }: { events: readonly { event: EventSummary
           <tr><th scope="col">Time</th><th scope="col">Type</th><th scope="col" class="hide-narrow">Object</th><th scope="col">Deliveries</th></tr>
         </thead>
         <tbody>
-          {events.map(({ event, deliveries }) => <EventRow event={event} deliveries={deliveries} />)}
+          {events.map(({ event, deliveries }) => <EventRow base={base} event={event} deliveries={deliveries} />)}
         </tbody>
       </table>
     </div>

@@ -41,17 +41,17 @@ export function PageHead({ title, lead, back, children }: { title: string; lead?
   );
 }
 
-/** Where an object id links to in the dashboard, by its prefix. */
-export function objectHref(id: string): string | undefined {
-  if (id.startsWith("pi_")) return `/dashboard/payment_intents/${id}`;
-  if (id.startsWith("po_")) return `/dashboard/payouts/${id}`;
+/** Where an object id links to in the dashboard under the session's `base`, by its prefix. */
+export function objectHref(base: string, id: string): string | undefined {
+  if (id.startsWith("pi_")) return `${base}/payment_intents/${id}`;
+  if (id.startsWith("po_")) return `${base}/payouts/${id}`;
   return undefined;
 }
 
-/** An object id, linked to its page when it has one. */
-export function ObjectLink({ id }: { id: string | null }) {
+/** An object id, linked to its page (under the session's `base`) when it has one. */
+export function ObjectLink({ base, id }: { base: string; id: string | null }) {
   if (id === null) return <span class="muted">—</span>;
-  const href = objectHref(id);
+  const href = objectHref(base, id);
   return href ? <a class="mono" href={href}>{id}</a> : <span class="mono">{id}</span>;
 }
 
