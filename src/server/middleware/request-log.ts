@@ -23,10 +23,23 @@ export function requestLog({ ids, bus }: { ids: Ids; bus: Bus }) {
     bus.emit("request.logged", {
       requestId,
       method: c.req.method,
-      path: maskText(c.req.path),
+      path: loggedPath(c.req.path),
       status: c.get("unansweredStatus") ?? c.res.status,
       durationMs: performance.now() - started,
       ...(fault && { fault }),
     });
   });
+}
+
+/**
+ * The path as logs show it: card numbers masked, and the dashboard's secrets (a sign-in link's
+ * token, a session's random base) replaced by "…": a log line read by someone else must not
+ * sign them in, nor tell them where a session's cookie is sent.
+ */
+export function loggedPath(path: string): string {
+  const masked = maskText(path);
+  if (!masked.startsWith("/dashboard/")) return masked;
+  const [, , first, ...rest] = masked.split("/");
+  if (first === "login") return rest.length > 0 ? "/dashboard/login/…" : masked;
+  return ["/dashboard", "…", ...rest].join("/");
 }
