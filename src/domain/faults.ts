@@ -1,5 +1,6 @@
 import * as z from "zod";
 import { sha256Hex } from "../shared/sha256.js";
+import { holdsCardNumber } from "./masking.js";
 import { need, needOneOf } from "./validation.js";
 
 /**
@@ -56,6 +57,12 @@ export const faultRuleSchema = z
           path: z
             .string({ error: need("match.path", PATH_RULE) })
             .max(MAX_PATH_LENGTH, { error: `match.path must be at most ${MAX_PATH_LENGTH} characters.` })
+            // Masked on the way in like any text, a card number could only be stored masked, and a
+            // rule for a masked path matches no request: refused instead, before the shape is checked.
+            .refine((path) => !holdsCardNumber(path), {
+              error: "match.path holds a card number, which paysim never stores: write * for that segment, e.g. /v1/payment_intents/*.",
+              abort: true,
+            })
             .regex(PATH_PATTERN, { error: `match.path must be ${PATH_RULE}.` })
             .refine((path) => isFaultablePath(path.replaceAll("*", "x")), {
               error: "match.path may not name /v1/sandbox/…: the sandbox controls are never faulted.",

@@ -3,6 +3,7 @@ import { idOf, timestampSchema } from "../domain/answer-schemas.js";
 import { ApiError } from "../domain/errors.js";
 import { FAULT_KINDS, FAULT_METHODS, faultRuleSchema, faultRuleSettings, hitsMatch, isFaultablePath, matchesRequest, type FaultKind } from "../domain/faults.js";
 import type { Ids } from "../domain/ids.js";
+import { maskInput } from "../domain/masking.js";
 import { parseOrThrow } from "../domain/validation.js";
 import type { Clock } from "../runtime/clock.js";
 import type { Store } from "../store/index.js";
@@ -56,9 +57,13 @@ export function createFaultRules({ store, clock, ids }: { store: Store; clock: C
   let anyRules = store.faultRules.any();
 
   return {
-    /** Adds a rule for the company from an API body or `faults.add()` argument; 400 naming the field for bad input, nothing stored. */
+    /**
+     * Adds a rule for the company from an API body, a dashboard form or a `faults.add()` argument;
+     * 400 naming the field for bad input, nothing stored. Every one of them reaches paysim here, so
+     * the input is masked here too: an in-process caller's text had no other masking step.
+     */
     add(companyId: string, input: unknown): FaultResource {
-      const settings = faultRuleSettings(parseOrThrow(faultRuleSchema, input));
+      const settings = faultRuleSettings(parseOrThrow(faultRuleSchema, maskInput(input)));
       const row = store.transaction(() =>
         store.faultRules.insert({
           id: ids.newId("flt"),

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { holdsCardNumber, maskText, maskValue } from "../../src/domain/masking.js";
+import { holdsCardNumber, maskInput, maskText, maskValue } from "../../src/domain/masking.js";
 
 const digits = (n: number) => Array.from({ length: n }, (_, i) => String((i + 1) % 10)).join("");
 
@@ -236,5 +236,29 @@ describe("maskValue", () => {
     const copy = structuredClone(input);
     maskValue(input);
     expect(input).toEqual(copy);
+  });
+});
+
+describe("maskInput: what comes in is masked in its strings only (issue 28 item 2)", () => {
+  it.each([
+    ["a probability that prints with 17 digits", { probability: 0.30000000000000004 }, { probability: 0.30000000000000004 }],
+    ["a 13-digit seed", { seed: 1_000_000_000_000 }, { seed: 1_000_000_000_000 }],
+    ["a PAN-sized number outside a card field", { amount: 4242424242424242 }, { amount: 4242424242424242 }],
+    ["chaos shares and seed", { chaos: { duplicate: 0.1234567890123456, seed: 12345678901234 } }, { chaos: { duplicate: 0.1234567890123456, seed: 12345678901234 } }],
+    ["a fractional amount", { amount: 1200.0000000000002 }, { amount: 1200.0000000000002 }],
+    ["a PAN in a string, exactly as maskText masks it", { path: "/v1/payment_intents/4242424242424242" }, { path: "/v1/payment_intents/************4242" }],
+    ["a numeric card_number (a card number whatever its type)", { card_number: 4242424242424242 }, { card_number: "************4242" }],
+    ["a numeric card.number", { card: { number: 4000000000000002 } }, { card: { number: "************0002" } }],
+    ["a cvv", { amount: 1, cvv: 123 }, { amount: 1 }],
+  ])("%s", (_name, input, expected) => {
+    expect(maskInput(input)).toEqual(expected);
+  });
+
+  it("masks every string as maskValue does", () => {
+    fc.assert(
+      fc.property(fc.string(), (text) => {
+        expect(maskInput({ a: [text] })).toEqual(maskValue({ a: [text] }));
+      }),
+    );
   });
 });

@@ -2,6 +2,7 @@
 import { streamSSE } from "hono/streaming";
 import type { DeliveryAttempted, EventCreated } from "../../../bus.js";
 import { EVENT_TYPES, isEventType } from "../../../domain/events.js";
+import { maskText } from "../../../domain/masking.js";
 import { companyOf, type DashboardApp, type DashboardKit } from "../kit.js";
 import { listedEvent, PAGE_SIZE } from "../reads.js";
 import { DeliveryPills, EventRow } from "../views/event-parts.js";
@@ -43,7 +44,7 @@ export function eventsPage(app: DashboardApp, { deps, auth, page }: DashboardKit
     const type = c.req.query("type") || undefined;
     const after = c.req.query("starting_after");
     if (type !== undefined && !isEventType(type)) {
-      const body = <PageHead title="Events" lead={`"${type}" is not an event type. Pick one from the list.`} back={{ href: "/dashboard/events", label: "All events" }} />;
+      const body = <PageHead title="Events" lead={`"${maskText(type)}" is not an event type. Pick one from the list.`} back={{ href: "/dashboard/events", label: "All events" }} />;
       return page(c, { title: "Events", section: "events", status: 400 }, body);
     }
     const beforeSeq = after === undefined ? undefined : store.events.seqOf(company.id, after);
