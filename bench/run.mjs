@@ -284,6 +284,8 @@ async function main() {
   results.scheduler = await benchScheduler(dir);
   await quiet();
   results.reset = await benchReset(dir);
+  await quiet();
+  results.fault_rules = await benchFaultRules(dir);
 
   print(results);
   writeFileSync(join(ROOT, "bench/results.json"), `${JSON.stringify(results, null, 2)}\n`);
@@ -433,6 +435,43 @@ async function benchReset(dir) {
   return { objects: COUNT, deleted: answer.deleted, reset_ms: Math.round(resetMs) };
 }
 
+/**
+ * Read by id while the company holds the most fault rules it may (100), none of which hits the
+ * read (50 on other paths and methods, 50 on its path with probability 0), against the same read
+ * with no rule, alternately in three pairs on one server: what a company's rules cost the requests
+ * they do not hit. `BENCH_ONLY=faults` runs this measure alone.
+ */
+async function benchFaultRules(dir) {
+  const RULES = 100;
+  const server = await startServer([join(ROOT, "bin/paysim.js"), "start", "--no-ui", "--port", "0", "--db", join(dir, "faults.db"), "--secret-key", KEY], "paysim");
+  const seed = await httpJson(server.url, "POST", "/v1/payment_intents", { amount: 1000 }, { "idempotency-key": "faults-seed" });
+  const read = async () => {
+    await quiet();
+    const run = summary(await cannon({ url: `${server.url}/v1/payment_intents/${seed.id}`, headers: jsonHeaders }));
+    if (run.non_2xx > 0 || run.errors > 0) throw new Error(`The fault-rules measure got ${run.non_2xx} non-2xx answers and ${run.errors} errors.`);
+    return run;
+  };
+  const runs = { without: [], with: [] };
+  for (let pair = 0; pair < 3; pair++) {
+    runs.without.push(await read());
+    for (let i = 0; i < RULES / 2; i++) await httpJson(server.url, "POST", "/v1/sandbox/faults", { fault: "server_error", match: { method: "DELETE", path: `/v1/payouts/*/rule${i}` } });
+    for (let i = 0; i < RULES / 2; i++) await httpJson(server.url, "POST", "/v1/sandbox/faults", { fault: "server_error", match: { path: "/v1/payment_intents/*" }, probability: 0, seed: i });
+    const held = (await httpJson(server.url, "GET", "/v1/sandbox/faults")).data.length;
+    if (held !== RULES) throw new Error(`The fault-rules measure holds ${held} rules, not ${RULES}.`);
+    runs.with.push(await read());
+    await httpJson(server.url, "DELETE", "/v1/sandbox/faults");
+  }
+  await stop(server.child);
+  return { rules: RULES, without_rules: medianRun(runs.without), with_rules: medianRun(runs.with), runs_req_per_s: { without: runs.without.map((r) => r.req_per_s), with: runs.with.map((r) => r.req_per_s) } };
+}
+
+function printFaultRules(f) {
+  console.log(
+    `fault rules              read by id ${f.with_rules.req_per_s} req/s (p50 ${f.with_rules.p50_ms} ms, p99 ${f.with_rules.p99_ms} ms) with ${f.rules} rules that never hit it, ` +
+      `${f.without_rules.req_per_s} req/s (p50 ${f.without_rules.p50_ms} ms, p99 ${f.without_rules.p99_ms} ms) with none (pairs: ${f.runs_req_per_s.with.join(", ")} / ${f.runs_req_per_s.without.join(", ")})\n`,
+  );
+}
+
 function print(r) {
   const t = r.throughput;
   const row = (name, x) =>
@@ -451,6 +490,7 @@ function print(r) {
   console.log(`webhooks                 ${r.webhooks.deliveries_per_s} deliveries/s, p50 ${r.webhooks.latency_p50_ms} ms, p99 ${r.webhooks.latency_p99_ms} ms (median of ${r.webhooks.rounds.length} rounds of ${r.webhooks.events} events from ${r.webhooks.creators} clients, after ${r.webhooks.warm_up_events} to warm up: ${r.webhooks.rounds.map((x) => x.deliveries_per_s).join(", ")}/s)`);
   console.log(`scheduler                ${r.scheduler.due_retries} due retries drained in ${r.scheduler.drained_ms} ms (advance answered in ${r.scheduler.advance_answered_ms} ms)\n`);
   if (r.reset) printReset(r.reset);
+  if (r.fault_rules) printFaultRules(r.fault_rules);
 }
 
 function printReset(reset) {
@@ -460,6 +500,9 @@ function printReset(reset) {
 if (process.env.BENCH_ONLY === "reset") {
   const dir = temporaryDirectory("paysim-bench-");
   printReset(await benchReset(dir));
+} else if (process.env.BENCH_ONLY === "faults") {
+  const dir = temporaryDirectory("paysim-bench-");
+  printFaultRules(await benchFaultRules(dir));
 } else {
   await main();
 }

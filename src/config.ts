@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import * as z from "zod";
 import { chaosSchema, parseChaosSpec, type Chaos } from "./domain/chaos.js";
 import { EVENT_TYPES } from "./domain/events.js";
+import { maskText } from "./domain/masking.js";
 import { isCurrency } from "./domain/money.js";
 import { isSecretKey, isSigningSecret, SECRET_KEY_RULE, SIGNING_SECRET_RULE } from "./domain/secret-keys.js";
 import { CARD_NUMBER_IN_URL_RULE, hasNoCardNumber, isWebhookUrl, WEBHOOK_URL_MAX_LENGTH, WEBHOOK_URL_RULE } from "./domain/webhook-url.js";
@@ -29,7 +30,9 @@ const endpointSchema = z.strictObject({
 });
 
 const companySchema = z.strictObject({
-  name: z.string({ error: "must be a non-empty string" }).trim().min(1, { error: "must be a non-empty string" }).max(200),
+  // Masked as any text paysim takes in: a name is stored and shown. Keys and secrets are not
+  // text but credentials, compared as given (and never stored in clear or shown).
+  name: z.string({ error: "must be a non-empty string" }).trim().min(1, { error: "must be a non-empty string" }).max(200).transform(maskText),
   currency: z.string().refine(isCurrency, { error: "must be an upper-case ISO 4217 code such as EUR" }).default("EUR"),
   secret_key: z.string().refine(isSecretKey, { error: SECRET_KEY_RULE }).optional(),
   webhook_endpoints: z.array(endpointSchema).default([]),

@@ -166,7 +166,7 @@ export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimI
     };
 
     const resetSandbox = createSandboxReset({ store, scheduler, bus });
-    const faults = createFaultRules({ store, clock, ids });
+    const faults = createFaultRules({ store, clock, ids, bus });
     const heldRequests = createHeldRequests();
     const dashboardAuth = createDashboardAuth(ids, options.realNow ?? realTimeNow);
 

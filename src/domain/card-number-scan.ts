@@ -5,6 +5,7 @@
  * reports where, in the original text, each digit of a card number sits.
  */
 import { MIN_CARD_DIGITS } from "./card.js";
+import { ID_PREFIXES } from "./ids.js";
 
 /** Where one digit (or masking star) of the view sits in the original text: [start, end). */
 export interface Spot {
@@ -220,6 +221,23 @@ function longestAsciiRun(text: string, countStars: boolean): number {
   return longest;
 }
 
+const LETTER = /^\p{L}$/u;
+
+function isLetter(cp: number | undefined): boolean {
+  if (cp === undefined) return false;
+  if (cp < 0x80) return (cp >= 65 && cp <= 90) || (cp >= 97 && cp <= 122);
+  return LETTER.test(String.fromCodePoint(cp));
+}
+
+/** A paysim id (docs/guarantees.md): a prefix, "_", 24 base62 characters, standing alone as a word. */
+const PAYSIM_ID = new RegExp(`(?<![0-9A-Za-z_])(?:${ID_PREFIXES.join("|")})_[0-9A-Za-z]{24}(?![0-9A-Za-z_])`, "g");
+
+/** Where paysim ids sit in `text`: digits inside one are part of the id, never a card number. */
+function idSpans(text: string): Spot[] {
+  if (!text.includes("_")) return [];
+  return Array.from(text.matchAll(PAYSIM_ID), (found) => ({ start: found.index, end: found.index + found[0].length }));
+}
+
 /**
  * Every run of digits in `text` joined only by separators, after normalising a
  * view of it: Unicode digits read as digits, any whitespace, dash, "+", invisible
@@ -227,33 +245,55 @@ function longestAsciiRun(text: string, countStars: boolean): number {
  * and "%XX" is decoded. With `countStars`, masking stars count as run members
  * (to recognise a card number that was already masked).
  * Only runs of at least `min` digits-and-stars are returned.
+ *
+ * A run is part of a word, not a number, and is not returned when it is written
+ * without any separator and glued to letters on both sides ("ab1234567890123cd",
+ * a hash or token), or when it lies inside a paysim id ("pi_" and 24 base62
+ * characters): a card number is written on its own or next to punctuation and spaces.
  */
 export function digitRuns(text: string, options: { min?: number; countStars?: boolean } = {}): DigitRun[] {
   const min = options.min ?? MIN_CARD_DIGITS;
   const countStars = options.countStars ?? false;
   const ascii = longestAsciiRun(text, countStars);
   if (ascii >= 0 ? ascii < min : !mayHoldRun(text, min, countStars)) return [];
+  const ids = idSpans(text);
+  const insideId = (digits: readonly Spot[]) =>
+    digits.length > 0 && ids.some((id) => id.start <= digits[0]!.start && digits.at(-1)!.end <= id.end);
   const runs: DigitRun[] = [];
   let run: DigitRun = { digits: [], stars: 0 };
   let gap = 0;
-  const close = () => {
-    if (run.digits.length + run.stars >= min) runs.push(run);
+  // Whether the run so far has no separator inside, and began right after a letter.
+  let unbroken = true;
+  let afterLetter = false;
+  let previous: number | undefined;
+  const close = (beforeLetter: boolean) => {
+    const partOfWord = unbroken && afterLetter && beforeLetter;
+    if (run.digits.length + run.stars >= min && !partOfWord && !insideId(run.digits)) runs.push(run);
     run = { digits: [], stars: 0 };
     gap = 0;
+    unbroken = true;
   };
   for (const unit of viewOf(text)) {
     const kind = kindOf(unit.cp, countStars);
     if (kind === DIGIT || kind === STAR) {
+      if (run.digits.length + run.stars === 0) {
+        afterLetter = isLetter(previous);
+        unbroken = true;
+      }
       gap = 0;
       if (kind === DIGIT) run.digits.push({ start: unit.start, end: unit.end });
       else run.stars++;
     } else if (kind === VISIBLE_SEPARATOR) {
-      if (++gap > MAX_VISIBLE_GAP) close();
-    } else if (kind !== INVISIBLE_SEPARATOR) {
-      close();
+      unbroken = false;
+      if (++gap > MAX_VISIBLE_GAP) close(false);
+    } else if (kind === INVISIBLE_SEPARATOR) {
+      unbroken = false;
+    } else {
+      close(unbroken && isLetter(unit.cp));
     }
+    previous = unit.cp;
   }
-  close();
+  close(false);
   return runs;
 }
 

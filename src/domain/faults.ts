@@ -1,5 +1,6 @@
 import * as z from "zod";
 import { sha256Hex } from "../shared/sha256.js";
+import { holdsCardNumber } from "./masking.js";
 import { need, needOneOf } from "./validation.js";
 
 /**
@@ -56,6 +57,12 @@ export const faultRuleSchema = z
           path: z
             .string({ error: need("match.path", PATH_RULE) })
             .max(MAX_PATH_LENGTH, { error: `match.path must be at most ${MAX_PATH_LENGTH} characters.` })
+            // Masked on the way in like any text, a card number could only be stored masked, and a
+            // rule for a masked path matches no request: refused instead, before the shape is checked.
+            .refine((path) => !holdsCardNumber(path), {
+              error: "match.path holds a card number, which paysim never stores: write * for that segment, e.g. /v1/payment_intents/*.",
+              abort: true,
+            })
             .regex(PATH_PATTERN, { error: `match.path must be ${PATH_RULE}.` })
             .refine((path) => isFaultablePath(path.replaceAll("*", "x")), {
               error: "match.path may not name /v1/sandbox/…: the sandbox controls are never faulted.",
@@ -117,22 +124,146 @@ export function faultRuleSettings(rule: z.output<typeof faultRuleSchema>): Fault
   };
 }
 
+/** How many active rules a company may hold (docs/faults.md): past it, adding one is refused. */
+export const MAX_ACTIVE_FAULT_RULES = 100;
+
+/**
+ * A path as routing reads it: percent-decoded as `decodeURI` decodes (so `%5F` is `_`, while an
+ * encoded `/` stays `%2F` and `%25` stays `%25`), and a sequence that is no valid UTF-8 left as
+ * written. A rule's path and a request's path are compared in this form, the one the routes are
+ * chosen by (Hono's): a rule for /v1/payment_intents matches /v1/payment%5Fintents, which
+ * routing serves as the same endpoint.
+ *
+ * @example
+ * routedPath("/v1/payment%5Fintents") // "/v1/payment_intents"
+ */
+export function routedPath(path: string): string {
+  if (!path.includes("%")) return path;
+  const decode = (text: string) => decodeURI(text.replace(/%25/g, "%2525"));
+  try {
+    return decode(path);
+  } catch {
+    return path.replace(/(?:%[0-9A-Fa-f]{2})+/g, (encoded) => {
+      try {
+        return decode(encoded);
+      } catch {
+        return encoded;
+      }
+    });
+  }
+}
+
+/** What the index needs of a rule: fixed for the rule's life. */
+export interface IndexableRule {
+  id: string;
+  /** Creation order: rules are tried oldest first. */
+  seq: number;
+  method: string | null;
+  path: string | null;
+}
+
+/** One position in the tree of path patterns: the literal segments and `*` that follow, and the rules ending here by method. */
+interface PatternNode<R> {
+  literal: Map<string, PatternNode<R>>;
+  wildcard: PatternNode<R> | undefined;
+  /** The rules whose pattern ends here, by method (null: any method). */
+  rules: Map<string | null, R[]>;
+}
+
+const patternNode = <R>(): PatternNode<R> => ({ literal: new Map(), wildcard: undefined, rules: new Map() });
+
+/** A pattern's segments: `*` (written as such) stands for one segment, every other segment is read as routing reads it. */
+const WILDCARD = Symbol("*");
+function patternSegments(path: string): (string | typeof WILDCARD)[] {
+  return path.split("/").map((segment) => (segment === "*" ? WILDCARD : routedPath(segment)));
+}
+
+/**
+ * One company's fault rules, indexed by path pattern and method, so that finding the rules a
+ * request matches costs what the matching rules cost, not what the others do: a request walks the
+ * tree of patterns along its own segments, and each rule list it reaches is one method's.
+ *
+ * @example
+ * const index = createFaultRuleIndex();
+ * index.add({ id: "flt_1", seq: 1, method: "POST", path: "/v1/payment_intents/*\/capture" });
+ * index.matching("POST", "/v1/payment_intents/pi_1/capture") // [that rule]
+ */
+export function createFaultRuleIndex<R extends IndexableRule>() {
+  const root = patternNode<R>();
+  const byId = new Map<string, { rule: R; list: R[] }>();
+
+  const nodeFor = (path: string | null): PatternNode<R> => {
+    if (path === null) return root;
+    let node = root;
+    for (const segment of patternSegments(path)) {
+      if (segment === WILDCARD) node = node.wildcard ??= patternNode();
+      else {
+        let next = node.literal.get(segment);
+        if (!next) node.literal.set(segment, (next = patternNode()));
+        node = next;
+      }
+    }
+    return node;
+  };
+
+  /** The rules of every pattern along `segments` from `node`, for the method and for any method. */
+  function collect(node: PatternNode<R>, segments: readonly string[], i: number, method: string, out: R[]): void {
+    if (i === segments.length) {
+      out.push(...(node.rules.get(null) ?? []), ...(node.rules.get(method) ?? []));
+      return;
+    }
+    const segment = segments[i]!;
+    const literal = node.literal.get(segment);
+    if (literal) collect(literal, segments, i + 1, method, out);
+    if (node.wildcard && segment !== "") collect(node.wildcard, segments, i + 1, method, out);
+  }
+
+  return {
+    get size() {
+      return byId.size;
+    },
+    add(rule: R): void {
+      const rules = nodeFor(rule.path).rules;
+      let list = rules.get(rule.method);
+      if (!list) rules.set(rule.method, (list = []));
+      list.push(rule);
+      byId.set(rule.id, { rule, list });
+    },
+    remove(id: string): void {
+      const found = byId.get(id);
+      if (!found) return;
+      found.list.splice(found.list.indexOf(found.rule), 1);
+      byId.delete(id);
+    },
+    /**
+     * The rules that match a request, oldest first: its method, and its path as routing reads it
+     * (Hono's `c.req.path` already is). Sandbox controls and pages outside /v1 match none.
+     */
+    matching(method: string, path: string): R[] {
+      if (byId.size === 0 || !isFaultablePath(path)) return [];
+      const out: R[] = [];
+      // Rules without a path match every faultable path; the others, their pattern's segments.
+      out.push(...(root.rules.get(null) ?? []), ...(root.rules.get(method) ?? []));
+      collect(root, path.split("/"), 0, method, out);
+      return out.sort((a, b) => a.seq - b.seq);
+    },
+  };
+}
+
+export type FaultRuleIndex<R extends IndexableRule> = ReturnType<typeof createFaultRuleIndex<R>>;
+
 /**
  * Whether a rule's `match` takes a request: its method (any when null) and its path pattern
- * (every /v1 path when null), where `*` stands for exactly one non-empty segment. Sandbox
- * controls, /health, the checkout pages and the dashboard are never matched.
+ * (every /v1 path when null), where `*` stands for exactly one non-empty segment, both paths read
+ * as routing reads them. Sandbox controls, /health, the checkout pages and the dashboard are never matched.
  *
  * @example
  * matchesRequest({ method: "POST", path: "/v1/payment_intents/*\/capture" }, "POST", "/v1/payment_intents/pi_1/capture") // true
  */
 export function matchesRequest(match: { method: string | null; path: string | null }, method: string, path: string): boolean {
-  if (!isFaultablePath(path)) return false;
-  if (match.method !== null && match.method !== method) return false;
-  if (match.path === null) return true;
-  const wanted = match.path.split("/");
-  const given = path.split("/");
-  if (wanted.length !== given.length) return false;
-  return wanted.every((segment, i) => (segment === "*" ? given[i] !== "" : segment === given[i]));
+  const index = createFaultRuleIndex();
+  index.add({ id: "", seq: 0, ...match });
+  return index.matching(method, routedPath(path)).length > 0;
 }
 
 /**

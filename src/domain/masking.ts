@@ -59,30 +59,54 @@ function maskDigits(text: string): string {
   return starred(text, allDigits(text).slice(0, -KEPT_DIGITS));
 }
 
-/** Masks a value known to be a card number, whatever its length. */
-function maskCardNumber(value: unknown): unknown {
+/** Masks a value known to be a card number, whatever its length: a number in such a field is one too. */
+function maskCardNumber(value: unknown, number: (value: number) => unknown): unknown {
   if (typeof value === "number") return maskDigits(String(value));
   if (typeof value === "string") return maskDigits(value);
-  return maskValue(value);
+  return masked(value, false, number);
 }
 
 /**
- * Deep-masks a JSON value: strings through maskText, card-number fields masked,
- * CVV-like fields dropped, and integers long enough to be a PAN turned into masked strings.
+ * Masks a value received from outside, the one masking step every way in goes through
+ * (docs/guarantees.md "No card number at rest"): every string and field name through
+ * maskText, card-number fields masked whatever their length, CVV-like fields dropped.
+ * A number stays the number it is, for validation to check as one: a probability
+ * 0.30000000000000004 or a seed 1000000000000 is no text to mask. Numbers that free-form
+ * data keeps (ingested event data) are masked where that data is recorded, by maskValue.
+ *
+ * @example
+ * maskInput({ path: "/v1/payment_intents/4242424242424242", probability: 0.30000000000000004 })
+ * // { path: "/v1/payment_intents/************4242", probability: 0.30000000000000004 }
+ */
+export function maskInput(value: unknown): unknown {
+  return masked(value, false, keepNumber);
+}
+
+/**
+ * Deep-masks a JSON value that paysim records or sends whatever it holds (an event's data):
+ * as maskInput, and besides numbers long enough to hold a PAN turned into masked strings.
  *
  * @example
  * maskValue({ card: { number: "4242424242424242", cvc: "123" } }) // { card: { number: "************4242" } }
  */
-export function maskValue(value: unknown, insideCard = false): unknown {
+export function maskValue(value: unknown): unknown {
+  return masked(value, false, maskNumber);
+}
+
+const keepNumber = (value: number): unknown => value;
+
+function maskNumber(value: number): unknown {
+  // An integer of at most 12 digits (every amount) cannot hold a PAN: no text to build.
+  if (Number.isInteger(value) && Math.abs(value) < 1e12) return value;
+  const text = String(value);
+  const maskedText = maskText(text);
+  return maskedText === text ? value : maskedText;
+}
+
+function masked(value: unknown, insideCard: boolean, number: (value: number) => unknown): unknown {
   if (typeof value === "string") return maskText(value);
-  if (typeof value === "number") {
-    // An integer of at most 12 digits (every amount) cannot hold a PAN: no text to build.
-    if (Number.isInteger(value) && Math.abs(value) < 1e12) return value;
-    const text = String(value);
-    const masked = maskText(text);
-    return masked === text ? value : masked;
-  }
-  if (Array.isArray(value)) return value.map((item) => maskValue(item));
+  if (typeof value === "number") return number(value);
+  if (Array.isArray(value)) return value.map((item) => masked(item, false, number));
   if (value !== null && typeof value === "object") {
     const out: Record<string, unknown> = {};
     for (const [rawKey, item] of Object.entries(value)) {
@@ -90,9 +114,9 @@ export function maskValue(value: unknown, insideCard = false): unknown {
       const lower = key.toLowerCase();
       if (DROPPED_FIELDS.has(lower)) continue;
       if (CARD_NUMBER_FIELDS.has(lower) || (insideCard && lower === "number")) {
-        setOwn(out, key, maskCardNumber(item));
+        setOwn(out, key, maskCardNumber(item, number));
       } else {
-        setOwn(out, key, maskValue(item, lower === "card"));
+        setOwn(out, key, masked(item, lower === "card", number));
       }
     }
     return out;

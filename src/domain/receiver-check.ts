@@ -26,6 +26,11 @@ export interface CaseSpec {
   expected: ExpectedClass;
   /** What a receiver that fails the case gets wrong, and what to change. */
   advice: string;
+  /**
+   * What the answers cannot show, said as a warning when they are right: a receiver that acts on
+   * a duplicate twice answers 2xx both times all the same.
+   */
+  caveat?: string;
 }
 
 export const CASE_SPECS: Record<ReceiverCase, CaseSpec> = {
@@ -38,6 +43,8 @@ export const CASE_SPECS: Record<ReceiverCase, CaseSpec> = {
     sent: "the same event twice (same id and body)",
     expected: "2xx",
     advice: "deduplicate on the event id (Service-Event-Id) and answer a repeat with a 2xx, as the first",
+    caveat:
+      "answered 2xx both times, but paysim cannot see whether your receiver acted on the event twice: make sure it deduplicates on the event id (Service-Event-Id), so that a repeat changes nothing",
   },
   "out-of-order": {
     sent: "payment_intent.captured, then .authorized",
@@ -90,7 +97,8 @@ export interface Answer {
   durationMs: number;
 }
 
-export type Verdict = "pass" | "warn" | "FAIL";
+/** "not run": the run stopped before the case, its receiver unreachable (see runReceiverCheck). */
+export type Verdict = "pass" | "warn" | "FAIL" | "not run";
 
 export interface Grade {
   verdict: Verdict;
@@ -143,10 +151,26 @@ export function gradeCase(expected: ExpectedClass, answers: readonly Answer[], t
   return { verdict: "pass", got, durationMs, reason: null };
 }
 
+/**
+ * The verdict on one case of the battery: gradeCase on its answers, and the case's caveat as a
+ * warning when the answers alone would pass it.
+ *
+ * @example
+ * gradeReceiverCase("duplicate", [ok, ok], 20_000).verdict // "warn": paysim cannot see a second processing
+ */
+export function gradeReceiverCase(name: ReceiverCase, answers: readonly Answer[], timeoutMs: number): Grade {
+  const spec = CASE_SPECS[name];
+  const grade = gradeCase(spec.expected, answers, timeoutMs);
+  if (spec.caveat === undefined || grade.verdict === "FAIL") return grade;
+  return { ...grade, verdict: "warn", reason: grade.reason === null ? spec.caveat : `${grade.reason}; ${spec.caveat}` };
+}
+
 export interface Summary {
   passed: number;
   warned: number;
   failed: number;
+  /** Cases left unsent once the receiver was found unreachable. */
+  notRun: number;
   total: number;
   /** 0 when no case failed (warnings included), 1 otherwise. */
   exitCode: 0 | 1;
@@ -156,12 +180,12 @@ export interface Summary {
  * The counts of a run's verdicts and its exit status.
  *
  * @example
- * summarize(["pass", "warn"]) // { passed: 1, warned: 1, failed: 0, total: 2, exitCode: 0 }
+ * summarize(["pass", "warn"]) // { passed: 1, warned: 1, failed: 0, notRun: 0, total: 2, exitCode: 0 }
  */
 export function summarize(verdicts: readonly Verdict[]): Summary {
   const count = (verdict: Verdict) => verdicts.filter((v) => v === verdict).length;
   const failed = count("FAIL");
-  return { passed: count("pass"), warned: count("warn"), failed, total: verdicts.length, exitCode: failed > 0 ? 1 : 0 };
+  return { passed: count("pass"), warned: count("warn"), failed, notRun: count("not run"), total: verdicts.length, exitCode: failed > 0 ? 1 : 0 };
 }
 
 /**
@@ -183,9 +207,13 @@ export function parseOnly(text: string): { cases: ReceiverCase[] } | { problem: 
 
 /**
  * Whether a request's failure means nothing answered at the address at all (refused, no such
- * host, no route), as opposed to a receiver that took the connection and then timed out or
- * dropped it.
+ * host, no route, or no connection made within the limit: a host that drops packets), as opposed
+ * to a receiver that took the connection and then timed out, dropped it, or answered something
+ * that is not HTTP.
  */
 export function isUnreachable(error: string | null): boolean {
-  return error !== null && (error === "connection refused" || error === "host not found" || error.startsWith("network error"));
+  return (
+    error !== null &&
+    (error === "connection refused" || error === "host not found" || error.startsWith("network error") || error.startsWith("timeout: no connection"))
+  );
 }

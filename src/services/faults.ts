@@ -1,8 +1,20 @@
 import * as z from "zod";
+import type { Bus } from "../bus.js";
 import { idOf, timestampSchema } from "../domain/answer-schemas.js";
 import { ApiError } from "../domain/errors.js";
-import { FAULT_KINDS, FAULT_METHODS, faultRuleSchema, faultRuleSettings, hitsMatch, isFaultablePath, matchesRequest, type FaultKind } from "../domain/faults.js";
+import {
+  createFaultRuleIndex,
+  FAULT_KINDS,
+  FAULT_METHODS,
+  faultRuleSchema,
+  faultRuleSettings,
+  hitsMatch,
+  MAX_ACTIVE_FAULT_RULES,
+  type FaultKind,
+  type FaultRuleIndex,
+} from "../domain/faults.js";
 import type { Ids } from "../domain/ids.js";
+import { maskInput } from "../domain/masking.js";
 import { parseOrThrow } from "../domain/validation.js";
 import type { Clock } from "../runtime/clock.js";
 import type { Store } from "../store/index.js";
@@ -48,19 +60,43 @@ export function toFaultResource(row: FaultRuleRow): FaultResource {
 /**
  * The fault rules of every company: what the API, `faults.add()`/`faults.clear()`, the CLI and
  * the dashboard change and list, and the decision, per request, of which fault (if any) hits it.
+ *
+ * Deciding reads each company's rules from an index kept in memory (createFaultRuleIndex), loaded
+ * from the database on the company's first request and kept up to date by every change made here.
+ * A rule deleted behind its back (a reset, heard on the bus; a rule used up) is found gone when
+ * its match is counted, and dropped then.
  */
-export function createFaultRules({ store, clock, ids }: { store: Store; clock: Clock; ids: Ids }) {
-  // Most instances never have a rule: while none exists, deciding costs no query. Set on an
-  // add; a lookup that finds none for its company checks again whether any company has one,
-  // so deletions (a clear, a reset, a rule used up) are noticed without hooks.
-  let anyRules = store.faultRules.any();
+export function createFaultRules({ store, clock, ids, bus }: { store: Store; clock: Clock; ids: Ids; bus: Bus }) {
+  const indexes = new Map<string, FaultRuleIndex<FaultRuleRow>>();
+  const indexOf = (companyId: string): FaultRuleIndex<FaultRuleRow> => {
+    let index = indexes.get(companyId);
+    if (!index) {
+      index = createFaultRuleIndex<FaultRuleRow>();
+      for (const row of store.faultRules.ofCompany(companyId)) index.add(row);
+      indexes.set(companyId, index);
+    }
+    return index;
+  };
+  bus.on("sandbox.reset", ({ companyId }) => (companyId === null ? indexes.clear() : indexes.delete(companyId)));
 
   return {
-    /** Adds a rule for the company from an API body or `faults.add()` argument; 400 naming the field for bad input, nothing stored. */
+    /**
+     * Adds a rule for the company from an API body, a dashboard form or a `faults.add()` argument;
+     * 400 naming the field for bad input, or `faults` when the company already holds
+     * MAX_ACTIVE_FAULT_RULES; nothing stored then. Every one of them reaches paysim here, so the
+     * input is masked here too: an in-process caller's text had no other masking step.
+     */
     add(companyId: string, input: unknown): FaultResource {
-      const settings = faultRuleSettings(parseOrThrow(faultRuleSchema, input));
-      const row = store.transaction(() =>
-        store.faultRules.insert({
+      const settings = faultRuleSettings(parseOrThrow(faultRuleSchema, maskInput(input)));
+      const row = store.transaction(() => {
+        if (store.faultRules.countOf(companyId) >= MAX_ACTIVE_FAULT_RULES) {
+          throw new ApiError(
+            "invalid_request",
+            `This company already has ${MAX_ACTIVE_FAULT_RULES} active fault rules, the most it may hold: delete rules (DELETE /v1/sandbox/faults/:id, or DELETE /v1/sandbox/faults for all) before adding another.`,
+            "faults",
+          );
+        }
+        return store.faultRules.insert({
           id: ids.newId("flt"),
           company_id: companyId,
           fault: settings.fault,
@@ -71,9 +107,9 @@ export function createFaultRules({ store, clock, ids }: { store: Store; clock: C
           latency_ms: settings.latencyMs,
           seed: settings.seed,
           created_at: clock.nowIso(),
-        }),
-      );
-      anyRules = true;
+        });
+      });
+      indexes.get(companyId)?.add(row);
       return toFaultResource(row);
     },
 
@@ -83,31 +119,39 @@ export function createFaultRules({ store, clock, ids }: { store: Store; clock: C
     /** Removes one of the company's rules; 404 for an unknown id or another company's. */
     remove(companyId: string, id: string): void {
       if (!store.transaction(() => store.faultRules.remove(companyId, id))) throw new ApiError("not_found", `No such fault rule: "${id}".`);
+      indexes.get(companyId)?.remove(id);
     },
 
     /** Removes every rule of the company; answers how many there were. */
-    clear: (companyId: string): number => store.transaction(() => store.faultRules.clear(companyId)),
+    clear(companyId: string): number {
+      const removed = store.transaction(() => store.faultRules.clear(companyId));
+      indexes.delete(companyId);
+      return removed;
+    },
 
     /**
      * The fault for this request of the company, if a rule hits it: the rules that match are
      * tried oldest first, each counting the match and drawing for it, and the first hit spends
      * one of its `times`; one request gets at most one fault. Counting, drawing and spending are
-     * one unit of the group commit, so two requests never spend the same last hit.
+     * one unit of the group commit, so two requests never spend the same last hit. `path` is the
+     * request's path as routing reads it (`c.req.path`).
      */
     decide(companyId: string, method: string, path: string): FaultHit | undefined {
-      if (!anyRules || !isFaultablePath(path)) return undefined;
-      const rules = store.faultRules.ofCompany(companyId);
-      if (rules.length === 0) {
-        anyRules = store.faultRules.any();
-        return undefined;
-      }
-      const matching = rules.filter((rule) => matchesRequest(rule, method, path));
+      const index = indexOf(companyId);
+      // A rule of probability 0 never hits: its matches need no counting, and no write.
+      const matching = index.matching(method, path).filter((rule) => rule.probability > 0);
       if (matching.length === 0) return undefined;
       return store.unit(() => {
         for (const rule of matching) {
           const ordinal = store.faultRules.countMatch(rule.id);
-          if (ordinal === undefined || !hitsMatch(rule, ordinal)) continue;
-          if (!store.faultRules.useOnce(rule.id)) continue;
+          if (ordinal === undefined) {
+            index.remove(rule.id);
+            continue;
+          }
+          if (!hitsMatch(rule, ordinal)) continue;
+          const spent = store.faultRules.useOnce(rule.id);
+          if (spent === "used_up") index.remove(rule.id);
+          if (spent === "none") continue;
           return { ruleId: rule.id, fault: rule.fault as FaultKind, latencyMs: rule.latency_ms };
         }
         return undefined;

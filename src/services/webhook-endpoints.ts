@@ -3,6 +3,7 @@ import { idOf, timestampSchema } from "../domain/answer-schemas.js";
 import { chaosAnswerSchema, chaosSchema, type Chaos } from "../domain/chaos.js";
 import { EVENT_TYPES } from "../domain/events.js";
 import type { Ids } from "../domain/ids.js";
+import { maskInput } from "../domain/masking.js";
 import { need, parseOrThrow } from "../domain/validation.js";
 import { CARD_NUMBER_IN_URL_RULE, hasNoCardNumber, isHttpUrl, WEBHOOK_URL_MAX_LENGTH, WEBHOOK_URL_RULE } from "../domain/webhook-url.js";
 import type { Clock } from "../runtime/clock.js";
@@ -58,7 +59,8 @@ export const createEndpointSchema = z.strictObject({
  * message naming the field, and store nothing then.
  */
 export function createEndpoint({ store, ids, clock }: { store: Store; ids: Ids; clock: Clock }, companyId: string, body: unknown): WebhookEndpointResource {
-  const input = parseOrThrow(createEndpointSchema, body);
+  // Masked here, where the API and the dashboard's form meet, as faults.add does: one masking step.
+  const input = parseOrThrow(createEndpointSchema, maskInput(body));
   const row = insertEndpoint(store, ids, { companyId, url: input.url, enabledEvents: input.enabled_events ?? ["*"], createdAt: clock.nowIso(), chaos: input.chaos });
   return toEndpointResource(row);
 }

@@ -2,19 +2,33 @@ import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type In
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import { urlToHttpOptions } from "node:url";
 
+/**
+ * The most header bytes an answer may carry. Node's default, 16 KiB, is less than some
+ * frameworks' answers (a pile of cookies, a long CSP): past it Node reports a parse error, as if
+ * nothing had answered.
+ */
+export const MAX_ANSWER_HEADER_BYTES = 256 * 1024;
+
 /** Why a request got no HTTP answer, in words a developer can act on. */
 export function describeFailure(error: unknown, timeoutMs: number): string {
-  const err = error as { name?: string; code?: string };
-  if (err?.name === "TimeoutError") return `timeout: no response within ${timeoutMs} ms`;
+  const err = error as { name?: string; code?: string; connected?: boolean };
+  if (err?.name === "TimeoutError") return err.connected === false ? `timeout: no connection within ${timeoutMs} ms` : `timeout: no response within ${timeoutMs} ms`;
   const code = err?.code;
   if (code === "ECONNREFUSED") return "connection refused";
   if (code === "ECONNRESET" || code === "EPIPE") return "connection reset";
   if (code === "ENOTFOUND" || code === "EAI_AGAIN") return "host not found";
+  // The receiver answered, with something node:http could not read as an HTTP answer.
+  if (code === "HPE_HEADER_OVERFLOW") return `answered with headers over ${MAX_ANSWER_HEADER_BYTES / 1024} KiB, more than paysim reads`;
+  if (code?.startsWith("HPE_")) return `answered with something that is not valid HTTP (${code})`;
   return code ? `network error (${code})` : "network error";
 }
 
 class TimeoutError extends Error {
   override name = "TimeoutError";
+  /** Whether a connection to the receiver was made before the time ran out. */
+  constructor(readonly connected: boolean) {
+    super("timeout");
+  }
 }
 
 /** How much of an answer's body is kept; the rest is read and thrown away. */
@@ -76,7 +90,7 @@ export function createWebhookClient() {
       // Another protocol gets no agent, and node:http refuses it as before (a failed attempt).
       target = {
         send: protocol === "https:" ? httpsRequest : httpRequest,
-        options: { ...urlToHttpOptions(parsed), method: "POST", agent: agents[protocol] },
+        options: { ...urlToHttpOptions(parsed), method: "POST", agent: agents[protocol], maxHeaderSize: MAX_ANSWER_HEADER_BYTES },
         host: parsed.host, // what node:http would send: the port only when it is not the default
         users: 0,
       };
@@ -101,6 +115,7 @@ export function createWebhookClient() {
         let settled = false;
         let acquired = false;
         let req: ClientRequest | undefined;
+        let connected = false;
         const finish = (outcome: PostOutcome | Error) => {
           if (settled) return;
           settled = true;
@@ -119,7 +134,7 @@ export function createWebhookClient() {
         const timer = setTimeout(() => {
           // Destroying the request closes its connection, mid-answer or not: it is never reused.
           req?.destroy();
-          failed(new TimeoutError());
+          failed(new TimeoutError(connected));
         }, timeoutMs);
         if (stop.aborted) return onStop();
         stop.addEventListener("abort", onStop);
@@ -136,6 +151,10 @@ export function createWebhookClient() {
         } catch (error) {
           return failed(error);
         }
+        req.on("socket", (socket) => {
+          if (!socket.connecting) connected = true;
+          else socket.once("connect", () => (connected = true));
+        });
         req.on("response", (res: IncomingMessage) => {
           const kept: Buffer[] = [];
           let keptBytes = 0;

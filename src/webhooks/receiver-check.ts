@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { CASE_SPECS, gradeCase, isUnreachable, type Answer, type Grade, type ReceiverCase } from "../domain/receiver-check.js";
+import { CASE_SPECS, gradeReceiverCase, isUnreachable, type Answer, type Grade, type ReceiverCase } from "../domain/receiver-check.js";
 import { deliveryHeaders } from "./delivery-headers.js";
 import { createWebhookClient } from "./http-client.js";
 import { wallClockSeconds } from "./sign.js";
@@ -91,25 +91,39 @@ export interface ReceiverCheckOptions {
 /**
  * Runs the cases one request at a time. Resolves with every case graded, or with `unreachable`
  * (why) when the very first answers show nothing listens at the URL: then no case is graded.
+ * Once the receiver turns unreachable later (no connection within the limit, refused), nothing
+ * more is sent: the case it happened in is graded on it, and the cases after it are "not run".
+ * A host that drops packets so costs one timeout, not one per request.
  */
 export async function runReceiverCheck(options: ReceiverCheckOptions): Promise<{ results: CaseResult[] } | { unreachable: string }> {
   const client = createWebhookClient();
   const never = new AbortController().signal;
   const results: CaseResult[] = [];
   let answered = false;
+  let stoppedBy: string | undefined;
   try {
     for (const { name, events } of options.cases) {
+      const spec = CASE_SPECS[name];
+      if (stoppedBy !== undefined) {
+        const reason = `not sent: the receiver was unreachable (${stoppedBy}), so paysim stopped sending to it`;
+        results.push({ case: name, sent: spec.sent, expected: spec.expected, answers: [], verdict: "not run", got: "—", durationMs: 0, reason });
+        continue;
+      }
       const answers: Answer[] = [];
       for (const make of caseRequests(name, events, options.secret)) {
         const { body, headers } = make();
         const started = performance.now();
         const { statusCode, error } = await client.post(options.url, body, headers, options.timeoutMs, never);
-        if (!answered && isUnreachable(error)) return { unreachable: error! };
+        const unreachable = isUnreachable(error);
+        if (!answered && unreachable) return { unreachable: error! };
         answered = true;
         answers.push({ statusCode, error, durationMs: Math.round(performance.now() - started) });
+        if (unreachable) {
+          stoppedBy = error!;
+          break;
+        }
       }
-      const spec = CASE_SPECS[name];
-      results.push({ case: name, sent: spec.sent, expected: spec.expected, answers, ...gradeCase(spec.expected, answers, options.timeoutMs) });
+      results.push({ case: name, sent: spec.sent, expected: spec.expected, answers, ...gradeReceiverCase(name, answers, options.timeoutMs) });
     }
     return { results };
   } finally {

@@ -1,3 +1,4 @@
+import { getPath } from "hono/utils/url";
 import { describe, expect, it } from "vitest";
 import {
   DEFAULT_TIMEOUT_MS,
@@ -5,8 +6,10 @@ import {
   faultRuleSchema,
   faultRuleSettings,
   hitsMatch,
+  createFaultRuleIndex,
   isFaultablePath,
   matchesRequest,
+  routedPath,
 } from "../../src/domain/faults.js";
 import { parseOrThrow } from "../../src/domain/validation.js";
 import { refusal } from "../helpers/errors.js";
@@ -31,6 +34,11 @@ describe("which requests a fault rule matches", () => {
     ["never /health", ANY, "GET", "/health", false],
     ["never the checkout page", ANY, "GET", "/checkout/pi_1", false],
     ["never the dashboard", ANY, "GET", "/dashboard", false],
+    ["a percent-encoded rule path, as routing reads it", { method: null, path: "/v1/payment%5Fintents" }, "POST", "/v1/payment_intents", true],
+    ["a percent-encoded request path, as routing reads it", { method: null, path: "/v1/payment_intents/*/capture" }, "POST", "/v1/payment%5fintents/pi_1/capture", true],
+    ["an encoded / as part of one segment, as routing keeps it", { method: null, path: "/v1/payment_intents/*" }, "GET", "/v1/payment_intents/a%2Fb", true],
+    ["%2A in a rule as a literal *, not a wildcard", { method: null, path: "/v1/payment_intents/%2A" }, "GET", "/v1/payment_intents/pi_1", false],
+    ["never a sandbox path written encoded", ANY, "POST", "/v1/sandbo%78/reset", false],
   ] as const)("matches %s", (_name, match, method, path, expected) => {
     expect(matchesRequest(match, method, path)).toBe(expected);
   });
@@ -44,6 +52,47 @@ describe("which requests a fault rule matches", () => {
     ["/health", false],
   ])("treats %s as faultable: %s", (path, expected) => {
     expect(isFaultablePath(path)).toBe(expected);
+  });
+});
+
+describe("routedPath: a path as routing reads it", () => {
+  it.each([
+    ["/v1/payment_intents", "/v1/payment_intents"],
+    ["/v1/payment%5Fintents", "/v1/payment_intents"],
+    ["/v1/%70ayment_intents", "/v1/payment_intents"],
+    ["/v1/payment_intents/a%2Fb", "/v1/payment_intents/a%2Fb"],
+    ["/v1/payment_intents/100%25", "/v1/payment_intents/100%25"],
+    ["/v1/payment_intents/%E9%5F", "/v1/payment_intents/%E9%5F"],
+    ["/v1/payment_intents/%E9/%5F", "/v1/payment_intents/%E9/_"],
+    ["/v1/payment_intents/%zz", "/v1/payment_intents/%zz"],
+  ])("%s → %s, as Hono's router reads it", (path, expected) => {
+    expect(routedPath(path)).toBe(expected);
+    expect(getPath(new Request(`http://127.0.0.1${path}`))).toBe(expected);
+  });
+});
+
+describe("the index of a company's rules", () => {
+  const rule = (seq: number, method: string | null, path: string | null) => ({ id: `flt_${seq}`, seq, method, path });
+
+  it("finds exactly the rules a request matches, oldest first, among thousands that do not", () => {
+    const index = createFaultRuleIndex();
+    for (let i = 0; i < 5000; i++) index.add(rule(1000 + i, "DELETE", `/v1/payouts/*/r${i}`));
+    const wanted = [rule(7, null, null), rule(3, "POST", "/v1/payment_intents/*/capture"), rule(5, null, "/v1/*/*/capture"), rule(9, "POST", null)];
+    for (const r of wanted) index.add(r);
+    index.add(rule(4, "GET", "/v1/payment_intents/*/capture"));
+    expect(index.matching("POST", "/v1/payment_intents/pi_1/capture").map((r) => r.seq)).toEqual([3, 5, 7, 9]);
+    expect(index.matching("DELETE", "/v1/payouts/po_1/r4999").map((r) => r.seq)).toEqual([7, 5999]);
+    expect(index.matching("GET", "/v1/sandbox/faults")).toEqual([]);
+  });
+
+  it("forgets a removed rule, and a company without rules matches nothing", () => {
+    const index = createFaultRuleIndex();
+    expect(index.matching("POST", "/v1/payment_intents")).toEqual([]);
+    index.add(rule(1, null, "/v1/payment_intents"));
+    index.add(rule(2, null, "/v1/payment_intents"));
+    index.remove("flt_1");
+    expect(index.matching("POST", "/v1/payment_intents").map((r) => r.seq)).toEqual([2]);
+    expect(index.size).toBe(1);
   });
 });
 

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { holdsCardNumber, maskText, maskValue } from "../../src/domain/masking.js";
+import { holdsCardNumber, maskInput, maskText, maskValue } from "../../src/domain/masking.js";
 
 const digits = (n: number) => Array.from({ length: n }, (_, i) => String((i + 1) % 10)).join("");
 
@@ -44,8 +44,12 @@ describe("maskText", () => {
 
   it("changes exactly what a regex over every ASCII digit run would change, on any mix of digits, separators and letters", () => {
     // A run: digits where up to 3 whitespace, hyphen or plus characters in a row may sit between two digits.
+    // A run of digits alone glued to letters on both sides is part of a word (issue 32 item 7).
     const reference = (text: string) =>
-      text.replace(/\d(?:[ \t\n+-]{0,3}\d)*/g, (run) => (run.replace(/\D/g, "").length >= 13 ? `<${run}>` : run));
+      text.replace(/\d(?:[ \t\n+-]{0,3}\d)*/g, (run, at: number) => {
+        const partOfWord = /^\d+$/.test(run) && /[a-z]/i.test(text[at - 1] ?? "") && /[a-z]/i.test(text[at + run.length] ?? "");
+        return run.replace(/\D/g, "").length >= 13 && !partOfWord ? `<${run}>` : run;
+      });
     fc.assert(
       fc.property(fc.array(fc.constantFrom("4", "2", "0", " ", "-", "a", ".", "  ", "   ", "    ", "\t", "+", "\n"), { maxLength: 60 }), (parts) => {
         const text = parts.join("");
@@ -61,6 +65,40 @@ describe("maskText", () => {
     for (const input of ["4242424242424242", "4242 4242 4242 4242", "4242-4242-4242-4242"]) {
       expect(maskText(input).replace(/\D/g, "")).toBe("4242");
     }
+  });
+});
+
+describe("maskText on digits inside ids and words (issue 32 item 7)", () => {
+  const id24 = (prefix: string, tail: string) => `${prefix}_${tail}`;
+  it.each([
+    ["a paysim id whose 24 characters are all digits", id24("pi", "123456789012345678901234")],
+    ["a paysim id holding 20 digits in a row", id24("pi", "Ab12345678901234567890Cd")],
+    ["a paysim id ending in 22 digits, in an error message", `No such payment intent: "${id24("pi", "Ab1234567890123456789012")}".`],
+    ["an ordered id (del_)", id24("del", "0WKq7s3b4242424242424242")],
+    ["ids of every kind side by side", ["po", "evt", "req", "we", "co", "job", "flt"].map((p) => id24(p, "x".repeat(4) + "4".repeat(20))).join(" ")],
+    ["an id in a path", `/v1/payment_intents/${id24("pi", "0".repeat(24))}/capture`],
+    ["a digit run glued to letters on both sides (a token)", "ab1234567890123cd"],
+    ["a hex digest", "deadbeef4242424242424242cafe"],
+    ["a token in a sentence", "token tok4000000000000002visa used"],
+  ])("leaves %s untouched", (_name, input) => {
+    expect(maskText(input)).toBe(input);
+  });
+
+  it.each([
+    ["a PAN glued to a word on its left only", "card4242424242424242", "card************4242"],
+    ["a PAN glued to a word on its right only", "4242424242424242visa", "************4242visa"],
+    ["a PAN between words and a space", "pay4242424242424242 now", "pay************4242 now"],
+    ["a spaced PAN glued to letters on both sides", "x4242 4242 4242 4242y", "x**** **** **** 4242y"],
+    ["a PAN after a colon", "card:4242424242424242,", "card:************4242,"],
+    ["a PAN in parentheses", "(4242424242424242)", "(************4242)"],
+    ["a PAN between underscores", "x_4242424242424242_y", "x_************4242_y"],
+    ["a PAN after an id prefix but too short to be an id", "pi_4242424242424242", "pi_************4242"],
+    ["25 digits after an id prefix (no id)", `pi_${"4".repeat(25)}`, `pi_${"*".repeat(21)}4444`],
+    ["an id glued to more letters (no id)", `xpi_${"4".repeat(24)}`, `xpi_${"*".repeat(20)}4444`],
+    ["a PAN next to an id, apart from it", `pi_${"a".repeat(24)} 4242424242424242`, `pi_${"a".repeat(24)} ************4242`],
+    ["a full-width PAN glued to a letter on one side", "x４２４２４２４２４２４２４２４２", "x************４２４２"],
+  ])("masks %s", (_name, input, expected) => {
+    expect(maskText(input)).toBe(expected);
   });
 });
 
@@ -198,5 +236,29 @@ describe("maskValue", () => {
     const copy = structuredClone(input);
     maskValue(input);
     expect(input).toEqual(copy);
+  });
+});
+
+describe("maskInput: what comes in is masked in its strings only (issue 28 item 2)", () => {
+  it.each([
+    ["a probability that prints with 17 digits", { probability: 0.30000000000000004 }, { probability: 0.30000000000000004 }],
+    ["a 13-digit seed", { seed: 1_000_000_000_000 }, { seed: 1_000_000_000_000 }],
+    ["a PAN-sized number outside a card field", { amount: 4242424242424242 }, { amount: 4242424242424242 }],
+    ["chaos shares and seed", { chaos: { duplicate: 0.1234567890123456, seed: 12345678901234 } }, { chaos: { duplicate: 0.1234567890123456, seed: 12345678901234 } }],
+    ["a fractional amount", { amount: 1200.0000000000002 }, { amount: 1200.0000000000002 }],
+    ["a PAN in a string, exactly as maskText masks it", { path: "/v1/payment_intents/4242424242424242" }, { path: "/v1/payment_intents/************4242" }],
+    ["a numeric card_number (a card number whatever its type)", { card_number: 4242424242424242 }, { card_number: "************4242" }],
+    ["a numeric card.number", { card: { number: 4000000000000002 } }, { card: { number: "************0002" } }],
+    ["a cvv", { amount: 1, cvv: 123 }, { amount: 1 }],
+  ])("%s", (_name, input, expected) => {
+    expect(maskInput(input)).toEqual(expected);
+  });
+
+  it("masks every string as maskValue does", () => {
+    fc.assert(
+      fc.property(fc.string(), (text) => {
+        expect(maskInput({ a: [text] })).toEqual(maskValue({ a: [text] }));
+      }),
+    );
   });
 });

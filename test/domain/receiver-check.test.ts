@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   gradeCase,
+  gradeReceiverCase,
   isUnreachable,
   parseOnly,
   RECEIVER_CASES,
@@ -57,12 +58,27 @@ describe("warnAfterMs", () => {
   });
 });
 
+describe("gradeReceiverCase", () => {
+  const ok = (durationMs = 3) => ({ statusCode: 200, error: null, durationMs });
+  it("warns on a duplicate answered 2xx twice: paysim cannot see a second processing", () => {
+    expect(gradeReceiverCase("duplicate", [ok(), ok()], 20_000)).toMatchObject({ verdict: "warn", reason: expect.stringContaining("deduplicates on the event id (Service-Event-Id)") });
+  });
+  it("keeps a slow duplicate's warning and adds the caveat", () => {
+    expect(gradeReceiverCase("duplicate", [ok(), ok(6_000)], 20_000).reason).toMatch(/^took 6000 ms; answer within 5000 ms, the limit is 20000 ms; answered 2xx both times/);
+  });
+  it("fails a duplicate answered 500 as before, and passes the other cases on their answers alone", () => {
+    expect(gradeReceiverCase("duplicate", [ok(), { statusCode: 500, error: null, durationMs: 3 }], 20_000).verdict).toBe("FAIL");
+    expect(gradeReceiverCase("valid", [ok()], 20_000)).toMatchObject({ verdict: "pass", reason: null });
+  });
+});
+
 describe("summarize", () => {
-  it.each<[Verdict[], { passed: number; warned: number; failed: number; exitCode: 0 | 1 }]>([
-    [["pass", "pass"], { passed: 2, warned: 0, failed: 0, exitCode: 0 }],
-    [["pass", "warn"], { passed: 1, warned: 1, failed: 0, exitCode: 0 }],
-    [["pass", "FAIL", "warn"], { passed: 1, warned: 1, failed: 1, exitCode: 1 }],
-    [["FAIL"], { passed: 0, warned: 0, failed: 1, exitCode: 1 }],
+  it.each<[Verdict[], { passed: number; warned: number; failed: number; notRun: number; exitCode: 0 | 1 }]>([
+    [["pass", "pass"], { passed: 2, warned: 0, failed: 0, notRun: 0, exitCode: 0 }],
+    [["pass", "warn"], { passed: 1, warned: 1, failed: 0, notRun: 0, exitCode: 0 }],
+    [["pass", "FAIL", "warn"], { passed: 1, warned: 1, failed: 1, notRun: 0, exitCode: 1 }],
+    [["FAIL"], { passed: 0, warned: 0, failed: 1, notRun: 0, exitCode: 1 }],
+    [["pass", "FAIL", "not run", "not run"], { passed: 1, warned: 0, failed: 1, notRun: 2, exitCode: 1 }],
   ])("%j → %j", (verdicts, expected) => {
     expect(summarize(verdicts)).toEqual({ ...expected, total: verdicts.length });
   });
@@ -97,6 +113,9 @@ describe("isUnreachable", () => {
     ["network error (EHOSTUNREACH)", true],
     ["connection reset", false],
     ["timeout: no response within 1000 ms", false],
+    ["timeout: no connection within 1000 ms", true],
+    ["answered with headers over 256 KiB, more than paysim reads", false],
+    ["answered with something that is not valid HTTP (HPE_INVALID_CONSTANT)", false],
     [null, false],
   ])("%j → %s", (error, unreachable) => {
     expect(isUnreachable(error)).toBe(unreachable);

@@ -12,8 +12,12 @@ const digitRun = (min: number, max: number) =>
 
 const digitsOf = (s: string) => s.replace(/\D/g, "");
 
-/** Text with no digits at all around a run: letters, punctuation, spaces. */
-const filler = fc.string({ unit: fc.constantFrom(..."abcXYZ .,:;!?_/()éß€"), maxLength: 12 });
+/**
+ * Text with no digits at all around a run: letters, punctuation, spaces. It never ends with a
+ * letter: digits glued to letters on both sides are part of a word, not a card number
+ * (test/domain/masking.test.ts has those cases); glued on the right only, they still are one.
+ */
+const filler = fc.string({ unit: fc.constantFrom(..."abcXYZ .,:;!?_/()éß€"), maxLength: 12 }).map((text) => (/\p{L}$/u.test(text) ? `${text}.` : text));
 
 /** The longest run of ASCII digits joined by at most 3 spaces, tabs, line feeds, hyphens or plus signs in a row. */
 function longestRun(text: string): number {

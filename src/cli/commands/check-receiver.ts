@@ -47,7 +47,10 @@ Cases (each a real payment_intent event of its own intent):
 ${RECEIVER_CASES.map((name) => `  ${name.padEnd(20)}${CASE_SPECS[name].sent} → expects ${CASE_SPECS[name].expected}`).join("\n")}
 
 An answer at or past --timeout (default 20000 ms, the service's limit) fails its case; one
-that takes a quarter of it or more (5 s at the default) is a warning.
+that takes a quarter of it or more (5 s at the default) is a warning. duplicate passing on
+its answers is a warning too: paysim cannot see whether the event was acted on twice.
+Once the receiver is unreachable (no connection within --timeout, refused), nothing more
+is sent: the cases left are reported as not run.
 Exit status: 0 every case passed (warnings allowed), 1 a case failed or a bad argument,
 2 nothing answered at the URL.
 
@@ -98,7 +101,7 @@ function checkInput(url: string, flags: CheckReceiverFlags): CheckInput {
   return { url, secret: flags.secret, timeoutMs, cases };
 }
 
-const VERDICT_STYLES = { pass: "green", warn: "yellow", FAIL: "red" } as const;
+const VERDICT_STYLES = { pass: "green", warn: "yellow", FAIL: "red", "not run": "yellow" } as const;
 
 /**
  * The table, a line on each case that did not pass saying what to change, and the summary.
@@ -128,7 +131,7 @@ export function resultLines(input: Pick<CheckInput, "url" | "timeoutMs">, result
   const verdict = summary.failed > 0 ? paint("FAIL", "red", colour) : paint("PASS", "green", colour);
   lines.push(
     "",
-    `${verdict} ${summary.passed} passed, ${summary.warned} warned, ${summary.failed} failed of ${summary.total} cases against ${input.url} (limit ${input.timeoutMs} ms, warning from ${warnAfterMs(input.timeoutMs)} ms)`,
+    `${verdict} ${summary.passed} passed, ${summary.warned} warned, ${summary.failed} failed${summary.notRun > 0 ? `, ${summary.notRun} not run` : ""} of ${summary.total} cases against ${input.url} (limit ${input.timeoutMs} ms, warning from ${warnAfterMs(input.timeoutMs)} ms)`,
   );
   return lines;
 }
@@ -140,7 +143,7 @@ function resultDocument(input: CheckInput, results: readonly CaseResult[], summa
     timeout_ms: input.timeoutMs,
     warn_after_ms: warnAfterMs(input.timeoutMs),
     passed: summary.exitCode === 0,
-    summary: { passed: summary.passed, warned: summary.warned, failed: summary.failed, total: summary.total },
+    summary: { passed: summary.passed, warned: summary.warned, failed: summary.failed, not_run: summary.notRun, total: summary.total },
     cases: results.map((r) => ({
       case: r.case,
       sent: r.sent,

@@ -2,6 +2,7 @@
 import type { Context, Hono } from "hono";
 import type { JSX } from "hono/jsx/jsx-runtime";
 import { ApiError } from "../../domain/errors.js";
+import { maskText } from "../../domain/masking.js";
 import type { IdempotentRequest } from "../../services/idempotency.js";
 import type { Company } from "../../store/repos/companies.js";
 import { styleNonce } from "../checkout-security.js";
@@ -46,7 +47,11 @@ export interface DashboardKit {
    * with the navigation when signed in, else a way to sign in.
    */
   message(c: DashboardContext, title: string, text: string, status: PageStatus): Promise<Response>;
-  /** The posted form (already read once by the CSRF check; Hono keeps the parsed body). */
+  /**
+   * The posted form (already read once by the CSRF check; Hono keeps the parsed body). Its values
+   * reach paysim as an API body would, through the service that masks it (faults.add,
+   * createEndpoint); what a page shows back of them (a notice, a message) is masked when shown.
+   */
   form(c: DashboardContext): Promise<Form>;
   /**
    * Runs a dashboard action and sends the browser back to `back`, a page path under the session's base (post/redirect/get)
@@ -131,7 +136,7 @@ export function createKit(deps: AppDeps, auth: DashboardAuth): DashboardKit {
       const action = signedIn ? { href: `${signedIn.base}/events`, label: "Back to events" } : { href: SIGN_IN_PATH, label: "Sign in" };
       const document = (
         <Layout title={title} nonce={styleNonce(c)} signedIn={signedIn}>
-          <MessageBody title={title} text={text} requestId={requestIdOf(c)} action={action} />
+          <MessageBody title={title} text={maskText(text)} requestId={requestIdOf(c)} action={action} />
         </Layout>
       );
       return sendPage(c, document, status);
@@ -140,10 +145,10 @@ export function createKit(deps: AppDeps, auth: DashboardAuth): DashboardKit {
     async act(c, back, action) {
       const session = c.get("session");
       try {
-        session.notice = { kind: "ok", text: await action() };
+        session.notice = { kind: "ok", text: maskText(await action()) };
       } catch (error) {
         if (!(error instanceof ApiError) || error.code === "not_found") throw error;
-        session.notice = { kind: "error", text: error.message };
+        session.notice = { kind: "error", text: maskText(error.message) };
       }
       return c.redirect(linkTo(c, back), 303);
     },

@@ -2,7 +2,7 @@ import type { Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { createMiddleware } from "hono/factory";
 import { ApiError } from "../../domain/errors.js";
-import { isDroppedField, maskValue } from "../../domain/masking.js";
+import { isDroppedField, maskInput } from "../../domain/masking.js";
 import { refuseIllFormedText } from "../../domain/validation.js";
 import type { AppEnv } from "../env.js";
 import { header, readNodeBody } from "../node-adapter.js";
@@ -96,12 +96,13 @@ function parseJsonObject(bytes: Uint8Array, contentType: string | undefined): Re
 }
 
 /**
- * The body with card data masked. Masking drops a top-level cvv, but it is still
+ * The body with card data masked: its strings, never its numbers, which validation then
+ * reads as the numbers they are. Masking drops a top-level cvv, but it is still
  * a field no call accepts: its name (never its value) is kept so that validation
  * refuses it instead of silently ignoring it.
  */
 function maskedBody(parsed: Record<string, unknown>): Record<string, unknown> {
-  const masked = maskValue(parsed) as Record<string, unknown>;
+  const masked = maskInput(parsed) as Record<string, unknown>;
   for (const key of Object.keys(parsed)) if (isDroppedField(key)) masked[key] = "[removed]";
   return masked;
 }

@@ -22,7 +22,7 @@ export function createFaultRulesRepo(db: Db) {
     INSERT INTO fault_rules (id, company_id, fault, method, path, times, remaining, probability, latency_ms, seed, created_at)
     VALUES (@id, @company_id, @fault, @method, @path, @times, @times, @probability, @latency_ms, @seed, @created_at) RETURNING *`);
   const ofCompany = db.prepare("SELECT * FROM fault_rules WHERE company_id = ? ORDER BY seq");
-  const any = db.prepare("SELECT EXISTS (SELECT 1 FROM fault_rules)").pluck();
+  const countOf = db.prepare("SELECT COUNT(*) FROM fault_rules WHERE company_id = ?").pluck();
   const remove = db.prepare("DELETE FROM fault_rules WHERE company_id = ? AND id = ?");
   const clear = db.prepare("DELETE FROM fault_rules WHERE company_id = ?");
   const countMatch = db.prepare("UPDATE fault_rules SET matched = matched + 1 WHERE id = ? RETURNING matched - 1").pluck();
@@ -32,21 +32,21 @@ export function createFaultRulesRepo(db: Db) {
     insert: (row: Omit<FaultRuleRow, "seq" | "remaining" | "matched">) => insert.get(row) as FaultRuleRow,
     /** The company's rules, oldest first. */
     ofCompany: (companyId: string) => ofCompany.all(companyId) as FaultRuleRow[],
-    /** Whether any company has a rule. */
-    any: () => any.get() === 1,
+    /** How many active rules the company holds. */
+    countOf: (companyId: string) => countOf.get(companyId) as number,
     remove: (companyId: string, id: string) => remove.run(companyId, id).changes === 1,
     /** Deletes every rule of the company; answers how many there were. */
     clear: (companyId: string) => clear.run(companyId).changes,
     /** Counts one more matched request; answers its ordinal (0 for the rule's first). Undefined when the rule is gone. */
     countMatch: (id: string) => countMatch.get(id) as number | undefined,
     /**
-     * Spends one of the rule's hits, deleting it once none are left; false when it had none
-     * (it was used up meanwhile). Call inside a transaction with the decision it carries out.
+     * Spends one of the rule's hits, deleting it once none are left: "spent", "used_up" when that
+     * was its last hit (the rule is gone), "none" when it had none (it was used up meanwhile).
+     * Call inside a transaction with the decision it carries out.
      */
-    useOnce(id: string): boolean {
-      if (useOnce.run(id).changes !== 1) return false;
-      dropUsedUp.run(id);
-      return true;
+    useOnce(id: string): "spent" | "used_up" | "none" {
+      if (useOnce.run(id).changes !== 1) return "none";
+      return dropUsedUp.run(id).changes === 1 ? "used_up" : "spent";
     },
   };
 }

@@ -2,6 +2,7 @@
 import { streamSSE } from "hono/streaming";
 import type { DeliveryAttempted, EventCreated } from "../../../bus.js";
 import { EVENT_TYPES, isEventType } from "../../../domain/events.js";
+import { maskText } from "../../../domain/masking.js";
 import { sessionBase } from "../auth.js";
 import { baseOf, companyOf, linkTo, type DashboardApp, type DashboardKit } from "../kit.js";
 import { listedEvent, PAGE_SIZE } from "../reads.js";
@@ -44,7 +45,7 @@ export function eventsPage(app: DashboardApp, { deps, page }: DashboardKit) {
     const type = c.req.query("type") || undefined;
     const after = c.req.query("starting_after");
     if (type !== undefined && !isEventType(type)) {
-      const body = <PageHead title="Events" lead={`"${type}" is not an event type. Pick one from the list.`} back={{ href: linkTo(c, "/events"), label: "All events" }} />;
+      const body = <PageHead title="Events" lead={`"${maskText(type)}" is not an event type. Pick one from the list.`} back={{ href: linkTo(c, "/events"), label: "All events" }} />;
       return page(c, { title: "Events", section: "events", status: 400 }, body);
     }
     const beforeSeq = after === undefined ? undefined : store.events.seqOf(company.id, after);
