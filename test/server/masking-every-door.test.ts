@@ -48,27 +48,27 @@ describe("every way in masks card numbers the same (issue 28 item 1)", () => {
 
     // The dashboard's Faults form: the same refusal, in words, and nothing stored.
     const client = await signedIn(paysim);
-    const faultsPage = await client.submit("/dashboard/faults", { fault: "server_error", method: "", path: `/v1/payment_intents/${FORM_PATH_PAN}`, times: "", probability: "", latency_ms: "", seed: "" });
+    const faultsPage = await client.submit("/faults", { fault: "server_error", method: "", path: `/v1/payment_intents/${FORM_PATH_PAN}`, times: "", probability: "", latency_ms: "", seed: "" });
     expect(textOf(faultsPage.html)).toContain(CARD_NUMBER_REFUSAL);
     expect(faultsPage.html).not.toContain(FORM_PATH_PAN);
     expect((await paysim.api("GET", "/v1/sandbox/faults")).body.data).toEqual([]);
 
     // A number field of a dashboard form the API's message repeats: shown masked, as the API shows it.
-    const endpointsPage = await client.submit("/dashboard/webhook_endpoints", { url: "http://127.0.0.1:9/hook", chaos_duplicate: FORM_CHAOS_PAN });
+    const endpointsPage = await client.submit("/webhook_endpoints", { url: "http://127.0.0.1:9/hook", chaos_duplicate: FORM_CHAOS_PAN });
     expect(textOf(endpointsPage.html)).toContain(`chaos.duplicate must be a number from 0 to 1 (got ${"*".repeat(12)}5556).`);
     expect(endpointsPage.html).not.toContain(FORM_CHAOS_PAN);
     const apiChaos = await paysim.api("POST", "/v1/webhook_endpoints", { body: { url: "http://127.0.0.1:9/hook", chaos: { duplicate: Number(FORM_CHAOS_PAN) } } });
     expect(apiChaos.body.error.message).toBe(`chaos.duplicate must be a number from 0 to 1 (got ${"*".repeat(12)}5556).`);
 
     // A dashboard query the page repeats.
-    const eventsPage = await client.get(`/dashboard/events?type=${QUERY_PAN}`);
+    const eventsPage = await client.get(`/events?type=${QUERY_PAN}`);
     expect(eventsPage.status).toBe(400);
     expect(textOf(eventsPage.html)).toContain(`"${"*".repeat(11)}0005" is not an event type.`);
     expect(eventsPage.html).not.toContain(QUERY_PAN);
 
     // The config file's company name: stored and shown masked.
     expect(paysim.companies[0]!.company.name).toBe(`Acme ${"*".repeat(12)}1117`);
-    expect(textOf((await client.get("/dashboard/events")).html)).toContain(`Acme ${"*".repeat(12)}1117`);
+    expect(textOf((await client.get("/events")).html)).toContain(`Acme ${"*".repeat(12)}1117`);
 
     await paysim.close();
     expect(existsSync(dbPath)).toBe(true);
