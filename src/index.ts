@@ -9,8 +9,9 @@
  */
 import { toAdvanceSeconds } from "./domain/duration.js";
 import { createPaysim, type PaysimOptions } from "./paysim.js";
+import type { Store } from "./store/index.js";
 import type { StartPaysimOptions } from "./options.js";
-import { recordEvents, type EventRecord } from "./testing/event-record.js";
+import { recordEvents, type EventRecord, type RecordedEvent } from "./testing/event-record.js";
 import { companyFaults } from "./testing/faults.js";
 import type { PaysimEvents, PaysimFaults, PaysimWebhooks } from "./testing/types.js";
 import { createWaits } from "./testing/waits.js";
@@ -136,8 +137,9 @@ export async function startPaysim(options: StartPaysimOptions = {}): Promise<Run
     port: options.port ?? 0,
     db: options.db ?? ":memory:",
     onInternalError: options.onInternalError ?? (() => {}),
-    // Recording starts with the bus, so events announced while the instance starts are listed too.
-    onBusReady: ({ bus }) => void (record = recordEvents(bus)),
+    // Recording starts with the bus, so events announced while the instance starts are listed too;
+    // an imported snapshot's events come first, as this instance's history (docs/testing.md, Snapshots).
+    onBusReady: ({ bus, store }) => void (record = recordEvents(bus, options.importFrom === undefined ? [] : importedEvents(store))),
   };
   let record: EventRecord | undefined;
   const instance = await createPaysim(instanceOptions);
@@ -166,4 +168,9 @@ export async function startPaysim(options: StartPaysimOptions = {}): Promise<Run
     snapshot: (path) => instance.snapshot(path),
     dashboardLoginUrl: () => instance.dashboardLoginUrl(),
   };
+}
+
+/** The events an imported snapshot brought, oldest first, as the record keeps them. */
+function importedEvents(store: Store): RecordedEvent[] {
+  return store.events.everyId().map((row) => ({ id: row.id, companyId: row.company_id, type: row.type, objectId: row.object_id }));
 }
