@@ -62,8 +62,8 @@ export interface RunningPaysim {
     advance(duration: string | number): Promise<Date>;
   };
   /**
-   * The instance's events since it started (or since the last reset): list them, or wait for one
-   * that happened already or is yet to happen (SPEC §12.1).
+   * The instance's events since it started (or since the last reset), with an imported snapshot's
+   * events first: list them, or wait for one that happened already or is yet to happen (SPEC §12.1).
    *
    * @example
    * const captured = await paysim.events.waitFor({ type: "payment_intent.captured", objectId: intent.id });
@@ -98,6 +98,8 @@ export interface RunningPaysim {
    * half-done. Written to a temporary file in the same folder, then renamed over `path`, so
    * `path` never holds half a snapshot. Start from it with `startPaysim({ importFrom: path })`
    * or `paysim start --import <file>`. Rejects with SnapshotError, leaving nothing at `path`, when it cannot be written.
+   * Only a missing path, an empty file or an earlier snapshot is replaced: the database of a paysim (running or
+   * stopped) and any other file are refused with SnapshotError saying why, untouched.
    *
    * @example
    * await paysim.snapshot("fixtures/two-paid-orders.db");

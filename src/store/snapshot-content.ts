@@ -80,11 +80,17 @@ const COMPUTED_TEXT: Readonly<Record<string, (value: string, row: ReadonlyMap<st
 };
 
 /**
+ * Text columns where a card number is refused rather than masked, as the API refuses it there: a
+ * masked webhook URL would send deliveries to an address other than the one given.
+ */
+const REFUSED_IF_MASKED = new Set(["webhook_endpoints.url", "deliveries.url"]);
+
+/**
  * Masks every card number the imported data holds, with the rule that applies to everything
  * paysim stores (docs/guarantees.md, "No card number at rest"): every text value of every table,
  * JSON text field by field. Refuses, naming the file, what cannot be masked in place: a binary
- * value (paysim stores none), or a number long enough to be a card number outside the
- * millisecond columns. Answers how many values it masked. Runs only once the schema is known to
+ * value (paysim stores none), a number long enough to be a card number outside the millisecond
+ * columns, or a webhook URL holding one. Answers how many values it masked. Runs only once the schema is known to
  * be paysim's own, so no trigger fires on its writes.
  */
 export function maskCardNumbersIn(db: Db, path: string): number {
@@ -104,7 +110,9 @@ export function maskCardNumbersIn(db: Db, path: string): number {
           const place = `${table}.${column.name}`;
           if (typeof value === "string") {
             const clean = COMPUTED_TEXT[place]?.(value, named) ? value : maskStoredText(value);
-            if (clean !== value) changes.push({ column: column.name, value: clean, key });
+            if (clean === value) return;
+            if (REFUSED_IF_MASKED.has(place)) throw unmaskable(path, `${place} holds a webhook URL with a card number in it (${clean}), which paysim refuses rather than send deliveries elsewhere`);
+            changes.push({ column: column.name, value: clean, key });
           } else if (Buffer.isBuffer(value)) {
             throw unmaskable(path, `${place} holds binary data, which paysim never stores`);
           } else if (typeof value === "number" && !column.name.endsWith("_ms") && maskValue(value) !== value) {

@@ -107,6 +107,22 @@ describe("an import accepts exactly the schema of its version", () => {
 });
 
 describe("an import masks every card number it holds", () => {
+  it("refuses a webhook URL holding a card number (masked, it would send deliveries elsewhere), naming the file", async () => {
+    const { dir, path } = await snapshotWithIntent();
+    doctor(
+      path,
+      `INSERT INTO webhook_endpoints (id, company_id, url, secret, enabled_events, created_at)
+       VALUES ('we_doctored', (SELECT id FROM companies LIMIT 1), 'http://127.0.0.1:9/hook/4242424242424242', 'whsec_doctored', '["*"]', '2025-01-01T00:00:00.000Z')`,
+    );
+    const error = await startPaysim({ importFrom: path, db: join(dir, "paysim.db") }).then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
+    expect(error).toBeInstanceOf(UnusableDatabaseError);
+    expect(error?.message).toContain(`The snapshot ${path} cannot be imported: webhook_endpoints.url holds a webhook URL with a card number in it (http://127.0.0.1:9/hook/************4242)`);
+    expect(readdirSync(dir)).toEqual(["fixture.db"]);
+  });
+
   it("masks card numbers stored as plain data, in columns and inside JSON, before anything is served or written", async () => {
     const { dir, path, intentId } = await snapshotWithIntent();
     doctor(
