@@ -121,7 +121,14 @@ export function maskCardNumbersIn(db: Db, path: string): number {
         });
       }
       const where = keys.map((key) => `${quoted(key)} = ?`).join(" AND ");
-      for (const change of changes) db.prepare(`UPDATE ${quoted(table)} SET ${quoted(change.column)} = ? WHERE ${where}`).run(change.value, ...change.key);
+      for (const change of changes) {
+        try {
+          db.prepare(`UPDATE ${quoted(table)} SET ${quoted(change.column)} = ? WHERE ${where}`).run(change.value, ...change.key);
+        } catch (error) {
+          if (!String((error as { code?: unknown }).code).startsWith("SQLITE_CONSTRAINT")) throw error;
+          throw unmaskable(path, `masking the card numbers in ${table}.${change.column} would make two of its rows alike`);
+        }
+      }
       masked += changes.length;
     }
   })();

@@ -1,6 +1,6 @@
 import { Database } from "./sqlite-driver.js";
 import { randomUUID } from "node:crypto";
-import { closeSync, lstatSync, mkdirSync, openSync, readFileSync, readSync, rmSync, statSync } from "node:fs";
+import { closeSync, existsSync, lstatSync, mkdirSync, openSync, readFileSync, readSync, rmSync, statSync } from "node:fs";
 import { open, rename, rm } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { PAYSIM_APPLICATION_ID, prepareDatabaseFile, PRIVATE_MODE } from "./database-file.js";
@@ -73,7 +73,7 @@ export async function writeFileAtomically(path: string, bytes: Uint8Array, signa
  */
 export async function exportSnapshot(path: string, bytes: () => Uint8Array, signal?: AbortSignal): Promise<void> {
   const refusal = replaceRefusal(path);
-  if (refusal !== undefined) throw new SnapshotError(path, new Error(`${refusal}; paysim left it as it is. Choose another path for the snapshot`));
+  if (refusal !== undefined) throw new SnapshotError(path, new Error(`${refusal}; paysim left it as it is. Choose another path for the snapshot.`));
   await writeFileAtomically(path, bytes(), signal);
 }
 
@@ -89,11 +89,12 @@ function replaceRefusal(path: string): string | undefined {
   if (stats.isDirectory()) return "it is a folder";
   if (!stats.isFile()) return "it is not a regular file";
   if (stats.size === 0) return undefined; // an empty file holds nothing to lose
-  if (nonEmptyFile(`${path}-wal`)) return `it is a database in use by a running paysim, or one that did not stop cleanly (its latest writes are in ${path}-wal)`;
   // SQLite tells whether another connection (of this process or another) holds the file's lock,
   // without closing a descriptor that would drop this process's own locks on it. Only then is it
-  // read as plain bytes. No -wal file holds writes here, so the probe changes no byte.
-  if (lockHeld(path)) return "it is the database of a running paysim (another connection holds its lock), and replacing it would destroy that paysim's data";
+  // read as plain bytes.
+  const walHasWrites = nonEmptyFile(`${path}-wal`);
+  if (lockHeld(path, walHasWrites)) return "it is the database of a running paysim (another connection holds its lock), and replacing it would destroy that paysim's data";
+  if (walHasWrites) return `it is a database that did not stop cleanly (its latest writes are in ${path}-wal), and replacing it would destroy them`;
   const header = readHeader(path);
   if (!isSqlite(header)) return "it is not a paysim snapshot (not a SQLite file), and paysim replaces only an earlier snapshot";
   if (header.readInt32BE(APPLICATION_ID_OFFSET) !== PAYSIM_APPLICATION_ID) return "it is not a paysim snapshot (a SQLite file without paysim's mark), and paysim replaces only an earlier snapshot";
@@ -101,19 +102,32 @@ function replaceRefusal(path: string): string | undefined {
   return undefined;
 }
 
-/** Whether another connection holds the lock of the SQLite file at `path` (the lock every paysim keeps on its database). */
-function lockHeld(path: string): boolean {
+/**
+ * Whether another connection holds the lock of the SQLite file at `path` (the exclusive lock every
+ * paysim keeps on its database), found without changing a byte of it. With writes in its -wal, a
+ * read-only connection asks: it gives up at once when the lock is held and, when not, reads
+ * without checkpointing; the -shm file it may make is removed again (paysim never uses one).
+ * Without, an exclusive one, as a paysim's own open does: it finds nothing to checkpoint.
+ */
+function lockHeld(path: string, walHasWrites: boolean): boolean {
+  const shm = `${path}-shm`;
+  const shmBefore = existsSync(shm);
   let db: Db | undefined;
   try {
-    db = new Database(path, { fileMustExist: true, timeout: 0 });
-    db.pragma("locking_mode = EXCLUSIVE");
-    db.exec("BEGIN EXCLUSIVE; COMMIT");
+    db = new Database(path, { fileMustExist: true, timeout: 0, readonly: walHasWrites });
+    if (walHasWrites) {
+      db.pragma("schema_version");
+    } else {
+      db.pragma("locking_mode = EXCLUSIVE");
+      db.exec("BEGIN EXCLUSIVE; COMMIT");
+    }
     return false;
   } catch (error) {
     const code = (error as { code?: unknown }).code;
     return typeof code === "string" && (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED"));
   } finally {
     db?.close();
+    if (!shmBefore) rmSync(shm, { force: true });
   }
 }
 

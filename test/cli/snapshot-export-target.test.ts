@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { DatabaseInUseError, SnapshotError, startPaysim } from "../../src/index.js";
@@ -36,7 +36,7 @@ describe("an export never replaces a database in use, nor a file that is not a p
     const second = await usePaysimCli(["--db", ":memory:", "--no-ui", "--export-on-exit", db], { cwd: dir });
     const refused = await second.cli.stop("SIGTERM");
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain(`paysim: Cannot write the snapshot ${db}: it is a database in use by a running paysim`);
+    expect(refused.stderr).toContain(`paysim: Cannot write the snapshot ${db}: it is the database of a running paysim (another connection holds its lock)`);
     expect(refused.stderr).toContain("paysim left it as it is");
 
     for (let i = 0; i < 5; i++) acknowledged.push((await createIntent(client, { amount: 900 + i })).id as string);
@@ -52,7 +52,7 @@ describe("an export never replaces a database in use, nor a file that is not a p
     const result = await runCli(["exec", "--export-on-exit", ".paysim/paysim.db", "--", process.execPath, "-e", "console.log('passed')"], { cwd: dir });
     expect(result.stdout).toBe("passed\n");
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain("paysim: Cannot write the snapshot .paysim/paysim.db: it is a database in use by a running paysim");
+    expect(result.stderr).toContain("paysim: Cannot write the snapshot .paysim/paysim.db: it is the database of a running paysim (another connection holds its lock)");
     expect((await createIntent(clientFor(started.url, started.key))).id).toMatch(/^pi_/);
     expect((await started.cli.stop("SIGTERM")).code).toBe(0);
     expect(storedIntents(join(dir, ".paysim", "paysim.db"))).toContain(intent.id);
@@ -83,13 +83,28 @@ describe("an export never replaces a database in use, nor a file that is not a p
       (e: unknown) => e as Error,
     );
     expect(error).toBeInstanceOf(SnapshotError);
-    expect(error?.message).toMatch(new RegExp(`^Cannot write the snapshot ${db.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: it is (a database in use by a running paysim|the database of a running paysim)`));
+    expect(error?.message).toMatch(new RegExp(`^Cannot write the snapshot ${db.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: it is the database of a running paysim \\(another connection holds its lock\\)`));
     // Its lock still holds: nothing closed a descriptor of the file behind SQLite's back.
     await expect(startPaysim({ db })).rejects.toBeInstanceOf(DatabaseInUseError);
     expect((await createIntent(clientFor(live.url, live.secretKey))).id).toMatch(/^pi_/);
     await live.close();
     onlyFiles(dir, ["x.db"]);
     expect(storedIntents(db)).toContain(intent.id);
+  });
+
+  it("snapshot(path) onto the database of a paysim that was killed (writes left in its -wal): refused, database and -wal unchanged", async () => {
+    const dir = useTempDir("paysim-export-target-");
+    const live = await startPaysim({ db: join(dir, "live.db") });
+    defer(() => live.close());
+    await createIntent(clientFor(live.url, live.secretKey));
+    // What a SIGKILL leaves: the file and its -wal, with no paysim holding them.
+    const killed = join(dir, "killed.db");
+    copyFileSync(join(dir, "live.db"), killed);
+    copyFileSync(join(dir, "live.db-wal"), `${killed}-wal`);
+    const before = [sha256(killed), sha256(`${killed}-wal`)];
+    await expect(live.snapshot(killed)).rejects.toThrow(`Cannot write the snapshot ${killed}: it is a database that did not stop cleanly (its latest writes are in ${killed}-wal)`);
+    expect([sha256(killed), sha256(`${killed}-wal`)]).toEqual(before);
+    expect(readdirSync(dir).filter((name) => name.startsWith("killed"))).toEqual(["killed.db", "killed.db-wal"]);
   });
 
   it("snapshot(path) onto a stopped paysim's database (no paysim holds it): refused, it is not a snapshot", async () => {
