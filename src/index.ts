@@ -9,8 +9,9 @@
  */
 import { toAdvanceSeconds } from "./domain/duration.js";
 import { createPaysim, type PaysimOptions } from "./paysim.js";
+import type { Store } from "./store/index.js";
 import type { StartPaysimOptions } from "./options.js";
-import { recordEvents, type EventRecord } from "./testing/event-record.js";
+import { recordEvents, type EventRecord, type RecordedEvent } from "./testing/event-record.js";
 import { companyFaults } from "./testing/faults.js";
 import type { PaysimEvents, PaysimFaults, PaysimWebhooks } from "./testing/types.js";
 import { createWaits } from "./testing/waits.js";
@@ -81,8 +82,8 @@ export interface RunningPaysim {
     advance(duration: string | number): Promise<Date>;
   };
   /**
-   * The instance's events since it started (or since the last reset): list them, or wait for one
-   * that happened already or is yet to happen (SPEC §12.1).
+   * The instance's events since it started (or since the last reset), with an imported snapshot's
+   * events first: list them, or wait for one that happened already or is yet to happen (SPEC §12.1).
    *
    * @example
    * const captured = await paysim.events.waitFor({ type: "payment_intent.captured", objectId: intent.id });
@@ -117,6 +118,8 @@ export interface RunningPaysim {
    * half-done. Written to a temporary file in the same folder, then renamed over `path`, so
    * `path` never holds half a snapshot. Start from it with `startPaysim({ importFrom: path })`
    * or `paysim start --import <file>`. Rejects with SnapshotError, leaving nothing at `path`, when it cannot be written.
+   * Only a missing path, an empty file or an earlier snapshot is replaced: the database of a paysim (running or
+   * stopped) and any other file are refused with SnapshotError saying why, untouched.
    *
    * @example
    * await paysim.snapshot("fixtures/two-paid-orders.db");
@@ -158,8 +161,9 @@ export async function startPaysim(options: StartPaysimOptions = {}): Promise<Run
     port: options.port ?? 0,
     db: options.db ?? ":memory:",
     onInternalError: options.onInternalError ?? (() => {}),
-    // Recording starts with the bus, so events announced while the instance starts are listed too.
-    onBusReady: ({ bus }) => void (record = recordEvents(bus)),
+    // Recording starts with the bus, so events announced while the instance starts are listed too;
+    // an imported snapshot's events come first, as this instance's history (docs/testing.md, Snapshots).
+    onBusReady: ({ bus, store }) => void (record = recordEvents(bus, options.importFrom === undefined ? [] : importedEvents(store))),
   };
   let record: EventRecord | undefined;
   const instance = await createPaysim(instanceOptions);
@@ -188,4 +192,9 @@ export async function startPaysim(options: StartPaysimOptions = {}): Promise<Run
     snapshot: (path) => instance.snapshot(path),
     dashboardLoginUrl: () => instance.dashboardLoginUrl(),
   };
+}
+
+/** The events an imported snapshot brought, oldest first, as the record keeps them. */
+function importedEvents(store: Store): RecordedEvent[] {
+  return store.events.everyId().map((row) => ({ id: row.id, companyId: row.company_id, type: row.type, objectId: row.object_id }));
 }

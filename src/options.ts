@@ -47,8 +47,10 @@ export interface StartPaysimOptions {
   /**
    * A snapshot file (written by `snapshot(path)` or `--export-on-exit`) to start from: its copy
    * becomes the database (in memory, or the `db` file, which must be missing or empty). The file
-   * itself is only read. One that is not a paysim snapshot, or is from a newer paysim, is refused
-   * with UnusableDatabaseError naming it.
+   * itself is only read. One that is not a paysim snapshot (its schema not exactly paysim's: no
+   * trigger, view, index or table of its own), or is from a newer paysim, is refused with
+   * UnusableDatabaseError naming it and why, leaving no `db` file behind. Card numbers in it are
+   * masked in the copy. Its events are listed by `events.list()` and found by the waits.
    */
   importFrom?: string;
   /** A config file path, or the config itself (companies, keys, endpoints). */

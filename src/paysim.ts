@@ -23,7 +23,7 @@ import { createUnitOfWork, type Work } from "./services/unit-of-work.js";
 import { createStore, type Store } from "./store/index.js";
 import { MIGRATIONS } from "./store/migrations/index.js";
 import { openDatabase } from "./store/open.js";
-import { openFromSnapshot } from "./store/snapshot.js";
+import { openFromSnapshot, removeDatabaseFiles } from "./store/snapshot.js";
 import type { WebhookEndpointRow } from "./store/repos/webhook-endpoints.js";
 import { createDispatcher } from "./webhooks/dispatcher.js";
 import { createOutbox } from "./webhooks/outbox.js";
@@ -47,7 +47,7 @@ export interface PaysimOptions extends StartPaysimOptions {
    * Called once the bus exists, before the server answers anything and before jobs that fell due
    * while paysim was down run: a listener attached here hears everything this start announces.
    */
-  onBusReady?: (instance: Pick<PaysimInstance, "bus" | "clock">) => void;
+  onBusReady?: (instance: Pick<PaysimInstance, "bus" | "clock" | "store">) => void;
   /**
    * `false`: hold no port, so only `app.request()` reaches the instance; `url` then names where
    * it would listen (`host`, `port`). For `paysim check-receiver`, which makes real events
@@ -91,8 +91,11 @@ export interface PaysimInstance {
   reset(): void;
   /** The fault rules of every company (SPEC §14): add, list, remove, clear. */
   faults: FaultRules;
-  /** Writes a consistent copy of the whole state to `path` (SPEC §12.1); rejects once closed. */
-  snapshot(path: string): Promise<void>;
+  /**
+   * Writes a consistent copy of the whole state to `path` (SPEC §12.1), never over a live database
+   * or a file that is not a snapshot; rejects once closed. `signal` aborts the write, leaving nothing.
+   */
+  snapshot(path: string, signal?: AbortSignal): Promise<void>;
   /** Stops listening, then closes the database. Safe to call twice. */
   close(): Promise<void>;
 }
@@ -117,9 +120,14 @@ export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimI
   // The stored clock is checked before the database changes at all: one out of range is refused, untouched.
   const openOptions = { checkStoredMeta: (meta: ReadonlyMap<string, string>) => void (storedClock = readStoredClock(dbPath, meta)) };
   const db = options.importFrom === undefined ? openDatabase(dbPath, MIGRATIONS, openOptions) : await openFromSnapshot(options.importFrom, dbPath, MIGRATIONS, openOptions);
+  /** A start that fails leaves no database an import wrote: the import never happened. */
+  const closeRefused = () => {
+    if (db.open) db.close();
+    if (options.importFrom !== undefined && dbPath !== ":memory:") removeDatabaseFiles(dbPath);
+  };
   // The port is held next, so every service is built knowing paysim's URL; nothing is answered until `serve` below.
   const listener = options.listen === false ? portlessListener(options.port ?? 0, host) : await listenHttp(options.port ?? 0, host).catch((error: unknown) => {
-    db.close();
+    closeRefused();
     throw error;
   });
   try {
@@ -191,7 +199,7 @@ export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimI
       reportError,
     });
 
-    options.onBusReady?.({ bus, clock });
+    options.onBusReady?.({ bus, clock, store });
     listener.serve(serveOnNode(app));
     dispatcher.recover();
     scheduler.start();
@@ -215,10 +223,10 @@ export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimI
       dashboardLoginUrl: () => `${listener.url}/dashboard/login/${dashboardAuth.issueLoginToken(boot.companies[0]!.company.id)}`,
       reset: () => void resetSandbox(null),
       faults,
-      async snapshot(path) {
+      async snapshot(path, signal) {
         if (closing || !db.open) throw new Error(`Cannot write the snapshot ${path}: this paysim is stopped.`);
         store.transaction(() => saveClock(store, clock)); // the snapshot resumes from this instant
-        await store.snapshot(path);
+        await store.snapshot(path, signal);
       },
       close() {
         closing ??= (async () => {
@@ -237,7 +245,7 @@ export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimI
     };
   } catch (error) {
     await listener.close();
-    if (db.open) db.close();
+    closeRefused();
     throw error;
   }
 }

@@ -32,6 +32,10 @@ export interface ServerDefaults {
   dbHelp: string;
   /** Said in `--export-on-exit`'s help: the ordinary stops that write the snapshot. */
   stopsWhen: string;
+  /** `--secret-key`'s help: where the key comes from when none is given. */
+  secretKeyHelp: string;
+  /** `--forward-to`'s help: what becomes of the endpoints. */
+  forwardToHelp: string;
 }
 
 function integer(name: string, min: number, max: number) {
@@ -58,16 +62,20 @@ export function addServerOptions(command: Command, defaults: ServerDefaults): Co
     .addOption(new Option("-p, --port <port>", "TCP port (0 picks a free one)").env("PAYSIM_PORT").default(defaults.port).argParser(integer("--port", 0, 65535)))
     .addOption(new Option("--host <host>", "address to listen on").env("PAYSIM_HOST").default("127.0.0.1"))
     .addOption(new Option("--db <path>", defaults.dbHelp).env("PAYSIM_DB").default(defaults.db))
-    .addOption(new Option("--secret-key <key>", "the default company's key (sk_test_…); generated on first start").env("PAYSIM_SECRET_KEY"))
+    .addOption(new Option("--secret-key <key>", defaults.secretKeyHelp).env("PAYSIM_SECRET_KEY"))
     .addOption(new Option("--config <file>", "JSON file declaring companies, keys and webhook endpoints").env("PAYSIM_CONFIG"))
-    .addOption(new Option("--forward-to <url>", "forward this run's events to this URL (repeatable); earlier --forward-to URLs not named again are removed").env("PAYSIM_FORWARD_TO").argParser(collect))
+    .addOption(new Option("--forward-to <url>", defaults.forwardToHelp).env("PAYSIM_FORWARD_TO").argParser(collect))
     .addOption(new Option("--webhook-secret <whsec>", "signing secret of the --forward-to endpoints").env("PAYSIM_WEBHOOK_SECRET"))
     .addOption(new Option("--chaos <spec>", "webhook chaos on the --forward-to endpoints, e.g. duplicate=0.2,reorder=0.2,delay=0-3000,seed=42").env("PAYSIM_CHAOS"))
     .addOption(new Option("--time-scale <n>", "run the clock n times faster than real time").env("PAYSIM_TIME_SCALE").default(1).argParser(timeScale))
     .addOption(new Option("--payouts <mode>", "auto: payouts move by their token's outcome; manual: only when told").env("PAYSIM_PAYOUTS").choices(["auto", "manual"]).default("auto"))
     .addOption(new Option("--webhook-timeout <ms>", "how long a webhook receiver has to answer").env("PAYSIM_WEBHOOK_TIMEOUT").default(20000).argParser(integer("--webhook-timeout", 1, 600000)))
     .addOption(new Option("--import <file>", "start from a copy of this snapshot (the file is only read); --db must be missing or empty").env("PAYSIM_IMPORT"))
-    .addOption(new Option("--export-on-exit <file>", `write a snapshot here when ${defaults.stopsWhen}`).env("PAYSIM_EXPORT_ON_EXIT"));
+    .addOption(
+      new Option("--export-on-exit <file>", `write a snapshot here when ${defaults.stopsWhen}; it replaces only an earlier snapshot, never a database in use or another file`).env(
+        "PAYSIM_EXPORT_ON_EXIT",
+      ),
+    );
 }
 
 const FLAG_OF: Record<keyof StartInputs, string> = { secretKey: "--secret-key", webhookSecret: "--webhook-secret", forwardTo: "--forward-to", chaos: "--chaos" };

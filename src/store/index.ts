@@ -13,7 +13,7 @@ import { createPaymentIntentsRepo } from "./repos/payment-intents.js";
 import { createPayoutsRepo } from "./repos/payouts.js";
 import { createSandboxResetRepo } from "./repos/sandbox-reset.js";
 import { createWebhookEndpointsRepo } from "./repos/webhook-endpoints.js";
-import { serializeCommitted, writeFileAtomically } from "./snapshot.js";
+import { exportSnapshot, serializeCommitted } from "./snapshot.js";
 
 /** Every table's statements, prepared once for this database. SQL lives only below here. */
 export function createStore(db: Db): StoreShape {
@@ -41,8 +41,8 @@ export function createStore(db: Db): StoreShape {
     flush: group.flush,
     /** Resolves once the open group commit is durable; undefined when no group is open. */
     whenOpenGroupDurable: group.whenOpenGroupDurable,
-    /** Writes the committed state to `path` atomically (mode 0600); see snapshot.ts. */
-    snapshot: async (path: string) => writeFileAtomically(path, serializeCommitted(db, group.flush)),
+    /** Writes the committed state to `path` atomically (mode 0600), never over a live database or a file that is not a snapshot; see snapshot.ts. */
+    snapshot: async (path: string, signal?: AbortSignal) => exportSnapshot(path, () => serializeCommitted(db, group.flush), signal),
   };
 }
 
@@ -66,8 +66,11 @@ interface StoreShape {
   flush(): void;
   /** Resolves once the open group commit is durable; undefined when no group is open. */
   whenOpenGroupDurable(): Promise<void> | undefined;
-  /** Writes the committed state to `path` atomically (mode 0600); see snapshot.ts. */
-  snapshot(path: string): Promise<void>;
+  /**
+   * Writes the committed state to `path` atomically (mode 0600), never over a live database or a
+   * file that is not a snapshot; `signal` aborts the write, leaving nothing behind. See snapshot.ts.
+   */
+  snapshot(path: string, signal?: AbortSignal): Promise<void>;
 }
 
 export type Store = StoreShape;

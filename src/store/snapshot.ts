@@ -1,12 +1,13 @@
 import { Database } from "./sqlite-driver.js";
 import { randomUUID } from "node:crypto";
-import { lstatSync, mkdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { closeSync, existsSync, lstatSync, mkdirSync, openSync, readFileSync, readSync, rmSync, statSync } from "node:fs";
 import { open, rename, rm } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { PAYSIM_APPLICATION_ID, prepareDatabaseFile, PRIVATE_MODE } from "./database-file.js";
 import { SnapshotError, UnusableDatabaseError } from "./errors.js";
 import type { Migration } from "./migrations/index.js";
 import { openDatabase, type Db, type OpenOptions } from "./open.js";
+import { maskCardNumbersIn, requireSchemaOf } from "./snapshot-content.js";
 
 /**
  * The database's whole committed state as the bytes of a SQLite file, in rollback-journal mode.
@@ -39,69 +40,178 @@ function markRollbackJournal(bytes: Buffer): void {
 /**
  * Writes `bytes` to `path` as a private (0600) file, atomically: into a temporary file in the
  * same folder, flushed to disk, then renamed over `path`. `path` never holds half a file; on any
- * failure the temporary file is removed and SnapshotError names `path`.
+ * failure, and when `signal` aborts the write, the temporary file is removed before the promise
+ * rejects, and SnapshotError names `path`.
  */
-export async function writeFileAtomically(path: string, bytes: Uint8Array): Promise<void> {
+export async function writeFileAtomically(path: string, bytes: Uint8Array, signal?: AbortSignal): Promise<void> {
   const temporary = join(dirname(path), `.${basename(path)}.${randomUUID()}.tmp`);
   try {
+    signal?.throwIfAborted();
     const handle = await open(temporary, "wx", PRIVATE_MODE);
     try {
       await handle.chmod(PRIVATE_MODE); // whatever the umask
-      await handle.writeFile(bytes);
+      await handle.writeFile(bytes, { signal });
+      signal?.throwIfAborted();
       await handle.sync();
     } finally {
       await handle.close();
     }
+    signal?.throwIfAborted();
     await rename(temporary, path);
   } catch (error) {
     await rm(temporary, { force: true }).catch(() => {});
-    throw new SnapshotError(path, error);
+    throw new SnapshotError(path, signal?.aborted ? new Error("the export was interrupted; nothing was written") : error);
+  }
+}
+
+/**
+ * Writes a snapshot to `path` (see writeFileAtomically), which must be free to take it: missing,
+ * an empty file, or an earlier paysim snapshot that no paysim has open. Anything else, above all
+ * the database of a running paysim (renaming over it would leave that paysim writing into a
+ * deleted file) or a file of the user's, is refused with SnapshotError saying why, before a byte
+ * is written. `bytes` is only taken once the target passed.
+ */
+export async function exportSnapshot(path: string, bytes: () => Uint8Array, signal?: AbortSignal): Promise<void> {
+  const refusal = replaceRefusal(path);
+  if (refusal !== undefined) throw new SnapshotError(path, new Error(`${refusal}; paysim left it as it is. Choose another path for the snapshot.`));
+  await writeFileAtomically(path, bytes(), signal);
+}
+
+/** Why a snapshot may not replace what is at `path`; undefined when it may. */
+function replaceRefusal(path: string): string | undefined {
+  let stats;
+  try {
+    stats = lstatSync(path);
+  } catch {
+    return undefined; // missing: the snapshot makes it (or the write says why not)
+  }
+  if (stats.isSymbolicLink()) return "it is a symbolic link, not a paysim snapshot";
+  if (stats.isDirectory()) return "it is a folder";
+  if (!stats.isFile()) return "it is not a regular file";
+  if (stats.size === 0) return undefined; // an empty file holds nothing to lose
+  // SQLite tells whether another connection (of this process or another) holds the file's lock,
+  // without closing a descriptor that would drop this process's own locks on it. Only then is it
+  // read as plain bytes.
+  const walHasWrites = nonEmptyFile(`${path}-wal`);
+  if (lockHeld(path, walHasWrites)) return "it is the database of a running paysim (another connection holds its lock), and replacing it would destroy that paysim's data";
+  if (walHasWrites) return `it is a database that did not stop cleanly (its latest writes are in ${path}-wal), and replacing it would destroy them`;
+  const header = readHeader(path);
+  if (!isSqlite(header)) return "it is not a paysim snapshot (not a SQLite file), and paysim replaces only an earlier snapshot";
+  if (header.readInt32BE(APPLICATION_ID_OFFSET) !== PAYSIM_APPLICATION_ID) return "it is not a paysim snapshot (a SQLite file without paysim's mark), and paysim replaces only an earlier snapshot";
+  if (header[18] !== 1 || header[19] !== 1) return "it is a paysim database (in WAL mode), not a snapshot, and replacing it would destroy its data";
+  return undefined;
+}
+
+/**
+ * Whether another connection holds the lock of the SQLite file at `path` (the exclusive lock every
+ * paysim keeps on its database), found without changing a byte of it. With writes in its -wal, a
+ * read-only connection asks: it gives up at once when the lock is held and, when not, reads
+ * without checkpointing; the -shm file it may make is removed again (paysim never uses one).
+ * Without, an exclusive one, as a paysim's own open does: it finds nothing to checkpoint.
+ */
+function lockHeld(path: string, walHasWrites: boolean): boolean {
+  const shm = `${path}-shm`;
+  const shmBefore = existsSync(shm);
+  let db: Db | undefined;
+  try {
+    db = new Database(path, { fileMustExist: true, timeout: 0, readonly: walHasWrites });
+    if (walHasWrites) {
+      db.pragma("schema_version");
+    } else {
+      db.pragma("locking_mode = EXCLUSIVE");
+      db.exec("BEGIN EXCLUSIVE; COMMIT");
+    }
+    return false;
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    return typeof code === "string" && (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED"));
+  } finally {
+    db?.close();
+    if (!shmBefore) rmSync(shm, { force: true });
   }
 }
 
 /** The first 16 bytes of every SQLite database file. */
 const SQLITE_HEADER = Buffer.from("SQLite format 3\0", "latin1");
+/** Where the SQLite header keeps `PRAGMA user_version` and `PRAGMA application_id` (4 bytes each, big-endian). */
+const USER_VERSION_OFFSET = 60;
+const APPLICATION_ID_OFFSET = 68;
+const HEADER_SIZE = 100;
+
+/** The first 100 bytes of the file at `path` (fewer when it is shorter), read through one file handle. */
+function readHeader(path: string): Buffer {
+  const fd = openSync(path, "r");
+  try {
+    const header = Buffer.alloc(HEADER_SIZE);
+    return header.subarray(0, readSync(fd, header, 0, HEADER_SIZE, 0));
+  } finally {
+    closeSync(fd);
+  }
+}
+
+const isSqlite = (header: Buffer) => header.length === HEADER_SIZE && header.subarray(0, SQLITE_HEADER.length).equals(SQLITE_HEADER);
 
 /**
- * Reads a snapshot file and answers its bytes. The file is read as plain bytes and judged from a
- * copy in memory: SQLite never opens it, so no byte of it changes, no lock is taken and no -wal or
- * -shm file appears beside it. Refuses, naming the file, anything that is not a paysim snapshot
- * (not a SQLite file, or one without paysim's mark), one whose -wal file still holds writes (a
- * database in use or not closed cleanly: its bytes alone are not the whole state), and one from a
- * newer paysim.
+ * Reads a snapshot file and answers the bytes of the database to start from. The file is judged
+ * from a copy in memory: SQLite never opens it, so no byte of it changes, no lock is taken and no
+ * -wal or -shm file appears beside it. Its 100-byte header is read first, so a file that is not
+ * a paysim snapshot is refused without reading the rest. Refuses, naming the file and why:
+ * anything that is not a paysim snapshot (not a SQLite file, one without paysim's mark, one whose
+ * schema is not exactly the one paysim's migrations make for its version: no trigger, view,
+ * index or table of its own, none missing), one whose -wal file still holds writes (a database
+ * in use or not closed cleanly: its bytes alone are not the whole state), one from a newer paysim,
+ * and one holding what cannot be masked. Every card number in it is masked in the copy.
  */
 export function readSnapshot(path: string, migrations: readonly Migration[]): Buffer {
-  let bytes: Buffer;
+  let header: Buffer;
   try {
     if (!lstatSync(path).isFile()) throw new Error("it is not a regular file");
-    bytes = readFileSync(path);
+    header = readHeader(path);
   } catch (error) {
-    throw new UnusableDatabaseError(path, `Cannot read the snapshot ${path}: ${(error as Error).message}. Pass the path of a file written by a paysim snapshot.`);
+    throw cannotRead(path, error);
   }
-  if (bytes.length < 100 || !bytes.subarray(0, SQLITE_HEADER.length).equals(SQLITE_HEADER)) throw notSnapshot(path, "is not a SQLite database");
+  if (!isSqlite(header)) throw notSnapshot(path, "is not a SQLite database");
+  const applicationId = header.readInt32BE(APPLICATION_ID_OFFSET);
+  if (applicationId !== PAYSIM_APPLICATION_ID) throw notSnapshot(path, applicationId === 0 ? "has no paysim mark" : `is the database of another application (application_id 0x${(applicationId >>> 0).toString(16)})`);
+  const version = header.readInt32BE(USER_VERSION_OFFSET);
+  const latest = migrations.at(-1)?.version ?? 0;
+  if (version > latest) {
+    throw new UnusableDatabaseError(path, `The snapshot ${path} comes from a newer paysim (schema version ${version}; this paysim understands up to ${latest}). Upgrade paysim to import it.`);
+  }
   if (nonEmptyFile(`${path}-wal`)) {
     throw new UnusableDatabaseError(path, `The file ${path} has writes in ${path}-wal beside it (a database in use, or not closed cleanly), so the file alone is not a snapshot. Stop the paysim using it, or pass a file written by a paysim snapshot.`);
+  }
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(path);
+  } catch (error) {
+    throw cannotRead(path, error);
   }
   markRollbackJournal(bytes);
   let db: Db | undefined;
   try {
-    db = new Database(bytes, { readonly: true });
-    const applicationId = db.pragma("application_id", { simple: true }) as number;
-    if (applicationId !== PAYSIM_APPLICATION_ID) throw notSnapshot(path, applicationId === 0 ? "has no paysim mark" : `is the database of another application (application_id 0x${(applicationId >>> 0).toString(16)})`);
-    const version = db.pragma("user_version", { simple: true }) as number;
-    const latest = migrations.at(-1)?.version ?? 0;
-    if (version > latest) {
-      throw new UnusableDatabaseError(path, `The snapshot ${path} comes from a newer paysim (schema version ${version}; this paysim understands up to ${latest}). Upgrade paysim to import it.`);
-    }
-    return bytes;
+    db = new Database(bytes);
+    // What the header said must be what SQLite reads (the file may have changed since).
+    if (db.pragma("application_id", { simple: true }) !== PAYSIM_APPLICATION_ID || db.pragma("user_version", { simple: true }) !== version) throw notSnapshot(path, "changed while it was read");
+    requireSchemaOf(db, path, version, migrations);
+    const check = db.pragma("quick_check", { simple: true }) as string;
+    if (check !== "ok") throw notSnapshot(path, `is damaged (SQLite's check says: ${check})`);
+    if (maskCardNumbersIn(db, path) === 0) return bytes;
+    const masked = db.serialize();
+    markRollbackJournal(masked);
+    return masked;
   } catch (error) {
     if (error instanceof UnusableDatabaseError) throw error;
     const code = (error as { code?: unknown }).code;
-    if (code === "SQLITE_NOTADB" || code === "SQLITE_CORRUPT") throw notSnapshot(path, "is not a readable SQLite database");
+    if (code === "SQLITE_NOTADB" || (typeof code === "string" && code.startsWith("SQLITE_CORRUPT"))) throw notSnapshot(path, "is not a readable SQLite database");
     throw new UnusableDatabaseError(path, `Cannot read the snapshot ${path}: ${(error as Error).message}.`);
   } finally {
     db?.close();
   }
+}
+
+function cannotRead(path: string, error: unknown): UnusableDatabaseError {
+  return new UnusableDatabaseError(path, `Cannot read the snapshot ${path}: ${(error as Error).message}. Pass the path of a file written by a paysim snapshot.`);
 }
 
 function nonEmptyFile(path: string): boolean {
@@ -114,6 +224,11 @@ function nonEmptyFile(path: string): boolean {
 
 function notSnapshot(path: string, what: string): UnusableDatabaseError {
   return new UnusableDatabaseError(path, `The file ${path} ${what}, so it is not a paysim snapshot; paysim leaves it as it is. Pass a file written by a paysim snapshot.`);
+}
+
+/** Removes the database file at `path` and the files SQLite keeps beside it. */
+export function removeDatabaseFiles(path: string): void {
+  for (const suffix of ["", "-wal", "-shm", "-journal"]) rmSync(path + suffix, { force: true });
 }
 
 /**
@@ -133,7 +248,7 @@ export async function openFromSnapshot(snapshotPath: string, dbPath: string, mig
   try {
     return openDatabase(dbPath, migrations, options);
   } catch (error) {
-    for (const suffix of ["", "-wal", "-shm", "-journal"]) rmSync(dbPath + suffix, { force: true });
+    removeDatabaseFiles(dbPath);
     throw error;
   }
 }

@@ -17,13 +17,14 @@ export interface EventRecord {
 
 /**
  * Starts recording: attach it when the bus is made (`onBusReady`), before anything is announced.
+ * `earlier` are events the instance holds from before it started (an imported snapshot's), listed first.
  *
  * @example
  * const record = recordEvents(bus);
  * record.entries(); // [{ id: "evt_…", companyId: "co_…", type: "payment_intent.created", objectId: "pi_…" }]
  */
-export function recordEvents(bus: Bus): EventRecord {
-  let entries: RecordedEvent[] = [];
+export function recordEvents(bus: Bus, earlier: readonly RecordedEvent[] = []): EventRecord {
+  let entries: RecordedEvent[] = [...earlier];
   const onEvent = ({ id, companyId, type, objectId }: EventCreated) => void entries.push({ id, companyId, type, objectId });
   bus.on("event.created", onEvent);
   return {

@@ -73,6 +73,29 @@ describe("paysim exec", () => {
     expect(result.code).toBe(status);
   });
 
+  it.each(["SIGHUP", "SIGQUIT"] as const)(
+    "passes %s on (a closed terminal sends SIGHUP, Ctrl-\\ SIGQUIT), waits for the command, writes the export and exits with the command's status",
+    async (signal) => {
+      const dir = useTempDir("paysim-cli-exec-");
+      const snapshot = join(dir, "after.db");
+      const marker = join(dir, "command-finished");
+      // The command creates a payment, then on the signal finishes its work (a file) and exits 5; it
+      // ends itself after a while should exec never pass the signal on.
+      const script = `process.on("${signal}", () => { require("node:fs").writeFileSync(${JSON.stringify(marker)}, "done"); process.exit(5); });
+        setTimeout(() => process.exit(9), 30000);
+        ${CREATE_INTENT}.then((r) => r.json()).then((intent) => console.log("created", intent.id));`;
+      const exec = useCli(["exec", "--export-on-exit", snapshot, "--", process.execPath, "-e", script], { cwd: dir });
+      const [, intentId] = await exec.waitFor(/created (pi_\S+)/);
+      const result = await exec.stop(signal);
+      expect(result.signal).toBeNull();
+      expect(result.code).toBe(5);
+      expect(existsSync(marker)).toBe(true);
+      const exported = new Database(snapshot, { readonly: true, fileMustExist: true });
+      defer(() => exported.close());
+      expect(exported.prepare("SELECT count(*) FROM payment_intents WHERE id = ?").pluck().get(intentId)).toBe(1);
+    },
+  );
+
   it("lets a paysim command inside the command find this server through the variables", async () => {
     const cwd = useTempDir("paysim-cli-exec-");
     const result = await runCli(["exec", "--verbose", "--", process.execPath, PAYSIM_BIN, "clock", "show"], { cwd });
@@ -224,6 +247,19 @@ describe("paysim exec", () => {
     const result = await runCli(["exec", "--", "paysim-no-such-command"], { cwd: useTempDir("paysim-cli-exec-") });
     expect(result.code).toBe(127);
     expect(result.stderr).toContain("paysim-no-such-command");
+  });
+
+  it("--help describes exec's own options, not start's (no key kept between runs, no earlier --forward-to)", async () => {
+    const result = await runCli(["exec", "--help"], { cwd: useTempDir("paysim-cli-exec-") });
+    expect(result.code).toBe(0);
+    const help = result.stdout.replace(/\s+/g, " ");
+    expect(help).not.toContain("generated on first start");
+    expect(help).not.toContain("earlier --forward-to URLs");
+    expect(help).toContain("--secret-key <key> the default company's key (sk_test_…), given to the command as PAYSIM_SECRET_KEY; without it (or a key in --config) each run makes a new one");
+    expect(help).toContain("--forward-to <url> send the run's events to this URL (repeatable); the command gets their signing secret as PAYSIM_WEBHOOK_SECRET");
+    expect(help).toContain("SIGINT, SIGTERM, SIGHUP (a closed terminal), SIGQUIT, SIGUSR2 and SIGALRM are passed to the command");
+    const start = (await runCli(["start", "--help"], { cwd: useTempDir("paysim-cli-exec-") })).stdout.replace(/\s+/g, " ");
+    expect(start).toContain("generated on first start");
   });
 
   it("refuses to run without a command", async () => {

@@ -1,8 +1,9 @@
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, statSync, watch, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { Database } from "../../src/store/sqlite-driver.js";
+import { startPaysim } from "../../src/index.js";
 import { PAYSIM_BIN, runCli } from "../helpers/cli.js";
 import { defer, usePaysimCli, useTempDir, useTmux } from "../helpers/disposables.js";
 import { callApi, clientFor, createIntent } from "../helpers/paysim.js";
@@ -82,5 +83,41 @@ describe("paysim start --export-on-exit / --import", () => {
     const db = new Database(snapshot, { readonly: true, fileMustExist: true });
     defer(() => db.close());
     expect(db.prepare("SELECT amount FROM payment_intents WHERE id = ?").pluck().get(intent.id)).toBe(777);
+  }, 60_000);
+
+  it("a second SIGTERM while --export-on-exit writes leaves no temporary file beside the target, and exits 130", async () => {
+    const dir = useTempDir("paysim-cli-snapshot-");
+    // A state of some 20 MB, so that writing its snapshot takes a while.
+    const big = join(dir, "big.db");
+    const source = await startPaysim();
+    await source.snapshot(big);
+    await source.close();
+    const db = new Database(big);
+    db.exec(`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 20000)
+      INSERT INTO payment_intents (id, company_id, reference, amount, currency, description, capture_method, state, created_at, updated_at)
+      SELECT 'pi_bulk' || i, (SELECT id FROM companies LIMIT 1), printf('ref_%d', i), 100, 'EUR', printf('%.1000c', 'x'), 'automatic', 'created', '2025-01-01T00:00:00.000Z', '2025-01-01T00:00:00.000Z' FROM n`);
+    db.close();
+    const target = join(dir, "exported.db");
+    const started = await usePaysimCli(["--db", ":memory:", "--no-ui", "--import", big, "--export-on-exit", target], { cwd: dir });
+    const temporary = new Promise<void>((resolve) => {
+      const watcher = watch(dir, (_event, name) => {
+        if (name?.startsWith(".exported.db.") && name.endsWith(".tmp")) {
+          watcher.close();
+          resolve();
+        }
+      });
+      defer(() => watcher.close());
+    });
+    started.cli.child.kill("SIGTERM");
+    await temporary;
+    const result = await started.cli.stop("SIGTERM");
+    expect(result.code).toBe(130);
+    expect(readdirSync(dir).filter((name) => name.endsWith(".tmp"))).toEqual([]);
+    // Either the export was interrupted (nothing at the target) or it had just finished (a whole snapshot).
+    if (readdirSync(dir).includes("exported.db")) {
+      const exported = new Database(target, { readonly: true });
+      defer(() => exported.close());
+      expect(exported.pragma("integrity_check", { simple: true })).toBe("ok");
+    }
   }, 60_000);
 });

@@ -12,11 +12,22 @@ interface ExecFlags extends ServerFlags {
   verbose: boolean;
 }
 
-/** The signals `exec` passes on to the command rather than stopping for. */
-const PASSED_ON: readonly NodeJS.Signals[] = ["SIGINT", "SIGTERM"];
+/**
+ * The signals `exec` passes on to the command rather than dying of: every one whose default would
+ * end the process and that Node.js lets a program handle (SIGUSR1 starts Node's debugger; SIGPIPE
+ * is ignored by Node). A closed terminal sends SIGHUP; Ctrl-\ sends SIGQUIT.
+ */
+const PASSED_ON: readonly NodeJS.Signals[] = ["SIGHUP", "SIGINT", "SIGQUIT", "SIGTERM", "SIGUSR2", "SIGALRM"];
 
 export function execCommand(output: Output = consoleOutput): Command {
-  return addServerOptions(new Command("exec"), { port: 0, db: ":memory:", dbHelp: 'SQLite file, or ":memory:" for a throwaway run (the default here)', stopsWhen: "the command has ended" })
+  return addServerOptions(new Command("exec"), {
+    port: 0,
+    db: ":memory:",
+    dbHelp: 'SQLite file, or ":memory:" for a throwaway run (the default here)',
+    stopsWhen: "the command has ended",
+    secretKeyHelp: "the default company's key (sk_test_…), given to the command as PAYSIM_SECRET_KEY; without it (or a key in --config) each run makes a new one",
+    forwardToHelp: "send the run's events to this URL (repeatable); the command gets their signing secret as PAYSIM_WEBHOOK_SECRET",
+  })
     .description("Run a command against a paysim started for it, and exit with the command's status")
     .argument("<command...>", "the command and its arguments, after --")
     .addOption(new Option("--verbose", "print paysim's log lines (requests, events, deliveries) on stderr").default(false))
@@ -27,7 +38,8 @@ paysim starts first (by default on a free port with an in-memory database); the 
 runs once it serves, with PAYSIM_URL and PAYSIM_SECRET_KEY (and, with --forward-to,
 PAYSIM_WEBHOOK_SECRET) in its environment, so the other paysim commands inside it find
 this server. When the command ends paysim stops, and exec exits with the command's
-status (128 + n if signal n ended it). SIGINT and SIGTERM are passed to the command.
+status (128 + n if signal n ended it). SIGINT, SIGTERM, SIGHUP (a closed terminal),
+SIGQUIT, SIGUSR2 and SIGALRM are passed to the command; paysim then waits for it as usual.
 If paysim cannot start, the command is not run and exec exits 1. With --export-on-exit,
 paysim writes its snapshot after the command ends; if that fails, exec says so and exits 1
 when the command itself succeeded.
@@ -78,18 +90,23 @@ async function runExec(command: string[], flags: ExecFlags, output: Output): Pro
   reporter?.started(instance);
 
   const status = await runCommand(command, execEnvironment(instance), output);
+  const stop = closeWithExport(instance, flags.exportOnExit, output);
+  // A signal now, with the command gone, stops the export cleanly and exits at once.
+  const interrupted = (signal: NodeJS.Signals) => void stop.interruptExport().finally(() => process.exit(128 + (constants.signals[signal] ?? 0)));
+  for (const signal of PASSED_ON) process.on(signal, interrupted);
   // A snapshot that could not be written fails a run that otherwise passed (closeWithExport said why).
-  const exported = await closeWithExport(instance, flags.exportOnExit, output)().then(
+  const exported = await stop().then(
     () => true,
     () => false,
   );
+  for (const signal of PASSED_ON) process.off(signal, interrupted);
   reporter?.stop();
   return status === 0 && !exported ? 1 : status;
 }
 
 /**
  * Runs the command with the standard streams inherited and `extraEnv` added, passing on
- * SIGINT and SIGTERM; resolves with its exit status, 128 + n if signal n ended it, and 127
+ * every signal of PASSED_ON; resolves with its exit status, 128 + n if signal n ended it, and 127
  * if it could not be started at all (as a shell does).
  */
 function runCommand(command: string[], extraEnv: Record<string, string>, output: Output): Promise<number> {

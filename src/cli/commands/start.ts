@@ -10,7 +10,7 @@ import { databaseRecordPath, readInstanceFile, recordIsFor } from "../instance-f
 import { consoleOutput, type Output } from "../output.js";
 import { colourEnabled, interactiveTerminal } from "../../ui/terminal.js";
 import { bannerFacts } from "../banner-facts.js";
-import { closeWithExport } from "../close-with-export.js";
+import { closeWithExport, type Stop } from "../close-with-export.js";
 import { startJsonReporter } from "../reporters/json.js";
 import { startLinesReporter } from "../reporters/lines.js";
 import type { Reporter } from "../reporters/subscribe.js";
@@ -22,7 +22,14 @@ interface StartFlags extends ServerFlags {
 }
 
 export function startCommand(output: Output = consoleOutput): Command {
-  return addServerOptions(new Command("start"), { port: 7420, db: ".paysim/paysim.db", dbHelp: 'SQLite file, or ":memory:" for a throwaway run', stopsWhen: "stopped by SIGINT, SIGTERM or q" })
+  return addServerOptions(new Command("start"), {
+    port: 7420,
+    db: ".paysim/paysim.db",
+    dbHelp: 'SQLite file, or ":memory:" for a throwaway run',
+    stopsWhen: "stopped by SIGINT, SIGTERM or q",
+    secretKeyHelp: "the default company's key (sk_test_…); generated on first start",
+    forwardToHelp: "forward this run's events to this URL (repeatable); earlier --forward-to URLs not named again are removed",
+  })
     .description("Start the sandbox: the /v1 API, the checkout pages, the dashboard and webhook delivery")
     .addOption(new Option("--no-ui", "print plain log lines instead of the live view").env("PAYSIM_NO_UI"))
     .addOption(new Option("--json", "print one JSON object per line (NDJSON)").env("PAYSIM_JSON").default(false))
@@ -92,7 +99,7 @@ async function runStart(flags: StartFlags, output: Output): Promise<number | und
     const live = renderLiveView({ ...instance, close: exportOnExit }, { banner: bannerFacts(instance, { db: flags.db, host: flags.host }), feed });
     let signalled = false;
     const quit = () => {
-      if (signalled) process.exit(130);
+      if (signalled) return exitAtOnce(exportOnExit);
       signalled = true;
       void live.quit();
     };
@@ -111,7 +118,7 @@ async function runStart(flags: StartFlags, output: Output): Promise<number | und
 
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
-    if (stopping) process.exit(130);
+    if (stopping) return exitAtOnce(exportOnExit);
     stopping = true;
     if (!flags.json) output.line(`paysim: ${signal} received, stopping…`);
     void exportOnExit().then(
@@ -122,4 +129,13 @@ async function runStart(flags: StartFlags, output: Output): Promise<number | und
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);
   return undefined;
+}
+
+/**
+ * A second SIGINT or SIGTERM while stopping: exit now with 130, without waiting for the close.
+ * A snapshot being written is interrupted first, and the exit waits only until its temporary file
+ * is removed: a half-written copy of the keys and secrets is never left beside the target.
+ */
+function exitAtOnce(stop: Stop): void {
+  void stop.interruptExport().finally(() => process.exit(130));
 }

@@ -22,6 +22,7 @@ export function createEventsRepo(db: Db) {
   const byId = objectRows<StoredEvent>(db.prepare("SELECT * FROM events WHERE company_id = ? AND id = ?"));
   // For the dashboard's object pages: no index on object_id, so it reads the company's events, newest first.
   const forObject = db.prepare("SELECT * FROM events WHERE company_id = ? AND object_id = ? ORDER BY seq DESC LIMIT ?");
+  const every = db.prepare("SELECT id, company_id, type, object_id FROM events ORDER BY seq");
   // The stored body is the event's resource, byte for byte.
   const pages = pagedLister(db, { table: "events", filterColumn: "type", json: "body" });
   return {
@@ -34,5 +35,7 @@ export function createEventsRepo(db: Db) {
     /** The newest `limit` events about one object (a payment intent, a payout), newest first. */
     forObject: (companyId: string, objectId: string, limit: number) => forObject.all(companyId, objectId, limit) as StoredEvent[],
     seqOf: (companyId: string, id: string) => pages.seqOf(companyId, id),
+    /** Every event of every company, oldest first, without its body. */
+    everyId: () => every.all() as Pick<StoredEvent, "id" | "company_id" | "type" | "object_id">[],
   };
 }
