@@ -1,7 +1,8 @@
 import { createMiddleware } from "hono/factory";
 import { ApiError } from "../../domain/errors.js";
 import type { AppEnv } from "../env.js";
-import { hostAndTarget } from "../node-adapter.js";
+import { headerLineCount, hostAndTarget } from "../node-adapter.js";
+import { refuseRepeated } from "./repeated-header.js";
 
 /** The host name of a Host header, without its port. */
 export function hostName(header: string): string {
@@ -58,6 +59,7 @@ export function hostGuard(allowed: ReadonlySet<string> | undefined) {
   return createMiddleware<AppEnv>(function hostGuardMiddleware(c, next) {
     const { host, target } = hostAndTarget(c);
     checkHost(host, target);
+    refuseRepeated(headerLineCount(c, "host"), "Host", "invalid_request");
     return next();
   });
 }

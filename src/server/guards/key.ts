@@ -4,7 +4,8 @@ import { hashSecretKey, isSecretKey } from "../../domain/secret-keys.js";
 import type { Store } from "../../store/index.js";
 import type { Company } from "../../store/repos/companies.js";
 import type { AppEnv } from "../env.js";
-import { header } from "../node-adapter.js";
+import { header, headerLineCount } from "../node-adapter.js";
+import { refuseRepeated } from "./repeated-header.js";
 
 // The scheme name is case-insensitive (RFC 9110 §11.1); the key is not.
 const BEARER = /^Bearer +(\S+) *$/i;
@@ -20,6 +21,7 @@ const BEARER = /^Bearer +(\S+) *$/i;
 export function apiKeyAuth(store: Store) {
   const companyOfKey = keyGuard(store);
   return createMiddleware<AppEnv>(function apiKeyAuthMiddleware(c, next) {
+    refuseRepeated(headerLineCount(c, "authorization"), "Authorization", "unauthorized");
     c.set("company", companyOfKey(header(c, "authorization")));
     return next();
   });

@@ -5,7 +5,8 @@ import { ApiError } from "../../domain/errors.js";
 import { isDroppedField, maskInput } from "../../domain/masking.js";
 import { refuseIllFormedText } from "../../domain/validation.js";
 import type { AppEnv } from "../env.js";
-import { header, readNodeBody } from "../node-adapter.js";
+import { refuseRepeated } from "../guards/repeated-header.js";
+import { header, headerLineCount, readNodeBody } from "../node-adapter.js";
 
 export const MAX_BODY_BYTES = 64 * 1024;
 const MAX_DEPTH = 32;
@@ -38,6 +39,7 @@ const limitWebBody = bodyLimit({
 export function jsonBody() {
   return createMiddleware<AppEnv>(async function jsonBodyMiddleware(c, next) {
     const bytes = await readLimited(c);
+    if (bytes.byteLength > 0) refuseRepeated(headerLineCount(c, "content-type"), "Content-Type", "invalid_request");
     c.set("body", bytes.byteLength === 0 ? {} : parseJsonObject(bytes, header(c, "content-type")));
     await next();
   });
