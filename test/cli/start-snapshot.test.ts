@@ -13,7 +13,7 @@ import { requireTmux } from "../helpers/tmux.js";
 const sha256 = (path: string) => createHash("sha256").update(readFileSync(path)).digest("hex");
 
 describe("paysim start --export-on-exit / --import", () => {
-  it.each(["SIGTERM", "SIGINT"] as const)("--export-on-exit writes a 0600 snapshot on %s that the next --import starts from, unchanged", async (signal) => {
+  it.each(["SIGTERM", "SIGINT", "SIGHUP", "SIGQUIT"] as const)("--export-on-exit writes a 0600 snapshot on %s that the next --import starts from, unchanged", async (signal) => {
     const dir = useTempDir("paysim-cli-snapshot-");
     const snapshot = join(dir, "exported.db");
     const first = await usePaysimCli(["--db", ":memory:", "--no-ui", "--export-on-exit", snapshot], { cwd: dir });

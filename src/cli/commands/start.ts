@@ -26,7 +26,7 @@ export function startCommand(output: Output = consoleOutput): Command {
     port: 7420,
     db: ".paysim/paysim.db",
     dbHelp: 'SQLite file, or ":memory:" for a throwaway run',
-    stopsWhen: "stopped by SIGINT, SIGTERM or q",
+    stopsWhen: "stopped by Ctrl-C, SIGTERM, SIGHUP (a closed terminal), SIGQUIT or q",
     secretKeyHelp: "the default company's key (sk_test_…); generated on first start",
     forwardToHelp: "forward this run's events to this URL (repeatable); earlier --forward-to URLs not named again are removed",
   })
@@ -103,8 +103,7 @@ async function runStart(flags: StartFlags, output: Output): Promise<number | und
       signalled = true;
       void live.quit();
     };
-    process.on("SIGINT", quit);
-    process.on("SIGTERM", quit);
+    for (const signal of STOP_SIGNALS) process.on(signal, quit);
     void live.waitUntilExit().then(
       () => process.exit(0),
       (error: unknown) => {
@@ -120,16 +119,23 @@ async function runStart(flags: StartFlags, output: Output): Promise<number | und
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) return exitAtOnce(exportOnExit);
     stopping = true;
-    if (!flags.json) output.line(`paysim: ${signal} received, stopping…`);
+    // After SIGHUP the terminal is gone: nothing is left to read the line.
+    if (!flags.json && signal !== "SIGHUP") output.line(`paysim: ${signal} received, stopping…`);
     void exportOnExit().then(
       () => process.exit(0),
       () => process.exit(1),
     );
   };
-  process.on("SIGINT", stop);
-  process.on("SIGTERM", stop);
+  for (const signal of STOP_SIGNALS) process.on(signal, stop);
   return undefined;
 }
+
+/**
+ * The signals that stop paysim cleanly (the export written, pending deliveries kept): Ctrl-C,
+ * SIGTERM, a closed terminal (SIGHUP) and Ctrl-\ (SIGQUIT), whose default would end paysim with
+ * no export at all.
+ */
+const STOP_SIGNALS: readonly NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT"];
 
 /**
  * A second SIGINT or SIGTERM while stopping: exit now with 130, without waiting for the close.
