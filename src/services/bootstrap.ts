@@ -1,7 +1,9 @@
 import { ConfigError, type CompanyConfig, type ParsedConfig } from "../config.js";
 import type { Chaos } from "../domain/chaos.js";
 import type { Ids } from "../domain/ids.js";
+import { maskText } from "../domain/masking.js";
 import { hashSecretKey } from "../domain/secret-keys.js";
+import { hasNoCardNumber } from "../domain/webhook-url.js";
 import type { Clock } from "../runtime/clock.js";
 import type { Store } from "../store/index.js";
 import type { Company } from "../store/repos/companies.js";
@@ -106,6 +108,14 @@ export function bootstrap(store: Store, clock: Clock, ids: Ids, options: Bootstr
       }
       return { company, secretKey: keysByCompany[i]![keysByCompany[i]!.length - 1], endpoints: [] };
     });
+    // An endpoint whose URL holds a card number comes from before paysim refused such URLs: the
+    // number leaves the database, and so does the endpoint, as its masked URL would send the
+    // deliveries elsewhere (docs/guarantees.md, "No card number at rest").
+    const retiredEndpoints = store.webhookEndpoints.everyLive().filter((endpoint) => !hasNoCardNumber(endpoint.url));
+    for (const endpoint of retiredEndpoints) {
+      store.webhookEndpoints.retire(endpoint.id, maskText(endpoint.url), now);
+      options.onEndpointRemoved?.(endpoint.id);
+    }
     const defaultCompany = companies[0]!.company;
     store.companies.makeDefault(defaultCompany.id);
     const forwardEndpoints = (options.forwardTo ?? []).map((url) =>

@@ -217,3 +217,31 @@ describe("starting without a config", () => {
     expect(second.companies[0]!.endpoints).toHaveLength(1);
   });
 });
+
+describe("an endpoint whose URL holds a card number, stored before paysim refused such URLs", () => {
+  it("is removed at the next start, its URL masked in the endpoint and its deliveries: no card number stays in the file", async () => {
+    const dir = folder();
+    const db = join(dir, "paysim.db");
+    const first = await createPaysim({ port: 0, db, secretKey: "sk_test_old_urls_0001" });
+    const kept = await callApi(first.url, first.secretKey, "POST", "/v1/webhook_endpoints", { body: { url: "http://127.0.0.1:9/kept" }, idempotencyKey: "kept-1" });
+    const old = await callApi(first.url, first.secretKey, "POST", "/v1/webhook_endpoints", { body: { url: "http://127.0.0.1:9/old" }, idempotencyKey: "old-1" });
+    await createIntent(clientFor(first.url, first.secretKey));
+    await first.close();
+    // What an older paysim could store: the card number straight in the URL, and in its deliveries.
+    const pan = "4242424242424242";
+    const raw = new Database(db);
+    raw.prepare("UPDATE webhook_endpoints SET url = ? WHERE id = ?").run(`http://127.0.0.1:9/orders/${pan}`, old.body.id);
+    raw.prepare("UPDATE deliveries SET url = ? WHERE endpoint_id = ?").run(`http://127.0.0.1:9/orders/${pan}`, old.body.id);
+    raw.close();
+
+    const second = await start({ db, secretKey: "sk_test_old_urls_0001" });
+    const listed = await callApi(second.url, second.secretKey, "GET", "/v1/webhook_endpoints");
+    expect(listed.body.data.map((e: { id: string }) => e.id)).toEqual([kept.body.id]);
+    await second.close();
+    const stored = snapshot(db).endpoints as { id: string; url: string; deleted_at: string | null }[];
+    expect(stored.find((e) => e.id === old.body.id)).toMatchObject({ url: "http://127.0.0.1:9/orders/************4242", deleted_at: expect.any(String) });
+    for (const suffix of ["", "-wal"]) {
+      if (existsSync(db + suffix)) expect(readFileSync(db + suffix).includes(pan)).toBe(false);
+    }
+  });
+});

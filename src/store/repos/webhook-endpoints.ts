@@ -30,6 +30,9 @@ export function createWebhookEndpointsRepo(db: Db) {
   const setSecret = db.prepare("UPDATE webhook_endpoints SET secret = ? WHERE id = ?");
   const byId = db.prepare("SELECT * FROM webhook_endpoints WHERE company_id = ? AND id = ? AND deleted_at IS NULL");
   const softDelete = db.prepare("UPDATE webhook_endpoints SET deleted_at = ? WHERE company_id = ? AND id = ? AND deleted_at IS NULL");
+  const everyLive = db.prepare("SELECT * FROM webhook_endpoints WHERE deleted_at IS NULL ORDER BY seq");
+  const retire = db.prepare("UPDATE webhook_endpoints SET url = ?, deleted_at = ? WHERE id = ? AND deleted_at IS NULL");
+  const retireDeliveries = db.prepare("UPDATE deliveries SET url = ? WHERE endpoint_id = ?");
   return {
     byId: (companyId: string, id: string) => byId.get(companyId, id) as WebhookEndpointRow | undefined,
     softDelete: (companyId: string, id: string, at: string) => softDelete.run(at, companyId, id).changes === 1,
@@ -40,6 +43,13 @@ export function createWebhookEndpointsRepo(db: Db) {
     fromForwardTo: () => fromForwardTo.all() as WebhookEndpointRow[],
     setFromForwardTo: (id: string, marked: boolean) => void setFromForwardTo.run(marked ? 1 : 0, id),
     live: (companyId: string) => live.all(companyId) as WebhookEndpointRow[],
+    /** The live endpoints of every company. */
+    everyLive: () => everyLive.all() as WebhookEndpointRow[],
+    /** Deletes the endpoint and writes `url` (its URL, cleaned) over the one it and its deliveries held. */
+    retire: (id: string, url: string, at: string) => {
+      retire.run(url, at, id);
+      retireDeliveries.run(url, id);
+    },
     byUrl: (companyId: string, url: string) => byUrl.get(companyId, url) as WebhookEndpointRow | undefined,
   };
 }
