@@ -46,13 +46,15 @@ function integer(name: string, min: number, max: number) {
   };
 }
 
-function timeScale(raw: string): number {
+/** `--time-scale <n>`: a number in the clock's range, refused in the same words wherever the flag is taken. */
+export function timeScale(raw: string): number {
   const value = Number(raw);
   if (raw.trim() === "" || !isTimeScale(value)) throw new InvalidArgumentError(`--time-scale must be ${TIME_SCALE_RANGE}, e.g. 60.`);
   return value;
 }
 
-function collect(value: string, previous: string[] | undefined): string[] {
+/** A repeatable flag's values, in the order given. */
+export function collect(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];
 }
 
