@@ -73,7 +73,7 @@ describe("an instance started over HTTP", () => {
     expect(instance.signing_secret).toBe("whsec_worker");
     const intent = await clientFor(instance.url, instance.secret_key).api("POST", "/v1/payment_intents", { body: { amount: 700 }, idempotencyKey: freshKey() });
     const [delivered] = await receiver.waitForRequests(1);
-    expect(JSON.parse(delivered!.body)).toMatchObject({ type: "payment_intent.created", data: { id: intent.body.id } });
+    expect(JSON.parse(delivered!.body.toString("utf8"))).toMatchObject({ type: "payment_intent.created", data: { id: intent.body.id } });
     expect(verifySignature(delivered!.body, String(delivered!.headers["service-signature"]), "whsec_worker")).toBe(true);
   });
 
