@@ -286,6 +286,8 @@ async function main() {
   results.reset = await benchReset(dir);
   await quiet();
   results.fault_rules = await benchFaultRules(dir);
+  await quiet();
+  results.instances = await benchInstances();
 
   print(results);
   writeFileSync(join(ROOT, "bench/results.json"), `${JSON.stringify(results, null, 2)}\n`);
@@ -465,6 +467,63 @@ async function benchFaultRules(dir) {
   return { rules: RULES, without_rules: medianRun(runs.without), with_rules: medianRun(runs.with), runs_req_per_s: { without: runs.without.map((r) => r.req_per_s), with: runs.with.map((r) => r.req_per_s) } };
 }
 
+/**
+ * Instances (POST /v1/sandbox/instances): the time from sending the creation to the new instance's
+ * first answer (its /health), one at a time, against the same for startPaysim() in this process
+ * once warm (the target); then 64 at once, and what they add to the server's RSS.
+ * `BENCH_ONLY=instances` runs this measure alone.
+ */
+async function benchInstances() {
+  const ROUNDS = 30;
+  const LIMIT = 64;
+  const { startPaysim } = await import("../dist/index.js");
+  const inProcess = [];
+  for (let i = 0; i <= ROUNDS; i++) {
+    const started = performance.now();
+    const paysim = await startPaysim();
+    await (await fetch(`${paysim.url}/health`)).text();
+    if (i > 0) inProcess.push(performance.now() - started); // the first one loads the code
+    await paysim.close();
+  }
+  const server = await startServer([join(ROOT, "bin/paysim.js"), "start", "--no-ui", "--port", "0", "--db", ":memory:", "--secret-key", KEY], "paysim");
+  await firstHealth(server.url);
+  const createOne = async (i) => {
+    const started = performance.now();
+    const instance = await httpJson(server.url, "POST", "/v1/sandbox/instances", {}, { "idempotency-key": `instance-${i}` });
+    if (instance.object !== "instance") throw new Error(`The instances measure was refused: ${JSON.stringify(instance)}`);
+    await (await fetch(`${instance.url}/health`)).text();
+    return { instance, ms: performance.now() - started };
+  };
+  const usable = [];
+  for (let i = 0; i <= ROUNDS; i++) {
+    const { instance, ms } = await createOne(`one-${i}`);
+    if (i > 0) usable.push(ms);
+    await httpJson(server.url, "DELETE", `/v1/sandbox/instances/${instance.id}`);
+  }
+  const rssBefore = rssMb(server.child.pid);
+  const started = performance.now();
+  const all = await Promise.all(Array.from({ length: LIMIT }, (_, i) => createOne(`all-${i}`)));
+  const allMs = performance.now() - started;
+  // Each one used once, as a test worker would, before the memory is read.
+  await Promise.all(all.map(({ instance }) => fetch(`${instance.url}/v1/payment_intents`, { method: "POST", headers: { authorization: `Bearer ${instance.secret_key}`, "content-type": "application/json", "idempotency-key": "one" }, body: CREATION_BODY }).then((r) => r.text())));
+  const rssAfter = rssMb(server.child.pid);
+  await stop(server.child);
+  return {
+    rounds: ROUNDS,
+    start_paysim_warm_ms: { median: Number(median(inProcess).toFixed(1)), p95: Number(percentile(inProcess, 95).toFixed(1)) },
+    instance_usable_ms: { median: Number(median(usable).toFixed(1)), p95: Number(percentile(usable, 95).toFixed(1)) },
+    all_64_at_once_ms: Math.round(allMs),
+    rss_mb: { without_instances: rssBefore, with_64: rssAfter, per_instance: Number(((rssAfter - rssBefore) / LIMIT).toFixed(1)) },
+  };
+}
+
+function printInstances(x) {
+  console.log(
+    `instances                usable ${x.instance_usable_ms.median} ms after POST (p95 ${x.instance_usable_ms.p95}), startPaysim() warm + /health ${x.start_paysim_warm_ms.median} ms (p95 ${x.start_paysim_warm_ms.p95}), ` +
+      `${x.rounds} rounds; 64 at once in ${x.all_64_at_once_ms} ms; RSS ${x.rss_mb.without_instances} MB → ${x.rss_mb.with_64} MB with 64 (${x.rss_mb.per_instance} MB each)\n`,
+  );
+}
+
 function printFaultRules(f) {
   console.log(
     `fault rules              read by id ${f.with_rules.req_per_s} req/s (p50 ${f.with_rules.p50_ms} ms, p99 ${f.with_rules.p99_ms} ms) with ${f.rules} rules that never hit it, ` +
@@ -491,6 +550,7 @@ function print(r) {
   console.log(`scheduler                ${r.scheduler.due_retries} due retries drained in ${r.scheduler.drained_ms} ms (advance answered in ${r.scheduler.advance_answered_ms} ms)\n`);
   if (r.reset) printReset(r.reset);
   if (r.fault_rules) printFaultRules(r.fault_rules);
+  if (r.instances) printInstances(r.instances);
 }
 
 function printReset(reset) {
@@ -503,6 +563,8 @@ if (process.env.BENCH_ONLY === "reset") {
 } else if (process.env.BENCH_ONLY === "faults") {
   const dir = temporaryDirectory("paysim-bench-");
   printFaultRules(await benchFaultRules(dir));
+} else if (process.env.BENCH_ONLY === "instances") {
+  printInstances(await benchInstances());
 } else {
   await main();
 }

@@ -29,11 +29,30 @@ const endpointSchema = z.strictObject({
   chaos: chaosSchema().nullable().optional(),
 });
 
+const NAME_RULE = "must be a non-empty string";
+const CURRENCY_RULE = "must be an upper-case ISO 4217 code such as EUR";
+
+/**
+ * A company's `name` and `currency`, as a config file declares them and `POST /v1/sandbox/instances`
+ * takes them. With a `label` each message starts with the field's name and ends with a full stop, as
+ * the API's do; without one they start with "must", for a config file's messages, which name the
+ * field themselves. The currency has no default here: each caller gives its own.
+ */
+export function companyFieldSchemas(label?: boolean) {
+  const say = (field: string, rule: string) => (label ? `${field} ${rule}.` : rule);
+  return {
+    // Masked as any text paysim takes in: a name is stored and shown. Keys and secrets are not
+    // text but credentials, compared as given (and never stored in clear or shown).
+    name: z.string({ error: say("name", NAME_RULE) }).trim().min(1, { error: say("name", NAME_RULE) }).max(200).transform(maskText),
+    currency: z.string({ error: say("currency", CURRENCY_RULE) }).refine(isCurrency, { error: say("currency", CURRENCY_RULE) }),
+  };
+}
+
+const companyFields = companyFieldSchemas();
+
 const companySchema = z.strictObject({
-  // Masked as any text paysim takes in: a name is stored and shown. Keys and secrets are not
-  // text but credentials, compared as given (and never stored in clear or shown).
-  name: z.string({ error: "must be a non-empty string" }).trim().min(1, { error: "must be a non-empty string" }).max(200).transform(maskText),
-  currency: z.string().refine(isCurrency, { error: "must be an upper-case ISO 4217 code such as EUR" }).default("EUR"),
+  name: companyFields.name,
+  currency: companyFields.currency.default("EUR"),
   secret_key: z.string().refine(isSecretKey, { error: SECRET_KEY_RULE }).optional(),
   webhook_endpoints: z.array(endpointSchema).default([]),
 });
@@ -98,6 +117,14 @@ export function startInputProblem(inputs: StartInputs): StartInputProblem | unde
     if (!inputs.forwardTo?.length) return { input: "chaos", rule: "is refused: it applies to the forward-to endpoints only, and none is given" };
   }
   return undefined;
+}
+
+/**
+ * The message for a start option that breaks its rule, the option named by `nameOf` (a flag, an
+ * option of startPaysim(), a field of an API body).
+ */
+export function startInputMessage(problem: StartInputProblem, nameOf: (input: keyof StartInputs) => string): string {
+  return `${nameOf(problem.input)}${problem.url === undefined ? "" : ` ${JSON.stringify(problem.url)}`} ${problem.rule}.`;
 }
 
 /** The chaos of the forwardTo endpoints, from a `--chaos` spec or a settings object, or what is wrong with it. */

@@ -1,7 +1,7 @@
 import { Bus } from "./bus.js";
 import { createIds, type RandomSource } from "./domain/ids.js";
 import { loopbackHostNames } from "./domain/loopback.js";
-import { ConfigError, loadConfigFile, parseConfig, startChaos, startInputProblem } from "./config.js";
+import { ConfigError, loadConfigFile, parseConfig, startChaos, startInputMessage, startInputProblem } from "./config.js";
 import { loadTestCards, loadTestDestinations } from "./fixture-data.js";
 import { listenHttp, portlessListener } from "./http-listener.js";
 import type { StartPaysimOptions } from "./options.js";
@@ -15,8 +15,9 @@ import { serveOnNode } from "./server/node-adapter.js";
 import { createFaultRules, type FaultRules } from "./services/faults.js";
 import { createPayoutService } from "./services/payouts.js";
 import { createPayoutSimulator, registerPayoutMoves } from "./sim/payout-simulator.js";
-import { bootstrap, type BootstrappedCompany } from "./services/bootstrap.js";
+import { bootstrap, DEFAULT_COMPANY, type BootstrappedCompany } from "./services/bootstrap.js";
 import { createIdempotentRunner } from "./services/idempotency.js";
+import { createInstanceRegistry, type InstanceInput, type StartedInstance } from "./services/instances.js";
 import { createPaymentIntentService } from "./services/payment-intents.js";
 import { createSandboxReset } from "./services/sandbox-reset.js";
 import { createUnitOfWork, type Work } from "./services/unit-of-work.js";
@@ -54,6 +55,11 @@ export interface PaysimOptions extends StartPaysimOptions {
    * without serving anything.
    */
   listen?: boolean;
+  /**
+   * Set on an instance that another paysim started (POST /v1/sandbox/instances): it starts no
+   * instances of its own.
+   */
+  startedByAnother?: boolean;
 }
 
 export interface PaysimInstance {
@@ -110,7 +116,7 @@ export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimI
   const forwardTo = options.forwardTo === undefined ? [] : typeof options.forwardTo === "string" ? [options.forwardTo] : options.forwardTo;
   // Bad options and a bad config are refused before the database is even opened.
   const problem = startInputProblem({ secretKey: options.secretKey, webhookSecret: options.webhookSecret, forwardTo, chaos: options.chaos });
-  if (problem) throw new ConfigError(`${problem.input}${problem.url === undefined ? "" : ` ${JSON.stringify(problem.url)}`} ${problem.rule}.`);
+  if (problem) throw new ConfigError(startInputMessage(problem, (input) => input));
   const config =
     typeof options.config === "string" ? loadConfigFile(options.config) : options.config === undefined ? undefined : parseConfig(options.config, "(options.config)");
   const timeScale = options.timeScale ?? 1;
@@ -177,6 +183,12 @@ export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimI
     const faults = createFaultRules({ store, clock, ids, bus });
     const heldRequests = createHeldRequests();
     const dashboardAuth = createDashboardAuth(ids, options.realNow ?? realTimeNow);
+    const instances = createInstanceRegistry({
+      clock,
+      ids,
+      runIdempotently,
+      start: options.startedByAnother ? undefined : (input) => startInstance(input, { host, webhookTimeout: options.webhookTimeout, onInternalError: reportError }),
+    });
 
     const app = createApp({
       store,
@@ -196,6 +208,7 @@ export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimI
       faults,
       heldRequests,
       dashboardAuth,
+      instances,
       reportError,
     });
 
@@ -232,7 +245,7 @@ export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimI
         closing ??= (async () => {
           // Requests a fault holds (timeout, latency) would keep the server from closing: cut short.
           heldRequests.releaseAll();
-          await listener.close();
+          await Promise.all([instances.closeAll(), listener.close()]);
           await scheduler.stop();
           dispatcher.close();
           if (db.open) {
@@ -248,6 +261,33 @@ export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimI
     closeRefused();
     throw error;
   }
+}
+
+/**
+ * An instance of POST /v1/sandbox/instances: a whole paysim built as any other, on a free port of
+ * its parent's address, in memory, from the request's checked body (docs/testing.md, "Instances").
+ */
+async function startInstance(input: InstanceInput, parent: Pick<PaysimOptions, "host" | "webhookTimeout" | "onInternalError">): Promise<StartedInstance> {
+  const instance = await createPaysim({
+    ...parent,
+    port: 0,
+    db: ":memory:",
+    config: { companies: [{ name: input.name ?? DEFAULT_COMPANY.name, currency: input.currency ?? DEFAULT_COMPANY.currency }] },
+    secretKey: input.secret_key,
+    webhookSecret: input.webhook_secret,
+    forwardTo: input.forward_to,
+    chaos: input.chaos,
+    timeScale: input.time_scale,
+    payouts: input.payouts,
+    startedByAnother: true,
+  });
+  return {
+    url: instance.url,
+    secretKey: instance.secretKey,
+    signingSecret: instance.forwardEndpoints[0]?.secret ?? null,
+    dashboardLoginUrl: () => instance.dashboardLoginUrl(),
+    close: () => instance.close(),
+  };
 }
 
 /** The chaos of the forwardTo endpoints (already checked by startInputProblem); null for none. */

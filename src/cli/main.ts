@@ -8,6 +8,7 @@ import { execCommand } from "./commands/exec.js";
 import { eventsCommand } from "./commands/events.js";
 import { faultsCommand } from "./commands/faults.js";
 import { fixturesCommand } from "./commands/fixtures.js";
+import { instancesCommand } from "./commands/instances.js";
 import { payoutsCommand } from "./commands/payouts.js";
 import { resetCommand } from "./commands/reset.js";
 import { startCommand } from "./commands/start.js";
@@ -30,6 +31,7 @@ export function buildProgram(output: Output = consoleOutput): Command {
     .addCommand(resetCommand(output))
     .addCommand(checkReceiverCommand(output))
     .addCommand(faultsCommand(output))
+    .addCommand(instancesCommand(output))
     .addHelpText(
       "after",
       `

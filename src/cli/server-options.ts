@@ -1,5 +1,5 @@
 import { InvalidArgumentError, Option, type Command } from "commander";
-import { startInputProblem, type StartInputs } from "../config.js";
+import { startInputMessage, startInputProblem, type StartInputs } from "../config.js";
 import type { PaysimOptions } from "../paysim.js";
 import { isTimeScale, TIME_SCALE_RANGE } from "../runtime/clock.js";
 
@@ -46,13 +46,15 @@ function integer(name: string, min: number, max: number) {
   };
 }
 
-function timeScale(raw: string): number {
+/** `--time-scale <n>`: a number in the clock's range, refused in the same words wherever the flag is taken. */
+export function timeScale(raw: string): number {
   const value = Number(raw);
   if (raw.trim() === "" || !isTimeScale(value)) throw new InvalidArgumentError(`--time-scale must be ${TIME_SCALE_RANGE}, e.g. 60.`);
   return value;
 }
 
-function collect(value: string, previous: string[] | undefined): string[] {
+/** A repeatable flag's values, in the order given. */
+export function collect(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];
 }
 
@@ -83,8 +85,7 @@ const FLAG_OF: Record<keyof StartInputs, string> = { secretKey: "--secret-key", 
 /** The message for a key, secret or URL that breaks its rule, naming the flag; undefined when all are fine. */
 export function serverFlagsProblem(flags: ServerFlags): string | undefined {
   const problem = startInputProblem({ secretKey: flags.secretKey, webhookSecret: flags.webhookSecret, forwardTo: flags.forwardTo, chaos: flags.chaos });
-  if (!problem) return undefined;
-  return `${FLAG_OF[problem.input]}${problem.url === undefined ? "" : ` ${JSON.stringify(problem.url)}`} ${problem.rule}.`;
+  return problem && startInputMessage(problem, (input) => FLAG_OF[input]);
 }
 
 /** The options of `createPaysim` the flags give. */

@@ -11,7 +11,9 @@ export type ErrorCode =
   | "idempotency_conflict"
   | "payload_too_large"
   | "rate_limited"
-  | "internal_error";
+  | "internal_error"
+  | "instance_limit"
+  | "nested_instance";
 
 /**
  * An error meant for the API caller: its message says what to change.

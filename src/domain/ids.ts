@@ -4,7 +4,7 @@ const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 const UPPER_ALNUM = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
 
 /** The prefixes of paysim's ids: an id is one of them, "_", then 24 base62 characters. */
-export const ID_PREFIXES = ["pi", "po", "evt", "req", "we", "co", "job", "del", "flt"] as const;
+export const ID_PREFIXES = ["pi", "po", "evt", "req", "we", "co", "job", "del", "flt", "ins"] as const;
 export type IdPrefix = (typeof ID_PREFIXES)[number];
 
 /** `size` fresh random bytes a call. The default, `crypto.randomBytes`, is the cryptographic source. */

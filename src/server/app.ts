@@ -16,6 +16,7 @@ import { resourceResponse } from "./respond.js";
 import { checkoutRoutes } from "./routes/checkout.js";
 import { dashboardRoutes } from "./dashboard/index.js";
 import { EVENT_OPERATIONS, eventRoutes } from "./routes/events.js";
+import { INSTANCE_OPERATIONS, instanceRoutes } from "./routes/instances.js";
 import { PAYMENT_INTENT_OPERATIONS, paymentIntentRoutes } from "./routes/payment-intents.js";
 import { PAYOUT_OPERATIONS, payoutRoutes } from "./routes/payouts.js";
 import { SANDBOX_OPERATIONS, sandboxRoutes } from "./routes/sandbox.js";
@@ -54,6 +55,7 @@ export function createApp(deps: AppDeps): PaysimApp {
   api("/v1/payouts", payoutRoutes(deps), PAYOUT_OPERATIONS);
   api("/v1/events", eventRoutes(deps), EVENT_OPERATIONS);
   api("/v1/webhook_endpoints", webhookEndpointRoutes(deps), WEBHOOK_ENDPOINT_OPERATIONS);
+  api("/v1/sandbox/instances", instanceRoutes(deps), INSTANCE_OPERATIONS);
   api("/v1/sandbox", sandboxRoutes(deps), SANDBOX_OPERATIONS);
   app.route("/checkout", checkoutRoutes(deps));
   app.route("/dashboard", dashboardRoutes(deps));

@@ -6,6 +6,7 @@ import type { Ids } from "../domain/ids.js";
 import type { Clock } from "../runtime/clock.js";
 import type { RunIdempotently } from "../services/idempotency.js";
 import type { FaultRules } from "../services/faults.js";
+import type { InstanceRegistry } from "../services/instances.js";
 import type { SandboxReset } from "../services/sandbox-reset.js";
 import type { PaymentIntentService } from "../services/payment-intents.js";
 import type { PayoutService } from "../services/payouts.js";
@@ -44,6 +45,8 @@ export interface AppDeps {
   heldRequests: HeldRequests;
   /** The dashboard's sessions and one-time sign-in links (SPEC §16), in memory. */
   dashboardAuth: DashboardAuth;
+  /** The whole paysims this one started (POST /v1/sandbox/instances), held in memory. */
+  instances: InstanceRegistry;
   /** Where unexpected errors are reported (with their request id). */
   reportError: (requestId: string, error: unknown) => void;
 }

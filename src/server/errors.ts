@@ -16,6 +16,8 @@ export const HTTP_STATUS: Record<ErrorCode, ContentfulStatusCode> = {
   payload_too_large: 413,
   rate_limited: 429,
   internal_error: 500,
+  instance_limit: 400,
+  nested_instance: 400,
 };
 
 /** The codes answered with one HTTP status (SPEC §2's table, read the other way). */

@@ -60,7 +60,8 @@ export function createIdempotentRunner(store: Store, clock: Clock, unitOfWork: U
     return { status: stored.status, text: stored.body, replayed: true };
   }
 
-  return function runIdempotently(request: IdempotentRequest, change: (work: Work) => ChangeResult): Promise<IdempotentAnswer> {
+  /** Where `request`'s answer is kept, and the earlier answer to replay (undefined: none; 409 for another body). */
+  function lookup(request: IdempotentRequest) {
     // A key is the client's free text and may hold anything, even a card number: only its
     // hash is stored (SPEC §9). Masking it instead would merge keys that differ in masked digits.
     const scope = request.idempotencyKey === undefined
@@ -68,11 +69,17 @@ export function createIdempotentRunner(store: Store, clock: Clock, unitOfWork: U
       : { company_id: request.companyId, method: request.method, path: request.path, key: sha256Hex(request.idempotencyKey) };
     const print = scope ? fingerprint(request.body) : "";
     const now = clock.now();
-    // A replay writes nothing, so it takes no unit of the group commit. Nothing can run between
-    // this lookup and the unit below (one thread, one connection), and the replay is answered
-    // only once the group that may hold its stored answer is durable.
-    const replay = scope && storedAnswer(scope, print, now);
-    if (replay) return (store.whenOpenGroupDurable() ?? Promise.resolve()).then(() => replay);
+    const stored = scope && storedAnswer(scope, print, now);
+    // A replay writes nothing, so it takes no unit of the group commit. It is answered only
+    // once the group that may hold its stored answer is durable.
+    const replay = stored && (store.whenOpenGroupDurable() ?? Promise.resolve()).then(() => stored);
+    return { scope, print, now, replay };
+  }
+
+  function runIdempotently(request: IdempotentRequest, change: (work: Work) => ChangeResult): Promise<IdempotentAnswer> {
+    // Nothing can run between this lookup and the unit below (one thread, one connection).
+    const { scope, print, now, replay } = lookup(request);
+    if (replay) return replay;
     return unitOfWork.grouped(request.requestId, (work) => {
       const result = change(work);
       const text = result.keepsRequestId ? JSON.stringify(result.resource) : withRequestId(result.resource, request.requestId);
@@ -81,7 +88,35 @@ export function createIdempotentRunner(store: Store, clock: Clock, unitOfWork: U
       }
       return { status: result.status, text, replayed: false };
     });
-  };
+  }
+
+  /**
+   * As runIdempotently, for a change that needs asynchronous work first (starting an instance):
+   * a replay (or a 409) is answered without `prepare`; otherwise `prepare` runs, then `change`
+   * stores the answer. When a request with the same key stored its answer meanwhile, that answer
+   * is replayed and `discard` undoes what `prepare` made, as it does when the change fails.
+   */
+  async function prepared<T>(
+    request: IdempotentRequest,
+    prepare: () => Promise<T>,
+    change: (work: Work, made: T) => ChangeResult,
+    discard: (made: T) => Promise<void>,
+  ): Promise<IdempotentAnswer> {
+    const { replay } = lookup(request);
+    if (replay) return replay;
+    const made = await prepare();
+    let answer: IdempotentAnswer;
+    try {
+      answer = await runIdempotently(request, (work) => change(work, made));
+    } catch (error) {
+      await discard(made);
+      throw error;
+    }
+    if (answer.replayed) await discard(made);
+    return answer;
+  }
+
+  return Object.assign(runIdempotently, { prepared });
 }
 
 export type RunIdempotently = ReturnType<typeof createIdempotentRunner>;

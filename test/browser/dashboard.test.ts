@@ -280,6 +280,30 @@ describe.skipIf(!hasChromium)("the dashboard in headless Chromium", () => {
     }
   }, 120_000);
 
+  it("the Instances page lists this company's instances; Open its dashboard leads, through a fresh link, into that instance's own dashboard", async () => {
+    const started = [];
+    for (const body of [{ name: "Worker 1", secret_key: "sk_test_worker_1" }, { name: "Worker 2", forward_to: ["http://127.0.0.1:9/hooks"], webhook_secret: "whsec_worker_2" }]) {
+      const answer = await paysim.api("POST", "/v1/sandbox/instances", { body, idempotencyKey: freshKey() });
+      expect(answer.status).toBe(201);
+      started.push(answer.body);
+      defer(() => paysim.api("DELETE", `/v1/sandbox/instances/${answer.body.id}`));
+    }
+    for (const size of Object.keys(SIZES) as (keyof typeof SIZES)[]) {
+      const page = await signedInPage({ size });
+      await page.goto(`${baseOf(page)}/instances`);
+      await expectFits(page, `instances at ${size}`);
+      for (const instance of started) await expect(page.locator(`#instance-${instance.id}`).textContent()).resolves.toContain(instance.url);
+      await page.screenshot({ path: join(SCREENSHOTS, `dashboard-instances-${size}.png`), fullPage: true });
+    }
+    const page = await signedInPage();
+    await page.goto(`${baseOf(page)}/instances`);
+    await page.getByRole("button", { name: `Open the dashboard of ${started[0].url}` }).click();
+    await page.getByRole("link", { name: "Open its dashboard" }).click();
+    await page.getByRole("button", { name: "Sign in to Worker 1" }).click();
+    await page.waitForURL(new RegExp(`^${started[0].url}/dashboard/[0-9A-Za-z]{22}/events$`));
+    await expect(page.locator("body").textContent()).resolves.toContain("Worker 1");
+  }, 60_000);
+
   /** No sideways scrolling, the page's heading in view, and the focus ring of the first control drawn. */
   async function expectFits(page: Page, what: string) {
     // (Page code is passed as source text: this project's TypeScript has no DOM types.)

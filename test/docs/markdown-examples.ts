@@ -103,7 +103,7 @@ export function consoleSteps(block: Pick<Block, "body">): ConsoleStep[] {
 }
 
 /** An object id the service hands out: a prefix and 24 base62 characters. */
-export const ID_PATTERN = /\b(?:pi|po|evt|req|we|del|flt)_[A-Za-z0-9]{24}\b/g;
+export const ID_PATTERN = /\b(?:pi|po|evt|req|we|del|flt|ins)_[A-Za-z0-9]{24}\b/g;
 
 /** Text that differs from run to run, and what stands for it when output is compared. */
 const VARYING: ReadonlyArray<[RegExp, string]> = [
@@ -135,7 +135,7 @@ export function matchOutput(shown: readonly string[], actual: string, ids: Map<s
     }
     let rest = line;
     while (rest.length > 0) {
-      const id = /^(?:pi|po|evt|req|we|del|flt)_[A-Za-z0-9]{24}\b/.exec(rest)?.[0];
+      const id = /^(?:pi|po|evt|req|we|del|flt|ins)_[A-Za-z0-9]{24}\b/.exec(rest)?.[0];
       if (id !== undefined) {
         const bound = ids.get(id);
         const earlier = groups.indexOf(id);

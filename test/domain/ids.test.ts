@@ -5,7 +5,7 @@ import { seededSource } from "../helpers/seeded-random.js";
 /** The ids of one instance on the cryptographic source, as paysim makes them. */
 const { newId, newOrderedId, newReference, newSecret, randomString } = createIds();
 
-const PREFIXES: IdPrefix[] = ["pi", "po", "evt", "req", "we", "co", "job", "del", "flt"];
+const PREFIXES: IdPrefix[] = ["pi", "po", "evt", "req", "we", "co", "job", "del", "flt", "ins"];
 
 describe("newId", () => {
   it.each(PREFIXES)("gives %s_ followed by 24 base62 characters", (prefix) => {

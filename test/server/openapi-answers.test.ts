@@ -6,7 +6,7 @@ import addFormatsModule from "ajv-formats";
 import { describe, expect, it } from "vitest";
 import { useReceiver } from "../helpers/disposables.js";
 import { rawRequest } from "../helpers/http.js";
-import { freshKey, type ApiCall, type TestPaysim } from "../helpers/paysim.js";
+import { clientFor, freshKey, type ApiCall, type TestPaysim } from "../helpers/paysim.js";
 import { closedPortUrl } from "../helpers/receiver.js";
 import { advance, settle, useFrozenPaysim } from "../webhooks/support.js";
 
@@ -180,6 +180,18 @@ describe("every answer of a realistic run matches the OpenAPI document", () => {
     await call("DELETE", "/v1/sandbox/faults");
     await call("DELETE", `/v1/webhook_endpoints/${endpoint.id}`);
     await call("DELETE", `/v1/webhook_endpoints/${endpoint.id}`);
+    // Instances: one started, used, listed and stopped; the refusals of a bad body, a missing key, a second stop.
+    const instance = (await call("POST", "/v1/sandbox/instances", { body: { name: "Worker", forward_to: [receiver.url] }, idempotencyKey: freshKey() })).body;
+    await call("POST", "/v1/sandbox/instances", { body: { currency: "eur" }, idempotencyKey: freshKey() });
+    await call("POST", "/v1/sandbox/instances", { body: {} });
+    await call("GET", "/v1/sandbox/instances");
+    await call("GET", "/v1/sandbox/instances?limit=1");
+    const child = clientFor(instance.url, instance.secret_key);
+    const nested = await child.api("POST", "/v1/sandbox/instances", { body: {}, idempotencyKey: freshKey() });
+    answers.push({ method: "POST", path: "/v1/sandbox/instances", status: nested.status, body: nested.body, requestId: nested.headers.get("request-id") });
+    expect(nested.body.error.code).toBe("nested_instance");
+    await call("DELETE", `/v1/sandbox/instances/${instance.id}`);
+    await call("DELETE", `/v1/sandbox/instances/${instance.id}`);
     await call("POST", "/v1/sandbox/reset", { body: { everything: true } });
     await call("POST", "/v1/sandbox/reset");
     await call("GET", "/v1/refunds");
@@ -228,5 +240,35 @@ describe("every answer of a realistic run matches the OpenAPI document", () => {
     expect(documented.problemWith({ ...answer, body: { ...created.body, created_at: "yesterday" } })).toMatch(/created_at/);
     expect(documented.problemWith({ ...answer, status: 202 })).toMatch(/does not document status 202/);
     expect(documented.problemWith({ ...answer, status: 400, body: { error: { code: "not_found", message: "x" }, request_id: created.body.request_id } })).toMatch(/allowed values/);
+  });
+});
+
+describe("the examples the OpenAPI document shows", () => {
+  it("conform to the schemas they illustrate: each example answer and request body", async () => {
+    const paysim = await useFrozenPaysim();
+    const document = (await paysim.api("GET", "/v1/openapi.json", { key: null })).body;
+    const documented = new DocumentedAnswers(document);
+    const ajv = new Ajv2020({ strict: false });
+    addFormats(ajv);
+    ajv.addSchema({ ...document, $id: "paysim-openapi-bodies" });
+    let shown = 0;
+    for (const [template, item] of Object.entries<Record<string, any>>(document.paths)) {
+      for (const [method, operation] of Object.entries<any>(item)) {
+        for (const [status, response] of Object.entries<any>(operation.responses)) {
+          const example = response.content?.["application/json"]?.example;
+          if (example === undefined) continue;
+          shown += 1;
+          expect(documented.problemWith({ method: method.toUpperCase(), path: template.replace(/\{[^}]+\}/g, "x"), status: Number(status), body: example, requestId: null })).toBeUndefined();
+        }
+        const body = operation.requestBody?.content["application/json"];
+        if (body?.example === undefined) continue;
+        shown += 1;
+        const validate = ajv.getSchema(`paysim-openapi-bodies#/components/schemas/${body.schema.$ref.split("/").pop()}`)!;
+        expect(validate(body.example), `${method} ${template}: ${ajv.errorsText(validate.errors)}`).toBe(true);
+      }
+    }
+    // The instances' operations show theirs: a request body and three answers.
+    expect(shown).toBeGreaterThanOrEqual(4);
+    expect(document.paths["/v1/sandbox/instances"].post.requestBody.content["application/json"].example).toMatchObject({ forward_to: ["http://127.0.0.1:3000/webhooks"] });
   });
 });

@@ -124,7 +124,9 @@ describe("GET /v1/openapi.json", () => {
       .map((name) => components.schemas[name].properties.error.properties.code.enum)
       .flat()
       .sort();
-    expect(codes).toEqual(["forbidden", "idempotency_conflict", "internal_error", "invalid_request", "method_not_allowed", "not_found", "payload_too_large", "rate_limited", "unauthorized"]);
+    expect(codes).toEqual([
+      "forbidden", "idempotency_conflict", "instance_limit", "internal_error", "invalid_request", "method_not_allowed", "nested_instance", "not_found", "payload_too_large", "rate_limited", "unauthorized",
+    ]);
     expect(components.responses.Error401.headers["WWW-Authenticate"]).toBeDefined();
   });
 });

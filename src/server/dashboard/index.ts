@@ -9,6 +9,7 @@ import { clockPage } from "./pages/clock.js";
 import { eventPage } from "./pages/event.js";
 import { eventsPage } from "./pages/events.js";
 import { faultsPage } from "./pages/faults.js";
+import { instancesPage } from "./pages/instances.js";
 import { paymentIntentsPage } from "./pages/payment-intents.js";
 import { payoutsPage } from "./pages/payouts.js";
 import { SIGN_IN_PATH } from "./nav.js";
@@ -79,6 +80,7 @@ export function dashboardRoutes(deps: AppDeps) {
   clockPage(pages, kit);
   webhookEndpointsPage(pages, kit);
   faultsPage(pages, kit);
+  instancesPage(pages, kit);
   pages.all("*", (c) => kit.message(c, "Page not found", "There is no such dashboard page, or it belongs to another company.", 404));
 
   app.route("/:scope", pages);

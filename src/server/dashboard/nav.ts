@@ -12,6 +12,7 @@ export const NAV = [
   { id: "webhook_endpoints", label: "Webhook endpoints", path: "/webhook_endpoints" },
   { id: "faults", label: "Faults", path: "/faults" },
   { id: "clock", label: "Clock", path: "/clock" },
+  { id: "instances", label: "Instances", path: "/instances" },
 ] as const;
 
 export type Section = (typeof NAV)[number]["id"];

@@ -51,10 +51,15 @@ const ERROR_HEADERS: Partial<Record<number, Record<string, string>>> = {
   429: { "Retry-After": "Seconds to wait before trying again." },
 };
 
+/** Codes that only the operations naming them in `ownErrors` answer: none but those may answer them. */
+const OPERATION_OWN_CODES: readonly ErrorCode[] = ["instance_limit", "nested_instance"];
+
 /** The codes an operation's features decide on; every other code (Host, a bug or a `server_error` fault) may answer any operation. */
 function decidedCodes(operation: MountedOperation): Partial<Record<ErrorCode, boolean>> {
   const takesInput = operation.body !== undefined || operation.query !== undefined || operation.idempotencyKey !== undefined;
+  const own = Object.fromEntries(OPERATION_OWN_CODES.map((code) => [code, operation.ownErrors?.includes(code) === true]));
   return {
+    ...own,
     unauthorized: operation.noKey !== true,
     invalid_request: takesInput,
     payload_too_large: operation.body !== undefined,
@@ -158,7 +163,8 @@ export function openApiDocument(operations: readonly MountedOperation[]): OpenAp
       const headers = operation.idempotencyKey
         ? { ...requestIdHeader, "Idempotent-Replayed": { description: "`true` when this is the stored answer of an earlier request with the same key.", schema: { type: "string", const: "true" } } }
         : requestIdHeader;
-      responses[status] = { description: operation.summary, headers, content: { "application/json": { schema: ref(name) } } };
+      const example = operation.example === undefined ? {} : { example: operation.example.answer };
+      responses[status] = { description: operation.summary, headers, content: { "application/json": { schema: ref(name), ...example } } };
     }
     for (const status of errorStatuses(operation)) responses[String(status)] = { $ref: `${RESPONSES}Error${status}` };
 
@@ -168,7 +174,12 @@ export function openApiDocument(operations: readonly MountedOperation[]): OpenAp
     if (operation.body) {
       entry.requestBody = {
         required: !operation.body.safeParse({}).success,
-        content: { "application/json": { schema: ref(input.name(operation.body, `${pascal(operation.operationId)}Body`)) } },
+        content: {
+          "application/json": {
+            schema: ref(input.name(operation.body, `${pascal(operation.operationId)}Body`)),
+            ...(operation.example?.body === undefined ? {} : { example: operation.example.body }),
+          },
+        },
       };
     }
     entry.responses = responses;

@@ -1,4 +1,5 @@
 import type * as z from "zod";
+import type { ErrorCode } from "../../domain/errors.js";
 
 /**
  * One operation of the /v1 API as the OpenAPI document (SPEC §15) describes it, written next to
@@ -25,6 +26,10 @@ export interface Operation {
   answers: Partial<Record<200 | 201, z.ZodType>>;
   /** True for the one operation that needs no key (the document itself). */
   noKey?: boolean;
+  /** Error codes that only the operations naming them answer (OPERATION_OWN_CODES in document.ts). */
+  ownErrors?: readonly ErrorCode[];
+  /** An example request body (for an operation that takes one) and success answer, shown in the document. */
+  example?: { body?: unknown; answer: unknown };
 }
 
 /** An operation whose path is the whole /v1 path (Hono syntax: `/v1/payouts/:id`). */

@@ -1,0 +1,184 @@
+import * as z from "zod";
+import { companyFieldSchemas, startInputMessage, startInputProblem, type StartInputs } from "../config.js";
+import { idOf, timestampSchema } from "../domain/answer-schemas.js";
+import { ApiError } from "../domain/errors.js";
+import type { Ids } from "../domain/ids.js";
+import { need, needOneOf, parseOrThrow } from "../domain/validation.js";
+import { isTimeScale, TIME_SCALE_RANGE, type Clock } from "../runtime/clock.js";
+import type { IdempotentAnswer, IdempotentRequest, RunIdempotently } from "./idempotency.js";
+
+/** How many instances one paysim keeps running at once (docs/testing.md, "Instances"). */
+export const MAX_LIVE_INSTANCES = 64;
+
+const PAYOUT_MODES = ["auto", "manual"] as const;
+
+/** The body's name for each start option that `startInputProblem` checks. */
+const FIELD_OF: Record<keyof StartInputs, string> = { secretKey: "secret_key", webhookSecret: "webhook_secret", forwardTo: "forward_to", chaos: "chaos" };
+
+const company = companyFieldSchemas(true);
+
+/**
+ * The body of `POST /v1/sandbox/instances`: every field optional, each checked by the rule of the
+ * matching `paysim start` option or config field (the same checks, the same words, the field named).
+ */
+export const createInstanceSchema = z
+  .strictObject({
+    name: company.name.optional(),
+    currency: company.currency.meta({ pattern: "^[A-Z]{3}$" }).optional(),
+    secret_key: z.string({ error: need("secret_key", "a string such as sk_test_x") }).optional(),
+    webhook_secret: z.string({ error: need("webhook_secret", "a string such as whsec_acme") }).optional(),
+    forward_to: z.array(z.string({ error: need("forward_to", "a list of URLs") }), { error: need("forward_to", "a list of URLs") }).optional(),
+    chaos: z
+      .union([z.string(), z.looseObject({})], { error: need("chaos", 'a --chaos spec such as "duplicate=0.2,seed=42", or a chaos object') })
+      .optional(),
+    time_scale: z
+      .number({ error: need("time_scale", TIME_SCALE_RANGE) })
+      .refine(isTimeScale, { error: `time_scale must be ${TIME_SCALE_RANGE}, e.g. 60.` })
+      .optional(),
+    payouts: z.enum(PAYOUT_MODES, { error: needOneOf("payouts", PAYOUT_MODES) }).optional(),
+  })
+  .superRefine((input, ctx) => {
+    const problem = startInputProblem({ secretKey: input.secret_key, webhookSecret: input.webhook_secret, forwardTo: input.forward_to, chaos: input.chaos });
+    if (problem) ctx.addIssue({ code: "custom", path: [FIELD_OF[problem.input]], message: startInputMessage(problem, (field) => FIELD_OF[field]) });
+  });
+
+export type InstanceInput = z.output<typeof createInstanceSchema>;
+
+/** An instance as `GET /v1/sandbox/instances` lists it. */
+export const instanceSchema = z.strictObject({
+  id: idOf("ins"),
+  object: z.literal("instance"),
+  url: z.url({ protocol: /^http$/ }),
+  /** The key of the instance's one company, in clear: the caller needs it to use the instance. */
+  secret_key: z.string().regex(/^sk_test_/),
+  /** The signing secret of its forward_to endpoints; null without forward_to. */
+  signing_secret: z.string().regex(/^whsec_/).nullable(),
+  created_at: timestampSchema,
+});
+
+/** What creating one answers: the listed fields and a one-time sign-in link to its own dashboard. */
+export const createdInstanceSchema = instanceSchema.extend({ dashboard_login_url: z.url({ protocol: /^http$/ }) });
+
+/** What `DELETE /v1/sandbox/instances/:id` answers. */
+export const deletedInstanceSchema = z.strictObject({ id: idOf("ins"), object: z.literal("instance"), deleted: z.literal(true) });
+
+export type InstanceResource = z.infer<typeof instanceSchema>;
+
+/** A running instance, as the paysim that started it holds it. */
+export interface StartedInstance {
+  url: string;
+  secretKey: string;
+  signingSecret: string | null;
+  /** A fresh one-time link that signs a browser in to the instance's own dashboard. */
+  dashboardLoginUrl(): string;
+  /** Stops it: its port closes, its deliveries and waits end, its in-memory data is gone. */
+  close(): Promise<void>;
+}
+
+/** Starts one instance from a checked body; the wiring (paysim.ts) builds it as any paysim is built. */
+export type StartInstance = (input: InstanceInput) => Promise<StartedInstance>;
+
+interface Entry {
+  companyId: string;
+  resource: InstanceResource;
+  instance: StartedInstance;
+}
+
+export interface InstanceRegistryDeps {
+  clock: Clock;
+  ids: Ids;
+  runIdempotently: RunIdempotently;
+  /** How an instance is started; undefined in an instance that another paysim started, which starts none. */
+  start: StartInstance | undefined;
+}
+
+/**
+ * The instances a paysim started (docs/testing.md, "Instances"): each a whole paysim of its own in
+ * this process, held here, in memory, for the company that asked. At most MAX_LIVE_INSTANCES run at
+ * once, those still starting included; `closeAll` stops them all when their parent stops.
+ */
+export function createInstanceRegistry({ clock, ids, runIdempotently, start }: InstanceRegistryDeps) {
+  const live = new Map<string, Entry>();
+  /** Instances still starting: they count towards the limit, and a stopping parent stops them too. */
+  const starting = new Set<Promise<StartedInstance>>();
+  let closed = false;
+
+  const find = (companyId: string, id: string): Entry => {
+    const entry = live.get(id);
+    if (!entry || entry.companyId !== companyId) throw new ApiError("not_found", `No such instance: "${id}".`);
+    return entry;
+  };
+
+  return {
+    /** `POST /v1/sandbox/instances`: checks the body, starts the instance, answers once it serves (replayed by its Idempotency-Key). */
+    create(request: IdempotentRequest): Promise<IdempotentAnswer> {
+      return runIdempotently.prepared(
+        request,
+        async () => {
+          const input = parseOrThrow(createInstanceSchema, request.body);
+          if (start === undefined) {
+            throw new ApiError("nested_instance", "This paysim is an instance another paysim started, and cannot start instances of its own: send this request to the paysim that started it.");
+          }
+          if (closed) throw new Error("This paysim is stopping: it starts no more instances.");
+          if (live.size + starting.size >= MAX_LIVE_INSTANCES) {
+            throw new ApiError("instance_limit", `At most ${MAX_LIVE_INSTANCES} instances run at once; stop one first (DELETE /v1/sandbox/instances/:id).`);
+          }
+          const started = start(input);
+          starting.add(started);
+          try {
+            return await started;
+          } finally {
+            starting.delete(started);
+          }
+        },
+        (_work, instance) => {
+          if (closed) throw new Error("This paysim stopped while the instance was starting.");
+          const resource: InstanceResource = {
+            id: ids.newId("ins"),
+            object: "instance",
+            url: instance.url,
+            secret_key: instance.secretKey,
+            signing_secret: instance.signingSecret,
+            created_at: clock.nowIso(),
+          };
+          live.set(resource.id, { companyId: request.companyId, resource, instance });
+          return { status: 201, resource: { ...resource, dashboard_login_url: instance.dashboardLoginUrl() } };
+        },
+        async (instance) => {
+          for (const [id, entry] of live) if (entry.instance === instance) live.delete(id);
+          await instance.close();
+        },
+      );
+    },
+
+    /** The company's live instances, oldest first. */
+    list(companyId: string): InstanceResource[] {
+      return [...live.values()].filter((entry) => entry.companyId === companyId).map((entry) => entry.resource);
+    },
+
+    /** Stops one of the company's instances; resolves once its port is closed. */
+    async stop(companyId: string, id: string): Promise<z.infer<typeof deletedInstanceSchema>> {
+      const entry = find(companyId, id);
+      live.delete(id);
+      await entry.instance.close();
+      return { id, object: "instance", deleted: true };
+    },
+
+    /** A fresh one-time link to the dashboard of one of the company's instances. */
+    dashboardLoginUrl(companyId: string, id: string): string {
+      return find(companyId, id).instance.dashboardLoginUrl();
+    },
+
+    /** Stops every instance, for good: the parent is stopping. */
+    async closeAll(): Promise<void> {
+      closed = true;
+      const stopping = [...live.values()].map((entry) => entry.instance.close());
+      live.clear();
+      const stillStarting = await Promise.allSettled([...starting]);
+      for (const outcome of stillStarting) if (outcome.status === "fulfilled") stopping.push(outcome.value.close());
+      await Promise.all(stopping);
+    },
+  };
+}
+
+export type InstanceRegistry = ReturnType<typeof createInstanceRegistry>;
