@@ -245,6 +245,67 @@ describe("live view model", () => {
   });
 });
 
+describe("cause before effect", () => {
+  /** An event made by request `requestId`, with no endpoint (finished at once) unless given some. */
+  const madeBy = (requestId: string, id: string, endpoints: readonly Endpoint[] = []): LiveAction => {
+    const action = event(id, endpoints) as Extract<LiveAction, { kind: "event" }>;
+    return { kind: "event", event: { ...action.event, requestId } };
+  };
+  const answered = (requestId: string, path: string): LiveAction => ({ kind: "request", request: { requestId, method: "POST", path, status: 201, durationMs: 1, at: new Date(T0).toISOString() } });
+  const started = (requestId: string): LiveAction => ({ kind: "started", requestId });
+  const lines = (model: LiveModel) => takePrinted(model).printed.map((p) => (p.kind === "request" ? `request ${p.request.requestId}` : p.kind === "event" ? `event ${p.event.id}` : p.kind));
+
+  it("prints a request's line before the events it made, though the bus announced the events first", () => {
+    const model = applyActions(createLiveModel(), [started("req_a"), madeBy("req_a", "evt_1"), madeBy("req_a", "evt_2"), answered("req_a", "/v1/payment_intents")]);
+    expect(lines(model)).toEqual(["request req_a", "event evt_1", "event evt_2"]);
+  });
+
+  it("holds an event only while its request runs: a delivery finished before the answer waits for it, one of another request does not", () => {
+    const model = applyActions(createLiveModel(), [
+      started("req_a"),
+      started("req_b"),
+      madeBy("req_a", "evt_1", [hooks]),
+      delivery("evt_1"),
+      madeBy("req_b", "evt_2"),
+      answered("req_b", "/v1/payouts"),
+      madeBy("req_job", "evt_3"),
+    ]);
+    expect(lines(model)).toEqual(["request req_b", "event evt_2", "event evt_3"]);
+    expect(lines(reduce(model, answered("req_a", "/v1/payment_intents")))).toEqual(["request req_b", "event evt_2", "event evt_3", "request req_a", "event evt_1"]);
+  });
+
+  it("keeps at most LIMITS.open requests waiting: past that the oldest one's events are printed", () => {
+    const actions: LiveAction[] = [started("req_0"), madeBy("req_0", "evt_0")];
+    for (let i = 1; i <= LIMITS.open; i++) actions.push(started(`req_${i}`));
+    const model = applyActions(createLiveModel(), actions);
+    expect(model.open.size).toBe(LIMITS.open);
+    expect(lines(model)).toEqual(["event evt_0"]);
+  });
+});
+
+describe("dates", () => {
+  const at = (iso: string, path: string): LiveAction => ({ kind: "request", request: { requestId: `req_${path}`, method: "GET", path, status: 200, durationMs: 1, at: iso } });
+  const dated = (iso: string, id: string): LiveAction => {
+    const action = event(id, []) as Extract<LiveAction, { kind: "event" }>;
+    return { kind: "event", event: { ...action.event, createdAt: iso } };
+  };
+
+  it("puts a day line above the first line of a later day, and the date on a line of an earlier day", () => {
+    let model = applyActions(createLiveModel(), [at("2026-05-01T19:24:00.000Z", "/a")]);
+    const first = takePrinted(model);
+    expect(first.printed).toEqual([expect.objectContaining({ kind: "request" })]);
+    expect(first.printed[0]).not.toHaveProperty("dated");
+    model = applyActions(first.model, [at("2026-05-02T01:24:00.000Z", "/b"), dated("2026-05-01T19:30:00.000Z", "evt_late"), at("2026-05-02T01:25:00.000Z", "/c")]);
+    const { printed } = takePrinted(model);
+    expect(printed.map((p) => (p.kind === "day" ? `day ${p.day}` : p.kind === "request" ? `${p.request.path}${p.dated ? " dated" : ""}` : p.kind === "event" ? `${p.event.id}${p.dated ? " dated" : ""}` : p.kind))).toEqual([
+      "day 2026-05-02",
+      "/b",
+      "evt_late dated",
+      "/c",
+    ]);
+  });
+});
+
 describe("actions from bus payloads", () => {
   it("masks a card number in a request path and keeps no event body", () => {
     const action = requestAction({ requestId: "req_1", method: "GET", path: "/v1/payment_intents/4242424242424242", status: 404, durationMs: 1 }, "2026-05-01T12:00:00.000Z");
