@@ -78,7 +78,9 @@ function summary(model: LiveModel) {
           ? `event ${p.event.id} ${p.event.type}: ${p.event.deliveries.map((d) => `${d.endpointId}=${d.state.kind}`).join(" ")}`.trimEnd()
           : p.kind === "reset"
             ? `reset ${p.reset.companyId ?? "all"}`
-            : `skipped ${p.events} events, ${p.requests} requests`,
+            : p.kind === "day"
+              ? `day ${p.day}`
+              : `skipped ${p.events} events, ${p.requests} requests`,
     ),
   };
 }
