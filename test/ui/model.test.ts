@@ -285,6 +285,38 @@ describe("cause before effect", () => {
   });
 });
 
+describe("what the model keeps", () => {
+  it("stays bounded over 100,000 requests, each with the event it made, taken a frame at a time or not at all", () => {
+    let model = createLiveModel();
+    let printedLines = 0;
+    for (let frame = 0; frame < 200; frame++) {
+      const actions: LiveAction[] = [];
+      for (let i = 0; i < 500; i++) {
+        const n = frame * 500 + i;
+        const requestId = `req_${n}`;
+        const made = event(`evt_${n}`, n % 2 === 0 ? [] : [hooks]) as Extract<LiveAction, { kind: "event" }>;
+        const answered = request("POST", "/v1/payment_intents") as Extract<LiveAction, { kind: "request" }>;
+        actions.push({ kind: "started", requestId }, { kind: "event", event: { ...made.event, requestId } }, { kind: "request", request: { ...answered.request, requestId } });
+        if (n % 2 === 1) actions.push(delivery(`evt_${n}`));
+      }
+      model = applyActions(model, actions);
+      expect(model.unprinted.length).toBeLessThanOrEqual(LIMITS.unprinted);
+      expect(model.inFlight.size).toBeLessThanOrEqual(LIMITS.inFlight);
+      expect(model.recent.size).toBeLessThanOrEqual(LIMITS.recent);
+      expect(model.open.size).toBeLessThanOrEqual(LIMITS.open);
+      // Every other frame the view is too busy to take what is finished.
+      if (frame % 2 === 0) {
+        const taken = takePrinted(model);
+        printedLines += taken.printed.length;
+        model = taken.model;
+      }
+    }
+    expect(model.open.size).toBe(0);
+    expect(model.inFlight.size).toBe(0);
+    expect(printedLines).toBeGreaterThan(0);
+  });
+});
+
 describe("dates", () => {
   const at = (iso: string, path: string): LiveAction => ({ kind: "request", request: { requestId: `req_${path}`, method: "GET", path, status: 200, durationMs: 1, at: iso } });
   const dated = (iso: string, id: string): LiveAction => {
