@@ -2,6 +2,9 @@
 // node bench/live-view-memory.mjs [requests]: the resident memory of `paysim start` with its live
 // view in a real terminal (tmux, 140 × 40) while it shows `requests` API requests (default 100,000),
 // each a creation that prints a request line and an event line. Needs tmux and `npm run build`.
+// BENCH_RATE: requests a second at most (default 400: slow enough that the view prints every line
+// rather than summarising a burst). BENCH_UI=0: the same with --no-ui (log lines), the server's
+// own share. BENCH_PAYSIM: another build's bin/paysim.js, to compare.
 // Not part of npm test: the figures depend on the machine; docs/performance.md records them.
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -13,6 +16,9 @@ const ROOT = new URL("..", import.meta.url).pathname;
 const TOTAL = Number(process.argv[2] ?? 100_000);
 /** Requests in flight at once: few enough that the view prints every line instead of summarising a burst. */
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 2);
+const RATE = Number(process.env.BENCH_RATE ?? 400);
+const UI = process.env.BENCH_UI !== "0";
+const BIN = process.env.BENCH_PAYSIM ?? join(ROOT, "bin/paysim.js");
 const KEY = "sk_test_bench_live_view_0001";
 const PORT = 20_000 + Math.floor(Math.random() * 20_000);
 
@@ -32,7 +38,7 @@ process.on("exit", () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const command = [process.execPath, join(ROOT, "bin/paysim.js"), "start", "--port", String(PORT), "--db", join(dir, "paysim.db"), "--secret-key", KEY];
+const command = [process.execPath, BIN, "start", "--port", String(PORT), "--db", join(dir, "paysim.db"), "--secret-key", KEY, ...(UI ? [] : ["--no-ui"])];
 tmux("new-session", "-d", "-s", "bench", "-x", "140", "-y", "40", "--", ...command);
 
 const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
@@ -69,20 +75,23 @@ const rssMb = () => {
 await waitForHealth();
 const figures = [{ requests: 0, ...rssMb() }];
 let sent = 0;
+const started = Date.now();
 async function worker() {
   while (sent < TOTAL) {
     sent++;
+    // Held to RATE a second: the request due at sent / RATE seconds waits until then.
+    const due = started + (sent / RATE) * 1000;
+    if (due > Date.now()) await new Promise((resolve) => setTimeout(resolve, due - Date.now()));
     const status = await call("POST", "/v1/payment_intents", { amount: 1000 });
     if (status !== 201) throw new Error(`a creation answered ${status}`);
     if (sent % (TOTAL / 10) === 0) figures.push({ requests: sent, ...rssMb() });
   }
 }
-const started = Date.now();
 await Promise.all(Array.from({ length: CONCURRENCY }, worker));
 // Let the view draw what is left, then read once more.
 await new Promise((resolve) => setTimeout(resolve, 2000));
 const end = rssMb();
 const screen = tmux("capture-pane", "-p", "-t", "bench");
 const notShown = [...tmux("capture-pane", "-p", "-S", "-", "-t", "bench").matchAll(/… (\d+) events and (\d+) requests not shown/g)];
-console.log(JSON.stringify({ requests: TOTAL, concurrency: CONCURRENCY, seconds: Math.round((Date.now() - started) / 1000), rssMbAtEnd: end.rss, peakRssMb: end.peak, figures, summarisedInLastScreens: notShown.length }, null, 2));
+console.log(JSON.stringify({ bin: BIN, ui: UI, rate: RATE, requests: TOTAL, concurrency: CONCURRENCY, seconds: Math.round((Date.now() - started) / 1000), rssMbAtEnd: end.rss, peakRssMb: end.peak, figures, summarisedInLastScreens: notShown.length }, null, 2));
 console.log(screen.split("\n").filter((line) => line.trim()).slice(-3).join("\n"));
