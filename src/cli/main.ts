@@ -83,6 +83,8 @@ export function commanderErrorLine(message: string, path: string): string {
   let match: RegExpExecArray | null;
   if ((match = /^option '([^']+)' argument '(.*)' is invalid\. ([\s\S]*)$/.exec(first))) {
     line = `${flag(match[1]!)} ${JSON.stringify(match[2])} is invalid: ${match[3]!.replace(/^Allowed choices are /, "it must be one of ")}`;
+  } else if ((match = /^option '([^']+)' value '(.*)' from env '([^']+)' is invalid\. ([\s\S]*)$/.exec(first))) {
+    line = `${match[3]}=${JSON.stringify(match[2])} (for ${flag(match[1]!)}) is invalid: ${match[4]!.replace(/^Allowed choices are /, "it must be one of ")}`;
   } else if ((match = /^command-argument value '(.*)' is invalid for argument '([^']+)'\. ([\s\S]*)$/.exec(first))) {
     line = `<${match[2]}> ${JSON.stringify(match[1])} is invalid: ${match[3]!.replace(/^Allowed choices are /, "it must be one of ")}`;
   } else if ((match = /^option '([^']+)' argument missing$/.exec(first))) {
