@@ -16,6 +16,11 @@ export interface RequestFault {
   unanswered: boolean;
 }
 
+/** A request paysim began to handle: the live view prints the events it makes after its line. */
+export interface RequestStarted {
+  requestId: string;
+}
+
 /** A finished API request, as the log and the live view show it. */
 export interface RequestLogged {
   requestId: string;
@@ -89,6 +94,7 @@ export interface SandboxReset {
 }
 
 export interface BusEvents {
+  "request.started": [RequestStarted];
   "request.logged": [RequestLogged];
   "event.created": [EventCreated];
   "delivery.attempted": [DeliveryAttempted];

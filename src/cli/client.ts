@@ -20,6 +20,14 @@ export class CliError extends Error {
   }
 }
 
+/** A bad argument found by a command's action: said under the command's name, with a pointer to its --help. */
+export class UsageError extends CliError {
+  constructor(message: string) {
+    super(message, 1);
+    this.name = "UsageError";
+  }
+}
+
 /** Nothing answered at the URL (connection refused, unknown host, no answer in time): exit 2. */
 export class ServerUnreachableError extends CliError {
   constructor(readonly url: string, reason: string) {

@@ -41,7 +41,7 @@ export interface ServerDefaults {
 function integer(name: string, min: number, max: number) {
   return (raw: string) => {
     const value = Number(raw);
-    if (!/^\d+$/.test(raw) || value < min || value > max) throw new InvalidArgumentError(`${name} must be an integer from ${min} to ${max}.`);
+    if (!/^\d+$/.test(raw) || value < min || value > max) throw new InvalidArgumentError(`it must be an integer from ${min} to ${max}.`);
     return value;
   };
 }
@@ -49,7 +49,7 @@ function integer(name: string, min: number, max: number) {
 /** `--time-scale <n>`: a number in the clock's range, refused in the same words wherever the flag is taken. */
 export function timeScale(raw: string): number {
   const value = Number(raw);
-  if (raw.trim() === "" || !isTimeScale(value)) throw new InvalidArgumentError(`--time-scale must be ${TIME_SCALE_RANGE}, e.g. 60.`);
+  if (raw.trim() === "" || !isTimeScale(value)) throw new InvalidArgumentError(`it must be ${TIME_SCALE_RANGE}, e.g. 60.`);
   return value;
 }
 

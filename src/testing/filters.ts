@@ -1,5 +1,6 @@
 import * as z from "zod";
 import { EVENT_TYPES } from "../domain/events.js";
+import { closest } from "../domain/suggest.js";
 import type { EventFilter, WaitOptions, WebhookFilter } from "./types.js";
 
 export const DEFAULT_WAIT_TIMEOUT_MS = 5000;
@@ -44,30 +45,83 @@ export interface DeliveryFacts {
   endedAttempts: number;
 }
 
-function parse<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
+/** What each field must be, as an error message words it. */
+const RULES: Record<string, string> = {
+  type: "an event type, or a non-empty list of event types",
+  objectId: 'a non-empty string: the id of the object the event is about, e.g. "pi_…"',
+  url: "a non-empty string: the endpoint's URL",
+  status: '"succeeded", "failed" or "attempted"',
+  timeout: "a whole number of milliseconds from 0 to 2147483647",
+};
+
+/** How a value reads in a message: JSON, and its kind when JSON alone would not say it. */
+function shown(value: unknown): string {
+  if (value === undefined) return "undefined";
+  if (typeof value === "number" && !Number.isFinite(value)) return `${value} (a number)`;
+  const json = JSON.stringify(value);
+  return value !== null && typeof value !== "string" && !Array.isArray(value) ? `${json} (a ${typeof value})` : json;
+}
+
+/** The problem with a `type` value, with the valid types to pick from. */
+function typeProblem(value: unknown): string {
+  if (Array.isArray(value) && value.length === 0) return "type is an empty list; give at least one event type, or leave type out to match every type.";
+  const values: unknown[] = Array.isArray(value) ? value : [value];
+  const index = values.findIndex((one) => typeof one !== "string" || !(EVENT_TYPES as readonly string[]).includes(one));
+  const bad = values[index];
+  const where = Array.isArray(value) ? `type[${index}]` : "type";
+  if (typeof bad !== "string") return `${where} is ${shown(bad)}; it must be ${RULES.type}.`;
+  const guess = closest(bad, EVENT_TYPES);
+  return `${where} ${shown(bad)} is not an event type${guess ? `; did you mean "${guess}"?` : "."} The event types are: ${EVENT_TYPES.join(", ")}.`;
+}
+
+/** One sentence per problem: the value, the rule it breaks and what to write instead. */
+function problems(issues: readonly z.core.$ZodIssue[], value: unknown, what: string, keys: readonly string[], example: string): string[] {
+  const sentences: string[] = [];
+  for (const issue of issues) {
+    if (issue.code === "unrecognized_keys") {
+      for (const key of issue.keys) {
+        const guess = closest(key, keys);
+        sentences.push(`unknown key ${JSON.stringify(key)}${guess ? `; did you mean "${guess}"?` : "."} Known keys: ${keys.join(", ")}.`);
+      }
+      continue;
+    }
+    const field = issue.path[0];
+    if (field === undefined) {
+      sentences.push(`the ${what} is ${shown(value)}; pass an object such as ${example}.`);
+    } else if (field === "type") {
+      sentences.push(typeProblem((value as Record<string, unknown>).type));
+    } else {
+      sentences.push(`${String(field)} is ${shown((value as Record<string, unknown>)[field as string])}; it must be ${RULES[field as string] ?? issue.message}.`);
+    }
+  }
+  return [...new Set(sentences)];
+}
+
+function parse<T>(schema: z.ZodType<T>, value: unknown, what: string, example: string): T {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  const problems = result.error.issues.map((issue) => `${issue.path.length > 0 ? issue.path.join(".") : what}: ${issue.message}`);
-  throw new TypeError(`Bad ${what}: ${problems.join("; ")}.`);
+  const shape = (schema instanceof z.ZodObject ? schema : schema instanceof z.ZodOptional ? schema.unwrap() : undefined) as z.ZodObject | undefined;
+  const keys = shape ? Object.keys(shape.shape) : [];
+  throw new TypeError(`Bad ${what}: ${problems(result.error.issues, value, what, keys, example).join(" ")}`);
 }
 
 const typesOf = (type: string | readonly string[] | undefined) => (type === undefined ? undefined : typeof type === "string" ? [type] : type);
 
 /** Checks an events filter; a TypeError names what is wrong (an unknown type, a misspelt field). */
 export function eventMatcher(filter: unknown = {}): EventMatcher {
-  const parsed: EventFilter = parse(eventFilterSchema, filter, "events filter");
+  const parsed: EventFilter = parse(eventFilterSchema, filter, "events filter", '{ type: "payment_intent.succeeded" }, or {} for every event');
   return { types: typesOf(parsed.type), objectId: parsed.objectId };
 }
 
 /** Checks a webhooks filter; `status` defaults to "succeeded". */
 export function webhookMatcher(filter: unknown = {}): WebhookMatcher {
-  const parsed: WebhookFilter = parse(webhookFilterSchema, filter, "webhooks filter");
+  const parsed: WebhookFilter = parse(webhookFilterSchema, filter, "webhooks filter", '{ type: "payment_intent.succeeded", status: "succeeded" }, or {} for every delivery');
   return { types: typesOf(parsed.type), objectId: parsed.objectId, url: parsed.url, status: parsed.status ?? "succeeded" };
 }
 
 /** The timeout of a wait in real milliseconds. */
 export function waitTimeout(options: unknown): number {
-  const parsed: WaitOptions | undefined = parse(waitOptionsSchema, options, "wait options");
+  const parsed: WaitOptions | undefined = parse(waitOptionsSchema, options, "wait options", "{ timeout: 5000 }");
   return parsed?.timeout ?? DEFAULT_WAIT_TIMEOUT_MS;
 }
 

@@ -1,4 +1,6 @@
-import { App, LiveRegion, type LiveRegionProps, type StaticLine } from "./App.js";
+import { useStdout } from "ink";
+import { useLayoutEffect } from "react";
+import { LiveRegion, type LiveRegionProps } from "./App.js";
 import { useClockNow } from "./hooks/use-clock-now.js";
 import { useLiveModel } from "./hooks/use-live-model.js";
 import { useQuitKeys } from "./hooks/use-quit-keys.js";
@@ -6,6 +8,7 @@ import { useReflowCleanup } from "./hooks/use-reflow-cleanup.js";
 import { useTerminalRows } from "./hooks/use-terminal-rows.js";
 import type { LiveFeed } from "./live-feed.js";
 import { visibleInFlight, type Printed } from "./model.js";
+import { bannerRows, printedRows, rowText, type Row } from "./rows.js";
 
 export interface LiveViewProps {
   /** What the bus announced, heard from before the view mounted. */
@@ -34,10 +37,33 @@ function inFlightRows(terminalRows: number): number {
   return Math.max(2, Math.floor((terminalRows - RESERVED_ROWS) / 2));
 }
 
-/** The live view wired to an instance: its feed, 1 s ticker, quit keys; App draws. */
+/**
+ * Whether the in-flight events fit at all. On a terminal too short for them the status line
+ * (which counts them) is the whole live region: a region as tall as the terminal makes Ink
+ * clear the screen and its scrollback on each frame.
+ */
+function inFlightFits(terminalRows: number): boolean {
+  return terminalRows >= RESERVED_ROWS + 4;
+}
+
+/**
+ * The live view wired to an instance: its feed, 1 s ticker, quit keys. Finished lines are written
+ * above the live region as text, once, through Ink (which lifts the region over them) and kept
+ * nowhere: a view left running for days holds no more than a busy minute's worth.
+ */
 export function LiveView({ feed, url, banner, earlier = [], colour, onQuit, stopping = false, throttleMs = 100 }: LiveViewProps) {
-  const firstLines: StaticLine[] = [{ kind: "banner", lines: banner }, ...earlier];
-  const snapshot = useLiveModel(feed, { throttleMs, firstLines });
+  const { stdout, write } = useStdout();
+  const print = (rows: readonly Row[]) => {
+    if (rows.length === 0) return;
+    const columns = stdout.columns || 80;
+    write(rows.map((row) => `${rowText(row, { columns, colour })}\n`).join(""));
+  };
+  // The banner and what the feed heard before the mount, once, above the first frame.
+  useLayoutEffect(() => {
+    const now = feed.clock.now();
+    print([...bannerRows(banner), ...earlier.flatMap((line) => printedRows(line, now))]);
+  }, []);
+  const snapshot = useLiveModel(feed, { throttleMs, print: (lines, now) => print(lines.flatMap((line) => printedRows(line, now))) });
   const ticked = useClockNow(feed.clock);
   const rows = useTerminalRows();
   useQuitKeys(onQuit);
@@ -45,7 +71,7 @@ export function LiveView({ feed, url, banner, earlier = [], colour, onQuit, stop
   // The clock never runs backwards: the later of the two readings is the current one.
   const now = Math.max(ticked, snapshot.now);
   const live: LiveRegionProps = {
-    inFlight: visibleInFlight(snapshot.model, inFlightRows(rows)),
+    inFlight: inFlightFits(rows) ? visibleInFlight(snapshot.model, inFlightRows(rows)) : { events: [], hidden: 0, atCapacity: false },
     now,
     colour,
     status: {
@@ -56,6 +82,7 @@ export function LiveView({ feed, url, banner, earlier = [], colour, onQuit, stop
       stopping,
     },
   };
-  useReflowCleanup(<LiveRegion {...live} />);
-  return <App printed={snapshot.printed} batch={snapshot.batch} {...live} />;
+  const region = <LiveRegion {...live} />;
+  useReflowCleanup(region);
+  return region;
 }

@@ -1,6 +1,6 @@
-import type { Bus, DeliveriesStopped, DeliveryAttempted, EventCreated, RequestLogged, SandboxReset } from "../bus.js";
+import type { Bus, DeliveriesStopped, DeliveryAttempted, EventCreated, RequestLogged, RequestStarted, SandboxReset } from "../bus.js";
 import type { Clock } from "../runtime/clock.js";
-import { applyActions, createLiveModel, deliveryAction, eventAction, requestAction, resetAction, stoppedAction, takePrinted, type LiveAction, type LiveModel, type Printed } from "./model.js";
+import { applyActions, createLiveModel, deliveryAction, eventAction, requestAction, resetAction, startedAction, stoppedAction, takePrinted, type LiveAction, type LiveModel, type Printed } from "./model.js";
 
 /** What the live view listens to: the instance's bus, and its clock for the countdowns. */
 export interface LiveSource {
@@ -53,20 +53,24 @@ export function startLiveFeed(instance: LiveSource): LiveFeed {
     model = applyActions(model, queue);
     queue = [];
   };
-  const push = (action: LiveAction) => {
+  /** Queues an action; one that shows nothing by itself (a request began) calls for no frame. */
+  const push = (action: LiveAction, shows = true) => {
     queue.push(action);
-    news = true;
     if (queue.length >= MAX_QUEUED) absorb();
+    if (!shows) return;
+    news = true;
     listener?.();
   };
   const onEvent = (event: EventCreated) => push(eventAction(event));
   const onDelivery = (update: DeliveryAttempted) => push(deliveryAction(update));
   const onStopped = (stopped: DeliveriesStopped) => push(stoppedAction(stopped));
+  const onStarted = (started: RequestStarted) => push(startedAction(started), false);
   const onRequest = (request: RequestLogged) => push(requestAction(request, clock.nowIso()));
   const onReset = (reset: SandboxReset) => push(resetAction(reset, clock.nowIso()));
   bus.on("event.created", onEvent);
   bus.on("delivery.attempted", onDelivery);
   bus.on("deliveries.stopped", onStopped);
+  bus.on("request.started", onStarted);
   bus.on("request.logged", onRequest);
   bus.on("sandbox.reset", onReset);
 
@@ -94,6 +98,7 @@ export function startLiveFeed(instance: LiveSource): LiveFeed {
       bus.off("event.created", onEvent);
       bus.off("delivery.attempted", onDelivery);
       bus.off("deliveries.stopped", onStopped);
+      bus.off("request.started", onStarted);
       bus.off("request.logged", onRequest);
       bus.off("sandbox.reset", onReset);
       listener = undefined;

@@ -1,4 +1,4 @@
-import type { AttemptResult, DeliveriesStopped, DeliveryAttempted, EventCreated, RequestFault, RequestLogged, SandboxReset } from "../bus.js";
+import type { AttemptResult, DeliveriesStopped, DeliveryAttempted, EventCreated, RequestFault, RequestLogged, RequestStarted, SandboxReset } from "../bus.js";
 import { maskText } from "../domain/masking.js";
 import { deliveryStateOf, isFinished, type DeliveryState } from "./delivery-state.js";
 
@@ -8,6 +8,11 @@ import { deliveryStateOf, isFinished, type DeliveryState } from "./delivery-stat
  * announced, bounded whatever the traffic. Events whose deliveries are all
  * finished, and requests, become `unprinted` lines (printed once, then
  * dropped); events still waiting on a delivery stay `inFlight` and are redrawn.
+ *
+ * Cause before effect: a request is logged once its answer is final, after the
+ * events it made were announced. An event finished while the request that made
+ * it is still open waits under that request (`open`) and is printed right after
+ * the request's line. Dates: see `takePrinted`.
  */
 
 export const LIMITS = {
@@ -17,6 +22,8 @@ export const LIMITS = {
   unprinted: 150,
   /** Events remembered (type, object) for deliveries that arrive after the event was printed. */
   recent: 500,
+  /** Requests still running whose finished events wait for their line; past this the oldest one's are printed. */
+  open: 500,
 } as const;
 
 /** One delivery of an event, as the live view tracks it from the bus. */
@@ -29,6 +36,8 @@ export interface TrackedDelivery {
 
 export interface EventView {
   id: string;
+  /** The request that made it; null when unknown (known only from a delivery). */
+  requestId: string | null;
   type: string;
   objectId: string | null;
   /** Null when the event is known only from a delivery. */
@@ -50,17 +59,24 @@ export interface RequestView {
   fault?: RequestFault;
 }
 
-/** A finished line: printed once above the live region. */
+/**
+ * A finished line: printed once above the live region. `dated`: its time is of a day before the
+ * lines printed above it, so it shows its date (set by `takePrinted`).
+ */
 export type Printed =
-  | { kind: "request"; request: RequestView }
-  | { kind: "event"; event: EventView }
+  | { kind: "request"; request: RequestView; dated?: boolean }
+  | { kind: "event"; event: EventView; dated?: boolean }
   /** Finished lines dropped unprinted in a burst, counted. */
   | { kind: "skipped"; events: number; requests: number }
   /** A sandbox reset: what it deleted, of one company or (companyId null) of all. */
-  | { kind: "reset"; reset: SandboxReset; at: string };
+  | { kind: "reset"; reset: SandboxReset; at: string; dated?: boolean }
+  /** The lines below are of a later day (YYYY-MM-DD, UTC) than those above: the clock was advanced, or midnight passed. */
+  | { kind: "day"; day: string };
 
 export interface EventFacts {
   id: string;
+  /** The request that made it (the API's `req_…`, or the scheduler's own id). */
+  requestId?: string;
   type: string;
   objectId: string | null;
   companyId: string;
@@ -73,13 +89,14 @@ export interface EventFacts {
 export type DeliveryFacts = Omit<DeliveryAttempted, "attempt"> & { last: AttemptResult };
 
 export type LiveAction =
+  | { kind: "started"; requestId: string }
   | { kind: "event"; event: EventFacts }
   | { kind: "delivery"; delivery: DeliveryFacts }
   | { kind: "stopped"; deliveryIds: readonly string[] }
   | { kind: "request"; request: RequestView }
   | { kind: "reset"; reset: SandboxReset; at: string };
 
-type EventSummary = Pick<EventView, "id" | "type" | "objectId" | "companyId" | "createdAt">;
+type EventSummary = Pick<EventView, "id" | "requestId" | "type" | "objectId" | "companyId" | "createdAt">;
 
 export interface LiveModel {
   /** Oldest first (a Map keeps insertion order; an update keeps the place). */
@@ -89,6 +106,10 @@ export interface LiveModel {
   readonly skipped: { readonly events: number; readonly requests: number };
   /** In-flight events dropped from the view to stay bounded. */
   readonly dropped: number;
+  /** Requests still running (oldest first), with the finished events of theirs that wait for their line. */
+  readonly open: ReadonlyMap<string, readonly Printed[]>;
+  /** The latest day (YYYY-MM-DD) of the lines handed out to print; null before the first. */
+  readonly day: string | null;
 }
 
 // --- actions from bus payloads: small copies, masked, without the event body ---
@@ -98,6 +119,7 @@ export function eventAction(event: EventCreated): LiveAction {
     kind: "event",
     event: {
       id: event.id,
+      requestId: event.requestId,
       type: event.type,
       objectId: event.objectId,
       companyId: event.companyId,
@@ -133,6 +155,10 @@ export function resetAction(reset: SandboxReset, atIso: string): LiveAction {
   return { kind: "reset", reset: { companyId: reset.companyId, deleted: { ...reset.deleted } }, at: atIso };
 }
 
+export function startedAction(started: RequestStarted): LiveAction {
+  return { kind: "started", requestId: started.requestId };
+}
+
 export function requestAction(request: RequestLogged, atIso: string): LiveAction {
   return {
     kind: "request",
@@ -157,6 +183,8 @@ export function createLiveModel(): LiveModel {
     unprinted: [],
     skipped: { events: 0, requests: 0 },
     dropped: 0,
+    open: new Map(),
+    day: null,
   };
 }
 
@@ -166,6 +194,8 @@ type Draft = {
   unprinted: Printed[];
   skipped: { events: number; requests: number };
   dropped: number;
+  open: Map<string, readonly Printed[]>;
+  day: string | null;
 };
 
 /**
@@ -179,13 +209,16 @@ export function applyActions(model: LiveModel, actions: readonly LiveAction[]): 
     unprinted: [...model.unprinted],
     skipped: { ...model.skipped },
     dropped: model.dropped,
+    open: new Map(model.open),
+    day: model.day,
   };
   for (const action of actions) {
-    if (action.kind === "event") onEvent(draft, action.event);
+    if (action.kind === "started") onStarted(draft, action.requestId);
+    else if (action.kind === "event") onEvent(draft, action.event);
     else if (action.kind === "delivery") onDelivery(draft, action.delivery);
     else if (action.kind === "stopped") onStopped(draft, new Set(action.deliveryIds));
     else if (action.kind === "reset") onReset(draft, action.reset, action.at);
-    else print(draft, { kind: "request", request: action.request });
+    else onRequest(draft, action.request);
   }
   return draft;
 }
@@ -194,12 +227,31 @@ export function reduce(model: LiveModel, action: LiveAction): LiveModel {
   return applyActions(model, [action]);
 }
 
-/** The finished lines to print now (a burst's dropped ones summarised first), and the model without them. */
+/**
+ * The finished lines to print now (a burst's dropped ones summarised first), and the model without
+ * them. Each line shows its time of day; when a line is of a later day than the lines printed
+ * before it (the clock was advanced past midnight, or midnight passed), a `day` line comes first,
+ * and a line of an earlier day (an event made before an advance, finished after it) shows its date.
+ */
 export function takePrinted(model: LiveModel): { printed: Printed[]; model: LiveModel } {
   const { events, requests } = model.skipped;
   if (model.unprinted.length === 0 && events === 0 && requests === 0) return { printed: [], model };
-  const printed: Printed[] = events + requests > 0 ? [{ kind: "skipped", events, requests }, ...model.unprinted] : [...model.unprinted];
-  return { printed, model: { ...model, unprinted: [], skipped: { events: 0, requests: 0 } } };
+  const printed: Printed[] = events + requests > 0 ? [{ kind: "skipped", events, requests }] : [];
+  let day = model.day;
+  for (const line of model.unprinted) {
+    const lineDay = dayOf(line);
+    if (lineDay !== null && day !== null && lineDay > day) printed.push({ kind: "day", day: lineDay });
+    if (lineDay !== null && day !== null && lineDay < day) printed.push({ ...line, dated: true } as Printed);
+    else printed.push(line);
+    if (lineDay !== null && (day === null || lineDay > day)) day = lineDay;
+  }
+  return { printed, model: { ...model, unprinted: [], skipped: { events: 0, requests: 0 }, day } };
+}
+
+/** The day (YYYY-MM-DD, UTC) of a line's time; null for a line without one. */
+function dayOf(line: Printed): string | null {
+  const at = line.kind === "request" ? line.request.at : line.kind === "event" ? line.event.createdAt : line.kind === "reset" ? line.at : null;
+  return at === null ? null : at.slice(0, 10);
 }
 
 /**
@@ -221,21 +273,47 @@ export function visibleInFlight(model: LiveModel, maxLines: number): { events: E
   return { events: shown.reverse(), hidden: all.length - shown.length, atCapacity: model.dropped > 0 && all.length >= LIMITS.inFlight };
 }
 
+/** A request began: the events it makes wait for its line. */
+function onStarted(draft: Draft, requestId: string): void {
+  draft.open.set(requestId, []);
+  if (draft.open.size > LIMITS.open) {
+    const [oldest, held] = draft.open.entries().next().value!;
+    draft.open.delete(oldest);
+    for (const line of held) print(draft, line);
+  }
+}
+
+/** A request's answer is final: its line, then the events it made that finished meanwhile. */
+function onRequest(draft: Draft, request: RequestView): void {
+  print(draft, { kind: "request", request });
+  const held = draft.open.get(request.requestId);
+  draft.open.delete(request.requestId);
+  for (const line of held ?? []) print(draft, line);
+}
+
+/** A finished event: held under its request while that one runs, else printed. */
+function printEvent(draft: Draft, event: EventView): void {
+  const held = event.requestId === null ? undefined : draft.open.get(event.requestId);
+  // A new list: the model before this batch shares the old one.
+  if (held && held.length < LIMITS.unprinted) draft.open.set(event.requestId!, [...held, { kind: "event", event }]);
+  else print(draft, { kind: "event", event });
+}
+
 function onEvent(draft: Draft, facts: EventFacts): void {
-  const summary: EventSummary = { id: facts.id, type: facts.type, objectId: facts.objectId, companyId: facts.companyId, createdAt: facts.createdAt };
+  const summary: EventSummary = { id: facts.id, requestId: facts.requestId ?? null, type: facts.type, objectId: facts.objectId, companyId: facts.companyId, createdAt: facts.createdAt };
   remember(draft, summary);
   const view: EventView = {
     ...summary,
     deliveries: facts.deliveries.map((d) => ({ ...d, state: { kind: "sending" } })),
   };
-  if (view.deliveries.length === 0) print(draft, { kind: "event", event: view });
+  if (view.deliveries.length === 0) printEvent(draft, view);
   else track(draft, view);
 }
 
 function onDelivery(draft: Draft, facts: DeliveryFacts): void {
   const existing = draft.inFlight.get(facts.eventId);
   const base: EventView = existing ?? {
-    ...(draft.recent.get(facts.eventId) ?? { id: facts.eventId, type: facts.eventType, objectId: null, companyId: null, createdAt: null }),
+    ...(draft.recent.get(facts.eventId) ?? { id: facts.eventId, requestId: null, type: facts.eventType, objectId: null, companyId: null, createdAt: null }),
     deliveries: [],
   };
   const state = deliveryStateOf(facts);
@@ -280,7 +358,7 @@ function upsert(deliveries: readonly TrackedDelivery[], next: TrackedDelivery): 
 function settle(draft: Draft, view: EventView, tracked: boolean): void {
   if (view.deliveries.every((d) => isFinished(d.state))) {
     draft.inFlight.delete(view.id);
-    print(draft, { kind: "event", event: view });
+    printEvent(draft, view);
   } else if (tracked) {
     draft.inFlight.set(view.id, view);
   } else {

@@ -1,15 +1,15 @@
-import { stripVTControlCharacters } from "node:util";
+import { displayWidth } from "./width.js";
 
 /**
  * Rows `frame` takes on a terminal of `columns` that re-wraps what it shows: a
- * line wider than the terminal continues on the next row. Widths are counted
- * in code points, which is what the view's own text (ASCII, arrows, marks) is.
+ * line wider than the terminal continues on the next row. Widths are display
+ * columns: a wide character (CJK, emoji) in a path or URL takes two.
  *
  * @example
  * reflowedRows("ab\nabcde", 2) // 1 + 3 = 4
  */
 export function reflowedRows(frame: string, columns: number): number {
-  return frame.split("\n").reduce((rows, line) => rows + Math.max(1, Math.ceil([...stripVTControlCharacters(line)].length / columns)), 0);
+  return frame.split("\n").reduce((rows, line) => rows + Math.max(1, Math.ceil(displayWidth(line) / columns)), 0);
 }
 
 const ESC = "\u001b[";

@@ -7,6 +7,14 @@ import { bannerLines, type BannerFacts } from "./banner.js";
 import { startLiveFeed, type LiveFeed } from "./live-feed.js";
 import { LiveView } from "./LiveView.js";
 
+/**
+ * How Ink runs the view. Quitting closes the instance first, so Ink's own Ctrl-C exit is off.
+ * Frames are already throttled by the view (`throttleMs`); Ink's own throttle (maxFps) would
+ * draw the live region a frame late after finished lines are written above it, showing a
+ * finished event both printed and still in flight, so it is off.
+ */
+export const LIVE_VIEW_INK_OPTIONS = { exitOnCtrlC: false, patchConsole: false, maxFps: 0 } as const;
+
 /** What the view needs of a running paysim: its URL, its bus and clock, and how to stop it. */
 export interface LiveInstance {
   url: string;
@@ -70,8 +78,7 @@ export function renderLiveView(instance: LiveInstance, options: LiveViewOptions)
     stdout,
     stdin: options.stdin ?? process.stdin,
     stderr: options.stderr ?? process.stderr,
-    exitOnCtrlC: false,
-    patchConsole: false,
+    ...LIVE_VIEW_INK_OPTIONS,
   });
 
   let quitting: Promise<void> | undefined;

@@ -234,7 +234,7 @@ describe("paysim check-receiver", () => {
   });
 
   it.each([
-    { name: "no --secret", args: ["URL"], message: /required option '--secret <whsec_…>' not specified/ },
+    { name: "no --secret", args: ["URL"], message: /^paysim check-receiver: --secret is required: write --secret <whsec_…>\.\nsee paysim check-receiver --help\n$/ },
     { name: "a secret that is not whsec_…", args: ["URL", "--secret", "sk_test_123"], message: /--secret must be the endpoint's signing secret, whsec_ followed by its characters/ },
     { name: "an empty whsec_", args: ["URL", "--secret", "whsec_"], message: /--secret must be the endpoint's signing secret/ },
     { name: "a URL that is not http(s)", args: ["ftp://127.0.0.1/hooks", "--secret", SECRET], message: /"ftp:\/\/127.0.0.1\/hooks" is not an http\(s\) URL/ },

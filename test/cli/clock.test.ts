@@ -56,7 +56,6 @@ describe("paysim clock", () => {
   it("refuses a missing duration with the usage", async () => {
     const { code, stderr } = await cli("clock", "advance");
     expect(code).toBe(1);
-    expect(stderr).toContain("error: missing required argument 'duration'");
-    expect(stderr).toContain("Usage: paysim clock advance [options] <duration>");
+    expect(stderr).toBe("paysim clock advance: the <duration> argument is missing.\nsee paysim clock advance --help\n");
   });
 });

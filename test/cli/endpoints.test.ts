@@ -65,7 +65,7 @@ describe("paysim endpoints", () => {
     const { code, stdout, stderr } = await cli("endpoints", "add", "http://127.0.0.1:9/chaos", "--chaos", "duplicate=2");
     expect(code).toBe(1);
     expect(stdout).toBe("");
-    expect(stderr).toContain("--chaos: duplicate must be a number from 0 to 1 (got 2).");
+    expect(stderr).toBe('paysim endpoints add: --chaos "duplicate=2" is invalid: duplicate must be a number from 0 to 1 (got 2).\nsee paysim endpoints add --help\n');
     expect(await listed()).toEqual([]);
   });
 
@@ -87,8 +87,7 @@ describe("paysim endpoints", () => {
   it.each([[["add"]], [["remove"]]])("exits 1 with the usage when %j misses its argument", async (args) => {
     const { code, stderr } = await cli("endpoints", ...args);
     expect(code).toBe(1);
-    expect(stderr).toContain("error: missing required argument");
-    expect(stderr).toContain(`Usage: paysim endpoints ${args[0]}`);
+    expect(stderr).toMatch(new RegExp(`^paysim endpoints ${args[0]}: the <\\w+> argument is missing\\.\\nsee paysim endpoints ${args[0]} --help\\n$`));
   });
 
   it("exits 2 when no server answers", async () => {

@@ -265,6 +265,6 @@ describe("paysim exec", () => {
   it("refuses to run without a command", async () => {
     const result = await runCli(["exec"], { cwd: useTempDir("paysim-cli-exec-") });
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/missing required argument/);
+    expect(result.stderr).toBe("paysim exec: the <command> argument is missing.\nsee paysim exec --help\n");
   });
 });

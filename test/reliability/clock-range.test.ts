@@ -48,7 +48,7 @@ describe("the time scale is bounded so that dates stay valid", () => {
     const db = join(cwd, "paysim.db");
     const result = await runCli(["start", "--port", "0", "--no-ui", "--db", db, ...args], { cwd, env });
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain("--time-scale must be a number greater than 0 and at most 1000000, e.g. 60.");
+    expect(result.stderr).toMatch(/^paysim start: (--time-scale "\w+"|PAYSIM_TIME_SCALE="\w+" \(for --time-scale\)) is invalid: it must be a number greater than 0 and at most 1000000, e\.g\. 60\.\nsee paysim start --help\n$/);
     expect(readdirSync(cwd)).toEqual([]);
   });
 

@@ -119,11 +119,12 @@ describe("events.waitFor and events.list", () => {
   });
 
   it.each([
-    [{ type: "payment_intent.captureed" }, "Bad events filter: type"],
-    [{ type: [] }, "Bad events filter: type"],
-    [{ object_id: "pi_1" }, "Bad events filter"],
-    [{ objectId: 7 }, "Bad events filter: objectId"],
-    [null, "Bad events filter"],
+    [{ type: "payment_intent.captureed" }, 'Bad events filter: type "payment_intent.captureed" is not an event type; did you mean "payment_intent.captured"? The event types are: payment_intent.created, payment_intent.authorized, payment_intent.captured,'],
+    [{ type: ["payment_intent.created", "refund.created"] }, 'Bad events filter: type[1] "refund.created" is not an event type. The event types are: payment_intent.created,'],
+    [{ type: [] }, "Bad events filter: type is an empty list; give at least one event type, or leave type out to match every type."],
+    [{ object_id: "pi_1" }, 'Bad events filter: unknown key "object_id"; did you mean "objectId"? Known keys: type, objectId.'],
+    [{ objectId: 7 }, 'Bad events filter: objectId is 7 (a number); it must be a non-empty string: the id of the object the event is about, e.g. "pi_…".'],
+    [null, "Bad events filter: the events filter is null; pass an object such as { type: \"payment_intent.succeeded\" }, or {} for every event."],
   ])("refuses the filter %j with a TypeError, waiting for nothing", async (filter, message) => {
     const paysim = await start();
     await expect(paysim.events.waitFor(filter as never)).rejects.toThrow(expect.objectContaining({ name: "TypeError", message: expect.stringContaining(message) }));
@@ -133,7 +134,7 @@ describe("events.waitFor and events.list", () => {
   it.each([[-1], [1.5], [Number.POSITIVE_INFINITY], [2 ** 31], ["100"]])("refuses the timeout %j with a TypeError", async (timeout) => {
     const paysim = await start();
     await expect(paysim.events.waitFor({}, { timeout: timeout as number })).rejects.toThrow(
-      expect.objectContaining({ name: "TypeError", message: expect.stringContaining("Bad wait options: timeout") }),
+      expect.objectContaining({ name: "TypeError", message: `Bad wait options: timeout is ${typeof timeout === "string" ? `"${timeout}"` : `${timeout} (a number)`}; it must be a whole number of milliseconds from 0 to 2147483647.` }),
     );
   });
 });
@@ -234,9 +235,10 @@ describe("webhooks.waitFor", () => {
   });
 
   it.each([
-    [{ status: "delivered" }, "Bad webhooks filter: status"],
-    [{ url: "" }, "Bad webhooks filter: url"],
-    [{ endpoint: "we_1" }, "Bad webhooks filter"],
+    [{ status: "delivered" }, 'Bad webhooks filter: status is "delivered"; it must be "succeeded", "failed" or "attempted".'],
+    [{ url: "" }, 'Bad webhooks filter: url is ""; it must be a non-empty string: the endpoint\'s URL.'],
+    [{ endpoint: "we_1" }, 'Bad webhooks filter: unknown key "endpoint". Known keys: type, objectId, url, status.'],
+    [{ objectid: "pi_1" }, 'Bad webhooks filter: unknown key "objectid"; did you mean "objectId"? Known keys: type, objectId, url, status.'],
   ])("refuses the filter %j with a TypeError", async (filter, message) => {
     const paysim = await start();
     await expect(paysim.webhooks.waitFor(filter as never)).rejects.toThrow(expect.objectContaining({ name: "TypeError", message: expect.stringContaining(message) }));

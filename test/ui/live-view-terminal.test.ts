@@ -2,7 +2,8 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { PAYSIM_BIN } from "../helpers/cli.js";
+import { displayWidth } from "../../src/ui/width.js";
+import { PAYSIM_BIN, runCli } from "../helpers/cli.js";
 import { useTempDir, useTmux } from "../helpers/disposables.js";
 import { clientFor, createIntent } from "../helpers/paysim.js";
 import { closedPortUrl } from "../helpers/receiver.js";
@@ -127,8 +128,9 @@ describe("paysim start in a real terminal", () => {
 
     const reset = await fetch(`${url}/v1/sandbox/reset`, { method: "POST", headers: { Authorization: `Bearer ${KEY}` } });
     expect(reset.status).toBe(200);
-    const screen = await terminal.waitForScreen((s) => / · 0 in flight · q to quit$/m.test(s), '"0 in flight" after the reset');
-    expect(lines(screen, /^\d\d:\d\d:\d\d {2}sandbox reset \(company co_\w+\): 1 payment intent, 0 payouts, 1 event deleted$/)).toHaveLength(1);
+    const resetLine = /^\d\d:\d\d:\d\d {2}sandbox reset \(company co_\w+\): 1 payment intent, 0 payouts, 1 event deleted$/;
+    const screen = await terminal.waitForScreen((s) => / · 0 in flight · q to quit$/m.test(s) && lines(s, resetLine).length > 0, '"0 in flight" and the reset\'s line');
+    expect(lines(screen, resetLine)).toHaveLength(1);
     expect(COUNTDOWN.test(screen)).toBe(false);
   }, 60_000);
 
@@ -189,6 +191,32 @@ describe("paysim start in a real terminal", () => {
     const wide = await terminal.waitForScreen((s) => / · 2 in flight · q to quit$/m.test(s), "the whole status line again at 140 columns");
     expect(lines(wide, STATUS_LINE)).toHaveLength(1);
     expect(lines(wide, /^in flight$/)).toHaveLength(1);
+  }, 60_000);
+
+  it("prints a request's line above the event it made, and a day line when `paysim clock advance` crosses midnight", async () => {
+    const { terminal, url, api } = await startLive();
+    const intent = await createIntent({ api });
+    const before = await terminal.waitForScreen((s) => s.includes(intent.id), `the event of ${intent.id}`);
+    const rows = before.split("\n");
+    const eventRow = rows.findIndex((row) => row.includes(intent.id));
+    expect(rows[eventRow - 1]).toMatch(/^\d\d:\d\d:\d\d {2}POST \/v1\/payment_intents 201 /);
+
+    const advanced = await runCli(["clock", "advance", "1d", "--url", url, "--key", KEY]);
+    expect(advanced.code).toBe(0);
+    const day = /clock (\d{4}-\d\d-\d\d) /.exec(await terminal.waitForScreen((s) => s.includes("POST /v1/sandbox/clock/advance 200"), "the advance's request line"))![1];
+    const screen = await terminal.waitForScreen((s) => s.includes(`── ${day} ──`), `the day line of ${day}`);
+    const after = screen.split("\n");
+    expect(after[after.indexOf(`── ${day} ──`) + 1]).toMatch(/^\d\d:\d\d:\d\d {2}POST \/v1\/sandbox\/clock\/advance 200 /);
+  }, 60_000);
+
+  it("cuts a request line holding CJK at the terminal's width, on one row", async () => {
+    const { terminal, api } = await startLive({ columns: 80 });
+    expect((await api("GET", encodeURI(`/v1/payment_intents/${"日本語の支払い".repeat(8)}`))).status).toBe(404);
+    const screen = await terminal.waitForScreen((s) => s.includes("GET /v1/payment_intents/日本語"), "the request line");
+    const row = lines(screen, /GET \/v1\/payment_intents\/日本語/)[0]!;
+    expect(row.endsWith("…")).toBe(true);
+    expect(displayWidth(row)).toBeLessThanOrEqual(80);
+    expect(lines(screen, /^…$/)).toEqual([]);
   }, 60_000);
 
   it("quits on q: the process exits 0 and says paysim stopped", async () => {

@@ -5,7 +5,8 @@ import { MAX_ATTEMPTS, RETRY_DELAYS_MS } from "../../src/domain/retry-schedule.j
 import { defer, usePaysim, useReceiver } from "../helpers/disposables.js";
 import { closedPortUrl } from "../helpers/receiver.js";
 import { createIntent, type TestPaysim } from "../helpers/paysim.js";
-import { normalise, renderView, type RenderedView } from "./helpers/live-view.js";
+import { normalise, renderForInspection, renderView, type RenderedView } from "./helpers/live-view.js";
+import { displayWidth } from "../../src/ui/width.js";
 
 /** Real time stands still: only advanceClock moves the clock, so countdowns are exact. */
 const FROZEN = Date.parse("2026-05-01T12:00:00.000Z");
@@ -173,6 +174,63 @@ paysim http://127.0.0.1:PORT · clock … · 1 in flight · q to quit`);
     expect(view.frameCount() - before).toBeLessThan(20);
   });
 
+  it("prints the request before the event it made, though the bus announces the event first", async () => {
+    const paysim = await usePaysim({ realNow: frozen });
+    const view = useView(paysim);
+    const intent = await createIntent(paysim);
+    const frame = await view.waitForFrame(intent.id);
+    const rows = frame.split("\n");
+    const requestRow = rows.findIndex((row) => /^12:00:00 {2}POST \/v1\/payment_intents 201 /.test(row));
+    const eventRow = rows.findIndex((row) => row.includes(intent.id));
+    expect(requestRow).toBeGreaterThan(-1);
+    expect(eventRow).toBe(requestRow + 1);
+  });
+
+  it("marks a later day with a day line, and dates an in-flight event of an earlier day", async () => {
+    const { paysim, view } = await setUp(500);
+    const intent = await createIntent(paysim);
+    await view.waitForFrame("retry 1/6 in 00:30");
+    // 13 hours on: 01:00 the next day.
+    await paysim.advanceClock(13 * 3600);
+    await paysim.api("GET", "/v1/events?limit=1");
+    const frame = await view.waitForFrame("GET /v1/events 200");
+    const rows = frame.split("\n");
+    const dayRow = rows.indexOf("── 2026-05-02 ──");
+    expect(dayRow).toBeGreaterThan(-1);
+    expect(rows[dayRow + 1]).toMatch(/^01:00:0\d {2}GET \/v1\/events 200 /);
+    // The event made the day before, still in flight, shows its date.
+    expect(rows.filter((row) => row.startsWith(`2026-05-01 12:00:00  payment_intent.created     ${intent.id}`))).toHaveLength(1);
+    expect(rows.filter((row) => row.startsWith("── "))).toHaveLength(1);
+  });
+
+  it("cuts a line with wide characters (CJK) at the terminal's display width", async () => {
+    const paysim = await usePaysim({ realNow: frozen });
+    const view = useView(paysim, { columns: 60 });
+    const path = `/v1/payment_intents/${"日本語の支払い".repeat(8)}`;
+    await paysim.api("GET", encodeURI(path));
+    const frame = await view.waitForFrame("GET /v1/payment_intents/日本語");
+    const row = frame.split("\n").find((line) => line.includes("GET /v1/payment_intents/"))!;
+    expect(row.endsWith("…")).toBe(true);
+    expect(displayWidth(row)).toBeLessThanOrEqual(60);
+    expect(displayWidth(row)).toBeGreaterThanOrEqual(59);
+  });
+
+  it("keeps no printed line inside Ink: thousands of lines later, Ink's own output holds the live region only", async () => {
+    const paysim = await usePaysim({ realNow: frozen });
+    // Ink's test renderer writes, on every frame, all that Ink keeps: its static output and the live region.
+    const rendered = renderForInspection(paysim);
+    defer(() => rendered.unmount());
+    for (let i = 0; i < 300; i++) await paysim.api("GET", `/v1/payment_intents/pi_probe_${i}`);
+    await vi.waitFor(() => expect(rendered.frames.some((frame) => frame.includes("pi_probe_299 404"))).toBe(true), { timeout: 10_000 });
+    // The next frame Ink draws (the clock moved): all it holds is the live region.
+    await paysim.advanceClock(1);
+    await vi.waitFor(() => expect(rendered.frames.some((frame) => frame.includes("clock 2026-05-01 12:00:01Z"))).toBe(true), { timeout: 10_000 });
+    const frame = rendered.frames.find((candidate) => candidate.includes("clock 2026-05-01 12:00:01Z"))!;
+    expect(frame).not.toContain("pi_probe_");
+    expect(frame).not.toContain("listening on");
+    expect(frame.trimEnd().split("\n")).toHaveLength(1);
+  });
+
   it("asks to quit on q and on Ctrl-C, and not on other keys", async () => {
     const paysim = await usePaysim({ realNow: frozen });
     const view = useView(paysim);
@@ -193,12 +251,13 @@ paysim http://127.0.0.1:PORT · clock … · 1 in flight · q to quit`);
     await paysim.api("GET", "/v1/payment_intents");
     await plain.waitForFrame("GET /v1/payment_intents 200");
     await coloured.waitForFrame("GET /v1/payment_intents 200");
+    // Styles (SGR sequences); Ink's own cursor sequences are not styles.
     // eslint-disable-next-line no-control-regex
-    expect(rawFrame(plain)).not.toMatch(/\u001b\[/);
+    expect(rawFrame(plain)).not.toMatch(/\u001b\[[0-9;]*m/);
     expect(rawFrame(coloured)).toContain("\u001b[32m200\u001b[39m");
   });
 });
 
 function rawFrame(view: RenderedView): string {
-  return view.stdout.lastFrame() ?? "";
+  return view.raw();
 }

@@ -78,7 +78,9 @@ function summary(model: LiveModel) {
           ? `event ${p.event.id} ${p.event.type}: ${p.event.deliveries.map((d) => `${d.endpointId}=${d.state.kind}`).join(" ")}`.trimEnd()
           : p.kind === "reset"
             ? `reset ${p.reset.companyId ?? "all"}`
-            : `skipped ${p.events} events, ${p.requests} requests`,
+            : p.kind === "day"
+              ? `day ${p.day}`
+              : `skipped ${p.events} events, ${p.requests} requests`,
     ),
   };
 }
@@ -242,6 +244,99 @@ describe("live view model", () => {
     const visible = visibleInFlight(model, maxLines);
     expect(visible.events.map((e) => e.id)).toEqual(shown);
     expect(visible.hidden).toBe(hidden);
+  });
+});
+
+describe("cause before effect", () => {
+  /** An event made by request `requestId`, with no endpoint (finished at once) unless given some. */
+  const madeBy = (requestId: string, id: string, endpoints: readonly Endpoint[] = []): LiveAction => {
+    const action = event(id, endpoints) as Extract<LiveAction, { kind: "event" }>;
+    return { kind: "event", event: { ...action.event, requestId } };
+  };
+  const answered = (requestId: string, path: string): LiveAction => ({ kind: "request", request: { requestId, method: "POST", path, status: 201, durationMs: 1, at: new Date(T0).toISOString() } });
+  const started = (requestId: string): LiveAction => ({ kind: "started", requestId });
+  const lines = (model: LiveModel) => takePrinted(model).printed.map((p) => (p.kind === "request" ? `request ${p.request.requestId}` : p.kind === "event" ? `event ${p.event.id}` : p.kind));
+
+  it("prints a request's line before the events it made, though the bus announced the events first", () => {
+    const model = applyActions(createLiveModel(), [started("req_a"), madeBy("req_a", "evt_1"), madeBy("req_a", "evt_2"), answered("req_a", "/v1/payment_intents")]);
+    expect(lines(model)).toEqual(["request req_a", "event evt_1", "event evt_2"]);
+  });
+
+  it("holds an event only while its request runs: a delivery finished before the answer waits for it, one of another request does not", () => {
+    const model = applyActions(createLiveModel(), [
+      started("req_a"),
+      started("req_b"),
+      madeBy("req_a", "evt_1", [hooks]),
+      delivery("evt_1"),
+      madeBy("req_b", "evt_2"),
+      answered("req_b", "/v1/payouts"),
+      madeBy("req_job", "evt_3"),
+    ]);
+    expect(lines(model)).toEqual(["request req_b", "event evt_2", "event evt_3"]);
+    expect(lines(reduce(model, answered("req_a", "/v1/payment_intents")))).toEqual(["request req_b", "event evt_2", "event evt_3", "request req_a", "event evt_1"]);
+  });
+
+  it("keeps at most LIMITS.open requests waiting: past that the oldest one's events are printed", () => {
+    const actions: LiveAction[] = [started("req_0"), madeBy("req_0", "evt_0")];
+    for (let i = 1; i <= LIMITS.open; i++) actions.push(started(`req_${i}`));
+    const model = applyActions(createLiveModel(), actions);
+    expect(model.open.size).toBe(LIMITS.open);
+    expect(lines(model)).toEqual(["event evt_0"]);
+  });
+});
+
+describe("what the model keeps", () => {
+  it("stays bounded over 100,000 requests, each with the event it made, taken a frame at a time or not at all", () => {
+    let model = createLiveModel();
+    let printedLines = 0;
+    for (let frame = 0; frame < 200; frame++) {
+      const actions: LiveAction[] = [];
+      for (let i = 0; i < 500; i++) {
+        const n = frame * 500 + i;
+        const requestId = `req_${n}`;
+        const made = event(`evt_${n}`, n % 2 === 0 ? [] : [hooks]) as Extract<LiveAction, { kind: "event" }>;
+        const answered = request("POST", "/v1/payment_intents") as Extract<LiveAction, { kind: "request" }>;
+        actions.push({ kind: "started", requestId }, { kind: "event", event: { ...made.event, requestId } }, { kind: "request", request: { ...answered.request, requestId } });
+        if (n % 2 === 1) actions.push(delivery(`evt_${n}`));
+      }
+      model = applyActions(model, actions);
+      expect(model.unprinted.length).toBeLessThanOrEqual(LIMITS.unprinted);
+      expect(model.inFlight.size).toBeLessThanOrEqual(LIMITS.inFlight);
+      expect(model.recent.size).toBeLessThanOrEqual(LIMITS.recent);
+      expect(model.open.size).toBeLessThanOrEqual(LIMITS.open);
+      // Every other frame the view is too busy to take what is finished.
+      if (frame % 2 === 0) {
+        const taken = takePrinted(model);
+        printedLines += taken.printed.length;
+        model = taken.model;
+      }
+    }
+    expect(model.open.size).toBe(0);
+    expect(model.inFlight.size).toBe(0);
+    expect(printedLines).toBeGreaterThan(0);
+  });
+});
+
+describe("dates", () => {
+  const at = (iso: string, path: string): LiveAction => ({ kind: "request", request: { requestId: `req_${path}`, method: "GET", path, status: 200, durationMs: 1, at: iso } });
+  const dated = (iso: string, id: string): LiveAction => {
+    const action = event(id, []) as Extract<LiveAction, { kind: "event" }>;
+    return { kind: "event", event: { ...action.event, createdAt: iso } };
+  };
+
+  it("puts a day line above the first line of a later day, and the date on a line of an earlier day", () => {
+    let model = applyActions(createLiveModel(), [at("2026-05-01T19:24:00.000Z", "/a")]);
+    const first = takePrinted(model);
+    expect(first.printed).toEqual([expect.objectContaining({ kind: "request" })]);
+    expect(first.printed[0]).not.toHaveProperty("dated");
+    model = applyActions(first.model, [at("2026-05-02T01:24:00.000Z", "/b"), dated("2026-05-01T19:30:00.000Z", "evt_late"), at("2026-05-02T01:25:00.000Z", "/c")]);
+    const { printed } = takePrinted(model);
+    expect(printed.map((p) => (p.kind === "day" ? `day ${p.day}` : p.kind === "request" ? `${p.request.path}${p.dated ? " dated" : ""}` : p.kind === "event" ? `${p.event.id}${p.dated ? " dated" : ""}` : p.kind))).toEqual([
+      "day 2026-05-02",
+      "/b",
+      "evt_late dated",
+      "/c",
+    ]);
   });
 });
 

@@ -12,6 +12,8 @@ describe("reflowedRows", () => {
     ["each line on its own", "ab\nabcde\n", 2, 1 + 3 + 1],
     ["colours take no room", `${ESC}2mabcde${ESC}22m`, 5, 1],
     ["marks and arrows are one column each", "↻ … →", 5, 1],
+    ["a CJK character takes two columns", "日本語", 5, 2],
+    ["a path with CJK wraps by columns, not characters", "GET /v1/payment_intents/日本語の支払い", 30, 2],
   ])("%s", (_name, frame, columns, rows) => {
     expect(reflowedRows(frame, columns)).toBe(rows);
   });

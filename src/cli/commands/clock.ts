@@ -1,6 +1,6 @@
 import { Command } from "commander";
 import { formatSeconds, InvalidDurationError, parseDuration } from "../../domain/duration.js";
-import { CliError, connect, withClientOptions, type ClientFlags } from "../client.js";
+import { connect, UsageError, withClientOptions, type ClientFlags } from "../client.js";
 import { fields, json, text } from "../format.js";
 import { consoleOutput, type Output } from "../output.js";
 
@@ -49,7 +49,7 @@ Examples:
       try {
         seconds = parseDuration(duration);
       } catch (error) {
-        if (error instanceof InvalidDurationError) throw new CliError(error.message);
+        if (error instanceof InvalidDurationError) throw new UsageError(error.message);
         throw error;
       }
       print(await (await connect(flags, output)).call<ClockResource>("POST", "/v1/sandbox/clock/advance", { body: { seconds } }), flags);

@@ -21,7 +21,7 @@ interface Endpoint {
 /** `--chaos duplicate=0.2,…`: read as `paysim start --chaos` reads it, refused with the same words. */
 function chaosSpec(raw: string): Chaos {
   const parsed = parseChaosSpec(raw);
-  if ("problem" in parsed) throw new InvalidArgumentError(`--chaos: ${parsed.problem}.`);
+  if ("problem" in parsed) throw new InvalidArgumentError(`${parsed.problem}.`);
   return parsed.chaos;
 }
 

@@ -9,7 +9,7 @@ interface TransitionFlags extends ClientFlags {
 
 function positiveInteger(raw: string): number {
   if (!/^\d+$/.test(raw) || Number(raw) < 1 || !Number.isSafeInteger(Number(raw))) {
-    throw new InvalidArgumentError("must be a positive whole number of minor units, e.g. 250.");
+    throw new InvalidArgumentError("it must be a positive whole number of minor units, e.g. 250.");
   }
   return Number(raw);
 }

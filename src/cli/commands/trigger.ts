@@ -1,8 +1,9 @@
 import { fileURLToPath } from "node:url";
 import { Command } from "commander";
 import { EVENT_TYPES, isEventType } from "../../domain/events.js";
+import { closest } from "../../domain/suggest.js";
 import { FIXTURES_DIR } from "../../fixture-data.js";
-import { CliError, connect, withClientOptions, type ApiClient, type ClientFlags } from "../client.js";
+import { CliError, connect, UsageError, withClientOptions, type ApiClient, type ClientFlags } from "../client.js";
 import { fields, json, text } from "../format.js";
 import { consoleOutput, type Output } from "../output.js";
 import { loadFixture, overrideOption, runSteps, stepsJson, stepTable } from "../steps.js";
@@ -49,7 +50,8 @@ Examples:
 
 async function runTrigger(type: string, flags: TriggerFlags, output: Output): Promise<void> {
   if (!isEventType(type)) {
-    throw new CliError(`unknown event type ${JSON.stringify(type)}. Valid types:\n  ${EVENT_TYPES.join("\n  ")}`);
+    const guess = closest(type, EVENT_TYPES);
+    throw new UsageError(`${JSON.stringify(type)} is not an event type${guess ? `; did you mean ${guess}?` : "."} The event types are: ${EVENT_TYPES.join(", ")}.`);
   }
   const fixture = loadFixture(triggerFixturePath(type), flags.override);
   const client = await connect(flags, output);

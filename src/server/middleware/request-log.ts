@@ -5,7 +5,8 @@ import { maskText } from "../../domain/masking.js";
 import type { AppEnv } from "../env.js";
 
 /**
- * Gives the request its `req_…` id (`c.get("requestId")`) and, once its answer
+ * Gives the request its `req_…` id (`c.get("requestId")`), says on the bus that
+ * it began (`request.started`) and, once its answer
  * is final (errors included, turned into answers by the app's onError), logs it
  * on the bus as `request.logged`, its path masked, with the fault rule that hit
  * it (SPEC §14). Runs first, so every answer is logged and carries the id.
@@ -18,6 +19,7 @@ export function requestLog({ ids, bus }: { ids: Ids; bus: Bus }) {
     const started = performance.now();
     const requestId = ids.newId("req");
     c.set("requestId", requestId);
+    bus.emit("request.started", { requestId });
     await next();
     const fault = c.get("fault");
     bus.emit("request.logged", {

@@ -1,47 +1,19 @@
-import { Box, Text } from "ink";
-import { deliveryStateText, timeOfDay } from "../describe.js";
-import type { DeliveryState } from "../delivery-state.js";
+import { Box } from "ink";
 import type { EventView } from "../model.js";
-import { Tone, type ToneName } from "./Tone.js";
+import { eventRows } from "../rows.js";
+import { RowText } from "./RowText.js";
 
-const MARKS: Record<DeliveryState["kind"], { mark: string; tone: ToneName }> = {
-  sending: { mark: "…", tone: "info" },
-  delivered: { mark: "✓", tone: "good" },
-  failing: { mark: "↻", tone: "warn" },
-  gave_up: { mark: "✗", tone: "bad" },
-  stopped: { mark: "✗", tone: "muted" },
-};
-
-const INDENT = " ".repeat(10);
-
-/** An event (time, type, object id, id) and one line per endpoint: where its delivery stands at `now`. */
+/**
+ * An in-flight event (time, type, object id, id) and one line per endpoint: where its delivery
+ * stands at `now`. Its date shows when it is not of the clock's current day.
+ */
 export function EventBlock({ event, now }: { event: EventView; now: number }) {
-  const states = event.deliveries.map((d) => deliveryStateText(d.state, now));
-  const width = Math.max(0, ...states.map((s) => s.length));
+  const dated = event.createdAt !== null && event.createdAt.slice(0, 10) !== new Date(now).toISOString().slice(0, 10);
   return (
     <Box flexDirection="column">
-      <Text wrap="truncate-end">
-        <Tone tone="muted">{event.createdAt === null ? "--:--:--" : timeOfDay(event.createdAt)}</Tone>
-        {"  "}
-        <Tone tone="info">{event.type.padEnd(25)}</Tone>
-        {"  "}
-        {event.objectId ?? "-"}
-        {"  "}
-        <Tone tone="muted">{event.id}</Tone>
-      </Text>
-      {event.deliveries.map((delivery, i) => {
-        const { mark, tone } = MARKS[delivery.state.kind];
-        return (
-          <Text key={delivery.deliveryId} wrap="truncate-end">
-            {INDENT}
-            <Tone tone={tone}>
-              {mark} {states[i]!.padEnd(width)}
-            </Tone>
-            {"  → "}
-            {delivery.url}
-          </Text>
-        );
-      })}
+      {eventRows(event, now, dated).map((row, i) => (
+        <RowText key={i} row={row} />
+      ))}
     </Box>
   );
 }

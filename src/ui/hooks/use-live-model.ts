@@ -1,34 +1,36 @@
 import { useEffect, useLayoutEffect, useRef, useState } from "react";
-import type { StaticLine } from "../App.js";
 import type { LiveFeed } from "../live-feed.js";
-import type { LiveModel } from "../model.js";
+import type { LiveModel, Printed } from "../model.js";
 
 export interface LiveSnapshot {
   model: LiveModel;
-  /** Finished lines to print with this render; `batch` changes when there are new ones. */
-  printed: readonly StaticLine[];
+  /** Finished lines taken with this snapshot; `batch` changes when there are new ones. */
+  lines: readonly Printed[];
   batch: number;
   /** Clock time when the snapshot was taken. */
   now: number;
 }
 
 /**
- * Hands React a snapshot of what `feed` heard, at most every `throttleMs`.
- * The feed listens from before the view mounts: what it heard since its last
- * take and the mount is drawn in the first throttled frame.
+ * Hands React a snapshot of what `feed` heard, at most every `throttleMs`, and
+ * the finished lines to `print` once the frame without them is drawn (so that a
+ * finished event never shows both printed and still in flight). A batch's lines
+ * are printed once, then let go. The feed listens from before the view mounts:
+ * what it heard since its last take and the mount is drawn in the first throttled frame.
  */
-export function useLiveModel(feed: LiveFeed, options: { throttleMs: number; firstLines: readonly StaticLine[] }): LiveSnapshot {
-  const [snapshot, setSnapshot] = useState<LiveSnapshot>(() => ({
-    model: feed.current(),
-    printed: options.firstLines,
-    batch: 0,
-    now: feed.clock.now(),
-  }));
-  // The batch React has drawn: lines of a batch not drawn yet are carried into the next one, never lost.
-  const drawn = useRef(-1);
+export function useLiveModel(feed: LiveFeed, options: { throttleMs: number; print: (lines: readonly Printed[], now: number) => void }): LiveSnapshot {
+  const [snapshot, setSnapshot] = useState<LiveSnapshot>(() => ({ model: feed.current(), lines: [], batch: 0, now: feed.clock.now() }));
+  const print = useRef(options.print);
   useLayoutEffect(() => {
-    drawn.current = snapshot.batch;
-  }, [snapshot.batch]);
+    print.current = options.print;
+  });
+  // The batch printed last: lines of a batch not drawn yet are carried into the next one, never lost.
+  const printed = useRef(0);
+  useLayoutEffect(() => {
+    if (printed.current === snapshot.batch) return;
+    printed.current = snapshot.batch;
+    print.current(snapshot.lines, snapshot.now);
+  }, [snapshot]);
 
   const { throttleMs } = options;
   useEffect(() => {
@@ -38,9 +40,9 @@ export function useLiveModel(feed: LiveFeed, options: { throttleMs: number; firs
       const taken = feed.take();
       const now = feed.clock.now();
       setSnapshot((previous) => {
-        const carried = drawn.current === previous.batch ? [] : previous.printed;
+        const carried = printed.current === previous.batch ? [] : previous.lines;
         if (taken.printed.length === 0 && carried.length === 0) return { ...previous, model: taken.model, now };
-        return { model: taken.model, printed: [...carried, ...taken.printed], batch: previous.batch + 1, now };
+        return { model: taken.model, lines: [...carried, ...taken.printed], batch: previous.batch + 1, now };
       });
     };
     const schedule = () => {

@@ -8,12 +8,14 @@ import { stripVTControlCharacters } from "node:util";
  */
 export function fakeTerminal(columns = 100, rows = 40) {
   let written = "";
+  let writes = 0;
   const stdout = Object.assign(new EventEmitter(), {
     isTTY: true,
     columns,
     rows,
     write(chunk: string) {
       written += chunk;
+      writes++;
       return true;
     },
   });
@@ -45,5 +47,9 @@ export function fakeTerminal(columns = 100, rows = 40) {
     type: (keys: string) => stdin.type(keys),
     /** Everything written so far, without escape sequences. */
     output: () => stripVTControlCharacters(written),
+    /** Everything written so far, as written. */
+    raw: () => written,
+    /** How many writes so far. */
+    writes: () => writes,
   };
 }

@@ -1,38 +1,46 @@
 import "./as-a-terminal.js";
-import { render } from "ink-testing-library";
-import { stripVTControlCharacters } from "node:util";
+import { render } from "ink";
+import { render as renderInTestRenderer } from "ink-testing-library";
 import { vi } from "vitest";
 import type { PaysimInstance } from "../../../src/paysim.js";
 import { bannerFacts } from "../../../src/cli/banner-facts.js";
 import { bannerLines } from "../../../src/ui/banner.js";
 import { startLiveFeed } from "../../../src/ui/live-feed.js";
 import { LiveView } from "../../../src/ui/LiveView.js";
+import { LIVE_VIEW_INK_OPTIONS } from "../../../src/ui/render-live-view.js";
+import { fakeTerminal } from "./fake-terminal.js";
+import { replay } from "./screen.js";
 
 export interface RenderedView {
-  /** The whole screen so far (printed lines and the live region), without styles. */
+  /** The whole terminal so far (the printed lines scrolled up, then the live region), without styles. */
   frame(): string;
   /** Resolves once the frame matches; fails with the last frame if it never does. */
   waitForFrame(pattern: RegExp | string): Promise<string>;
-  /** Frames written so far. */
+  /** Writes to the terminal so far. */
   frameCount(): number;
-  stdout: ReturnType<typeof render>["stdout"];
+  /** Everything written, styles included. */
+  raw(): string;
+  /** The terminal's output stream: set `columns` and emit "resize" to resize it. */
+  stdout: NodeJS.WriteStream;
   /** Keys typed into the view. */
-  stdin: ReturnType<typeof render>["stdin"];
+  stdin: { write(keys: string): void };
   quitRequests(): number;
   unmount(): void;
 }
 
 /**
- * The live view of a real instance, rendered by ink-testing-library at 100 columns.
+ * The live view of a real instance, rendered by Ink as on a developer's terminal (100 × 40),
+ * read back through a small terminal emulator (`replay`).
  *
  * @example
  * const view = renderView(paysim);
  * await view.waitForFrame(/delivered 200/);
  */
-export function renderView(instance: PaysimInstance, options: { colour?: boolean; throttleMs?: number } = {}): RenderedView {
+export function renderView(instance: PaysimInstance, options: { colour?: boolean; throttleMs?: number; columns?: number; rows?: number } = {}): RenderedView {
   let quits = 0;
+  const terminal = fakeTerminal(options.columns ?? 100, options.rows ?? 40);
   const feed = startLiveFeed(instance);
-  const rendered = render(
+  const ink = render(
     <LiveView
       feed={feed}
       url={instance.url}
@@ -41,12 +49,9 @@ export function renderView(instance: PaysimInstance, options: { colour?: boolean
       onQuit={() => quits++}
       throttleMs={options.throttleMs ?? 20}
     />,
+    { stdout: terminal.stdout, stdin: terminal.stdin, stderr: terminal.stderr, ...LIVE_VIEW_INK_OPTIONS },
   );
-  const frame = () =>
-    stripVTControlCharacters(rendered.lastFrame() ?? "")
-      .split("\n")
-      .map((line) => line.trimEnd())
-      .join("\n");
+  const frame = () => replay(terminal.raw()).join("\n").replace(/\n+$/, "");
   return {
     frame,
     async waitForFrame(pattern) {
@@ -62,10 +67,30 @@ export function renderView(instance: PaysimInstance, options: { colour?: boolean
       );
       return frame();
     },
-    frameCount: () => rendered.frames.length,
-    stdout: rendered.stdout,
-    stdin: rendered.stdin,
+    frameCount: terminal.writes,
+    raw: terminal.raw,
+    stdout: terminal.stdout,
+    stdin: { write: terminal.type },
     quitRequests: () => quits,
+    unmount: () => {
+      ink.unmount();
+      feed.stop();
+    },
+  };
+}
+
+/**
+ * The live view under ink-testing-library, whose every frame is all that Ink keeps (its static
+ * output, then the live region): to see what Ink holds on to.
+ */
+export function renderForInspection(instance: PaysimInstance) {
+  const feed = startLiveFeed(instance);
+  const rendered = renderInTestRenderer(
+    <LiveView feed={feed} url={instance.url} banner={bannerLines(bannerFacts(instance, { db: ":memory:", host: "127.0.0.1" }))} colour={false} onQuit={() => undefined} throttleMs={20} />,
+  );
+  return {
+    /** Everything Ink wrote, write by write: a drawn frame, or lines written above it. */
+    frames: rendered.frames,
     unmount: () => {
       rendered.unmount();
       feed.stop();
