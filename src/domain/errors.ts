@@ -11,7 +11,11 @@ export type ErrorCode =
   | "idempotency_conflict"
   | "payload_too_large"
   | "rate_limited"
-  | "internal_error";
+  | "internal_error"
+  /** A wait over HTTP (GET /v1/sandbox/…/wait) saw nothing match within its timeout_ms. */
+  | "wait_timeout"
+  /** A wait over HTTP ended because paysim is stopping. */
+  | "shutting_down";
 
 /**
  * An error meant for the API caller: its message says what to change.

@@ -163,6 +163,24 @@ export function whenConnectionCloses(c: Context<AppEnv>, onClosed: () => void): 
   return () => void socket.off("close", onClosed);
 }
 
+/**
+ * Resolves once this request's answer has been handed to its connection, or the connection has
+ * closed; at once without a socket (`app.request()`), where the answer is the handler's return.
+ */
+export function whenAnswerSent(c: Context<AppEnv>): Promise<void> {
+  const outgoing = (c.env as NodeBindings | undefined)?.outgoing;
+  if (!outgoing || outgoing.writableFinished || outgoing.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      outgoing.off("finish", done);
+      outgoing.off("close", done);
+      resolve();
+    };
+    outgoing.on("finish", done);
+    outgoing.on("close", done);
+  });
+}
+
 /** The fetch handler @hono/node-server serves (paysim serves HTTP/1.1: its bindings are `NodeBindings`). */
 export type NodeFetch = (request: Request, env: HttpBindings | Http2Bindings) => Promise<Response>;
 

@@ -51,10 +51,14 @@ const ERROR_HEADERS: Partial<Record<number, Record<string, string>>> = {
   429: { "Retry-After": "Seconds to wait before trying again." },
 };
 
+/** Codes that only the operations listing them in `errors` answer: the waits' timeout and their end when paysim stops. */
+const LISTED_ONLY: readonly ErrorCode[] = ["wait_timeout", "shutting_down"];
+
 /** The codes an operation's features decide on; every other code (Host, a bug or a `server_error` fault) may answer any operation. */
 function decidedCodes(operation: MountedOperation): Partial<Record<ErrorCode, boolean>> {
   const takesInput = operation.body !== undefined || operation.query !== undefined || operation.idempotencyKey !== undefined;
   return {
+    ...Object.fromEntries(LISTED_ONLY.map((code) => [code, operation.errors?.includes(code) ?? false])),
     unauthorized: operation.noKey !== true,
     invalid_request: takesInput,
     payload_too_large: operation.body !== undefined,

@@ -1,4 +1,5 @@
 import type * as z from "zod";
+import type { ErrorCode } from "../../domain/errors.js";
 
 /**
  * One operation of the /v1 API as the OpenAPI document (SPEC §15) describes it, written next to
@@ -25,6 +26,8 @@ export interface Operation {
   answers: Partial<Record<200 | 201, z.ZodType>>;
   /** True for the one operation that needs no key (the document itself). */
   noKey?: boolean;
+  /** Error codes that only the operations listing them answer (see `LISTED_ONLY` in document.ts). */
+  errors?: readonly ErrorCode[];
 }
 
 /** An operation whose path is the whole /v1 path (Hono syntax: `/v1/payouts/:id`). */
