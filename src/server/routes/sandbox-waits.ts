@@ -11,7 +11,7 @@ import { deliverySchema, eventWithDeliveries, eventWithDeliveriesSchema } from "
 import { withRequestIdSchema } from "../../domain/answer-schemas.js";
 import { companyOf, requestIdOf, type AppDeps, type AppEnv } from "../env.js";
 import { singleQuery } from "../list-query.js";
-import { closeWithoutAnswer, whenAnswerSent, whenConnectionCloses } from "../node-adapter.js";
+import { closeWithoutAnswer, whenAnswerSent, whenClientLeaves } from "../node-adapter.js";
 import type { Operation } from "../openapi/operation.js";
 import { oneOfQuery } from "../query-schemas.js";
 import { jsonResponse, resourceResponse } from "../respond.js";
@@ -130,7 +130,7 @@ export function sandboxWaitRoutes({ store, waits, heldRequests }: AppDeps) {
       () => controller.abort(new ApiError("shutting_down", "paysim is stopping: the wait ended before anything matched. Start paysim again and repeat the wait.")),
       whenAnswerSent(c),
     );
-    const stopListening = whenConnectionCloses(c, () => controller.abort(new ClientLeft()));
+    const stopListening = whenClientLeaves(c, () => controller.abort(new ClientLeft()));
     try {
       return await run(controller.signal);
     } catch (error) {
