@@ -14,7 +14,7 @@ describe("matchesEvent", () => {
     [{ type: ["payment_intent.captured", "payment_intent.created"] }, created, true],
     [{ objectId: "pi_1" }, created, true],
     [{ objectId: "pi_2" }, created, false],
-    [{ objectId: "pi_1" }, { type: "payout.created", objectId: null }, false],
+    [{ objectId: "pi_1" }, { type: "payout.created", objectId: null, companyId: "co_1" }, false],
     [{ type: "payment_intent.created", objectId: "pi_2" }, created, false],
     [{ objectId: "pi_1" }, { ...created, companyId: "co_2" }, true],
   ])("%j matches %j: %s", (filter, event, expected) => {
