@@ -1,4 +1,4 @@
-import type { Bus, DeliveriesStopped, DeliveryAttempted, EventCreated } from "../bus.js";
+import type { Bus, BusEvents, DeliveriesStopped, DeliveryAttempted, EventCreated } from "../bus.js";
 import { ApiError } from "../domain/errors.js";
 import { eventResource } from "../services/events.js";
 import type { Store } from "../store/index.js";
@@ -78,6 +78,36 @@ interface WaitRequest {
   errors: WaitErrors;
 }
 
+/** The bus messages the waits listen to. */
+type Heard = "event.created" | "delivery.attempted" | "deliveries.stopped";
+
+/**
+ * One bus listener for every wait on one kind of message, attached while some wait listens: a
+ * thousand waits are a thousand entries in a set, not a thousand listeners on the bus. `shared`
+ * is made once per message, for what every wait would otherwise read from the store alike.
+ */
+function fanOut<K extends Heard, S>(bus: Bus, name: K, shared: () => S) {
+  type Message = BusEvents[K][0];
+  const waiting = new Set<(message: Message, shared: S) => void>();
+  const onMessage = (message: Message) => {
+    const once = shared();
+    for (const listener of [...waiting]) listener(message, once);
+  };
+  const on = bus.on.bind(bus) as (name: K, listener: (message: Message) => void) => Bus;
+  const off = bus.off.bind(bus) as (name: K, listener: (message: Message) => void) => Bus;
+  return (listener: (message: Message, shared: S) => void): (() => void) => {
+    if (waiting.size === 0) on(name, onMessage);
+    waiting.add(listener);
+    return () => {
+      waiting.delete(listener);
+      if (waiting.size === 0) off(name, onMessage);
+    };
+  };
+}
+
+/** A delivery with its event and the event's deliveries as the store has them, read at most once per bus message. */
+type DeliveryLookup = (deliveryId: string) => { event: StoredEvent; views: DeliveryView[] } | undefined;
+
 /**
  * `events.list`, `events.waitFor` and `webhooks.waitFor` of a running instance (SPEC §12.1). What
  * already happened is read from the store once, in the same turn as the wait starts listening on
@@ -87,6 +117,22 @@ interface WaitRequest {
 export function createWaits({ bus, store, record }: { bus: Bus; store: Store; record: EventRecord }) {
   const pending = new Set<Pending>();
   let closed = false;
+
+  /** A lookup that reads each delivery once, however many waits ask. */
+  const deliveryLookup = (): DeliveryLookup => {
+    const read = new Map<string, ReturnType<DeliveryLookup>>();
+    return (deliveryId) => {
+      if (!read.has(deliveryId)) {
+        const row = store.deliveries.byId(deliveryId);
+        const event = row && store.events.byId(row.company_id, row.event_id);
+        read.set(deliveryId, event ? { event, views: deliveriesOf(store, event.id) } : undefined);
+      }
+      return read.get(deliveryId);
+    };
+  };
+  const onEventCreated = fanOut(bus, "event.created", () => new Map<string, StoredEvent | undefined>());
+  const onDeliveryAttempted = fanOut(bus, "delivery.attempted", deliveryLookup);
+  const onDeliveriesStopped = fanOut(bus, "deliveries.stopped", deliveryLookup);
 
   /**
    * The recorded events still in the store (a reset deletes them), oldest first; only those
@@ -166,15 +212,13 @@ export function createWaits({ bus, store, record }: { bus: Bus; store: Store; re
       "event",
       request,
       () => present(matcher)[0],
-      (settle) => {
-        const onEvent = (event: EventCreated) => {
+      (settle) =>
+        onEventCreated((event: EventCreated, rows) => {
           if (!matchesEvent(matcher, event)) return;
-          const row = store.events.byId(event.companyId, event.id);
+          if (!rows.has(event.id)) rows.set(event.id, store.events.byId(event.companyId, event.id));
+          const row = rows.get(event.id);
           if (row) settle(row);
-        };
-        bus.on("event.created", onEvent);
-        return () => void bus.off("event.created", onEvent);
-      },
+        }),
       () => lastEvents(ofCompany(matcher)),
     );
   }
@@ -187,25 +231,26 @@ export function createWaits({ bus, store, record }: { bus: Bus; store: Store; re
       () => deliveryNow(matcher),
       (settle) => {
         // The message's own status and count: a later attempt may already have changed the row.
-        const onAttempt = (attempted: DeliveryAttempted) => {
-          const found = deliveryIfMatching(matcher, attempted.deliveryId, (view) => {
+        const stopAttempts = onDeliveryAttempted((attempted: DeliveryAttempted, lookup) => {
+          // What the message says is checked first: most waits are not for this delivery at all.
+          if (matcher.types !== undefined && !matcher.types.includes(attempted.eventType)) return;
+          if (matcher.url !== undefined && matcher.url !== attempted.url) return;
+          const found = deliveryIfMatching(matcher, attempted.deliveryId, lookup, (view) => {
             const facts = deliveryFacts(view);
             const chaosMarks = attempted.attempt.chaos ? [...facts.chaosMarks, attempted.attempt.chaos] : facts.chaosMarks;
             return { ...facts, status: attempted.status, endedAttempts: attempted.attempts, attemptCount: attempted.attempts, chaosMarks };
           });
           if (found) settle(found);
-        };
-        const onStopped = (stopped: DeliveriesStopped) => {
+        });
+        const stopStopped = onDeliveriesStopped((stopped: DeliveriesStopped, lookup) => {
           for (const deliveryId of stopped.deliveryIds) {
-            const found = deliveryIfMatching(matcher, deliveryId, deliveryFacts);
+            const found = deliveryIfMatching(matcher, deliveryId, lookup, deliveryFacts);
             if (found) return settle(found);
           }
-        };
-        bus.on("delivery.attempted", onAttempt);
-        bus.on("deliveries.stopped", onStopped);
+        });
         return () => {
-          bus.off("delivery.attempted", onAttempt);
-          bus.off("deliveries.stopped", onStopped);
+          stopAttempts();
+          stopStopped();
         };
       },
       () => lastDeliveries(ofCompany(matcher)),
@@ -222,12 +267,11 @@ export function createWaits({ bus, store, record }: { bus: Bus; store: Store; re
   }
 
   /** A delivery and its event as the store has them now, if it matches. */
-  function deliveryIfMatching(matcher: WebhookMatcher, deliveryId: string, facts: (view: DeliveryView) => DeliveryFacts): WebhookWaitRow | undefined {
-    const row = store.deliveries.byId(deliveryId);
-    const event = row && store.events.byId(row.company_id, row.event_id);
-    const view = event && deliveriesOf(store, event.id).find((candidate) => candidate.id === deliveryId);
-    if (!event || !view || !matchesDelivery(matcher, factsOf(event), facts(view))) return undefined;
-    return { event, delivery: view };
+  function deliveryIfMatching(matcher: WebhookMatcher, deliveryId: string, lookup: DeliveryLookup, facts: (view: DeliveryView) => DeliveryFacts): WebhookWaitRow | undefined {
+    const found = lookup(deliveryId);
+    const view = found?.views.find((candidate) => candidate.id === deliveryId);
+    if (!found || !view || !matchesDelivery(matcher, factsOf(found.event), facts(view))) return undefined;
+    return { event: found.event, delivery: view };
   }
 
   const inProcess = (filter: unknown, options: unknown): WaitRequest => ({ described: describeFilter(filter), timeoutMs: waitTimeout(options), signal: undefined, errors: IN_PROCESS_ERRORS });

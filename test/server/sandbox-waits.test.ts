@@ -37,6 +37,18 @@ describe("GET /v1/sandbox/events/wait", () => {
     expect(footprint(paysim)).toEqual(idle);
   });
 
+  it("holds many waits on one bus listener, and one event answers them all", async () => {
+    const paysim = await usePaysim();
+    const idle = paysim.bus.listenerCount("event.created");
+    const waiting = Array.from({ length: 20 }, () => paysim.api("GET", "/v1/sandbox/events/wait?type=payment_intent.created&timeout_ms=20000"));
+    await held(paysim, 20);
+    expect(paysim.bus.listenerCount("event.created")).toBe(idle + 1);
+    const intent = await createIntent(paysim);
+    const answers = await Promise.all(waiting);
+    expect(answers.map((answer) => [answer.status, answer.body.data.id])).toEqual(answers.map(() => [200, intent.id]));
+    expect(paysim.bus.listenerCount("event.created")).toBe(idle);
+  });
+
   it("resolves at once with an event created before the call, the first one matching", async () => {
     const paysim = await usePaysim();
     const first = await createIntent(paysim);
