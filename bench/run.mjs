@@ -288,6 +288,7 @@ async function main() {
   results.fault_rules = await benchFaultRules(dir);
   await quiet();
   results.instances = await benchInstances();
+  results.waits = await benchWaits(dir);
 
   print(results);
   writeFileSync(join(ROOT, "bench/results.json"), `${JSON.stringify(results, null, 2)}\n`);
@@ -521,6 +522,101 @@ function printInstances(x) {
   console.log(
     `instances                usable ${x.instance_usable_ms.median} ms after POST (p95 ${x.instance_usable_ms.p95}), startPaysim() warm + /health ${x.start_paysim_warm_ms.median} ms (p95 ${x.start_paysim_warm_ms.p95}), ` +
       `${x.rounds} rounds; 64 at once in ${x.all_64_at_once_ms} ms; RSS ${x.rss_mb.without_instances} MB → ${x.rss_mb.with_64} MB with 64 (${x.rss_mb.per_instance} MB each)\n`,
+/** The CPU time (user + system, ms) a process has used so far. */
+const cpuMs = (pid) => {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+};
+
+/** Resolves once the process has used no CPU for `quietMs`: it has read and handled everything sent to it. */
+async function settled(pid, quietMs = 300) {
+  let last = cpuMs(pid);
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, quietMs));
+    const now = cpuMs(pid);
+    if (now === last) return;
+    last = now;
+  }
+}
+
+/** A paysim for the waits measure, past its first request, and its RSS once quiet. */
+async function quietPaysim(dir, name) {
+  const server = await startServer([join(ROOT, "bin/paysim.js"), "start", "--no-ui", "--port", "0", "--db", join(dir, `${name}.db`), "--secret-key", KEY], "paysim");
+  await firstHealth(server.url);
+  // One wait first, so that what a first request loads is not counted as the held requests' cost.
+  await httpJson(server.url, "GET", "/v1/sandbox/events/wait?type=payout.created&timeout_ms=1");
+  await settled(server.child.pid);
+  return { server, idleMb: rssMb(server.child.pid) };
+}
+
+/** `count` GETs of `path` sent at once, each on its own connection: their answers (status 0 for a closed connection). */
+function heldGets(url, path, count) {
+  const agent = new Agent({ keepAlive: true, maxSockets: Infinity });
+  const answers = Array.from(
+    { length: count },
+    () =>
+      new Promise((resolve) => {
+        const req = request(`${url}${path}`, { agent, headers: { authorization: `Bearer ${KEY}` } }, (res) => {
+          let body = "";
+          res.on("data", (chunk) => (body += chunk));
+          res.on("end", () => resolve({ status: res.statusCode, body: body === "" ? {} : JSON.parse(body), at: performance.now() }));
+        });
+        req.on("error", () => resolve({ status: 0, body: {}, at: performance.now() }));
+        req.end();
+      }),
+  );
+  return { answers, agent };
+}
+
+/**
+ * 1,000 HTTP waits held at once (GET /v1/sandbox/events/wait, each on its own connection) by one
+ * paysim: its RSS idle, with them held, and after one payment intent has answered them all; the
+ * time to take them in (until paysim's CPU goes quiet), and from that creation to the last answer.
+ * The reference, on a paysim of its own: as many requests held open by a `timeout` fault rule,
+ * which holds a connection and nothing else. `BENCH_ONLY=waits` runs this measure alone.
+ */
+async function benchWaits(dir) {
+  const WAITS = 1_000;
+  const reference = await quietPaysim(dir, "waits-reference");
+  await httpJson(reference.server.url, "POST", "/v1/sandbox/faults", { fault: "timeout", latency_ms: 60_000, times: WAITS, match: { path: "/v1/payouts" } });
+  const faulted = heldGets(reference.server.url, "/v1/payouts", WAITS);
+  await settled(reference.server.child.pid);
+  const faultHeldMb = rssMb(reference.server.child.pid);
+  faulted.agent.destroy();
+  await stop(reference.server.child);
+
+  const { server, idleMb } = await quietPaysim(dir, "waits");
+  const sent = performance.now();
+  const { answers, agent } = heldGets(server.url, "/v1/sandbox/events/wait?type=payment_intent.created&timeout_ms=60000", WAITS);
+  await settled(server.child.pid);
+  const heldMs = performance.now() - sent - 300;
+  const heldMb = rssMb(server.child.pid);
+  const created = performance.now();
+  const intent = await httpJson(server.url, "POST", "/v1/payment_intents", { amount: 1000 }, { "idempotency-key": "waits" });
+  const answered = await Promise.all(answers);
+  const lastAnswerMs = Math.max(...answered.map((a) => a.at)) - created;
+  const wrong = answered.filter((a) => a.status !== 200 || a.body.data?.id !== intent.id).length;
+  if (wrong > 0) throw new Error(`The waits measure got ${wrong} wrong answers out of ${WAITS}.`);
+  await settled(server.child.pid);
+  const afterMb = rssMb(server.child.pid);
+  agent.destroy();
+  await stop(server.child);
+  return {
+    waits: WAITS,
+    rss_idle_mb: idleMb,
+    rss_held_mb: heldMb,
+    rss_after_mb: afterMb,
+    reference_rss_idle_mb: reference.idleMb,
+    reference_rss_fault_held_mb: faultHeldMb,
+    take_in_ms: Math.round(heldMs),
+    last_answer_after_create_ms: Math.round(lastAnswerMs),
+  };
+}
+
+function printWaits(w) {
+  console.log(
+    `waits                    ${w.waits} HTTP waits held: RSS ${w.rss_idle_mb} MB idle, ${w.rss_held_mb} MB holding them (reference: ${w.reference_rss_idle_mb} MB idle, ${w.reference_rss_fault_held_mb} MB holding as many requests by a timeout fault), ${w.rss_after_mb} MB once answered; ` +
+      `taken in within ${w.take_in_ms} ms, all ${w.waits} answered ${w.last_answer_after_create_ms} ms after the creation that matched them\n`,
   );
 }
 
@@ -551,6 +647,7 @@ function print(r) {
   if (r.reset) printReset(r.reset);
   if (r.fault_rules) printFaultRules(r.fault_rules);
   if (r.instances) printInstances(r.instances);
+  if (r.waits) printWaits(r.waits);
 }
 
 function printReset(reset) {
@@ -560,6 +657,9 @@ function printReset(reset) {
 if (process.env.BENCH_ONLY === "reset") {
   const dir = temporaryDirectory("paysim-bench-");
   printReset(await benchReset(dir));
+} else if (process.env.BENCH_ONLY === "waits") {
+  const dir = temporaryDirectory("paysim-bench-");
+  printWaits(await benchWaits(dir));
 } else if (process.env.BENCH_ONLY === "faults") {
   const dir = temporaryDirectory("paysim-bench-");
   printFaultRules(await benchFaultRules(dir));

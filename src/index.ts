@@ -9,12 +9,9 @@
  */
 import { toAdvanceSeconds } from "./domain/duration.js";
 import { createPaysim, type PaysimOptions } from "./paysim.js";
-import type { Store } from "./store/index.js";
 import type { StartPaysimOptions } from "./options.js";
-import { recordEvents, type EventRecord, type RecordedEvent } from "./testing/event-record.js";
 import { companyFaults } from "./testing/faults.js";
 import type { PaysimEvents, PaysimFaults, PaysimWebhooks } from "./testing/types.js";
-import { createWaits } from "./testing/waits.js";
 
 // Only what a merchant's code uses is exported, and nothing whose types need a devDependency
 // (createPaysim's instance exposes the store, typed by @types/better-sqlite3).
@@ -161,13 +158,9 @@ export async function startPaysim(options: StartPaysimOptions = {}): Promise<Run
     port: options.port ?? 0,
     db: options.db ?? ":memory:",
     onInternalError: options.onInternalError ?? (() => {}),
-    // Recording starts with the bus, so events announced while the instance starts are listed too;
-    // an imported snapshot's events come first, as this instance's history (docs/testing.md, Snapshots).
-    onBusReady: ({ bus, store }) => void (record = recordEvents(bus, options.importFrom === undefined ? [] : importedEvents(store))),
   };
-  let record: EventRecord | undefined;
   const instance = await createPaysim(instanceOptions);
-  const waits = createWaits({ bus: instance.bus, store: instance.store, record: record! });
+  const { waits } = instance;
   return {
     url: instance.url,
     secretKey: instance.secretKey,
@@ -182,19 +175,11 @@ export async function startPaysim(options: StartPaysimOptions = {}): Promise<Run
     events: waits.events,
     webhooks: waits.webhooks,
     faults: companyFaults(instance.faults, instance.companies[0]!.company.id),
-    close() {
-      waits.close();
-      return instance.close();
-    },
+    close: () => instance.close(),
     async reset() {
       instance.reset();
     },
     snapshot: (path) => instance.snapshot(path),
     dashboardLoginUrl: () => instance.dashboardLoginUrl(),
   };
-}
-
-/** The events an imported snapshot brought, oldest first, as the record keeps them. */
-function importedEvents(store: Store): RecordedEvent[] {
-  return store.events.everyId().map((row) => ({ id: row.id, companyId: row.company_id, type: row.type, objectId: row.object_id }));
 }

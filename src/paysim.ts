@@ -28,6 +28,8 @@ import { openFromSnapshot, removeDatabaseFiles } from "./store/snapshot.js";
 import type { WebhookEndpointRow } from "./store/repos/webhook-endpoints.js";
 import { createDispatcher } from "./webhooks/dispatcher.js";
 import { createOutbox } from "./webhooks/outbox.js";
+import { importedEvents, recordEvents } from "./testing/event-record.js";
+import { createWaits, type Waits } from "./testing/waits.js";
 
 /** What an instance is made from: the public options of `startPaysim()`, and what only `paysim start` and paysim's own tests pass. */
 export interface PaysimOptions extends StartPaysimOptions {
@@ -98,6 +100,11 @@ export interface PaysimInstance {
   /** The fault rules of every company (SPEC §14): add, list, remove, clear. */
   faults: FaultRules;
   /**
+   * The waits for events and deliveries (docs/testing.md): startPaysim()'s `events` and `webhooks`,
+   * and the HTTP waits of /v1/sandbox. `close()` ends the ones still running.
+   */
+  waits: Waits;
+  /**
    * Writes a consistent copy of the whole state to `path` (SPEC §12.1), never over a live database
    * or a file that is not a snapshot; rejects once closed. `signal` aborts the write, leaving nothing.
    */
@@ -140,6 +147,9 @@ export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimI
     const store = createStore(db);
     const clock = createClock({ timeScale, realNow: options.realNow, ...storedClock });
     const bus = new Bus();
+    // Recording starts with the bus, so events announced while the instance starts are waited for too;
+    // an imported snapshot's events come first, as this instance's history (docs/testing.md, Snapshots).
+    const waits = createWaits({ bus, store, record: recordEvents(bus, options.importFrom === undefined ? [] : importedEvents(store)) });
     const ids = createIds(options.random);
     const testCards = loadTestCards();
     const destinations = loadTestDestinations();
@@ -207,6 +217,7 @@ export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimI
       resetSandbox,
       faults,
       heldRequests,
+      waits: waits.companyWaits,
       dashboardAuth,
       instances,
       reportError,
@@ -236,6 +247,7 @@ export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimI
       dashboardLoginUrl: () => `${listener.url}/dashboard/login/${dashboardAuth.issueLoginToken(boot.companies[0]!.company.id)}`,
       reset: () => void resetSandbox(null),
       faults,
+      waits,
       async snapshot(path, signal) {
         if (closing || !db.open) throw new Error(`Cannot write the snapshot ${path}: this paysim is stopped.`);
         store.transaction(() => saveClock(store, clock)); // the snapshot resumes from this instant
@@ -244,7 +256,9 @@ export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimI
       close() {
         closing ??= (async () => {
           // Requests a fault holds (timeout, latency) would keep the server from closing: cut short.
-          heldRequests.releaseAll();
+          // The HTTP waits answer 503 shutting_down, sent before the connections close.
+          await heldRequests.releaseAll();
+          waits.close();
           await Promise.all([instances.closeAll(), listener.close()]);
           await scheduler.stop();
           dispatcher.close();

@@ -13,7 +13,11 @@ export type ErrorCode =
   | "rate_limited"
   | "internal_error"
   | "instance_limit"
-  | "nested_instance";
+  | "nested_instance"
+  /** A wait over HTTP (GET /v1/sandbox/…/wait) saw nothing match within its timeout_ms. */
+  | "wait_timeout"
+  /** A wait over HTTP ended because paysim is stopping. */
+  | "shutting_down";
 
 /**
  * An error meant for the API caller: its message says what to change.

@@ -20,6 +20,7 @@ import { INSTANCE_OPERATIONS, instanceRoutes } from "./routes/instances.js";
 import { PAYMENT_INTENT_OPERATIONS, paymentIntentRoutes } from "./routes/payment-intents.js";
 import { PAYOUT_OPERATIONS, payoutRoutes } from "./routes/payouts.js";
 import { SANDBOX_OPERATIONS, sandboxRoutes } from "./routes/sandbox.js";
+import { SANDBOX_WAIT_OPERATIONS, sandboxWaitRoutes } from "./routes/sandbox-waits.js";
 import { WEBHOOK_ENDPOINT_OPERATIONS, webhookEndpointRoutes } from "./routes/webhook-endpoints.js";
 
 export type PaysimApp = Hono<AppEnv>;
@@ -57,6 +58,7 @@ export function createApp(deps: AppDeps): PaysimApp {
   api("/v1/webhook_endpoints", webhookEndpointRoutes(deps), WEBHOOK_ENDPOINT_OPERATIONS);
   api("/v1/sandbox/instances", instanceRoutes(deps), INSTANCE_OPERATIONS);
   api("/v1/sandbox", sandboxRoutes(deps), SANDBOX_OPERATIONS);
+  api("/v1/sandbox", sandboxWaitRoutes(deps), SANDBOX_WAIT_OPERATIONS);
   app.route("/checkout", checkoutRoutes(deps));
   app.route("/dashboard", dashboardRoutes(deps));
 

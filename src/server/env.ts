@@ -12,6 +12,8 @@ import type { PaymentIntentService } from "../services/payment-intents.js";
 import type { PayoutService } from "../services/payouts.js";
 import type { UnitOfWork } from "../services/unit-of-work.js";
 import type { Store } from "../store/index.js";
+import type { StoredEvent } from "../store/repos/events.js";
+import type { DeliveryView } from "../webhooks/deliveries-view.js";
 import type { Company } from "../store/repos/companies.js";
 import type { Outbox } from "../webhooks/outbox.js";
 import type { HeldRequests } from "./held-requests.js";
@@ -43,12 +45,45 @@ export interface AppDeps {
   faults: FaultRules;
   /** The waits of `timeout` and `latency` faults, which a stopping paysim cuts short. */
   heldRequests: HeldRequests;
+  /** The waits for events and deliveries, for the HTTP waits of /v1/sandbox (routes/sandbox-waits.ts). */
+  waits: CompanyWaits;
   /** The dashboard's sessions and one-time sign-in links (SPEC §16), in memory. */
   dashboardAuth: DashboardAuth;
   /** The whole paysims this one started (POST /v1/sandbox/instances), held in memory. */
   instances: InstanceRegistry;
   /** Where unexpected errors are reported (with their request id). */
   reportError: (requestId: string, error: unknown) => void;
+}
+
+/** Which events a wait over HTTP looks for: every field given must match (docs/testing.md). */
+export interface WaitFilter {
+  type?: readonly string[];
+  objectId?: string;
+}
+
+/** Which deliveries a wait over HTTP looks for. */
+export interface WebhookWaitFilter extends WaitFilter {
+  url?: string;
+  status?: "succeeded" | "failed" | "attempted";
+  attempt?: number;
+  chaos?: "duplicate" | "reordered" | "delayed";
+}
+
+/** How a wait over HTTP runs: its filter as messages name it, its timeout, and what ends it early. */
+export interface WaitRun {
+  described: string;
+  timeoutMs: number;
+  signal: AbortSignal;
+}
+
+/**
+ * The port of the HTTP waits, filled by the wiring with the waits of startPaysim(): one company's,
+ * the first match before or after the call. Each rejects with an ApiError (`wait_timeout`,
+ * `shutting_down`), or with the signal's reason once it aborts.
+ */
+export interface CompanyWaits {
+  event(companyId: string, filter: WaitFilter, run: WaitRun): Promise<StoredEvent>;
+  webhook(companyId: string, filter: WebhookWaitFilter, run: WaitRun): Promise<{ event: StoredEvent; delivery: DeliveryView }>;
 }
 
 /**

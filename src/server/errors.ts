@@ -13,11 +13,13 @@ export const HTTP_STATUS: Record<ErrorCode, ContentfulStatusCode> = {
   not_found: 404,
   method_not_allowed: 405,
   idempotency_conflict: 409,
+  wait_timeout: 408,
   payload_too_large: 413,
   rate_limited: 429,
   internal_error: 500,
   instance_limit: 400,
   nested_instance: 400,
+  shutting_down: 503,
 };
 
 /** The codes answered with one HTTP status (SPEC §2's table, read the other way). */

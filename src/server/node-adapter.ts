@@ -163,6 +163,46 @@ export function whenConnectionCloses(c: Context<AppEnv>, onClosed: () => void): 
   return () => void socket.off("close", onClosed);
 }
 
+/**
+ * Calls `onLeft` once this request's client has closed its connection, even only its sending side,
+ * or at once if it has. For an answer that waits on what happens (the HTTP waits): paysim keeps
+ * a half-closed connection open to answer (http-listener.ts), but a client that gives up on a wait
+ * (curl's Ctrl-C, fetch's abort, a test runner's timeout) shows first as that half-close, and it is
+ * the only sign of it until an answer is written. Answers the function that stops listening.
+ */
+export function whenClientLeaves(c: Context<AppEnv>, onLeft: () => void): () => void {
+  const socket = incomingOf(c)?.socket;
+  if (!socket) return () => {};
+  if (socket.destroyed || socket.readableEnded) {
+    onLeft();
+    return () => {};
+  }
+  socket.once("end", onLeft);
+  socket.once("close", onLeft);
+  return () => {
+    socket.off("end", onLeft);
+    socket.off("close", onLeft);
+  };
+}
+
+/**
+ * Resolves once this request's answer has been handed to its connection, or the connection has
+ * closed; at once without a socket (`app.request()`), where the answer is the handler's return.
+ */
+export function whenAnswerSent(c: Context<AppEnv>): Promise<void> {
+  const outgoing = (c.env as NodeBindings | undefined)?.outgoing;
+  if (!outgoing || outgoing.writableFinished || outgoing.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      outgoing.off("finish", done);
+      outgoing.off("close", done);
+      resolve();
+    };
+    outgoing.on("finish", done);
+    outgoing.on("close", done);
+  });
+}
+
 /** The fetch handler @hono/node-server serves (paysim serves HTTP/1.1: its bindings are `NodeBindings`). */
 export type NodeFetch = (request: Request, env: HttpBindings | Http2Bindings) => Promise<Response>;
 

@@ -1,4 +1,5 @@
 import type { Bus, EventCreated } from "../bus.js";
+import type { Store } from "../store/index.js";
 
 /** What the record keeps of an announced event: enough to find it in the store and to filter it. */
 export type RecordedEvent = Pick<EventCreated, "id" | "companyId" | "type" | "objectId">;
@@ -34,4 +35,9 @@ export function recordEvents(bus: Bus, earlier: readonly RecordedEvent[] = []): 
     },
     stop: () => void bus.off("event.created", onEvent),
   };
+}
+
+/** The events an imported snapshot brought, oldest first, as the record keeps them. */
+export function importedEvents(store: Store): RecordedEvent[] {
+  return store.events.everyId().map((row) => ({ id: row.id, companyId: row.company_id, type: row.type, objectId: row.object_id }));
 }

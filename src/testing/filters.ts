@@ -1,6 +1,8 @@
 import * as z from "zod";
+import { chaosMarkSchema, type ChaosMark } from "../domain/chaos.js";
 import { EVENT_TYPES } from "../domain/events.js";
 import { closest } from "../domain/suggest.js";
+import { MAX_ATTEMPTS } from "../domain/retry-schedule.js";
 import type { EventFilter, WaitOptions, WebhookFilter } from "./types.js";
 
 export const DEFAULT_WAIT_TIMEOUT_MS = 5000;
@@ -17,6 +19,9 @@ const webhookFilterSchema = z.strictObject({
   ...eventFilterShape,
   url: z.string().min(1).optional(),
   status: z.enum(["succeeded", "failed", "attempted"]).optional(),
+  // What a wait for a retry or for chaos asks (docs/testing.md, "Waiting for a retry or for chaos").
+  attempt: z.number().int().min(1).max(MAX_ATTEMPTS).optional(),
+  chaos: chaosMarkSchema.optional(),
 });
 const waitOptionsSchema = z.strictObject({ timeout: z.number().int().min(0).max(MAX_TIMEOUT_MS).optional() }).optional();
 
@@ -24,25 +29,36 @@ const waitOptionsSchema = z.strictObject({ timeout: z.number().int().min(0).max(
 export interface EventMatcher {
   types: readonly string[] | undefined;
   objectId: string | undefined;
+  /** Only this company's events (the HTTP waits); undefined: every company's (startPaysim's waits). */
+  companyId?: string;
 }
 
 export interface WebhookMatcher extends EventMatcher {
   url: string | undefined;
   status: "succeeded" | "failed" | "attempted";
+  /** The delivery's scheduled attempt numbered this (or a later one) has ended. */
+  attempt: number | undefined;
+  /** An ended attempt carries this chaos mark. */
+  chaos: ChaosMark | undefined;
 }
 
 /** The fields of an event a filter looks at. */
 export interface EventFacts {
   type: string;
   objectId: string | null;
+  companyId: string;
 }
 
 /** The fields of a delivery a filter looks at. */
 export interface DeliveryFacts {
   url: string;
   status: string;
-  /** Attempts that have ended (one in flight is not counted). */
+  /** Attempts that have ended (one in flight is not counted), chaos duplicates included. */
   endedAttempts: number;
+  /** Attempts of the retry schedule that have ended (1 to 7): a chaos duplicate is not one of them. */
+  attemptCount: number;
+  /** The chaos marks of the attempts that have ended. */
+  chaosMarks: readonly string[];
 }
 
 /** What each field must be, as an error message words it. */
@@ -113,10 +129,21 @@ export function eventMatcher(filter: unknown = {}): EventMatcher {
   return { types: typesOf(parsed.type), objectId: parsed.objectId };
 }
 
-/** Checks a webhooks filter; `status` defaults to "succeeded". */
+/**
+ * Checks a webhooks filter. `status` defaults to "succeeded", or to "attempted" (no condition on
+ * the delivery's status) when the filter asks for an `attempt` or a `chaos` mark.
+ */
 export function webhookMatcher(filter: unknown = {}): WebhookMatcher {
   const parsed: WebhookFilter = parse(webhookFilterSchema, filter, "webhooks filter", '{ type: "payment_intent.succeeded", status: "succeeded" }, or {} for every delivery');
-  return { types: typesOf(parsed.type), objectId: parsed.objectId, url: parsed.url, status: parsed.status ?? "succeeded" };
+  const byAttempt = parsed.attempt !== undefined || parsed.chaos !== undefined;
+  return {
+    types: typesOf(parsed.type),
+    objectId: parsed.objectId,
+    url: parsed.url,
+    status: parsed.status ?? (byAttempt ? "attempted" : "succeeded"),
+    attempt: parsed.attempt,
+    chaos: parsed.chaos,
+  };
 }
 
 /** The timeout of a wait in real milliseconds. */
@@ -126,13 +153,19 @@ export function waitTimeout(options: unknown): number {
 }
 
 export function matchesEvent(matcher: EventMatcher, event: EventFacts): boolean {
-  return (matcher.types === undefined || matcher.types.includes(event.type)) && (matcher.objectId === undefined || matcher.objectId === event.objectId);
+  return (
+    (matcher.types === undefined || matcher.types.includes(event.type)) &&
+    (matcher.objectId === undefined || matcher.objectId === event.objectId) &&
+    (matcher.companyId === undefined || matcher.companyId === event.companyId)
+  );
 }
 
 /** Whether a delivery of this event has reached what the filter waits for. */
 export function matchesDelivery(matcher: WebhookMatcher, event: EventFacts, delivery: DeliveryFacts): boolean {
   if (!matchesEvent(matcher, event)) return false;
   if (matcher.url !== undefined && matcher.url !== delivery.url) return false;
+  if (matcher.attempt !== undefined && delivery.attemptCount < matcher.attempt) return false;
+  if (matcher.chaos !== undefined && !delivery.chaosMarks.includes(matcher.chaos)) return false;
   if (matcher.status === "attempted") return delivery.endedAttempts > 0;
   return delivery.status === matcher.status;
 }

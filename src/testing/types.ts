@@ -23,6 +23,10 @@ export interface PaysimDeliveryAttempt {
   status_code: number | null;
   error: string | null;
   duration_ms: number | null;
+  /** The first KiB of the receiver's answer, masked; null without an answer. */
+  response_body: string | null;
+  /** Which webhook chaos made this attempt, or null for a normal one. */
+  chaos: "duplicate" | "reordered" | "delayed" | null;
 }
 
 /** One delivery of an event to one endpoint, as `GET /v1/events/:id` shows it. */
@@ -53,6 +57,14 @@ export interface WebhookFilter extends EventFilter {
    * its endpoint deleted); "attempted": any attempt has ended, whatever its outcome.
    */
   status?: "succeeded" | "failed" | "attempted";
+  /**
+   * The delivery's attempt numbered this (1 = the first, 2 = the first retry, … 7) has ended,
+   * whatever it got: a retry can be waited for. A chaos duplicate is not counted. With `attempt`
+   * or `chaos` and no `status`, the delivery's status is not looked at.
+   */
+  attempt?: number;
+  /** An attempt marked by webhook chaos has ended: "duplicate", "reordered" or "delayed". */
+  chaos?: "duplicate" | "reordered" | "delayed";
 }
 
 /** How long a wait may take. */

@@ -1,4 +1,5 @@
-import type { Bus, DeliveriesStopped, DeliveryAttempted, EventCreated } from "../bus.js";
+import type { Bus, BusEvents, DeliveriesStopped, DeliveryAttempted, EventCreated } from "../bus.js";
+import { ApiError } from "../domain/errors.js";
 import { eventResource } from "../services/events.js";
 import type { Store } from "../store/index.js";
 import type { StoredEvent } from "../store/repos/events.js";
@@ -13,26 +14,99 @@ import {
   webhookMatcher,
   type DeliveryFacts,
   type EventFacts,
+  type EventMatcher,
   type WebhookMatcher,
 } from "./filters.js";
 import { PaysimTimeoutError } from "./timeout-error.js";
-import type { DeliveredWebhook, PaysimDelivery, PaysimEvent, PaysimEvents, PaysimWebhooks } from "./types.js";
+import type { DeliveredWebhook, EventFilter, PaysimDelivery, PaysimEvent, PaysimEvents, PaysimWebhooks, WebhookFilter } from "./types.js";
 
 /** How many events or deliveries a timeout's message lists. */
 const LAST_SHOWN = 10;
 
+/** A matcher every event matches. */
+const EVERY_EVENT: EventMatcher = { types: undefined, objectId: undefined };
+/** The events a timeout's message lists for a wait: all of its company's, whatever the rest of its filter. */
+const ofCompany = ({ companyId }: EventMatcher): EventMatcher => ({ ...EVERY_EVENT, companyId });
+
 const asEvent = (row: StoredEvent) => eventResource(row) as unknown as PaysimEvent;
-const factsOf = (row: StoredEvent): EventFacts => ({ type: row.type, objectId: row.object_id });
+const factsOf = (row: StoredEvent): EventFacts => ({ type: row.type, objectId: row.object_id, companyId: row.company_id });
 /** An attempt has ended once it has a status code or an error; one in flight has neither. */
 const ended = (attempt: DeliveryView["attempts"][number]) => attempt.status_code !== null || attempt.error !== null;
-const deliveryFacts = (view: DeliveryView): DeliveryFacts => ({ url: view.url, status: view.status, endedAttempts: view.attempts.filter(ended).length });
+function deliveryFacts(view: DeliveryView): DeliveryFacts {
+  const done = view.attempts.filter(ended);
+  return {
+    url: view.url,
+    status: view.status,
+    endedAttempts: done.length,
+    attemptCount: done.filter((attempt) => attempt.chaos !== "duplicate").length,
+    chaosMarks: done.flatMap((attempt) => (attempt.chaos === null ? [] : [attempt.chaos])),
+  };
+}
 // The store's view is the public one field for field: this keeps the two from drifting apart.
 const asDelivery = (view: DeliveryView): PaysimDelivery => view;
+
+/** A delivery and its event, as the store has them. */
+export interface WebhookWaitRow {
+  event: StoredEvent;
+  delivery: DeliveryView;
+}
 
 /** A wait in progress: how it settles, and how it lets go of everything it holds. */
 interface Pending {
   fail(error: Error): void;
+  /** Fails it because paysim closed. */
+  close(): void;
 }
+
+/** What a wait rejects with when it times out or paysim closes: the in-process waits' Errors, or the API's errors. */
+interface WaitErrors {
+  timeout(message: string): Error;
+  closed(message: string): Error;
+}
+
+const IN_PROCESS_ERRORS: WaitErrors = { timeout: (message) => new PaysimTimeoutError(message), closed: (message) => new Error(message) };
+const API_ERRORS: WaitErrors = {
+  timeout: (message) => new ApiError("wait_timeout", message),
+  closed: (message) => new ApiError("shutting_down", `${message} Start paysim again and repeat the wait.`),
+};
+
+/** How one wait is asked for: its filter as messages show it, its timeout, what ends it early and how it fails. */
+interface WaitRequest {
+  described: string;
+  timeoutMs: number;
+  signal: AbortSignal | undefined;
+  errors: WaitErrors;
+}
+
+/** The bus messages the waits listen to. */
+type Heard = "event.created" | "delivery.attempted" | "deliveries.stopped";
+
+/**
+ * One bus listener for every wait on one kind of message, attached while some wait listens: a
+ * thousand waits are a thousand entries in a set, not a thousand listeners on the bus. `shared`
+ * is made once per message, for what every wait would otherwise read from the store alike.
+ */
+function fanOut<K extends Heard, S>(bus: Bus, name: K, shared: () => S) {
+  type Message = BusEvents[K][0];
+  const waiting = new Set<(message: Message, shared: S) => void>();
+  const onMessage = (message: Message) => {
+    const once = shared();
+    for (const listener of [...waiting]) listener(message, once);
+  };
+  const on = bus.on.bind(bus) as (name: K, listener: (message: Message) => void) => Bus;
+  const off = bus.off.bind(bus) as (name: K, listener: (message: Message) => void) => Bus;
+  return (listener: (message: Message, shared: S) => void): (() => void) => {
+    if (waiting.size === 0) on(name, onMessage);
+    waiting.add(listener);
+    return () => {
+      waiting.delete(listener);
+      if (waiting.size === 0) off(name, onMessage);
+    };
+  };
+}
+
+/** A delivery with its event and the event's deliveries as the store has them, read at most once per bus message. */
+type DeliveryLookup = (deliveryId: string) => { event: StoredEvent; views: DeliveryView[] } | undefined;
 
 /**
  * `events.list`, `events.waitFor` and `webhooks.waitFor` of a running instance (SPEC §12.1). What
@@ -44,11 +118,31 @@ export function createWaits({ bus, store, record }: { bus: Bus; store: Store; re
   const pending = new Set<Pending>();
   let closed = false;
 
-  /** The recorded events still in the store (a reset deletes them), oldest first. */
-  function present(): StoredEvent[] {
+  /** A lookup that reads each delivery once, however many waits ask. */
+  const deliveryLookup = (): DeliveryLookup => {
+    const read = new Map<string, ReturnType<DeliveryLookup>>();
+    return (deliveryId) => {
+      if (!read.has(deliveryId)) {
+        const row = store.deliveries.byId(deliveryId);
+        const event = row && store.events.byId(row.company_id, row.event_id);
+        read.set(deliveryId, event ? { event, views: deliveriesOf(store, event.id) } : undefined);
+      }
+      return read.get(deliveryId);
+    };
+  };
+  const onEventCreated = fanOut(bus, "event.created", () => new Map<string, StoredEvent | undefined>());
+  const onDeliveryAttempted = fanOut(bus, "delivery.attempted", deliveryLookup);
+  const onDeliveriesStopped = fanOut(bus, "deliveries.stopped", deliveryLookup);
+
+  /**
+   * The recorded events still in the store (a reset deletes them), oldest first; only those
+   * `matcher` could match, read from the store.
+   */
+  function present(matcher: EventMatcher = EVERY_EVENT): StoredEvent[] {
     const rows: StoredEvent[] = [];
     const gone = new Set<string>();
     for (const entry of record.entries()) {
+      if (!matchesEvent(matcher, entry)) continue;
       const row = store.events.byId(entry.companyId, entry.id);
       if (row) rows.push(row);
       else gone.add(entry.id);
@@ -57,15 +151,15 @@ export function createWaits({ bus, store, record }: { bus: Bus; store: Store; re
     return rows.sort((a, b) => a.seq - b.seq);
   }
 
-  function lastEvents(): string {
-    const rows = present().slice(-LAST_SHOWN);
+  function lastEvents(matcher: EventMatcher): string {
+    const rows = present(matcher).slice(-LAST_SHOWN);
     if (rows.length === 0) return "No event has happened since paysim started (or was last reset).";
     return [`The last ${rows.length} event(s), oldest first:`, ...rows.map((row) => `  ${row.type} ${row.object_id ?? "(no object)"}`)].join("\n");
   }
 
-  function lastDeliveries(): string {
+  function lastDeliveries(matcher: EventMatcher): string {
     const shown: string[] = [];
-    const rows = present();
+    const rows = present(matcher);
     for (let i = rows.length - 1; i >= 0 && shown.length < LAST_SHOWN; i--) {
       const views = deliveriesOf(store, rows[i]!.id);
       for (let j = views.length - 1; j >= 0 && shown.length < LAST_SHOWN; j--) shown.unshift(describeDelivery(rows[i]!.type, views[j]!));
@@ -75,17 +169,21 @@ export function createWaits({ bus, store, record }: { bus: Bus; store: Store; re
   }
 
   /**
-   * Resolves with what `check` finds now or on a later bus message; rejects once `timeoutMs` real
-   * milliseconds pass, or when paysim closes. Every listener and the timer go when it settles.
+   * Resolves with what `now` finds now or on a later bus message; rejects once `timeoutMs` real
+   * milliseconds pass, when paysim closes, or with the signal's reason when it aborts. Every
+   * listener and the timer go when it settles.
    */
-  function wait<T>(what: string, filter: unknown, timeoutMs: number, now: () => T | undefined, listen: (settle: (value: T) => void) => () => void, history: () => string): Promise<T> {
-    if (closed) return Promise.reject(new Error(`paysim is closed: cannot wait for ${what} matching ${describeFilter(filter)}.`));
+  function wait<T>(what: string, request: WaitRequest, now: () => T | undefined, listen: (settle: (value: T) => void) => () => void, history: () => string): Promise<T> {
+    const { described, timeoutMs, signal, errors } = request;
+    if (closed) return Promise.reject(errors.closed(`paysim is closed: cannot wait for ${what} matching ${described}.`));
+    if (signal?.aborted) return Promise.reject(signal.reason as Error);
     const found = now();
     if (found !== undefined) return Promise.resolve(found);
     return new Promise<T>((resolve, reject) => {
       const release = () => {
         clearTimeout(timer);
         unlisten();
+        signal?.removeEventListener("abort", onAbort);
         pending.delete(entry);
       };
       const entry: Pending = {
@@ -93,111 +191,137 @@ export function createWaits({ bus, store, record }: { bus: Bus; store: Store; re
           release();
           reject(error);
         },
+        close: () => entry.fail(errors.closed("paysim closed while a wait was running.")),
       };
+      const onAbort = () => entry.fail(signal!.reason as Error);
       const unlisten = listen((value) => {
         release();
         resolve(value);
       });
       const timer = setTimeout(() => {
-        entry.fail(new PaysimTimeoutError(`No ${what} matched ${describeFilter(filter)} within ${timeoutMs} ms.\n${history()}`));
+        entry.fail(errors.timeout(`No ${what} matched ${described} within ${timeoutMs} ms.\n${history()}`));
       }, timeoutMs);
+      signal?.addEventListener("abort", onAbort, { once: true });
       pending.add(entry);
     });
   }
 
+  /** The first event matching, before or after the call: the store's row. */
+  function eventWait(matcher: EventMatcher, request: WaitRequest): Promise<StoredEvent> {
+    return wait(
+      "event",
+      request,
+      () => present(matcher)[0],
+      (settle) =>
+        onEventCreated((event: EventCreated, rows) => {
+          if (!matchesEvent(matcher, event)) return;
+          if (!rows.has(event.id)) rows.set(event.id, store.events.byId(event.companyId, event.id));
+          const row = rows.get(event.id);
+          if (row) settle(row);
+        }),
+      () => lastEvents(ofCompany(matcher)),
+    );
+  }
+
+  /** The first delivery matching, before or after the call: the store's rows. */
+  function webhookWait(matcher: WebhookMatcher, request: WaitRequest): Promise<WebhookWaitRow> {
+    return wait(
+      "webhook delivery",
+      request,
+      () => deliveryNow(matcher),
+      (settle) => {
+        // The message's own status and count: a later attempt may already have changed the row.
+        const stopAttempts = onDeliveryAttempted((attempted: DeliveryAttempted, lookup) => {
+          // What the message says is checked first: most waits are not for this delivery at all.
+          if (matcher.types !== undefined && !matcher.types.includes(attempted.eventType)) return;
+          if (matcher.url !== undefined && matcher.url !== attempted.url) return;
+          const found = deliveryIfMatching(matcher, attempted.deliveryId, lookup, (view) => {
+            const facts = deliveryFacts(view);
+            const chaosMarks = attempted.attempt.chaos ? [...facts.chaosMarks, attempted.attempt.chaos] : facts.chaosMarks;
+            return { ...facts, status: attempted.status, endedAttempts: attempted.attempts, attemptCount: attempted.attempts, chaosMarks };
+          });
+          if (found) settle(found);
+        });
+        const stopStopped = onDeliveriesStopped((stopped: DeliveriesStopped, lookup) => {
+          for (const deliveryId of stopped.deliveryIds) {
+            const found = deliveryIfMatching(matcher, deliveryId, lookup, deliveryFacts);
+            if (found) return settle(found);
+          }
+        });
+        return () => {
+          stopAttempts();
+          stopStopped();
+        };
+      },
+      () => lastDeliveries(ofCompany(matcher)),
+    );
+  }
+
   /** The first delivery already matching, in event order. */
-  function deliveryNow(matcher: WebhookMatcher): DeliveredWebhook | undefined {
-    for (const row of present()) {
-      if (!matchesEvent(matcher, factsOf(row))) continue;
+  function deliveryNow(matcher: WebhookMatcher): WebhookWaitRow | undefined {
+    for (const row of present(matcher)) {
       const view = deliveriesOf(store, row.id).find((candidate) => matchesDelivery(matcher, factsOf(row), deliveryFacts(candidate)));
-      if (view) return { event: asEvent(row), delivery: asDelivery(view) };
+      if (view) return { event: row, delivery: view };
     }
     return undefined;
   }
 
   /** A delivery and its event as the store has them now, if it matches. */
-  function deliveryIfMatching(matcher: WebhookMatcher, deliveryId: string, facts: (view: DeliveryView) => DeliveryFacts): DeliveredWebhook | undefined {
-    const row = store.deliveries.byId(deliveryId);
-    const event = row && store.events.byId(row.company_id, row.event_id);
-    const view = event && deliveriesOf(store, event.id).find((candidate) => candidate.id === deliveryId);
-    if (!event || !view || !matchesDelivery(matcher, factsOf(event), facts(view))) return undefined;
-    return { event: asEvent(event), delivery: asDelivery(view) };
+  function deliveryIfMatching(matcher: WebhookMatcher, deliveryId: string, lookup: DeliveryLookup, facts: (view: DeliveryView) => DeliveryFacts): WebhookWaitRow | undefined {
+    const found = lookup(deliveryId);
+    const view = found?.views.find((candidate) => candidate.id === deliveryId);
+    if (!found || !view || !matchesDelivery(matcher, factsOf(found.event), facts(view))) return undefined;
+    return { event: found.event, delivery: view };
   }
+
+  const inProcess = (filter: unknown, options: unknown): WaitRequest => ({ described: describeFilter(filter), timeoutMs: waitTimeout(options), signal: undefined, errors: IN_PROCESS_ERRORS });
+  const asDelivered = ({ event, delivery }: WebhookWaitRow): DeliveredWebhook => ({ event: asEvent(event), delivery: asDelivery(delivery) });
 
   const events: PaysimEvents = {
     async list(filter) {
       const matcher = eventMatcher(filter);
       if (closed) throw new Error("paysim is closed: its events can no longer be listed.");
-      return present()
-        .filter((row) => matchesEvent(matcher, factsOf(row)))
-        .map(asEvent);
+      return present(matcher).map(asEvent);
     },
     async waitFor(filter, options) {
       const matcher = eventMatcher(filter);
-      const timeoutMs = waitTimeout(options);
-      return wait(
-        "event",
-        filter,
-        timeoutMs,
-        () => {
-          const row = present().find((candidate) => matchesEvent(matcher, factsOf(candidate)));
-          return row && asEvent(row);
-        },
-        (settle) => {
-          const onEvent = (event: EventCreated) => {
-            if (!matchesEvent(matcher, event)) return;
-            const row = store.events.byId(event.companyId, event.id);
-            if (row) settle(asEvent(row));
-          };
-          bus.on("event.created", onEvent);
-          return () => void bus.off("event.created", onEvent);
-        },
-        lastEvents,
-      );
+      return asEvent(await eventWait(matcher, inProcess(filter, options)));
     },
   };
 
   const webhooks: PaysimWebhooks = {
     async waitFor(filter, options) {
       const matcher = webhookMatcher(filter);
-      const timeoutMs = waitTimeout(options);
-      return wait(
-        "webhook delivery",
-        filter,
-        timeoutMs,
-        () => deliveryNow(matcher),
-        (settle) => {
-          // The message's own status and count: a later attempt may already have changed the row.
-          const onAttempt = (attempted: DeliveryAttempted) => {
-            const found = deliveryIfMatching(matcher, attempted.deliveryId, () => ({ url: attempted.url, status: attempted.status, endedAttempts: attempted.attempts }));
-            if (found) settle(found);
-          };
-          const onStopped = (stopped: DeliveriesStopped) => {
-            for (const deliveryId of stopped.deliveryIds) {
-              const found = deliveryIfMatching(matcher, deliveryId, deliveryFacts);
-              if (found) return settle(found);
-            }
-          };
-          bus.on("delivery.attempted", onAttempt);
-          bus.on("deliveries.stopped", onStopped);
-          return () => {
-            bus.off("delivery.attempted", onAttempt);
-            bus.off("deliveries.stopped", onStopped);
-          };
-        },
-        lastDeliveries,
-      );
+      return asDelivered(await webhookWait(matcher, inProcess(filter, options)));
+    },
+  };
+
+  /**
+   * The waits over HTTP (`GET /v1/sandbox/events/wait`, `…/webhooks/wait`): one company's
+   * events only, its own in a timeout's list too. They reject with the API's errors
+   * (`wait_timeout`, `shutting_down`), or with the signal's reason once it aborts (the client left).
+   * `described` is the filter as the message names it.
+   */
+  const companyWaits = {
+    event(companyId: string, filter: EventFilter, request: { described: string; timeoutMs: number; signal: AbortSignal }): Promise<StoredEvent> {
+      return eventWait({ ...eventMatcher(filter), companyId }, { ...request, errors: API_ERRORS });
+    },
+    webhook(companyId: string, filter: WebhookFilter, request: { described: string; timeoutMs: number; signal: AbortSignal }): Promise<WebhookWaitRow> {
+      return webhookWait({ ...webhookMatcher(filter), companyId }, { ...request, errors: API_ERRORS });
     },
   };
 
   return {
     events,
     webhooks,
+    companyWaits,
+    /** How many waits are running: none is left behind by one that ended. */
+    running: () => pending.size,
     /** Rejects the waits still running (their listeners and timers go) and stops the record. */
     close() {
       if (closed) return;
       closed = true;
-      for (const entry of [...pending]) entry.fail(new Error("paysim closed while a wait was running."));
+      for (const entry of [...pending]) entry.close();
       record.stop();
     },
   };
@@ -209,3 +333,5 @@ function describeDelivery(type: string, view: DeliveryView): string {
   const outcome = last === undefined ? "no attempt ended yet" : last.status_code !== null ? `last status ${last.status_code}` : `last attempt got no answer (${last.error})`;
   return `  ${type} ${view.url} ${view.status}, ${outcome}`;
 }
+
+export type Waits = ReturnType<typeof createWaits>;

@@ -1,7 +1,9 @@
 import * as z from "zod";
 import { idOf, timestampSchema } from "../domain/answer-schemas.js";
 import { chaosMarkSchema } from "../domain/chaos.js";
+import { eventResource, eventSchema } from "../services/events.js";
 import type { Store } from "../store/index.js";
+import type { StoredEvent } from "../store/repos/events.js";
 
 /** One attempt of a delivery (SPEC §7): `status_code` null and `error` set on a network error or timeout. */
 export const deliveryAttemptSchema = z.strictObject({
@@ -48,4 +50,13 @@ export function deliveriesOf(store: Store, eventId: string): DeliveryView[] {
         chaos: a.chaos,
       })),
   }));
+}
+
+/** An event with its deliveries and their attempts: what `GET /v1/events/:id`, a resend and an HTTP wait answer. */
+export const eventWithDeliveriesSchema = eventSchema.extend({ deliveries: z.array(deliverySchema) });
+export type EventWithDeliveries = z.infer<typeof eventWithDeliveriesSchema>;
+
+/** The event as `GET /v1/events/:id` shows it, deliveries included. */
+export function eventWithDeliveries(store: Store, event: Pick<StoredEvent, "id" | "body">): EventWithDeliveries {
+  return { ...eventResource(event), deliveries: deliveriesOf(store, event.id) };
 }

@@ -44,4 +44,31 @@ describe("held requests (the waits of timeout and latency faults)", () => {
     const held = createHeldRequests();
     expect(await held.hold(60_000, (release) => (release(), () => {}))).toBe(false);
   });
+
+  it("stops the requests held until the stop, and resolves releaseAll once their answers have left", async () => {
+    const held = createHeldRequests();
+    const stopped = vi.fn();
+    let answer!: () => void;
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    held.untilStop(stopped, answered);
+    const forgotten = vi.fn();
+    const forget = held.untilStop(forgotten, new Promise<void>(() => {}));
+    forget();
+    expect(held.heldUntilStop()).toBe(1);
+
+    let released = false;
+    const releasing = held.releaseAll().then(() => (released = true));
+    expect(stopped).toHaveBeenCalledOnce();
+    expect(forgotten).not.toHaveBeenCalled();
+    await Promise.resolve();
+    expect(released).toBe(false);
+    answer();
+    await releasing;
+    expect(held.heldUntilStop()).toBe(0);
+
+    // One held after the stop is stopped at once.
+    const late = vi.fn();
+    held.untilStop(late, Promise.resolve());
+    expect(late).toHaveBeenCalledOnce();
+  });
 });

@@ -8,6 +8,7 @@ import { useReceiver } from "../helpers/disposables.js";
 import { rawRequest } from "../helpers/http.js";
 import { clientFor, freshKey, type ApiCall, type TestPaysim } from "../helpers/paysim.js";
 import { closedPortUrl } from "../helpers/receiver.js";
+import { until } from "../helpers/unanswered.js";
 import { advance, settle, useFrozenPaysim } from "../webhooks/support.js";
 
 // ajv-formats is CommonJS: its default export is the module object under NodeNext.
@@ -163,6 +164,13 @@ describe("every answer of a realistic run matches the OpenAPI document", () => {
     await settle(paysim);
     await call("GET", `/v1/events/${events[0]!.id}`);
 
+    // The waits over HTTP: a match, a timeout (408), refused queries.
+    await call("GET", `/v1/sandbox/events/wait?type=payment_intent.created,payout.created&object_id=${intent.id}`);
+    await call("GET", "/v1/sandbox/webhooks/wait?status=attempted");
+    await call("GET", "/v1/sandbox/webhooks/wait?type=payout.created&attempt=2&chaos=duplicate&timeout_ms=1");
+    await call("GET", "/v1/sandbox/events/wait?type=payment_intent.nope");
+    await call("GET", "/v1/sandbox/webhooks/wait?attempt=8");
+
     // Deleting an endpoint, resetting the sandbox, and answers of no operation (unknown route, wrong method).
     // Fault rules (SPEC §14): their own answers, and the 500 and 429 they make another operation answer.
     await call("POST", "/v1/sandbox/faults", { body: { fault: "server_error", match: { method: "GET", path: "/v1/payouts" } } });
@@ -216,7 +224,7 @@ describe("every answer of a realistic run matches the OpenAPI document", () => {
       }
     }
     expect([...reached].sort()).toEqual([...operationIds].sort());
-    expect(new Set(answers.map((answer) => answer.status))).toEqual(new Set([200, 201, 400, 401, 403, 404, 405, 409, 413, 429, 500]));
+    expect(new Set(answers.map((answer) => answer.status))).toEqual(new Set([200, 201, 400, 401, 403, 404, 405, 408, 409, 413, 429, 500]));
     for (const answer of answers) expect(answer.requestId, `${answer.method} ${answer.path}`).toMatch(/^req_/);
 
     // And the deliveries it documents were really there: an answered attempt, a refused one, a network error.
@@ -226,6 +234,18 @@ describe("every answer of a realistic run matches the OpenAPI document", () => {
     expect(attempts.some((attempt) => attempt.status_code === 200)).toBe(true);
     expect(attempts.some((attempt) => attempt.status_code === 500)).toBe(true);
     expect(attempts.some((attempt) => attempt.status_code === null && attempt.error !== null)).toBe(true);
+  });
+
+  it("documents the 503 that a wait gets when paysim stops", async () => {
+    const paysim = await useFrozenPaysim();
+    const documented = new DocumentedAnswers((await paysim.api("GET", "/v1/openapi.json", { key: null })).body);
+    const path = "/v1/sandbox/events/wait?type=payout.created&timeout_ms=60000";
+    const waiting = paysim.api("GET", path);
+    await until(() => paysim.waits.running() === 1, "the wait is held");
+    await paysim.close();
+    const answer = await waiting;
+    expect(answer.status).toBe(503);
+    expect(documented.problemWith({ method: "GET", path, status: answer.status, body: answer.body, requestId: null })).toBeUndefined();
   });
 
   it("fails an answer that strays from its documented schema or status", async () => {

@@ -125,7 +125,7 @@ describe("GET /v1/openapi.json", () => {
       .flat()
       .sort();
     expect(codes).toEqual([
-      "forbidden", "idempotency_conflict", "instance_limit", "internal_error", "invalid_request", "method_not_allowed", "nested_instance", "not_found", "payload_too_large", "rate_limited", "unauthorized",
+      "forbidden", "idempotency_conflict", "instance_limit", "internal_error", "invalid_request", "method_not_allowed", "nested_instance", "not_found", "payload_too_large", "rate_limited", "shutting_down", "unauthorized", "wait_timeout",
     ]);
     expect(components.responses.Error401.headers["WWW-Authenticate"]).toBeDefined();
   });
@@ -142,6 +142,11 @@ describe("the error answers an operation documents", () => {
     { name: "a body and a key", operation: { method: "post", path: "/v1/things/:id/move", body, idempotencyKey: "optional" }, statuses: ["200", "400", "401", "403", "404", "409", "413", "429", "500"] },
     { name: "no key needed", operation: { method: "get", path: "/v1/open", noKey: true }, statuses: ["200", "403", "500"] },
     { name: "a sandbox control (never faulted)", operation: { method: "get", path: "/v1/sandbox/things" }, statuses: ["200", "401", "403", "500"] },
+    {
+      name: "a wait (its timeout and its end when paysim stops)",
+      operation: { method: "get", path: "/v1/sandbox/things/wait", query: z.strictObject({ timeout_ms: z.string().optional() }), ownErrors: ["wait_timeout", "shutting_down"] },
+      statuses: ["200", "400", "401", "403", "408", "500", "503"],
+    },
   ];
 
   it.each(cases)("follow from what it takes: $name", ({ operation, statuses }) => {

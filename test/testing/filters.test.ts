@@ -1,8 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_WAIT_TIMEOUT_MS, eventMatcher, matchesDelivery, matchesEvent, waitTimeout, webhookMatcher } from "../../src/testing/filters.js";
 
-const created = { type: "payment_intent.created", objectId: "pi_1" };
-const pending = { url: "http://127.0.0.1:9/a", status: "pending", endedAttempts: 0 };
+const created = { type: "payment_intent.created", objectId: "pi_1", companyId: "co_1" };
+const pending = { url: "http://127.0.0.1:9/a", status: "pending", endedAttempts: 0, attemptCount: 0, chaosMarks: [] as string[] };
+/** A delivery after `count` scheduled attempts ended, with these chaos marks. */
+const after = (count: number, status: string, chaosMarks: string[] = []) => ({ ...pending, status, endedAttempts: count + chaosMarks.filter((mark) => mark === "duplicate").length, attemptCount: count, chaosMarks });
 
 describe("matchesEvent", () => {
   it.each([
@@ -12,8 +14,9 @@ describe("matchesEvent", () => {
     [{ type: ["payment_intent.captured", "payment_intent.created"] }, created, true],
     [{ objectId: "pi_1" }, created, true],
     [{ objectId: "pi_2" }, created, false],
-    [{ objectId: "pi_1" }, { type: "payout.created", objectId: null }, false],
+    [{ objectId: "pi_1" }, { type: "payout.created", objectId: null, companyId: "co_1" }, false],
     [{ type: "payment_intent.created", objectId: "pi_2" }, created, false],
+    [{ objectId: "pi_1" }, { ...created, companyId: "co_2" }, true],
   ])("%j matches %j: %s", (filter, event, expected) => {
     expect(matchesEvent(eventMatcher(filter), event)).toBe(expected);
   });
@@ -32,8 +35,36 @@ describe("matchesDelivery", () => {
     [{ url: "http://127.0.0.1:9/b", status: "attempted" }, { ...pending, endedAttempts: 1 }, false],
     [{ url: "http://127.0.0.1:9/a", status: "attempted" }, { ...pending, endedAttempts: 1 }, true],
     [{ type: "payout.created", status: "attempted" }, { ...pending, endedAttempts: 1 }, false],
+    // attempt n: the n-th scheduled attempt has ended, whatever it got, unless a status is given too.
+    [{ attempt: 2 }, after(1, "pending"), false],
+    [{ attempt: 2 }, after(2, "pending"), true],
+    [{ attempt: 2 }, after(3, "succeeded"), true],
+    [{ attempt: 2, status: "succeeded" }, after(2, "pending"), false],
+    [{ attempt: 2, status: "succeeded" }, after(3, "succeeded"), true],
+    [{ attempt: 7, status: "failed" }, after(7, "failed"), true],
+    // A chaos duplicate is an extra attempt, not one of the schedule's.
+    [{ attempt: 2 }, after(1, "succeeded", ["duplicate"]), false],
+    [{ chaos: "duplicate" }, after(1, "succeeded", ["duplicate"]), true],
+    [{ chaos: "duplicate" }, after(1, "succeeded"), false],
+    [{ chaos: "delayed" }, after(1, "pending", ["delayed"]), true],
+    [{ chaos: "reordered", status: "succeeded" }, after(1, "pending", ["reordered"]), false],
+    [{ chaos: "duplicate", attempt: 1 }, after(1, "succeeded", ["duplicate"]), true],
   ])("%j matches %j: %s", (filter, delivery, expected) => {
     expect(matchesDelivery(webhookMatcher(filter), created, delivery)).toBe(expected);
+  });
+});
+
+describe("webhookMatcher", () => {
+  it("checks only the company it is given, and the status only when asked or by default", () => {
+    expect(matchesEvent({ ...eventMatcher({}), companyId: "co_2" }, created)).toBe(false);
+    expect(webhookMatcher({}).status).toBe("succeeded");
+    expect(webhookMatcher({ attempt: 1 }).status).toBe("attempted");
+    expect(webhookMatcher({ chaos: "delayed" }).status).toBe("attempted");
+    expect(webhookMatcher({ chaos: "delayed", status: "failed" }).status).toBe("failed");
+  });
+
+  it.each([[{ attempt: 0 }], [{ attempt: 8 }], [{ attempt: 1.5 }], [{ attempt: "2" }], [{ chaos: "lost" }]])("refuses %j", (filter) => {
+    expect(() => webhookMatcher(filter)).toThrow(TypeError);
   });
 });
 

@@ -245,6 +245,49 @@ describe("webhooks.waitFor", () => {
   });
 });
 
+describe("webhooks.waitFor a retry or an attempt chaos made", () => {
+  it("resolves for the n-th attempt: a receiver that fails twice then succeeds, its retries made by clock.advance", async () => {
+    const receiver = await useReceiver(200);
+    receiver.queue(500, 500);
+    const paysim = await start({ forwardTo: receiver.url });
+    const third = paysim.webhooks.waitFor({ type: "payment_intent.created", attempt: 3 });
+    const intentId = await createIntent(paysim);
+    // Without a status, attempt n resolves whatever the attempt got.
+    const first = await paysim.webhooks.waitFor({ objectId: intentId, attempt: 1 });
+    expect(first.delivery.attempts.map((attempt) => attempt.status_code)).toEqual([500]);
+    await paysim.clock.advance("30s");
+    const second = await paysim.webhooks.waitFor({ objectId: intentId, attempt: 2 });
+    expect(second.delivery).toMatchObject({ status: "pending", attempts: [{ status_code: 500 }, { status_code: 500 }] });
+    await paysim.clock.advance("2m");
+    const { delivery } = await third;
+    expect(delivery.status).toBe("succeeded");
+    expect(delivery.attempts.map((attempt) => attempt.status_code)).toEqual([500, 500, 200]);
+    // With a status too, both must hold: this delivery never failed for good.
+    await expect(paysim.webhooks.waitFor({ objectId: intentId, attempt: 2, status: "failed" }, { timeout: 1 })).rejects.toThrow(PaysimTimeoutError);
+  });
+
+  it("resolves for a chaos duplicate, which is an extra attempt, not a retry", async () => {
+    const receiver = await useReceiver(200);
+    const paysim = await start({ forwardTo: receiver.url, chaos: { duplicate: 1 } });
+    const duplicate = paysim.webhooks.waitFor({ type: "payment_intent.created", chaos: "duplicate" });
+    const intentId = await createIntent(paysim);
+    await paysim.webhooks.waitFor({ objectId: intentId });
+    // The duplicate goes out 1 to 10 s of clock time after the success.
+    await paysim.clock.advance("10s");
+    const { event, delivery } = await duplicate;
+    expect(event.data.id).toBe(intentId);
+    expect(delivery.status).toBe("succeeded");
+    expect(delivery.attempts.map((attempt) => [attempt.status_code, attempt.chaos])).toEqual([
+      [200, null],
+      [200, "duplicate"],
+    ]);
+    expect(receiver.requests).toHaveLength(2);
+    await expect(paysim.webhooks.waitFor({ objectId: intentId, attempt: 2 }, { timeout: 1 })).rejects.toThrow(
+      "  payment_intent.created " + receiver.url + " succeeded, last status 200",
+    );
+  });
+});
+
 describe("the waits on the bus", () => {
   /** An instance built as startPaysim builds it, with its bus in reach to count listeners. */
   async function instanceWithWaits(options: { forwardTo?: string } = {}) {

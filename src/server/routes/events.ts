@@ -3,8 +3,8 @@ import * as z from "zod";
 import { ApiError } from "../../domain/errors.js";
 import { EVENT_TYPES } from "../../domain/events.js";
 import { parseOrThrow } from "../../domain/validation.js";
-import { eventResource, eventSchema } from "../../services/events.js";
-import { deliveriesOf, deliverySchema } from "../../webhooks/deliveries-view.js";
+import { eventSchema } from "../../services/events.js";
+import { eventWithDeliveries, eventWithDeliveriesSchema } from "../../webhooks/deliveries-view.js";
 import { companyOf, requestIdOf, type AppDeps, type AppEnv } from "../env.js";
 import { jsonBody } from "../middleware/json-body.js";
 import { idempotencyKey } from "../middleware/idempotency-key.js";
@@ -15,10 +15,6 @@ import { jsonResponse, listEnvelopeSchema, listResponse, changeRequest, idempote
 const NO_BODY = z.strictObject({});
 
 const LIST_QUERY = listQuery({ name: "type", values: EVENT_TYPES });
-
-/** An event with its deliveries and their attempts: what a read by id and a resend answer. */
-const eventWithDeliveriesSchema = eventSchema.extend({ deliveries: z.array(deliverySchema) });
-type EventWithDeliveries = z.infer<typeof eventWithDeliveriesSchema>;
 
 /** The operations below, for the OpenAPI document (SPEC §15). */
 export const EVENT_OPERATIONS: readonly Operation[] = [
@@ -42,10 +38,7 @@ export const EVENT_OPERATIONS: readonly Operation[] = [
 export function eventRoutes({ store, runIdempotently, outbox }: AppDeps) {
   const app = new Hono<AppEnv>();
   const parseListQuery = listQueryParser(LIST_QUERY);
-  const withDeliveries = (event: Parameters<typeof eventResource>[0] & { id: string }): EventWithDeliveries => ({
-    ...eventResource(event),
-    deliveries: deliveriesOf(store, event.id),
-  });
+  const withDeliveries = (event: Parameters<typeof eventWithDeliveries>[1]) => eventWithDeliveries(store, event);
 
   const find = (companyId: string, id: string) => {
     const event = store.events.byId(companyId, id);
