@@ -237,8 +237,8 @@ describe("webhooks.waitFor", () => {
   it.each([
     [{ status: "delivered" }, 'Bad webhooks filter: status is "delivered"; it must be "succeeded", "failed" or "attempted".'],
     [{ url: "" }, 'Bad webhooks filter: url is ""; it must be a non-empty string: the endpoint\'s URL.'],
-    [{ endpoint: "we_1" }, 'Bad webhooks filter: unknown key "endpoint". Known keys: type, objectId, url, status.'],
-    [{ objectid: "pi_1" }, 'Bad webhooks filter: unknown key "objectid"; did you mean "objectId"? Known keys: type, objectId, url, status.'],
+    [{ endpoint: "we_1" }, 'Bad webhooks filter: unknown key "endpoint". Known keys: type, objectId, url, status, attempt, chaos.'],
+    [{ objectid: "pi_1" }, 'Bad webhooks filter: unknown key "objectid"; did you mean "objectId"? Known keys: type, objectId, url, status, attempt, chaos.'],
   ])("refuses the filter %j with a TypeError", async (filter, message) => {
     const paysim = await start();
     await expect(paysim.webhooks.waitFor(filter as never)).rejects.toThrow(expect.objectContaining({ name: "TypeError", message: expect.stringContaining(message) }));
