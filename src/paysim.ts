@@ -28,7 +28,6 @@ import { openFromSnapshot, removeDatabaseFiles } from "./store/snapshot.js";
 import type { WebhookEndpointRow } from "./store/repos/webhook-endpoints.js";
 import { createDispatcher } from "./webhooks/dispatcher.js";
 import { createOutbox } from "./webhooks/outbox.js";
-import { importedEvents, recordEvents } from "./testing/event-record.js";
 import { createWaits, type Waits } from "./testing/waits.js";
 
 /** What an instance is made from: the public options of `startPaysim()`, and what only `paysim start` and paysim's own tests pass. */
@@ -149,7 +148,8 @@ export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimI
     const bus = new Bus();
     // Recording starts with the bus, so events announced while the instance starts are waited for too;
     // an imported snapshot's events come first, as this instance's history (docs/testing.md, Snapshots).
-    const waits = createWaits({ bus, store, record: recordEvents(bus, options.importFrom === undefined ? [] : importedEvents(store)) });
+    // An imported snapshot's events count as the instance's own; a file database's earlier runs' do not.
+    const waits = createWaits({ bus, store, afterSeq: options.importFrom === undefined ? store.events.lastSeq() : 0 });
     const ids = createIds(options.random);
     const testCards = loadTestCards();
     const destinations = loadTestDestinations();

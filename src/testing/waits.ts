@@ -4,7 +4,6 @@ import { eventResource } from "../services/events.js";
 import type { Store } from "../store/index.js";
 import type { StoredEvent } from "../store/repos/events.js";
 import { deliveriesOf, type DeliveryView } from "../webhooks/deliveries-view.js";
-import type { EventRecord, RecordedEvent } from "./event-record.js";
 import {
   describeFilter,
   eventMatcher,
@@ -114,9 +113,16 @@ type DeliveryLookup = (deliveryId: string) => { event: StoredEvent; views: Deliv
  * the bus, so nothing falls between the two; after that the bus says what happens. `close()`
  * rejects the waits still running and removes their listeners.
  */
-export function createWaits({ bus, store, record }: { bus: Bus; store: Store; record: EventRecord }) {
+export function createWaits({ bus, store, afterSeq }: { bus: Bus; store: Store; afterSeq: number }) {
   const pending = new Set<Pending>();
   let closed = false;
+  // The instance's events are those after `afterSeq` (the last one a file database held when it
+  // started; 0 for an in-memory or imported one): the store is read, nothing is kept per event. A
+  // reset can delete the newest rows, after which SQLite numbers new ones from below `afterSeq`:
+  // what is left then is all older, so the line moves down to it.
+  const onReset = () => void (afterSeq = Math.min(afterSeq, store.events.lastSeq()));
+  bus.on("sandbox.reset", onReset);
+  const query = (matcher: EventMatcher) => ({ afterSeq, companyId: matcher.companyId, types: matcher.types, objectId: matcher.objectId });
 
   /** A lookup that reads each delivery once, however many waits ask. */
   const deliveryLookup = (): DeliveryLookup => {
@@ -134,25 +140,13 @@ export function createWaits({ bus, store, record }: { bus: Bus; store: Store; re
   const onDeliveryAttempted = fanOut(bus, "delivery.attempted", deliveryLookup);
   const onDeliveriesStopped = fanOut(bus, "deliveries.stopped", deliveryLookup);
 
-  /**
-   * The recorded events still in the store (a reset deletes them), oldest first; only those
-   * `matcher` could match, read from the store.
-   */
+  /** The instance's events `matcher` could match, oldest first, from the store. */
   function present(matcher: EventMatcher = EVERY_EVENT): StoredEvent[] {
-    const rows: StoredEvent[] = [];
-    const gone = new Set<string>();
-    for (const entry of record.entries()) {
-      if (!matchesEvent(matcher, entry)) continue;
-      const row = store.events.byId(entry.companyId, entry.id);
-      if (row) rows.push(row);
-      else gone.add(entry.id);
-    }
-    record.forget(gone);
-    return rows.sort((a, b) => a.seq - b.seq);
+    return store.events.oldest(query(matcher));
   }
 
   function lastEvents(matcher: EventMatcher): string {
-    const rows = present(matcher).slice(-LAST_SHOWN);
+    const rows = store.events.newest(query(matcher), LAST_SHOWN);
     if (rows.length === 0) return "No event has happened since paysim started (or was last reset).";
     return [`The last ${rows.length} event(s), oldest first:`, ...rows.map((row) => `  ${row.type} ${row.object_id ?? "(no object)"}`)].join("\n");
   }
@@ -211,7 +205,7 @@ export function createWaits({ bus, store, record }: { bus: Bus; store: Store; re
     return wait(
       "event",
       request,
-      () => present(matcher)[0],
+      () => store.events.oldest(query(matcher), 1)[0],
       (settle) =>
         onEventCreated((event: EventCreated, rows) => {
           if (!matchesEvent(matcher, event)) return;
@@ -317,12 +311,12 @@ export function createWaits({ bus, store, record }: { bus: Bus; store: Store; re
     companyWaits,
     /** How many waits are running: none is left behind by one that ended. */
     running: () => pending.size,
-    /** Rejects the waits still running (their listeners and timers go) and stops the record. */
+    /** Rejects the waits still running (their listeners and timers go) and stops listening. */
     close() {
       if (closed) return;
       closed = true;
       for (const entry of [...pending]) entry.close();
-      record.stop();
+      bus.off("sandbox.reset", onReset);
     },
   };
 }

@@ -1,7 +1,6 @@
 import { once } from "node:events";
 import { describe, expect, it } from "vitest";
 import { PaysimTimeoutError, startPaysim, type RunningPaysim, type StartPaysimOptions } from "../../src/index.js";
-import { recordEvents, type EventRecord } from "../../src/testing/event-record.js";
 import { createWaits } from "../../src/testing/waits.js";
 import { defer, usePaysim, useReceiver, useTempPath } from "../helpers/disposables.js";
 import { callApi, freshKey } from "../helpers/paysim.js";
@@ -291,11 +290,10 @@ describe("webhooks.waitFor a retry or an attempt chaos made", () => {
 describe("the waits on the bus", () => {
   /** An instance built as startPaysim builds it, with its bus in reach to count listeners. */
   async function instanceWithWaits(options: { forwardTo?: string } = {}) {
-    let record: EventRecord | undefined;
-    const paysim = await usePaysim({ ...options, onBusReady: ({ bus }) => void (record = recordEvents(bus)) });
-    const waits = createWaits({ bus: paysim.bus, store: paysim.store, record: record! });
+    const paysim = await usePaysim(options);
+    const waits = createWaits({ bus: paysim.bus, store: paysim.store, afterSeq: 0 });
     defer(() => waits.close());
-    const listeners = () => ["event.created", "delivery.attempted", "deliveries.stopped"].map((name) => paysim.bus.listenerCount(name as "event.created"));
+    const listeners = () => ["event.created", "delivery.attempted", "deliveries.stopped", "sandbox.reset"].map((name) => paysim.bus.listenerCount(name as "event.created"));
     return { paysim, waits, listeners };
   }
 
@@ -341,8 +339,28 @@ describe("the waits on the bus", () => {
     const stranded = waits.events.waitFor({ type: "payout.created" }, { timeout: 60_000 });
     waits.close();
     await expect(stranded).rejects.toThrow("paysim closed while a wait was running.");
-    // The record stopped too: nothing of the waits listens any more.
-    expect(listeners()).toEqual(idle.map((count, i) => (i === 0 ? count - 1 : count)));
+    // Its ear for resets went too: nothing of the waits listens any more.
+    expect(listeners()).toEqual(idle.map((count, i) => (i === 3 ? count - 1 : count)));
     await expect(waits.events.waitFor({})).rejects.toThrow("paysim is closed");
+  });
+});
+
+describe("the events of a file database's earlier runs", () => {
+  it("are not this run's; after a reset deleted the newest rows, new events (numbered from below) are found", async () => {
+    const db = useTempPath();
+    const first = await startPaysim({ db, secretKey: "sk_test_earlier_runs_0001" });
+    for (let i = 0; i < 3; i++) await api(first, "POST", "/v1/payment_intents", { amount: 100 + i });
+    await first.close();
+
+    const second = await start({ db, secretKey: "sk_test_earlier_runs_0001" });
+    expect(await second.events.list()).toEqual([]);
+    // The reset deletes every row, so SQLite numbers the next event 1 again.
+    expect((await api(second, "POST", "/v1/sandbox/reset")).status).toBe(200);
+    const created = await api(second, "POST", "/v1/payment_intents", { amount: 4242 });
+    const event = await second.events.waitFor({ objectId: created.body.id }, { timeout: 1000 });
+    expect(event.type).toBe("payment_intent.created");
+    expect((await second.events.list()).map((e) => e.id)).toEqual([event.id]);
+    const overHttp = await callApi(second.url, second.secretKey, "GET", `/v1/sandbox/events/wait?object_id=${created.body.id}&timeout_ms=1000`);
+    expect(overHttp.status).toBe(200);
   });
 });

@@ -1,3 +1,4 @@
+import type { Statement } from "better-sqlite3";
 import type { Db } from "../open.js";
 import { objectRows } from "./object-rows.js";
 import { pagedLister, type PageQuery } from "./paging.js";
@@ -14,6 +15,14 @@ export interface StoredEvent {
   body: string;
 }
 
+/** Which events `oldest` and `newest` read: those after `afterSeq`, narrowed by the rest. */
+export interface EventQuery {
+  afterSeq: number;
+  companyId?: string | undefined;
+  types?: readonly string[] | undefined;
+  objectId?: string | undefined;
+}
+
 export function createEventsRepo(db: Db) {
   // Positional parameters and no RETURNING: both cost more than the insert itself.
   const insert = db.prepare(`
@@ -22,7 +31,20 @@ export function createEventsRepo(db: Db) {
   const byId = objectRows<StoredEvent>(db.prepare("SELECT * FROM events WHERE company_id = ? AND id = ?"));
   // For the dashboard's object pages: no index on object_id, so it reads the company's events, newest first.
   const forObject = db.prepare("SELECT * FROM events WHERE company_id = ? AND object_id = ? ORDER BY seq DESC LIMIT ?");
-  const every = db.prepare("SELECT id, company_id, type, object_id FROM events ORDER BY seq");
+  const lastSeq = db.prepare("SELECT COALESCE(MAX(seq), 0) FROM events").pluck();
+  // One statement per shape of query (which filters, how many types), made when first asked.
+  const matchingStatements = new Map<string, Statement>();
+  function matching(query: EventQuery, order: "oldest" | "newest", limit: number): StoredEvent[] {
+    const where = ["seq > ?"];
+    const values: unknown[] = [query.afterSeq];
+    if (query.companyId !== undefined) where.push("company_id = ?") && values.push(query.companyId);
+    if (query.types !== undefined) where.push(`type IN (${query.types.map(() => "?").join(", ")})`) && values.push(...query.types);
+    if (query.objectId !== undefined) where.push("object_id = ?") && values.push(query.objectId);
+    const sql = `SELECT * FROM events WHERE ${where.join(" AND ")} ORDER BY seq ${order === "oldest" ? "ASC" : "DESC"} LIMIT ?`;
+    let statement = matchingStatements.get(sql);
+    if (!statement) matchingStatements.set(sql, (statement = db.prepare(sql)));
+    return statement.all(...values, limit) as StoredEvent[];
+  }
   // The stored body is the event's resource, byte for byte.
   const pages = pagedLister(db, { table: "events", filterColumn: "type", json: "body" });
   return {
@@ -35,7 +57,11 @@ export function createEventsRepo(db: Db) {
     /** The newest `limit` events about one object (a payment intent, a payout), newest first. */
     forObject: (companyId: string, objectId: string, limit: number) => forObject.all(companyId, objectId, limit) as StoredEvent[],
     seqOf: (companyId: string, id: string) => pages.seqOf(companyId, id),
-    /** Every event of every company, oldest first, without its body. */
-    everyId: () => every.all() as Pick<StoredEvent, "id" | "company_id" | "type" | "object_id">[],
+    /** The highest seq an event has had, 0 for none: what came later is newer. */
+    lastSeq: () => lastSeq.get() as number,
+    /** The events `query` names, oldest first, at most `limit` (default all). */
+    oldest: (query: EventQuery, limit = -1) => matching(query, "oldest", limit),
+    /** The newest `limit` events `query` names, oldest first. */
+    newest: (query: EventQuery, limit: number) => matching(query, "newest", limit).reverse(),
   };
 }
