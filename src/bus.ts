@@ -8,7 +8,7 @@ import type { FaultKind } from "./domain/faults.js";
  * table never reaches them.
  */
 
-/** The fault rule (SPEC §14) that hit a request. */
+/** The fault rule (docs/faults.md) that hit a request. */
 export interface RequestFault {
   ruleId: string;
   fault: FaultKind;
@@ -59,7 +59,7 @@ export interface AttemptResult {
   statusCode: number | null;
   error: string | null;
   durationMs: number;
-  /** Which webhook chaos made this attempt (SPEC §13.1): "duplicate", "reordered", "delayed"; null (or absent) for a normal one. */
+  /** Which webhook chaos made this attempt (docs/webhooks.md): "duplicate", "reordered", "delayed"; null (or absent) for a normal one. */
   chaos?: ChaosMark | null;
 }
 
@@ -87,7 +87,7 @@ export interface DeliveriesStopped {
   deliveryIds: readonly string[];
 }
 
-/** A sandbox reset committed (SPEC §12): one company's activity deleted, or every company's (companyId null). */
+/** A sandbox reset committed (docs/testing.md): one company's activity deleted, or every company's (companyId null). */
 export interface SandboxReset {
   companyId: string | null;
   deleted: { payment_intents: number; payouts: number; events: number };

@@ -65,7 +65,7 @@ export interface RunningPaysim {
   secretKey: string;
   /** The signing secret of the first forwardTo endpoint; undefined without forwardTo. */
   signingSecret: string | undefined;
-  /** The instance's virtual clock (SPEC §8), which never runs backwards and stops at the end of year 9999. */
+  /** The instance's virtual clock (docs/api.md), which never runs backwards and stops at the end of year 9999. */
   clock: {
     /** The virtual now. */
     now(): Date;
@@ -80,21 +80,21 @@ export interface RunningPaysim {
   };
   /**
    * The instance's events since it started (or since the last reset), with an imported snapshot's
-   * events first: list them, or wait for one that happened already or is yet to happen (SPEC §12.1).
+   * events first: list them, or wait for one that happened already or is yet to happen (docs/testing.md).
    *
    * @example
    * const captured = await paysim.events.waitFor({ type: "payment_intent.captured", objectId: intent.id });
    */
   events: PaysimEvents;
   /**
-   * Wait for a webhook delivery to succeed, fail for good, or be attempted (SPEC §12.1).
+   * Wait for a webhook delivery to succeed, fail for good, or be attempted (docs/testing.md).
    *
    * @example
    * const { event, delivery } = await paysim.webhooks.waitFor({ type: "payment_intent.created", url: receiverUrl });
    */
   webhooks: PaysimWebhooks;
   /**
-   * Fault rules for the default company (SPEC §14): make paysim fail on purpose, to test a
+   * Fault rules for the default company (docs/faults.md): make paysim fail on purpose, to test a
    * client's timeouts and retries. `reset()` removes them too.
    *
    * @example

@@ -1,6 +1,6 @@
 import type { PaysimConfig } from "./config.js";
 
-/** Webhook chaos settings (SPEC §13.1); each left out is 0 (`delay_ms`: [0, 0]). */
+/** Webhook chaos settings (docs/webhooks.md); each left out is 0 (`delay_ms`: [0, 0]). */
 export interface WebhookChaos {
   /** Probability (0–1) that a succeeded delivery is sent once more, 1–10 s of clock time later. */
   duplicate?: number;
@@ -13,7 +13,7 @@ export interface WebhookChaos {
 }
 
 /**
- * The options of `paysim start`, in camelCase (SPEC §1): what `startPaysim()` takes, and the
+ * The options of `paysim start`, in camelCase (docs/cli.md): what `startPaysim()` takes, and the
  * public part of what every paysim instance is made from. Public API: its types stay free of
  * anything that needs a devDependency.
  */
@@ -34,7 +34,7 @@ export interface StartPaysimOptions {
   /** Signing secret (whsec_…) of the forwardTo endpoints; generated when absent. */
   webhookSecret?: string;
   /**
-   * Webhook chaos on the forwardTo endpoints (SPEC §13.1): `{ duplicate, reorder, delay_ms, seed }`
+   * Webhook chaos on the forwardTo endpoints (docs/webhooks.md): `{ duplicate, reorder, delay_ms, seed }`
    * (each optional), or the `--chaos` form "duplicate=0.2,reorder=0.2,delay=0-3000,seed=42".
    */
   chaos?: string | WebhookChaos;

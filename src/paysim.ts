@@ -94,9 +94,9 @@ export interface PaysimInstance {
   advanceClock(seconds: number): Promise<void>;
   /** A fresh one-time link that signs a browser in to the dashboard as the default company: its page's button signs in, once (docs/dashboard.md). */
   dashboardLoginUrl(): string;
-  /** Deletes every company's activity (SPEC §12.1 `reset()`); companies, keys, endpoints and the clock stay. */
+  /** Deletes every company's activity (docs/testing.md `reset()`); companies, keys, endpoints and the clock stay. */
   reset(): void;
-  /** The fault rules of every company (SPEC §14): add, list, remove, clear. */
+  /** The fault rules of every company (docs/faults.md): add, list, remove, clear. */
   faults: FaultRules;
   /**
    * The waits for events and deliveries (docs/testing.md): startPaysim()'s `events` and `webhooks`,
@@ -104,7 +104,7 @@ export interface PaysimInstance {
    */
   waits: Waits;
   /**
-   * Writes a consistent copy of the whole state to `path` (SPEC §12.1), never over a live database
+   * Writes a consistent copy of the whole state to `path` (docs/testing.md), never over a live database
    * or a file that is not a snapshot; rejects once closed. `signal` aborts the write, leaving nothing.
    */
   snapshot(path: string, signal?: AbortSignal): Promise<void>;

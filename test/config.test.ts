@@ -110,7 +110,7 @@ describe("a good config file", () => {
     });
   });
 
-  it("keeps what the SPEC example declares (short keys and secrets such as whsec_acme included)", () => {
+  it("keeps what the documented example declares (short keys and secrets such as whsec_acme included)", () => {
     const example = {
       companies: [
         {

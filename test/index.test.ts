@@ -48,7 +48,7 @@ describe("startPaysim", () => {
     expect(clock.body.time_scale).toBe(2);
   });
 
-  it("accepts the SPEC's shortest keys and secrets: sk_test_x authenticates, whsec_x signs", async () => {
+  it("accepts the shortest documented keys and secrets: sk_test_x authenticates, whsec_x signs", async () => {
     const paysim = await start({ secretKey: "sk_test_x", forwardTo: "http://127.0.0.1:9/hooks", webhookSecret: "whsec_x" });
     expect(paysim.signingSecret).toBe("whsec_x");
     expect((await callApi(paysim.url, "sk_test_x", "GET", "/v1/payment_intents")).status).toBe(200);

@@ -6,7 +6,7 @@ import type { Output } from "./output.js";
 
 /**
  * How the commands other than `start` reach a running paysim: over HTTP with a
- * merchant key, never by opening its database (SPEC §1).
+ * merchant key, never by opening its database (docs/cli.md).
  */
 
 /** A failure the CLI reports in one line and exits with: 1 refused or bad argument, 2 no server. */
@@ -39,7 +39,7 @@ export class ServerUnreachableError extends CliError {
   }
 }
 
-/** The server refused the request: its error code and message, as the SPEC §2 body gives them. */
+/** The server refused the request: its error code and message, as the docs/api.md body gives them. */
 export class ApiRequestError extends CliError {
   constructor(
     readonly status: number,

@@ -9,7 +9,7 @@ import { basename, dirname, join, resolve } from "node:path";
  *   Being named by pid, a start never writes over the entry of another running server.
  * - the database's record: `instance.json` beside a database file (none for `:memory:`),
  *   kept after the server stops, so that a later start on that database prints the key it
- *   generated the first time (SPEC §1), and `PAYSIM_DB` points the commands at it.
+ *   generated the first time (docs/cli.md), and `PAYSIM_DB` points the commands at it.
  */
 export interface InstanceFile {
   url: string;

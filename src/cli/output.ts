@@ -1,7 +1,7 @@
 import { writeSync } from "node:fs";
 import { maskText } from "../domain/masking.js";
 
-/** Where a command writes; tests and the live view may swap it. Every line is masked (SPEC §9). */
+/** Where a command writes; tests and the live view may swap it. Every line is masked (docs/guarantees.md). */
 export interface Output {
   line(text: string): void;
   error(text: string): void;

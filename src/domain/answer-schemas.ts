@@ -2,8 +2,8 @@ import * as z from "zod";
 import type { IdPrefix } from "./ids.js";
 
 /**
- * Building blocks of the answers' schemas (SPEC §2): the zod schemas that type
- * what the API sends and that the OpenAPI document (SPEC §15) is generated from.
+ * Building blocks of the answers' schemas (docs/api.md): the zod schemas that type
+ * what the API sends and that the OpenAPI document (docs/api.md) is generated from.
  */
 
 /** An identifier paysim made: `prefix_` and 24 base62 characters. */

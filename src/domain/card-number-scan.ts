@@ -1,5 +1,5 @@
 /**
- * Finds card numbers (SPEC §9) in text however they were written: digits of any
+ * Finds card numbers (docs/guarantees.md) in text however they were written: digits of any
  * script, digit groups split by separators of any kind, percent-encoded. The text
  * itself is never rewritten here: the scan reads a normalised *view* of it and
  * reports where, in the original text, each digit of a card number sits.

@@ -1,5 +1,5 @@
 /**
- * Card checks for the hosted checkout form (SPEC §10): number (Luhn), brand from
+ * Card checks for the hosted checkout form (docs/api.md): number (Luhn), brand from
  * the number's prefix, expiry, CVC. Pure: the caller passes the clock's "now".
  *
  * The full number only ever lives inside `checkCardForm`: what leaves it is the
@@ -9,7 +9,7 @@ import type { CardOutcome, TestCard } from "./test-cards.js";
 
 export type CardBrand = "visa" | "mastercard" | "amex" | "discover" | "unknown";
 
-/** 13–19 digits: the lengths card schemes issue, and exactly what masking (SPEC §9) catches. */
+/** 13–19 digits: the lengths card schemes issue, and exactly what masking (docs/guarantees.md) catches. */
 export const MIN_CARD_DIGITS = 13;
 export const MAX_CARD_DIGITS = 19;
 

@@ -9,7 +9,7 @@ const probabilitySchema = z.number().min(0).max(1);
 const delayBoundSchema = z.int().min(0).max(DELAY_MAX_MS);
 
 /**
- * Webhook chaos on an endpoint (SPEC §13.1): duplicates, reordering and delays, decided by a pure
+ * Webhook chaos on an endpoint (docs/webhooks.md): duplicates, reordering and delays, decided by a pure
  * function of the seed, the event id and the kind of chaos, so that a run repeats exactly. This is
  * the settings as stored and as the endpoint object shows them (every member filled in); the
  * OpenAPI document describes them from it. Input is read by `chaosSchema`, which fills defaults.

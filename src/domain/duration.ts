@@ -3,7 +3,7 @@ import ms from "ms";
 /** Milliseconds in the units `paysim clock advance` and durations accept. */
 export const MS = { second: 1000, minute: 60_000, hour: 3_600_000, day: 86_400_000 } as const;
 
-/** The longest single clock advance (SPEC §8): one year of 365 days, in seconds. */
+/** The longest single clock advance (docs/api.md): one year of 365 days, in seconds. */
 export const MAX_ADVANCE_SECONDS = 31_536_000;
 
 const EXAMPLES = "e.g. 90s, 10m, 6h or 1d";

@@ -1,4 +1,4 @@
-/** Every event type paysim emits (SPEC §7). */
+/** Every event type paysim emits (docs/webhooks.md). */
 export const EVENT_TYPES = [
   "payment_intent.created",
   "payment_intent.authorized",

@@ -4,12 +4,12 @@ import { holdsCardNumber } from "./masking.js";
 import { need, needOneOf } from "./validation.js";
 
 /**
- * Fault rules (SPEC §14): what a rule may do to a request, which requests it matches, and
+ * Fault rules (docs/faults.md): what a rule may do to a request, which requests it matches, and
  * whether the n-th request it matches is hit. Pure: the store keeps the rules and their
  * counters, the HTTP layer carries the faults out.
  */
 
-/** The five faults, in the SPEC's order. */
+/** The five faults, in docs/faults.md's order. */
 export const FAULT_KINDS = ["server_error", "rate_limited", "lost_response", "timeout", "latency"] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
@@ -44,7 +44,7 @@ function integerFrom1(field: string, max: number, rule: string) {
 
 /**
  * The body of `POST /v1/sandbox/faults` and the argument of `faults.add()`: the one schema of a
- * new rule, with the SPEC's ranges. Unknown fields are refused; so is `latency_ms` on a fault that
+ * new rule, with docs/faults.md's ranges. Unknown fields are refused; so is `latency_ms` on a fault that
  * does not wait, a `latency` without it, and a path no request could be faulted on.
  */
 export const faultRuleSchema = z

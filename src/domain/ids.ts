@@ -34,7 +34,7 @@ export interface Ids {
   /**
    * An internal id that sorts by `nowMs` (paysim clock time): prefix, underscore,
    * 8 base62 characters of time, then 16 random ones (about 95 bits), 24 in all
-   * like newId. Only for ids that SPEC does not require to be random (`del_`):
+   * like newId. Only for ids that docs/api.md does not require to be random (`del_`):
    * a B-tree keyed by them grows at its right edge, so an insert dirties the
    * page the previous one did, instead of a random page that COMMIT must write.
    *
@@ -44,7 +44,7 @@ export interface Ids {
   newOrderedId(prefix: IdPrefix, nowMs: number): string;
   /**
    * A merchant-facing reference: `PAY-` or `POUT-` and 10 upper-case letters or
-   * digits (SPEC asks no more of it): 6 of the creation second (paysim clock
+   * digits (docs/api.md asks no more of it): 6 of the creation second (paysim clock
    * time), then 4 random. The unique index on references then grows at its
    * right edge, like an ordered id's: fully random references put each insert on
    * a random page of that index, one more page for every creation's COMMIT to

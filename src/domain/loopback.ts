@@ -17,12 +17,12 @@ export function isLoopbackAddress(host: string): boolean {
   return LOOPBACK_ADDRESS.test(host);
 }
 
-/** The names SPEC §2 lets through on loopback, whatever loopback address paysim listens on. */
-const SPEC_LOOPBACK_NAMES = ["localhost", "127.0.0.1", "[::1]"];
+/** The names docs/api.md lets through on loopback, whatever loopback address paysim listens on. */
+const DOCUMENTED_LOOPBACK_NAMES = ["localhost", "127.0.0.1", "[::1]"];
 
 /**
  * The Host names (without port, lower case, IPv6 in brackets) a paysim listening on `listenHost`
- * answers: undefined when it listens beyond loopback (no Host rule then). Besides SPEC's three,
+ * answers: undefined when it listens beyond loopback (no Host rule then). Besides the three documented ones (docs/api.md),
  * the address it listens on itself, so that `--host 127.0.0.2` is reachable at its own URL; an
  * address is no DNS name, so it cannot be rebound.
  *
@@ -33,5 +33,5 @@ const SPEC_LOOPBACK_NAMES = ["localhost", "127.0.0.1", "[::1]"];
 export function loopbackHostNames(listenHost: string): ReadonlySet<string> | undefined {
   if (!isLoopbackAddress(listenHost)) return undefined;
   const own = listenHost.toLowerCase() === "::1" ? "[::1]" : listenHost.toLowerCase();
-  return new Set([...SPEC_LOOPBACK_NAMES, own]);
+  return new Set([...DOCUMENTED_LOOPBACK_NAMES, own]);
 }

@@ -1,5 +1,5 @@
 /**
- * Card-data masking (SPEC §9). Applied where data enters (request bodies, the
+ * Card-data masking (docs/guarantees.md). Applied where data enters (request bodies, the
  * checkout form, ingested data) and again where it leaves (logs, webhook bodies).
  */
 import { allDigits, digitRuns, type Spot } from "./card-number-scan.js";

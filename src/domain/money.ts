@@ -1,4 +1,4 @@
-/** Amount and currency rules shared by payment intents and payouts (SPEC §4). */
+/** Amount and currency rules shared by payment intents and payouts (docs/api.md). */
 
 export const MAX_AMOUNT = 999_999_999_999;
 

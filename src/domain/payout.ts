@@ -17,7 +17,7 @@ export type DestinationType = (typeof DESTINATION_TYPES)[number];
 /** Every status but the initial one has its event; creation has payout.created. */
 export type PayoutEventType = `payout.${Exclude<PayoutStatus, "pending">}` | "payout.created";
 
-/** The moves as drawn in the seed (SPEC §5). Anything else is refused. */
+/** The moves as drawn in the seed (docs/api.md). Anything else is refused. */
 export const PAYOUT_MOVES: readonly { from: PayoutStatus; to: PayoutStatus }[] = [
   { from: "pending", to: "processing" },
   { from: "pending", to: "failed" },
@@ -87,7 +87,7 @@ export interface TestDestination {
   description: string;
 }
 
-/** The automatic moves of `--payouts auto`, as offsets from created_at (SPEC §5). */
+/** The automatic moves of `--payouts auto`, as offsets from created_at (docs/api.md). */
 export const AUTO_MOVES: Record<DestinationOutcome, readonly { to: PayoutStatus; afterMs: number }[]> = {
   succeeded: [
     { to: "processing", afterMs: 2_000 },

@@ -1,5 +1,5 @@
 /**
- * The grading of `paysim check-receiver` (SPEC §13.2): which cases there are, what each expects,
+ * The grading of `paysim check-receiver` (docs/webhooks.md): which cases there are, what each expects,
  * and the verdict on what a receiver answered. Pure: the requests are made elsewhere.
  */
 

@@ -5,7 +5,7 @@ export function hashSecretKey(key: string): string {
   return sha256Hex(key);
 }
 
-// SPEC §3: the prefix, then 1–200 printable ASCII characters without spaces. One rule for
+// docs/api.md: the prefix, then 1–200 printable ASCII characters without spaces. One rule for
 // flags, environment variables, config files, startPaysim() options and the API.
 const SUFFIX = "[\\x21-\\x7e]{1,200}";
 const SECRET_KEY = new RegExp(`^sk_test_${SUFFIX}$`);

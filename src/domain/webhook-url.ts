@@ -30,7 +30,7 @@ export function isWebhookUrl(value: string): boolean {
 export const CARD_NUMBER_IN_URL_RULE =
   "looks like a card number: it holds 13 or more digits (clear, percent-encoded or already masked). Webhook URLs must not carry card data; use an address without it";
 
-/** Whether a webhook endpoint URL is free of card numbers in any form (SPEC §9). */
+/** Whether a webhook endpoint URL is free of card numbers in any form (docs/guarantees.md). */
 export function hasNoCardNumber(url: string): boolean {
   return !holdsCardNumber(url);
 }

@@ -1,5 +1,5 @@
 /**
- * The one clock of an instance (SPEC §8): real time × time scale, plus an offset
+ * The one clock of an instance (docs/api.md): real time × time scale, plus an offset
  * that `advance` increases. Every timestamp, schedule and window reads it; nothing
  * else in paysim reads the wall clock for domain time.
  */

@@ -28,8 +28,8 @@ export type PaysimApp = Hono<AppEnv>;
 /**
  * The whole HTTP surface as one Hono app, the same under @hono/node-server
  * (through node-adapter.ts) and `app.request()`. Its middleware gives the
- * SPEC §2 precedence: request id and log → durable answers → Host (403) → key
- * on every /v1 path (401) → the key's company's fault rules (SPEC §14) → route
+ * error precedence of docs/api.md: request id and log → durable answers → Host (403) → key
+ * on every /v1 path (401) → the key's company's fault rules (docs/faults.md) → route
  * (404/405) → the route's own body (413/400) and Idempotency-Key (400)
  * middleware → handler. Anything thrown on the way is answered by the one
  * `onError`. Each /v1 module is mounted with its operations, which the OpenAPI
@@ -46,7 +46,7 @@ export function createApp(deps: AppDeps): PaysimApp {
   app.use(requestLog(deps));
   app.use(durableAnswers(deps.store));
   app.use(hostGuard(deps.loopbackHostNames));
-  // Registered before the key guard, the document answers without one (SPEC §15).
+  // Registered before the key guard, the document answers without one (docs/api.md).
   app.get(OPENAPI_OPERATION.path, openApiRoute(() => operations, deps.baseUrl));
   app.use("/v1/*", apiKeyAuth(deps.store));
   app.use("/v1/*", faultInjection(deps));

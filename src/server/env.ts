@@ -39,15 +39,15 @@ export interface AppDeps {
   baseUrl: () => string;
   /** Moves the clock forward and does all work that falls due before resolving. */
   advanceClock: (seconds: number) => Promise<void>;
-  /** Deletes one company's activity (or every company's, with null) and answers the counts (SPEC §12). */
+  /** Deletes one company's activity (or every company's, with null) and answers the counts (docs/testing.md). */
   resetSandbox: SandboxReset;
-  /** The fault rules (SPEC §14): the sandbox routes change them, the fault middleware asks them. */
+  /** The fault rules (docs/faults.md): the sandbox routes change them, the fault middleware asks them. */
   faults: FaultRules;
   /** The waits of `timeout` and `latency` faults, which a stopping paysim cuts short. */
   heldRequests: HeldRequests;
   /** The waits for events and deliveries, for the HTTP waits of /v1/sandbox (routes/sandbox-waits.ts). */
   waits: CompanyWaits;
-  /** The dashboard's sessions and one-time sign-in links (SPEC §16), in memory. */
+  /** The dashboard's sessions and one-time sign-in links (docs/dashboard.md), in memory. */
   dashboardAuth: DashboardAuth;
   /** The whole paysims this one started (POST /v1/sandbox/instances), held in memory. */
   instances: InstanceRegistry;

@@ -5,7 +5,7 @@ import { ApiError, type ErrorCode } from "../domain/errors.js";
 import { maskText } from "../domain/masking.js";
 import { jsonResponse } from "./respond.js";
 
-/** The one table from error code to HTTP status (SPEC §2). */
+/** The one table from error code to HTTP status (docs/api.md). */
 export const HTTP_STATUS: Record<ErrorCode, ContentfulStatusCode> = {
   invalid_request: 400,
   unauthorized: 401,
@@ -22,13 +22,13 @@ export const HTTP_STATUS: Record<ErrorCode, ContentfulStatusCode> = {
   shutting_down: 503,
 };
 
-/** The codes answered with one HTTP status (SPEC §2's table, read the other way). */
+/** The codes answered with one HTTP status (docs/api.md's table, read the other way). */
 export function codesOfStatus(status: number): ErrorCode[] {
   return (Object.keys(HTTP_STATUS) as ErrorCode[]).filter((code) => HTTP_STATUS[code] === status);
 }
 
 /**
- * The error body of SPEC §2 for some of the codes: the type `errorResponse` builds, and
+ * The error body of docs/api.md for some of the codes: the type `errorResponse` builds, and
  * the OpenAPI document's schema of each error status.
  */
 export function errorBodySchema(codes: readonly ErrorCode[]) {
@@ -44,7 +44,7 @@ export function errorBodySchema(codes: readonly ErrorCode[]) {
 
 type ErrorBody = z.infer<ReturnType<typeof errorBodySchema>>;
 
-/** The error body of SPEC §2, its message masked in case it echoes what the caller sent. */
+/** The error body of docs/api.md, its message masked in case it echoes what the caller sent. */
 export function errorResponse(requestId: string, error: ApiError, headers: Record<string, string> = {}): Response {
   const body: ErrorBody = {
     error: {
@@ -55,7 +55,7 @@ export function errorResponse(requestId: string, error: ApiError, headers: Recor
     request_id: requestId,
   };
   if (error.code === "unauthorized") headers["WWW-Authenticate"] = "Bearer";
-  // Only a fault rule (SPEC §14) answers 429: the client may try again after a second.
+  // Only a fault rule (docs/faults.md) answers 429: the client may try again after a second.
   if (error.code === "rate_limited") headers["Retry-After"] = "1";
   return jsonResponse(requestId, JSON.stringify(body), HTTP_STATUS[error.code], headers);
 }

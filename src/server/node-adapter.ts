@@ -9,7 +9,7 @@
  *   Request built for each of them (what each saves: docs/performance.md);
  * - `serveOnNode` holds answers to the end of the event loop's turn, so that
  *   answers to every request read in that turn leave together;
- * - a fault rule (SPEC §14) closes a request's connection with no answer, or
+ * - a fault rule (docs/faults.md) closes a request's connection with no answer, or
  *   notices that the client or a stopping paysim closed it first.
  *
  * Elsewhere each reader falls back to the web Request.

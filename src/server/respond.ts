@@ -31,12 +31,12 @@ export async function idempotentResponse(c: Context<AppEnv>, pending: Promise<Id
   return jsonResponse(requestIdOf(c), answer.text, answer.status, answer.replayed ? { "Idempotent-Replayed": "true" } : undefined);
 }
 
-/** The list envelope (SPEC §4) that `listResponse` writes, around items of `item`'s schema (for the OpenAPI document). */
+/** The list envelope (docs/api.md) that `listResponse` writes, around items of `item`'s schema (for the OpenAPI document). */
 export function listEnvelopeSchema(item: z.ZodType) {
   return z.strictObject({ object: z.literal("list"), data: z.array(item), has_more: z.boolean(), request_id: requestIdSchema });
 }
 
-/** A list envelope (SPEC §4) around resources given as JSON text; `listEnvelopeSchema` describes it. */
+/** A list envelope (docs/api.md) around resources given as JSON text; `listEnvelopeSchema` describes it. */
 export function listResponse(c: Context<AppEnv>, data: readonly string[], hasMore: boolean): Response {
   const requestId = requestIdOf(c);
   return jsonResponse(requestId, `{"object":"list","data":[${data.join(",")}],"has_more":${hasMore},${requestIdMember(requestId)}}`);

@@ -12,7 +12,7 @@ export function eventResource(event: Pick<StoredEvent, "body">): EventResource {
 }
 
 /**
- * An event (SPEC §7): the type of the body unit-of-work.ts stores and sends, and the OpenAPI
+ * An event (docs/webhooks.md): the type of the body unit-of-work.ts stores and sends, and the OpenAPI
  * document's schema. Its `request_id` is the request that caused it; `data` a masked snapshot.
  */
 export const eventSchema = z.strictObject({

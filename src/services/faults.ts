@@ -20,7 +20,7 @@ import type { Clock } from "../runtime/clock.js";
 import type { Store } from "../store/index.js";
 import type { FaultRuleRow } from "../store/repos/fault-rules.js";
 
-/** A fault rule as the API shows it (SPEC §14): the type `toFaultResource` builds, and the OpenAPI document's schema. */
+/** A fault rule as the API shows it (docs/faults.md): the type `toFaultResource` builds, and the OpenAPI document's schema. */
 export const faultSchema = z.strictObject({
   id: idOf("flt"),
   object: z.literal("fault"),

@@ -43,7 +43,7 @@ export interface IdempotentAnswer {
  * The idempotency layer of state-changing calls: with an Idempotency-Key, the
  * lookup, the change, its events and the stored answer run in one synchronous
  * step and commit together, so concurrent requests with one key make exactly
- * one object (SPEC §6); a repeat within the window replays the stored answer.
+ * one object (docs/api.md); a repeat within the window replays the stored answer.
  */
 export function createIdempotentRunner(store: Store, clock: Clock, unitOfWork: UnitOfWork) {
   /** The stored answer to replay for `scope`, if it was stored within the window; 409 for another body. */
@@ -63,7 +63,7 @@ export function createIdempotentRunner(store: Store, clock: Clock, unitOfWork: U
   /** Where `request`'s answer is kept, and the earlier answer to replay (undefined: none; 409 for another body). */
   function lookup(request: IdempotentRequest) {
     // A key is the client's free text and may hold anything, even a card number: only its
-    // hash is stored (SPEC §9). Masking it instead would merge keys that differ in masked digits.
+    // hash is stored (docs/guarantees.md). Masking it instead would merge keys that differ in masked digits.
     const scope = request.idempotencyKey === undefined
       ? undefined
       : { company_id: request.companyId, method: request.method, path: request.path, key: sha256Hex(request.idempotencyKey) };

@@ -10,14 +10,14 @@ import type { Clock } from "../runtime/clock.js";
 import type { Store } from "../store/index.js";
 import type { WebhookEndpointRow } from "../store/repos/webhook-endpoints.js";
 
-/** A webhook endpoint as the API shows it (SPEC §7): the type `toEndpointResource` builds, and the OpenAPI document's schema. */
+/** A webhook endpoint as the API shows it (docs/webhooks.md): the type `toEndpointResource` builds, and the OpenAPI document's schema. */
 export const webhookEndpointSchema = z.strictObject({
   id: idOf("we"),
   object: z.literal("webhook_endpoint"),
   url: z.string(),
   enabled_events: z.array(z.enum(["*", ...EVENT_TYPES])).min(1),
   secret: z.string().regex(/^whsec_/),
-  /** Webhook chaos on this endpoint (SPEC §13.1); null when none. */
+  /** Webhook chaos on this endpoint (docs/webhooks.md); null when none. */
   chaos: chaosAnswerSchema.nullable(),
   created_at: timestampSchema,
 });
@@ -37,7 +37,7 @@ export function deletedEndpointResource(id: string): z.infer<typeof deletedEndpo
 
 const ENABLED_EVENTS_RULE = `enabled_events must be a list of event types (${EVENT_TYPES.join(", ")}) or ["*"].`;
 
-/** The body of `POST /v1/webhook_endpoints` (SPEC §7, §13.1): what `createEndpoint` accepts, and the OpenAPI document's request schema. */
+/** The body of `POST /v1/webhook_endpoints` (docs/webhooks.md): what `createEndpoint` accepts, and the OpenAPI document's request schema. */
 export const createEndpointSchema = z.strictObject({
   url: z
     .string({ error: need("url", "the http:// or https:// address that receives the events") })

@@ -1,5 +1,5 @@
 /**
- * A resource's JSON text with `"request_id"` as its last member (SPEC §2).
+ * A resource's JSON text with `"request_id"` as its last member (docs/api.md).
  * Spreading the resource into a new object to add the id cost as much as
  * stringifying it; a request id (`req_` and base62) needs no escaping.
  *

@@ -23,7 +23,7 @@ export function registerPayoutMoves(scheduler: Scheduler<Work>, move: (work: Wor
 
 /**
  * `--payouts auto`: plans each payout's moves by its token's outcome at fixed
- * clock offsets from created_at (SPEC §5), on the persisted scheduler, so they
+ * clock offsets from created_at (docs/api.md), on the persisted scheduler, so they
  * survive restarts and are reached at once by a clock advance (`registerPayoutMoves` makes them).
  */
 export function createPayoutSimulator(options: { scheduler: Scheduler<Work>; mode: PayoutMode; destinations: readonly TestDestination[] }) {

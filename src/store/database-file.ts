@@ -8,7 +8,7 @@ import { UnusableDatabaseError } from "./errors.js";
  */
 export const PAYSIM_APPLICATION_ID = 0x5053494d;
 
-/** Files that hold keys or secrets are readable by their owner only (SPEC §3). */
+/** Files that hold keys or secrets are readable by their owner only (docs/api.md). */
 export const PRIVATE_MODE = 0o600;
 const PRIVATE_FOLDER_MODE = 0o700;
 

@@ -1,5 +1,5 @@
 /**
- * The public shapes of the test helpers (SPEC §12.1). Public API: nothing here may need a
+ * The public shapes of the test helpers (docs/testing.md). Public API: nothing here may need a
  * devDependency's types, so the delivery is spelled out rather than taken from the store's view.
  */
 
@@ -103,7 +103,7 @@ export interface PaysimWebhooks {
   waitFor(filter: WebhookFilter, options?: WaitOptions): Promise<DeliveredWebhook>;
 }
 
-/** A fault that a rule makes paysim commit on purpose (SPEC §14). */
+/** A fault that a rule makes paysim commit on purpose (docs/faults.md). */
 export type PaysimFaultKind = "server_error" | "rate_limited" | "lost_response" | "timeout" | "latency";
 
 /** A new fault rule: the body of `POST /v1/sandbox/faults`. */
@@ -146,7 +146,7 @@ export interface PaysimFaultRule {
   created_at: string;
 }
 
-/** The fault rules of a running paysim's default company (SPEC §14). */
+/** The fault rules of a running paysim's default company (docs/faults.md). */
 export interface PaysimFaults {
   /**
    * Adds a rule and resolves to it. Rejects with an Error naming the field for a rule the API

@@ -108,7 +108,7 @@ function fanOut<K extends Heard, S>(bus: Bus, name: K, shared: () => S) {
 type DeliveryLookup = (deliveryId: string) => { event: StoredEvent; views: DeliveryView[] } | undefined;
 
 /**
- * `events.list`, `events.waitFor` and `webhooks.waitFor` of a running instance (SPEC §12.1). What
+ * `events.list`, `events.waitFor` and `webhooks.waitFor` of a running instance (docs/testing.md). What
  * already happened is read from the store once, in the same turn as the wait starts listening on
  * the bus, so nothing falls between the two; after that the bus says what happens. `close()`
  * rejects the waits still running and removes their listeners.

@@ -4,7 +4,7 @@ import { maskText } from "../domain/masking.js";
 export interface BannerFacts {
   version: string;
   url: string;
-  /** A one-time sign-in link to the dashboard for the default company (SPEC §16); undefined when not made. */
+  /** A one-time sign-in link to the dashboard for the default company (docs/dashboard.md); undefined when not made. */
   dashboardLoginUrl?: string | undefined;
   db: string;
   companies: {

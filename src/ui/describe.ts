@@ -59,7 +59,7 @@ export function lastOutcome(result: Pick<AttemptResult, "statusCode" | "error">)
 }
 
 /**
- * How an attempt that webhook chaos made is marked (SPEC §13.1); nothing for a normal one.
+ * How an attempt that webhook chaos made is marked (docs/webhooks.md); nothing for a normal one.
  *
  * @example
  * chaosNote({ chaos: "duplicate" }) // " (chaos: duplicate)"
@@ -132,7 +132,7 @@ export function requestStatus(status: number): string {
 }
 
 /**
- * How the log line and the live view mark a request a fault rule hit (SPEC §14).
+ * How the log line and the live view mark a request a fault rule hit (docs/faults.md).
  *
  * @example
  * faultMark({ ruleId: "flt_1", fault: "lost_response", unanswered: true }) // "fault lost_response flt_1, no answer sent"

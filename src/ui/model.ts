@@ -55,7 +55,7 @@ export interface RequestView {
   durationMs: number;
   /** Clock time the request was logged (ISO). */
   at: string;
-  /** The fault rule that hit it (SPEC §14), if one did. */
+  /** The fault rule that hit it (docs/faults.md), if one did. */
   fault?: RequestFault;
 }
 

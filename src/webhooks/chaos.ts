@@ -8,7 +8,7 @@ import type { DeliveryForAttempt, DeliveryRow } from "../store/repos/deliveries.
 import { DELIVERY_JOB, type DeliveryJobPayload } from "./delivery-job.js";
 
 /**
- * Webhook chaos (SPEC §13.1) as scheduled jobs: a delayed or held first attempt, and a duplicate,
+ * Webhook chaos (docs/webhooks.md) as scheduled jobs: a delayed or held first attempt, and a duplicate,
  * are each a job row due at a clock time, so they survive a crash like any retry, and chaos only
  * ever adds attempts or moves a first one later; the retry schedule after it is the normal one.
  *

@@ -5,7 +5,7 @@ import { eventResource, eventSchema } from "../services/events.js";
 import type { Store } from "../store/index.js";
 import type { StoredEvent } from "../store/repos/events.js";
 
-/** One attempt of a delivery (SPEC §7): `status_code` null and `error` set on a network error or timeout. */
+/** One attempt of a delivery (docs/webhooks.md): `status_code` null and `error` set on a network error or timeout. */
 export const deliveryAttemptSchema = z.strictObject({
   attempted_at: timestampSchema,
   status_code: z.number().int().nullable(),
@@ -13,7 +13,7 @@ export const deliveryAttemptSchema = z.strictObject({
   duration_ms: z.number().int().min(0).nullable(),
   /** The first KiB of the receiver's answer, masked; null without an answer. */
   response_body: z.string().nullable(),
-  /** Which webhook chaos made the attempt (SPEC §13.1), or null. */
+  /** Which webhook chaos made the attempt (docs/webhooks.md), or null. */
   chaos: chaosMarkSchema.nullable(),
 });
 
@@ -29,7 +29,7 @@ export const deliverySchema = z.strictObject({
 
 export type DeliveryView = z.infer<typeof deliverySchema>;
 
-/** An event's deliveries with their attempts, as `GET /v1/events/:id` shows them (SPEC §7). */
+/** An event's deliveries with their attempts, as `GET /v1/events/:id` shows them (docs/webhooks.md). */
 export function deliveriesOf(store: Store, eventId: string): DeliveryView[] {
   const deliveries = store.deliveries.forEvent(eventId);
   const attempts = store.deliveryAttempts.forDeliveries(deliveries.map((d) => d.id));

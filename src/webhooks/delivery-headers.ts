@@ -2,7 +2,7 @@ import { VERSION } from "../version.js";
 import { signatureHeader, wallClockSeconds } from "./sign.js";
 
 /**
- * The headers of a webhook delivery (SPEC §7), signed at unix time `t` (default: now, on the
+ * The headers of a webhook delivery (docs/webhooks.md), signed at unix time `t` (default: now, on the
  * real wall clock). Every delivery paysim makes, and every request of `paysim check-receiver`,
  * starts from these.
  */

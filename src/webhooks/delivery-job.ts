@@ -7,6 +7,6 @@ export interface DeliveryJobPayload {
   endpoint_id: string;
   /** The first attempt's record, written with the delivery; absent on a retry's job. */
   attempt_seq?: number;
-  /** The webhook chaos that makes this attempt (SPEC §13.1); absent on a normal one. */
+  /** The webhook chaos that makes this attempt (docs/webhooks.md); absent on a normal one. */
   chaos?: ChaosMark;
 }

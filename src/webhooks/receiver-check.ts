@@ -5,7 +5,7 @@ import { createWebhookClient } from "./http-client.js";
 import { wallClockSeconds } from "./sign.js";
 
 /**
- * Sends the deliveries of `paysim check-receiver` (SPEC §13.2) with the webhook sender paysim
+ * Sends the deliveries of `paysim check-receiver` (docs/webhooks.md) with the webhook sender paysim
  * delivers with, and grades each case's answers (domain/receiver-check.ts).
  */
 

@@ -131,7 +131,7 @@ describe("paysim start", () => {
     expect(intent.currency).toBe("USD");
   });
 
-  it("starts with the short key and signing secret the SPEC allows, and that key authenticates", async () => {
+  it("starts with the short key and signing secret the docs allow, and that key authenticates", async () => {
     const { cli, url, key } = await serving(["--db", ":memory:", "--secret-key", "sk_test_fw_0001", "--forward-to", "http://127.0.0.1:9/hooks", "--webhook-secret", "whsec_acme"]);
     expect(key).toBe("sk_test_fw_0001");
     expect(cli.stdout()).toMatch(/whsec_acme/);

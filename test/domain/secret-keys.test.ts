@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { isSecretKey, isSigningSecret } from "../../src/domain/secret-keys.js";
 
-// SPEC §3: the prefix, then 1–200 printable ASCII characters without spaces.
+// docs/api.md: the prefix, then 1–200 printable ASCII characters without spaces.
 const suffixes: [name: string, suffix: string, valid: boolean][] = [
   ["one character (sk_test_x, whsec_x)", "x", true],
-  ["the SPEC's short examples", "acme", true],
+  ["the documented short examples", "acme", true],
   ["underscores and digits", "fw_0001", true],
   ["every printable ASCII character but space", "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~09AZaz", true],
   ["200 characters", "a".repeat(200), true],

@@ -3,7 +3,7 @@ import type { z } from "zod";
 import { ApiError } from "../../src/domain/errors.js";
 import { parseOrThrow } from "../../src/domain/validation.js";
 
-/** Asserts the SPEC §2 error shape: status, code, optional param, and request_id matching the Request-Id header. */
+/** Asserts the docs/api.md error shape: status, code, optional param, and request_id matching the Request-Id header. */
 export function expectApiError(
   response: { status: number; body: any; headers: Headers | Record<string, string | string[] | undefined> },
   status: number,

@@ -24,7 +24,7 @@ const CLIENTS = 16;
 const WEBHOOK_TIMEOUT_MS = 750;
 const SECRET = "whsec_flapping_receiver_0001";
 const PAN = "4242 4242 4242 4242";
-/** Seconds between attempts (SPEC §7): 30 s, 2 min, 10 min, 1 h, 6 h, 24 h. */
+/** Seconds between attempts (docs/webhooks.md): 30 s, 2 min, 10 min, 1 h, 6 h, 24 h. */
 const DELAYS = [30, 120, 600, 3600, 21_600, 86_400];
 /** Each attempt's offset from the delivery's first one. */
 const CUMULATIVE = DELAYS.reduce<number[]>((sums, delay) => [...sums, sums.at(-1)! + delay], [0]);

@@ -9,7 +9,7 @@ import { callApi, createIntent, clientFor, freshKey, type TestPaysim } from "../
 // The child-process tests run the real binary (dist/): run `npm run build` first.
 
 /**
- * Local-only by default (SPEC §3), beyond what test/server (Host guard 403) and
+ * Local-only by default (docs/api.md), beyond what test/server (Host guard 403) and
  * test/cli/start (the 0.0.0.0 warning, instance.json 0600) already show.
  */
 

@@ -5,9 +5,9 @@ import { describe, expect, it } from "vitest";
 const SRC = new URL("../../src/", import.meta.url).pathname;
 
 /**
- * Domain time is read only through the clock (SPEC §8), so that a test or a
+ * Domain time is read only through the clock (docs/api.md), so that a test or a
  * `clock advance` can move every schedule at once. Allowed elsewhere: the
- * webhook signer, whose `t` is wall-clock time by the SPEC.
+ * webhook signer, whose `t` is wall-clock time as docs/webhooks.md says.
  */
 const ALLOWED = new Set(["runtime/clock.ts", "webhooks/sign.ts"]);
 const WALL_CLOCK = [/\bDate\.now\b/, /new Date\(\s*\)/];

@@ -11,7 +11,7 @@ beforeAll(async () => {
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
-/** Asserts the SPEC §7 event shape for a payment intent snapshot. */
+/** Asserts the docs/webhooks.md event shape for a payment intent snapshot. */
 function expectEventShape(event: any, type: string, requestId: string, intent: any) {
   expect(Object.keys(event).sort()).toEqual(["created_at", "data", "id", "object", "request_id", "type"]);
   expect(event.id).toMatch(/^evt_[0-9A-Za-z]{24}$/);

@@ -211,7 +211,7 @@ describe("the faults that answer at once", () => {
   });
 });
 
-describe("reset and fault rules (SPEC §12)", () => {
+describe("reset and fault rules (docs/testing.md)", () => {
   it("POST /v1/sandbox/reset removes the company's rules only; reset() removes every company's", async () => {
     const paysim = await usePaysimApp({ config: TWO_COMPANIES });
     await addFault(paysim, { fault: "server_error" }, KEY_A);

@@ -46,7 +46,7 @@ describe("hostCheck on loopback", () => {
     expect(verdict(host, target)).toBe(expected);
   });
 
-  it("serves the loopback address paysim listens on, besides SPEC's three names, and nothing else", () => {
+  it("serves the loopback address paysim listens on, besides the three documented names, and nothing else", () => {
     const onSecond = hostCheck(loopbackHostNames("127.0.0.2"));
     expect(() => onSecond("127.0.0.2:4010", "/v1/events")).not.toThrow();
     expect(() => onSecond("127.0.0.1:4010", "/v1/events")).not.toThrow();

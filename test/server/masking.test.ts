@@ -5,7 +5,7 @@ import { suiteScope, usePaysimApp, useTempPath } from "../helpers/disposables.js
 import { createIntent, freshKey } from "../helpers/paysim.js";
 import type { TestPaysim } from "../helpers/paysim.js";
 
-/** PANs sent in every form SPEC §9 names, each a different number so that each can be looked for. */
+/** PANs sent in every form docs/guarantees.md names, each a different number so that each can be looked for. */
 const SENT = [
   { description: "Visa 4242 4242 4242 4242 spaces", pan: "4242424242424242", masked: "Visa **** **** **** 4242 spaces" },
   { description: "MC 5555-5555-5555-4444 hyphens", pan: "5555555555554444", masked: "MC ****-****-****-4444 hyphens" },

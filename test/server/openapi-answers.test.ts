@@ -172,7 +172,7 @@ describe("every answer of a realistic run matches the OpenAPI document", () => {
     await call("GET", "/v1/sandbox/webhooks/wait?attempt=8");
 
     // Deleting an endpoint, resetting the sandbox, and answers of no operation (unknown route, wrong method).
-    // Fault rules (SPEC §14): their own answers, and the 500 and 429 they make another operation answer.
+    // Fault rules (docs/faults.md): their own answers, and the 500 and 429 they make another operation answer.
     await call("POST", "/v1/sandbox/faults", { body: { fault: "server_error", match: { method: "GET", path: "/v1/payouts" } } });
     await call("GET", "/v1/payouts");
     await call("POST", "/v1/sandbox/faults", { body: { fault: "rate_limited", match: { path: "/v1/payment_intents/*" } } });

@@ -29,7 +29,7 @@ const advance = (seconds: number) => paysim.api("POST", "/v1/sandbox/clock/advan
 const transition = (id: string, body: object, key = ACME) => paysim.api("POST", `/v1/sandbox/payouts/${id}/transition`, { body, key });
 
 describe("POST /v1/payouts", () => {
-  it("creates a pending payout with every SPEC field and a payout.created event", async () => {
+  it("creates a pending payout with every documented field and a payout.created event", async () => {
     const before = await newestEventId(paysim, ACME);
     const payout = await createPayout({ ...CARD, description: "Weekly settlement" });
     expect(payout).toMatchObject({

@@ -5,7 +5,7 @@ import { rawRequest } from "../helpers/http.js";
 import { createIntent, freshKey, type TestPaysim } from "../helpers/paysim.js";
 
 /**
- * SPEC §2: when several errors apply, the first of 403 Host → 401 key → 404/405 route →
+ * docs/api.md: when several errors apply, the first of 403 Host → 401 key → 404/405 route →
  * 413 size → 400 content type or JSON → 400 Idempotency-Key → 409 conflict (or the replay) →
  * 404 unknown object → 400 field validation → 400 refused transition wins.
  */

@@ -3,7 +3,7 @@ import { suiteScope, usePaysimApp } from "../helpers/disposables.js";
 import { expectApiError } from "../helpers/errors.js";
 import type { TestPaysim } from "../helpers/paysim.js";
 
-/** What the router answers for unknown routes and wrong methods (SPEC §2), through app.request(). */
+/** What the router answers for unknown routes and wrong methods (docs/api.md), through app.request(). */
 const thisFile = suiteScope();
 let paysim: TestPaysim;
 beforeAll(async () => {

@@ -27,7 +27,7 @@ async function shownEvent(paysim: RunningPaysim, id: string) {
   return body as Record<string, unknown> & { deliveries: unknown[] };
 }
 
-/** The retry delays of SPEC §7, in seconds: after the last, the delivery is given up. */
+/** The retry delays of docs/webhooks.md, in seconds: after the last, the delivery is given up. */
 const RETRY_DELAYS = [30, 120, 600, 3600, 6 * 3600, 24 * 3600];
 
 describe("events.waitFor and events.list", () => {

@@ -31,7 +31,7 @@ interface CheckInput {
   cases: ReceiverCase[];
 }
 
-/** `paysim check-receiver <url> --secret <whsec_…>`: grades a webhook receiver (SPEC §13.2); needs no running paysim. */
+/** `paysim check-receiver <url> --secret <whsec_…>`: grades a webhook receiver (docs/webhooks.md); needs no running paysim. */
 export function checkReceiverCommand(output: Output = consoleOutput): Command {
   return new Command("check-receiver")
     .description("Send a battery of webhook deliveries to your receiver and grade its answers (no running paysim needed)")

@@ -47,7 +47,7 @@ function ruleBody(fault: string, flags: AddFlags): Record<string, unknown> {
 const matchText = (rule: FaultRule) => `${rule.match?.method ?? "any method"} ${rule.match?.path ?? "any /v1 path"}`;
 const latencyText = (rule: FaultRule) => (rule.latency_ms === null || rule.latency_ms === undefined ? "—" : `${rule.latency_ms}ms`);
 
-/** `paysim faults add | list | remove | clear`: the fault rules of the key's company (SPEC §14). */
+/** `paysim faults add | list | remove | clear`: the fault rules of the key's company (docs/faults.md). */
 export function faultsCommand(output: Output = consoleOutput): Command {
   const add = withClientOptions(
     new Command("add")

@@ -7,7 +7,7 @@ interface ResetResource {
   deleted?: { payment_intents?: number; payouts?: number; events?: number };
 }
 
-/** `paysim reset`: POST /v1/sandbox/reset for the key's company; no confirmation, it is a sandbox (SPEC §12.2). */
+/** `paysim reset`: POST /v1/sandbox/reset for the key's company; no confirmation, it is a sandbox (docs/testing.md). */
 export function resetCommand(output: Output = consoleOutput): Command {
   return withClientOptions(new Command("reset").description("Delete the company's payment intents, payouts and events (keys, endpoints and the clock stay)"))
     .addHelpText(

@@ -34,7 +34,7 @@ export function startJsonReporter(bus: Bus, output: Output, options: { db: strin
       path: r.path,
       status: r.status,
       duration_ms: Number(r.durationMs.toFixed(1)),
-      // Only on a request a fault rule hit (SPEC §14); `status` is then 0 when none was made.
+      // Only on a request a fault rule hit (docs/faults.md); `status` is then 0 when none was made.
       ...(r.fault && { fault: { rule_id: r.fault.ruleId, fault: r.fault.fault, unanswered: r.fault.unanswered } }),
     });
   const onEvent = (e: EventCreated) =>

@@ -17,7 +17,7 @@ const SCOPE_LENGTH = 22;
  * ten minutes and works once; short enough that the banner's link fits an 80-column terminal.
  */
 const LINK_TOKEN_LENGTH = 24;
-/** SPEC §16: the link `paysim start` prints is good for ten minutes of real time. */
+/** docs/dashboard.md: the link `paysim start` prints is good for ten minutes of real time. */
 export const LOGIN_LINK_LIFETIME_MS = 10 * MS.minute;
 
 /** A signed-in browser: its company, and the CSRF token every one of its forms carries. Never a key. */

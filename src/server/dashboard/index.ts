@@ -20,7 +20,7 @@ import { webhookEndpointsPage } from "./pages/webhook-endpoints.js";
 const MAX_FORM_BYTES = 16 * 1024;
 
 /**
- * The dashboard (SPEC §16), mounted at /dashboard: server-rendered pages that
+ * The dashboard (docs/dashboard.md), mounted at /dashboard: server-rendered pages that
  * work with plain links and forms, kept live by a small nonce'd script reading
  * server-sent events. Sign-in lives at /dashboard/login; every other page lives
  * under its session's random base, /dashboard/<scope>/…, the only path its

@@ -49,7 +49,7 @@ function keyGuard(store: Store): (authorization: string | undefined) => Company 
     if (!match) {
       throw new ApiError("unauthorized", "Malformed Authorization header: it must be Authorization: Bearer <secret key>.");
     }
-    // A token that is no key by the SPEC's rule cannot be one paysim knows: no lookup for it.
+    // A token that is no key by the documented rule (docs/api.md) cannot be one paysim knows: no lookup for it.
     const company = isSecretKey(match[1]!) ? companyFor(match[1]!) : undefined;
     if (!company) {
       throw new ApiError("unauthorized", "Unknown API key: use a secret key printed by paysim start (sk_test_…).");

@@ -8,7 +8,7 @@ import type { HeldRequests } from "../held-requests.js";
 import { closeWithoutAnswer, whenConnectionCloses } from "../node-adapter.js";
 
 /**
- * Carries out the fault rules of the key's company (SPEC §14), on /v1 after the key is known: a
+ * Carries out the fault rules of the key's company (docs/faults.md), on /v1 after the key is known: a
  * hit request fails as its rule says, every other request passes untouched.
  *
  * - `server_error`, `rate_limited`: the error answer, and nothing else happens;

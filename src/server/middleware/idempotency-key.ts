@@ -3,13 +3,13 @@ import { ApiError } from "../../domain/errors.js";
 import type { AppEnv } from "../env.js";
 import { header, headerLineCount } from "../node-adapter.js";
 
-/** What an Idempotency-Key may be (SPEC §6); the OpenAPI document gives it as the header's pattern. */
+/** What an Idempotency-Key may be (docs/api.md); the OpenAPI document gives it as the header's pattern. */
 export const KEY_SHAPE = /^[\x20-\x7e]{1,255}$/;
 
 /**
- * Checks the Idempotency-Key header's shape (SPEC §6) and gives it to the route
+ * Checks the Idempotency-Key header's shape (docs/api.md) and gives it to the route
  * (`c.get("idempotencyKey")`); `required` on creations. Runs after the body is
- * read: a bad body is the error to report first (SPEC §2).
+ * read: a bad body is the error to report first (docs/api.md).
  *
  * @example
  * app.post("/", jsonBody(), idempotencyKey({ required: true }), handler);

@@ -28,7 +28,7 @@ const limitWebBody = bodyLimit({
 
 /**
  * The request's JSON object body, checked and masked, for the route
- * (`c.get("body")`). Checks run in the SPEC §2 order: size (413), then content
+ * (`c.get("body")`). Checks run in the docs/api.md order: size (413), then content
  * type, encoding, JSON syntax and shape, unpaired surrogates (400). No body at
  * all reads as `{}`. Only routes that take a body use it, so an unknown route
  * or method is a 404/405 whatever its body.
@@ -68,7 +68,7 @@ function depthExceeds(value: unknown, limit: number): boolean {
   return false;
 }
 
-/** A non-empty body as a JSON object, masked (SPEC §9) before anything else sees it. */
+/** A non-empty body as a JSON object, masked (docs/guarantees.md) before anything else sees it. */
 function parseJsonObject(bytes: Uint8Array, contentType: string | undefined): Record<string, unknown> {
   const type = (contentType ?? "").split(";")[0]!.trim().toLowerCase();
   if (type !== "application/json") {

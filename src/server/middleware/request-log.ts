@@ -9,7 +9,7 @@ import type { AppEnv } from "../env.js";
  * it began (`request.started`) and, once its answer
  * is final (errors included, turned into answers by the app's onError), logs it
  * on the bus as `request.logged`, its path masked, with the fault rule that hit
- * it (SPEC §14). Runs first, so every answer is logged and carries the id.
+ * it (docs/faults.md). Runs first, so every answer is logged and carries the id.
  *
  * @example
  * app.use(requestLog({ ids, bus }));

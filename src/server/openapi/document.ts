@@ -44,7 +44,7 @@ const NAMED_RESOURCES: readonly [string, z.ZodType][] = [
   ["WebhookEndpointAnswer", withRequestIdSchema(webhookEndpointSchema)],
 ];
 
-/** Headers some error statuses carry (SPEC §2, §14). */
+/** Headers some error statuses carry (docs/api.md and docs/faults.md). */
 const ERROR_HEADERS: Partial<Record<number, Record<string, string>>> = {
   401: { "WWW-Authenticate": "`Bearer`: the key is missing, malformed or unknown." },
   405: { Allow: "The methods the path does answer." },
@@ -66,7 +66,7 @@ function decidedCodes(operation: MountedOperation): Partial<Record<ErrorCode, bo
     not_found: operation.path.includes("/:"),
     idempotency_conflict: operation.idempotencyKey !== undefined,
     method_not_allowed: false,
-    // A fault rule (SPEC §14) hits requests made with a key, never the sandbox controls.
+    // A fault rule (docs/faults.md) hits requests made with a key, never the sandbox controls.
     rate_limited: operation.noKey !== true && !operation.path.startsWith("/v1/sandbox/"),
   };
 }
@@ -134,7 +134,7 @@ const ref = (name: string) => ({ $ref: `${SCHEMAS}${name}` });
 const requestIdHeader = { "Request-Id": { description: "This request's id (`req_…`).", required: true, schema: { type: "string" } } };
 
 /**
- * The OpenAPI 3.1 document of `operations` (SPEC §15), made from the zod schemas the routes
+ * The OpenAPI 3.1 document of `operations` (docs/api.md), made from the zod schemas the routes
  * validate with and answer from: request bodies and parameters as zod reads input, answers as
  * it writes output. `servers` is left empty for the caller: the base URL is the instance's own.
  */
@@ -225,7 +225,7 @@ export function openApiDocument(operations: readonly MountedOperation[]): OpenAp
   };
 }
 
-/** The document's own operation: the one /v1 call that needs no key (SPEC §15). */
+/** The document's own operation: the one /v1 call that needs no key (docs/api.md). */
 export const OPENAPI_OPERATION: MountedOperation = {
   operationId: "getOpenApiDocument",
   method: "get",

@@ -2,7 +2,7 @@ import type * as z from "zod";
 import type { ErrorCode } from "../../domain/errors.js";
 
 /**
- * One operation of the /v1 API as the OpenAPI document (SPEC §15) describes it, written next to
+ * One operation of the /v1 API as the OpenAPI document (docs/api.md) describes it, written next to
  * the route that serves it and made of the very zod schemas the route validates with and builds
  * its answer from. The error answers follow from what it takes (see document.ts).
  *

@@ -5,7 +5,7 @@ import { openApiDocument, type OpenApiDocument } from "./document.js";
 import type { MountedOperation } from "./operation.js";
 
 /**
- * `GET /v1/openapi.json` (SPEC §15): the document of `operations`, with this instance's base
+ * `GET /v1/openapi.json` (docs/api.md): the document of `operations`, with this instance's base
  * URL as its server. It is made on the first call, once every route is in place; the body has
  * no `request_id` member (an OpenAPI document has no room for one), the `Request-Id` header does.
  */

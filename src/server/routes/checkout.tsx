@@ -31,7 +31,7 @@ interface Loaded {
 }
 
 /**
- * The hosted checkout page (SPEC §10): `GET /checkout/:id` shows the form of a
+ * The hosted checkout page (docs/api.md): `GET /checkout/:id` shows the form of a
  * `created` intent or where the payment stands; `POST …/pay` and `POST …/cancel`
  * move the intent through the same PaymentIntentService as the API, so they
  * emit the same events. Works without JavaScript; every answer is HTML.

@@ -16,7 +16,7 @@ const NO_BODY = z.strictObject({});
 
 const LIST_QUERY = listQuery({ name: "type", values: EVENT_TYPES });
 
-/** The operations below, for the OpenAPI document (SPEC §15). */
+/** The operations below, for the OpenAPI document (docs/api.md). */
 export const EVENT_OPERATIONS: readonly Operation[] = [
   { operationId: "listEvents", method: "get", path: "/", summary: "List events, newest first", query: LIST_QUERY.schema, answers: { 200: listEnvelopeSchema(eventSchema) } },
   { operationId: "getEvent", method: "get", path: "/:id", summary: "Read an event with its deliveries and their attempts", answers: { 200: eventWithDeliveriesSchema } },
@@ -32,7 +32,7 @@ export const EVENT_OPERATIONS: readonly Operation[] = [
 ];
 
 /**
- * /v1/events (SPEC §7). An event's own `request_id` is the request that caused
+ * /v1/events (docs/webhooks.md). An event's own `request_id` is the request that caused
  * it, so a read answers with that one in the body; the `Request-Id` header names the read.
  */
 export function eventRoutes({ store, runIdempotently, outbox }: AppDeps) {

@@ -23,7 +23,7 @@ const EXAMPLE = {
 } as const;
 const EXAMPLE_REQUEST_ID = "req_7hTq2WbX9mKc4LrN0ZpYs3Ad";
 
-/** The operations below, for the OpenAPI document (SPEC §15). */
+/** The operations below, for the OpenAPI document (docs/api.md). */
 export const INSTANCE_OPERATIONS: readonly Operation[] = [
   {
     operationId: "createInstance",

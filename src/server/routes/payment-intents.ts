@@ -30,7 +30,7 @@ const TRANSITIONS = ["authorize", "capture", "cancel"] as const;
 
 const ANSWER = withRequestIdSchema(PAYMENT_INTENT_SHAPE.schema);
 
-/** The operations below, for the OpenAPI document (SPEC §15). */
+/** The operations below, for the OpenAPI document (docs/api.md). */
 export const PAYMENT_INTENT_OPERATIONS: readonly Operation[] = [
   { operationId: "createPaymentIntent", method: "post", path: "/", summary: "Create a payment intent", body: createSchema, idempotencyKey: "required", answers: { 201: ANSWER } },
   { operationId: "listPaymentIntents", method: "get", path: "/", summary: "List payment intents, newest first", query: LIST_QUERY.schema, answers: { 200: listEnvelopeSchema(PAYMENT_INTENT_SHAPE.schema) } },
@@ -46,7 +46,7 @@ export const PAYMENT_INTENT_OPERATIONS: readonly Operation[] = [
   })),
 ];
 
-/** /v1/payment_intents: create, read, list, authorize, capture, cancel (SPEC §4). */
+/** /v1/payment_intents: create, read, list, authorize, capture, cancel (docs/api.md). */
 export function paymentIntentRoutes(deps: AppDeps) {
   const { runIdempotently, paymentIntents } = deps;
   const app = new Hono<AppEnv>();

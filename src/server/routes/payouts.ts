@@ -23,14 +23,14 @@ const LIST_QUERY = listQuery({ name: "status", values: PAYOUT_STATUSES });
 
 const ANSWER = withRequestIdSchema(PAYOUT_SHAPE.schema);
 
-/** The operations below, for the OpenAPI document (SPEC §15). */
+/** The operations below, for the OpenAPI document (docs/api.md). */
 export const PAYOUT_OPERATIONS: readonly Operation[] = [
   { operationId: "createPayout", method: "post", path: "/", summary: "Create a payout", body: createSchema, idempotencyKey: "required", answers: { 201: ANSWER } },
   { operationId: "listPayouts", method: "get", path: "/", summary: "List payouts, newest first", query: LIST_QUERY.schema, answers: { 200: listEnvelopeSchema(PAYOUT_SHAPE.schema) } },
   { operationId: "getPayout", method: "get", path: "/:id", summary: "Read a payout", answers: { 200: ANSWER } },
 ];
 
-/** /v1/payouts: create, read, list (SPEC §5). */
+/** /v1/payouts: create, read, list (docs/api.md). */
 export function payoutRoutes({ runIdempotently, payouts }: AppDeps) {
   const app = new Hono<AppEnv>();
   const parseListQuery = listQueryParser(LIST_QUERY);

@@ -82,7 +82,7 @@ const webhookWaitSchema = withRequestIdSchema(z.strictObject({ object: z.literal
 
 const WAIT_ERRORS = ["wait_timeout", "shutting_down"] as const;
 
-/** The operations below, for the OpenAPI document (SPEC §15). */
+/** The operations below, for the OpenAPI document (docs/api.md). */
 export const SANDBOX_WAIT_OPERATIONS: readonly Operation[] = [
   {
     operationId: "waitForEvent",

@@ -28,7 +28,7 @@ const advanceSchema = z.strictObject({
     .max(MAX_ADVANCE_SECONDS, { error: `seconds must be ${SECONDS_RULE} (one year).` }),
 });
 
-/** Reset takes no body: any field in one is refused as unknown (SPEC §2). */
+/** Reset takes no body: any field in one is refused as unknown (docs/api.md). */
 const resetSchema = z.strictObject({});
 
 /** The list of fault rules takes no query: a typo must not pass unnoticed. */
@@ -57,7 +57,7 @@ const ingestSchema = z.strictObject({
   ),
 });
 
-/** The instance's clock (SPEC §8), as both clock routes answer it. */
+/** The instance's clock (docs/api.md), as both clock routes answer it. */
 const clockSchema = z.strictObject({
   object: z.literal("clock"),
   now: timestampSchema,
@@ -65,7 +65,7 @@ const clockSchema = z.strictObject({
   time_scale: z.number(),
 });
 
-/** What a reset answers (SPEC §12.2): the counts of what it deleted. */
+/** What a reset answers (docs/testing.md): the counts of what it deleted. */
 const resetAnswerSchema = z.strictObject({
   object: z.literal("reset"),
   deleted: z.strictObject({ payment_intents: z.number().int(), payouts: z.number().int(), events: z.number().int() }),
@@ -77,7 +77,7 @@ const deletedFaultSchema = z.strictObject({ id: idOf("flt"), object: z.literal("
 /** What `DELETE /v1/sandbox/faults` answers: how many rules it removed. */
 const faultsClearedSchema = z.strictObject({ object: z.literal("faults_cleared"), deleted: z.number().int().min(0) });
 
-/** The operations below, for the OpenAPI document (SPEC §15). */
+/** The operations below, for the OpenAPI document (docs/api.md). */
 export const SANDBOX_OPERATIONS: readonly Operation[] = [
   { operationId: "getClock", method: "get", path: "/clock", summary: "Read the virtual clock", answers: { 200: withRequestIdSchema(clockSchema) } },
   {
@@ -113,7 +113,7 @@ export const SANDBOX_OPERATIONS: readonly Operation[] = [
   },
 ];
 
-/** /v1/sandbox: controls a real provider does not have (SPEC §5, §8, §12, §14). */
+/** /v1/sandbox: controls a real provider does not have (docs/api.md and docs/testing.md and docs/faults.md). */
 export function sandboxRoutes({ clock, advanceClock, runIdempotently, payouts, resetSandbox, faults }: AppDeps) {
   const app = new Hono<AppEnv>();
   const clockResource = (): z.infer<typeof clockSchema> => ({
@@ -137,7 +137,7 @@ export function sandboxRoutes({ clock, advanceClock, runIdempotently, payouts, r
     return resourceResponse(c, clockResource());
   });
 
-  /** SPEC §12.2: deletes this company's activity; other companies, endpoints and keys stay. */
+  /** docs/testing.md: deletes this company's activity; other companies, endpoints and keys stay. */
   app.post("/reset", jsonBody(), (c) => {
     parseOrThrow(resetSchema, c.get("body"));
     const deleted = resetSandbox(c.get("company").id);
@@ -145,7 +145,7 @@ export function sandboxRoutes({ clock, advanceClock, runIdempotently, payouts, r
     return resourceResponse(c, answer);
   });
 
-  /** SPEC §14: fault rules of this company; the body's schema is domain/faults.ts `faultRuleSchema`. */
+  /** docs/faults.md: fault rules of this company; the body's schema is domain/faults.ts `faultRuleSchema`. */
   app.post("/faults", jsonBody(), (c) => resourceResponse(c, faults.add(c.get("company").id, c.get("body")), 201));
 
   app.get("/faults", (c) => {

@@ -22,7 +22,7 @@ const noQuery = z.strictObject({});
 
 const ANSWER = withRequestIdSchema(webhookEndpointSchema);
 
-/** The operations below, for the OpenAPI document (SPEC §15). */
+/** The operations below, for the OpenAPI document (docs/api.md). */
 export const WEBHOOK_ENDPOINT_OPERATIONS: readonly Operation[] = [
   { operationId: "createWebhookEndpoint", method: "post", path: "/", summary: "Register a webhook endpoint", body: createEndpointSchema, idempotencyKey: "optional", answers: { 201: ANSWER } },
   { operationId: "listWebhookEndpoints", method: "get", path: "/", summary: "List the webhook endpoints", query: noQuery, answers: { 200: listEnvelopeSchema(webhookEndpointSchema) } },
@@ -30,7 +30,7 @@ export const WEBHOOK_ENDPOINT_OPERATIONS: readonly Operation[] = [
   { operationId: "deleteWebhookEndpoint", method: "delete", path: "/:id", summary: "Delete a webhook endpoint (its pending deliveries stop)", answers: { 200: withRequestIdSchema(deletedEndpointSchema) } },
 ];
 
-/** /v1/webhook_endpoints: where a company's events are delivered (SPEC §7). */
+/** /v1/webhook_endpoints: where a company's events are delivered (docs/webhooks.md). */
 export function webhookEndpointRoutes(deps: AppDeps) {
   const { store, runIdempotently, outbox } = deps;
   const app = new Hono<AppEnv>();

@@ -1,7 +1,7 @@
 import type { Migration } from "./migration.js";
 
 /**
- * Fault rules (SPEC §14): per company, tried oldest first (`seq`). `remaining` counts the hits
+ * Fault rules (docs/faults.md): per company, tried oldest first (`seq`). `remaining` counts the hits
  * left (the rule is deleted when none are); `matched` counts the requests it has matched so far,
  * the ordinal its seeded draw is taken for, so that a run repeats.
  */

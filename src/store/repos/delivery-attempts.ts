@@ -11,7 +11,7 @@ export interface DeliveryAttemptRow {
   finished: number;
   /** The first KiB of the receiver's answer, masked; null without an answer (and before migration 060). */
   response_body: string | null;
-  /** Which webhook chaos made this attempt (SPEC §13.1); null for a normal one. */
+  /** Which webhook chaos made this attempt (docs/webhooks.md); null for a normal one. */
   chaos: ChaosMark | null;
   /** The `Service-Signature` header it carried, as sent; null before migration 100 or when never sent. */
   service_signature: string | null;

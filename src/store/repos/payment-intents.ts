@@ -36,7 +36,7 @@ const field = fieldsFor<PaymentIntentRow, PaymentIntentParams>();
 /** The card shown on a payment intent, by the API and the checkout page alike (it needs no parameters). */
 export const PAYMENT_INTENT_CARD = fieldsFor<PaymentIntentRow>().objectOrNull({ last4: "card_last4", brand: "card_brand" });
 
-/** A payment intent as the API shows it, member for member (SPEC §4). */
+/** A payment intent as the API shows it, member for member (docs/api.md). */
 export const PAYMENT_INTENT_SHAPE = resourceShape({
   id: field.column("id", idOf("pi")),
   object: field.constant("payment_intent"),

@@ -27,7 +27,7 @@ export interface PayoutRow {
 
 const field = fieldsFor<PayoutRow>();
 
-/** A payout as the API shows it, member for member (SPEC §5); its destination token is never shown. */
+/** A payout as the API shows it, member for member (docs/api.md); its destination token is never shown. */
 export const PAYOUT_SHAPE = resourceShape({
   id: field.column("id", idOf("po")),
   object: field.constant("payout"),

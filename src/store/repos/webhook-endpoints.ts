@@ -12,7 +12,7 @@ export interface WebhookEndpointRow {
   deleted_at: string | null;
   /** 1 when a `--forward-to` made it: a later start that does not name its URL removes it. */
   from_forward_to: number;
-  /** The endpoint's webhook chaos settings as JSON (SPEC §13.1); null for none. */
+  /** The endpoint's webhook chaos settings as JSON (docs/webhooks.md); null for none. */
   chaos: string | null;
 }
 

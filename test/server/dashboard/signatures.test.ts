@@ -34,7 +34,7 @@ describe("the event page shows the exact Service-Signature of each attempt", () 
       const { t, v1 } = parseSignature(request.headers["service-signature"]);
       expect(v1).toBe(expectedV1(SECRET, t, request.body));
     }
-    // The attempt object of the API keeps the fields SPEC §7 gives it, and no more.
+    // The attempt object of the API keeps the fields docs/webhooks.md gives it, and no more.
     const attempts = (await paysim.api("GET", `/v1/events/${eventId}`)).body.deliveries[0].attempts;
     expect(Object.keys(attempts[0]).sort()).toEqual(["attempted_at", "chaos", "duration_ms", "error", "response_body", "status_code"]);
   });

@@ -6,7 +6,7 @@ import { clockAdvanceInput } from "../../routes/sandbox.js";
 import { linkTo, type DashboardApp, type DashboardKit } from "../kit.js";
 import { Csrf, PageHead, Time } from "../views/parts.js";
 
-/** The advance buttons SPEC §16 asks for. */
+/** The advance buttons docs/dashboard.md asks for. */
 const ADVANCES = [
   { seconds: 30, label: "+30 s", spoken: "30 seconds" },
   { seconds: 600, label: "+10 min", spoken: "10 minutes" },

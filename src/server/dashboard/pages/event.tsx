@@ -11,7 +11,7 @@ import { LIVE_SCRIPT } from "./events.js";
 import { deliveryLabel, objectIdOf } from "../views/event-parts.js";
 import { Csrf, ObjectLink, PageHead, Pill, Time } from "../views/parts.js";
 
-/** What the chaos work (SPEC §13.1) adds to an attempt; shown once the API's attempts carry it. */
+/** What the chaos work (docs/webhooks.md) adds to an attempt; shown once the API's attempts carry it. */
 type AttemptView = DeliveryView["attempts"][number] & { chaos?: string | null; response_body?: string | null };
 
 /** Every attempt of one delivery, oldest first. */

@@ -4,7 +4,7 @@ import type { FaultResource } from "../../../services/faults.js";
 import { baseOf, companyOf, formNumber, given, linkTo, type DashboardApp, type DashboardKit, type Form } from "../kit.js";
 import { Csrf, NumberField, PageHead, PostButton, Time } from "../views/parts.js";
 
-/** What each fault does to a request it hits, in the SPEC's words (§14). */
+/** What each fault does to a request it hits, in docs/faults.md's words. */
 const FAULT_EFFECTS: Record<(typeof FAULT_KINDS)[number], string> = {
   server_error: "500 internal_error; nothing is written",
   rate_limited: "429 rate_limited with Retry-After: 1; nothing is written",
@@ -95,7 +95,7 @@ function ruleInput(form: Form): Record<string, unknown> {
   });
 }
 
-/** Faults (SPEC §14): the company's rules; add, remove one, clear all, through the same rules as `/v1/sandbox/faults`. */
+/** Faults (docs/faults.md): the company's rules; add, remove one, clear all, through the same rules as `/v1/sandbox/faults`. */
 export function faultsPage(app: DashboardApp, { deps, page, act, form: readForm }: DashboardKit) {
   const { faults } = deps;
 
