@@ -1,0 +1,27 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+const MAP = readFileSync(join(ROOT, "docs", "architecture.md"), "utf8");
+
+/** Every folder below src/, as a path relative to src/ ("server/routes"). */
+function folders(): string[] {
+  return readdirSync(join(ROOT, "src"), { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => relative(join(ROOT, "src"), join(entry.parentPath, entry.name)))
+    .sort();
+}
+
+describe("docs/architecture.md, the map of the source", () => {
+  // A folder the map does not name is a part of paysim a contributor cannot find.
+  it("has a row for every folder of src/ and names every folder below them", () => {
+    const missing = folders().filter((folder) => {
+      const name = folder.split("/").at(-1)!;
+      const top = !folder.includes("/");
+      return top ? !MAP.includes(`| \`src/${folder}/\` |`) : !MAP.includes(`\`${name}/\``) && !MAP.includes(`\`src/${folder}/\``);
+    });
+    expect(missing).toEqual([]);
+  });
+});
