@@ -90,6 +90,13 @@ module.exports = {
       from: { path: "^src/ui/" },
       to: { path: "^src/(store|server|cli|services|webhooks|sim)/|^src/(paysim|index)\\.ts$" },
     },
+    {
+      name: "dashboard-pages-stand-alone",
+      comment: "A dashboard page calls services, like a route: it imports no route file and no other page (what two pages share lives in the dashboard's kit, views or below).",
+      severity: "error",
+      from: { path: "^src/server/dashboard/pages/([^/.]+)" },
+      to: { path: "^src/server/routes/|^src/server/dashboard/pages/", pathNot: "^src/server/dashboard/pages/$1[.]" },
+    },
   ],
   options: {
     includeOnly: "^src/",

@@ -45,6 +45,8 @@ describe("the dependency check (npm run lint:deps)", () => {
     { rule: "routes-stand-alone", from: "src/server/routes/one.ts", files: { "src/server/routes/one.ts": importing("./two.js"), "src/server/routes/two.ts": leaf } },
     { rule: "ui-reads-the-bus", from: "src/ui/upward.ts", files: { "src/ui/upward.ts": importing("../store/leaf-7.js"), "src/store/leaf-7.ts": leaf } },
     { rule: "test-helpers-read-below", from: "src/testing/upward.ts", files: { "src/testing/upward.ts": importing("../server/leaf-9.js"), "src/server/leaf-9.ts": leaf } },
+    { rule: "dashboard-pages-stand-alone", from: "src/server/dashboard/pages/one.tsx", files: { "src/server/dashboard/pages/one.tsx": importing("./two.js"), "src/server/dashboard/pages/two.tsx": leaf } },
+    { rule: "dashboard-pages-stand-alone", from: "src/server/dashboard/pages/three.tsx", files: { "src/server/dashboard/pages/three.tsx": importing("../../routes/leaf-10.js"), "src/server/routes/leaf-10.ts": leaf } },
     { rule: "shared-imports-nothing", from: "src/shared/upward.ts", files: { "src/shared/upward.ts": importing("../domain/leaf-8.js"), "src/domain/leaf-8.ts": leaf } },
   ];
   const downward = {

@@ -1,16 +1,15 @@
 import { Hono } from "hono";
 import * as z from "zod";
 import { idOf, timestampSchema, withRequestIdSchema } from "../../domain/answer-schemas.js";
-import { MAX_ADVANCE_SECONDS } from "../../domain/duration.js";
 import { ApiError } from "../../domain/errors.js";
 import { EVENT_TYPES } from "../../domain/events.js";
 import { faultRuleSchema } from "../../domain/faults.js";
-import { PAYOUT_STATUSES } from "../../domain/payout.js";
 import { amountSchema, currencySchema, freeFormObject, need, needOneOf, parseOrThrow } from "../../domain/validation.js";
 import { ClockRangeError } from "../../runtime/clock.js";
 import { eventResource, eventSchema } from "../../services/events.js";
 import { faultSchema } from "../../services/faults.js";
 import { PAYOUT_SHAPE } from "../../store/repos/payouts.js";
+import { clockAdvanceInput as advanceSchema, payoutTransitionInput as transitionSchema } from "../contracts/sandbox.js";
 import type { AppDeps, AppEnv } from "../env.js";
 import { jsonBody } from "../middleware/json-body.js";
 import { idempotencyKey } from "../middleware/idempotency-key.js";
@@ -18,26 +17,11 @@ import type { Operation } from "../openapi/operation.js";
 import { singleQuery } from "../list-query.js";
 import { resourceResponse, changeRequest, idempotentResponse, listEnvelopeSchema, listResponse } from "../respond.js";
 
-const SECONDS_RULE = `an integer from 1 to ${MAX_ADVANCE_SECONDS}`;
-
-const advanceSchema = z.strictObject({
-  seconds: z
-    .number({ error: need("seconds", SECONDS_RULE) })
-    .int({ error: `seconds must be ${SECONDS_RULE}; fractions are not allowed.` })
-    .min(1, { error: `seconds must be ${SECONDS_RULE}.` })
-    .max(MAX_ADVANCE_SECONDS, { error: `seconds must be ${SECONDS_RULE} (one year).` }),
-});
-
 /** Reset takes no body: any field in one is refused as unknown (docs/api.md). */
 const resetSchema = z.strictObject({});
 
 /** The list of fault rules takes no query: a typo must not pass unnoticed. */
 const noQuery = z.strictObject({});
-
-const transitionSchema = z.strictObject({
-  to: z.enum(PAYOUT_STATUSES, { error: needOneOf("to", PAYOUT_STATUSES) }),
-  amount: z.number({ error: need("amount", "an integer in minor units") }).optional(),
-});
 
 /**
  * The ingest body: a known type, and data with the three validated fields; the
@@ -189,4 +173,3 @@ export function sandboxRoutes({ clock, advanceClock, runIdempotently, payouts, r
 }
 
 // The dashboard's clock and payout buttons validate exactly as these calls do.
-export { advanceSchema as clockAdvanceInput, transitionSchema as payoutTransitionInput };

@@ -2,7 +2,7 @@
 import { ApiError } from "../../../domain/errors.js";
 import { parseOrThrow } from "../../../domain/validation.js";
 import { ClockRangeError } from "../../../runtime/clock.js";
-import { clockAdvanceInput } from "../../routes/sandbox.js";
+import { clockAdvanceInput } from "../../contracts/sandbox.js";
 import { linkTo, type DashboardApp, type DashboardKit } from "../kit.js";
 import { Csrf, PageHead, Time } from "../views/parts.js";
 

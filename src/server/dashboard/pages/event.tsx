@@ -7,7 +7,7 @@ import { signaturesSent } from "../../../webhooks/sent-signatures.js";
 import { VERSION } from "../../../version.js";
 import { baseOf, companyOf, linkTo, type DashboardApp, type DashboardKit } from "../kit.js";
 import { listedEvent } from "../reads.js";
-import { LIVE_SCRIPT } from "./events.js";
+import { LIVE_SCRIPT } from "../views/live-script.js";
 import { deliveryLabel, objectIdOf } from "../views/event-parts.js";
 import { Csrf, ObjectLink, PageHead, Pill, Time } from "../views/parts.js";
 

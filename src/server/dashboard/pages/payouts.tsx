@@ -3,7 +3,7 @@ import { formatAmount } from "../../../domain/money.js";
 import { parseOrThrow } from "../../../domain/validation.js";
 import { movesFrom, type PayoutStatus } from "../../../domain/payout.js";
 import type { PayoutResource } from "../../../store/repos/payouts.js";
-import { payoutTransitionInput } from "../../routes/sandbox.js";
+import { payoutTransitionInput } from "../../contracts/sandbox.js";
 import { baseOf, companyOf, linkTo, type DashboardApp, type DashboardKit } from "../kit.js";
 import { eventsAbout, PAGE_SIZE } from "../reads.js";
 import { EventsTable } from "../views/event-parts.js";
