@@ -58,7 +58,7 @@ describe("paysim instances", () => {
     expect(refused.stderr).toBe("paysim: invalid_request: secret_key must be sk_test_ followed by 1 to 200 printable ASCII characters without spaces, e.g. sk_test_x. (param: secret_key)\n");
     const scale = await runCli(["instances", "create", "--time-scale", "0"], { cwd });
     expect(scale.code).toBe(1);
-    expect(scale.stderr).toContain("--time-scale must be a number greater than 0 and at most 1000000, e.g. 60.");
+    expect(scale.stderr).toBe('paysim instances create: --time-scale "0" is invalid: it must be a number greater than 0 and at most 1000000, e.g. 60.\nsee paysim instances create --help\n');
     const listed = await runCli(["instances", "list"], { cwd });
     expect(listed.stdout).toBe("No instances running.\n");
   });
