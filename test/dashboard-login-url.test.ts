@@ -1,13 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { startPaysim, type RunningPaysim } from "../src/index.js";
 import { pressDashboardLink } from "./helpers/dashboard-link.js";
-import { defer } from "./helpers/disposables.js";
+import { useStartedPaysim } from "./helpers/disposables.js";
 
-async function start(): Promise<RunningPaysim> {
-  const paysim = await startPaysim({ secretKey: "sk_test_login_url_0001" });
-  defer(() => paysim.close());
-  return paysim;
-}
+const start = () => useStartedPaysim({ secretKey: "sk_test_login_url_0001" });
 
 describe("startPaysim().dashboardLoginUrl()", () => {
   it("makes a fresh link each call, each signing a browser in once as the default company", async () => {

@@ -1,17 +1,13 @@
 import { describe, expect, expectTypeOf, it } from "vitest";
 import type * as z from "zod";
 import type { faultRuleSchema } from "../src/domain/faults.js";
-import { startPaysim, type PaysimFaultRuleInput, type RunningPaysim } from "../src/index.js";
-import { defer } from "./helpers/disposables.js";
+import { type PaysimFaultRuleInput, type RunningPaysim } from "../src/index.js";
+import { useStartedPaysim } from "./helpers/disposables.js";
 import { callApi, freshKey } from "./helpers/paysim.js";
 import { buildRequest } from "./helpers/raw-socket.js";
 import { exchange, until } from "./helpers/unanswered.js";
 
-async function start(): Promise<RunningPaysim> {
-  const paysim = await startPaysim();
-  defer(() => paysim.close());
-  return paysim;
-}
+const start = () => useStartedPaysim();
 
 const rules = async (paysim: RunningPaysim) => (await callApi(paysim.url, paysim.secretKey, "GET", "/v1/sandbox/faults")).body.data as any[];
 const createIntent = (paysim: RunningPaysim, key = freshKey()) =>

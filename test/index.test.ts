@@ -5,17 +5,12 @@ import { createServer } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { InvalidDurationError, startPaysim, verifySignature, type RunningPaysim } from "../src/index.js";
-import { defer, useReceiver, useTempDir } from "./helpers/disposables.js";
+import { useReceiver, useTempDir, useStartedPaysim } from "./helpers/disposables.js";
 import { callApi, freshKey } from "./helpers/paysim.js";
 
 const DIST_INDEX = fileURLToPath(new URL("../dist/index.js", import.meta.url));
 
-/** `startPaysim`, closed when the test finishes (a second close is harmless). */
-async function start(options: Parameters<typeof startPaysim>[0] = {}): Promise<RunningPaysim> {
-  const paysim = await startPaysim(options);
-  defer(() => paysim.close());
-  return paysim;
-}
+const start = (options: Parameters<typeof startPaysim>[0] = {}) => useStartedPaysim(options);
 
 const api = (paysim: RunningPaysim, method: string, path: string, body?: object) =>
   callApi(paysim.url, paysim.secretKey, method, path, { body, idempotencyKey: method === "POST" ? freshKey() : undefined });

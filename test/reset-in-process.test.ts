@@ -1,16 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { startPaysim, type RunningPaysim } from "../src/index.js";
-import { defer, useReceiver } from "./helpers/disposables.js";
+import { startPaysim } from "../src/index.js";
+import { useReceiver, useStartedPaysim } from "./helpers/disposables.js";
 import { callApi, freshKey } from "./helpers/paysim.js";
 
 const KEY_A = "sk_test_inproc_reset_a_01";
 const KEY_B = "sk_test_inproc_reset_b_01";
 
-async function start(options: Parameters<typeof startPaysim>[0]): Promise<RunningPaysim> {
-  const paysim = await startPaysim(options);
-  defer(() => paysim.close());
-  return paysim;
-}
+const start = (options: Parameters<typeof startPaysim>[0]) => useStartedPaysim(options);
 
 describe("reset() on the startPaysim() object", () => {
   it("deletes every company's activity and keeps keys, endpoints and the clock", async () => {

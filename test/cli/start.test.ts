@@ -7,6 +7,7 @@ import { VERSION } from "../../src/version.js";
 import { runCli } from "../helpers/cli.js";
 import { defer, useCli, usePaysimCli, useTempDir } from "../helpers/disposables.js";
 import { callApi, clientFor, createIntent } from "../helpers/paysim.js";
+import { freePort } from "../helpers/receiver.js";
 
 /** A fresh folder, removed when the test finishes. */
 function folder(): string {
@@ -15,15 +16,6 @@ function folder(): string {
 /** A serving `paysim start`, run in a folder of its own (":memory:" writes .paysim/instance.json in the working folder); killed when the test finishes unless it has stopped already. */
 function serving(args: string[], env?: Record<string, string | undefined>) {
   return usePaysimCli(args, { env, cwd: folder() });
-}
-
-/** A port that was free a moment ago (the OS picks it). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 const mode = (path: string) => statSync(path).mode & 0o777;

@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { afterAll, onTestFinished } from "vitest";
+import { startPaysim, type RunningPaysim, type StartPaysimOptions } from "../../src/index.js";
 import type { PaysimOptions } from "../../src/paysim.js";
 import { openDatabase, type Db } from "../../src/store/open.js";
 import type { Migration } from "../../src/store/migrations/index.js";
@@ -95,6 +96,13 @@ export function useTempPath(name = "paysim.db", prefix = "paysim-test-", scope: 
 export async function usePaysim(options: PaysimOptions = {}, scope: Scope = thisTest): Promise<TestPaysim> {
   const paysim = await startTestPaysim(options);
   scope.defer(() => paysim.dispose());
+  return paysim;
+}
+
+/** The package's own `startPaysim(options)`, as a merchant's test calls it, closed with its scope. */
+export async function useStartedPaysim(options: StartPaysimOptions = {}, scope: Scope = thisTest): Promise<RunningPaysim> {
+  const paysim = await startPaysim(options);
+  scope.defer(() => paysim.close());
   return paysim;
 }
 

@@ -149,3 +149,13 @@ export async function eventsSince(paysim: Pick<TestPaysim, "api">, afterId: stri
     cursor = response.body.data.at(-1).id;
   }
 }
+
+/** How many rows `table` of an instance's database holds (read straight from the store). */
+export const rowCount = (paysim: Pick<TestPaysim, "store">, table: string) => paysim.store.db.prepare(`SELECT COUNT(*) FROM ${table}`).pluck().get() as number;
+
+/** Rows of every table a creation writes: nothing may change when a request is refused or a fault says "nothing". */
+export const creationRows = (paysim: Pick<TestPaysim, "store">) => ({
+  payment_intents: rowCount(paysim, "payment_intents"),
+  events: rowCount(paysim, "events"),
+  idempotency_keys: rowCount(paysim, "idempotency_keys"),
+});

@@ -151,11 +151,16 @@ export async function startReceiver(initial: Behaviour | ChooseBehaviour = 200):
   };
 }
 
-/** A URL on 127.0.0.1 where nothing listens: a port just freed by a server that was closed. */
-export async function closedPortUrl(): Promise<string> {
+/** A port of 127.0.0.1 where nothing listens: one the OS just gave a server that was then closed. */
+export async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   await new Promise<void>((resolve) => server.close(() => resolve()));
-  return `http://127.0.0.1:${port}/hooks`;
+  return port;
+}
+
+/** A URL on 127.0.0.1 where nothing listens. */
+export async function closedPortUrl(): Promise<string> {
+  return `http://127.0.0.1:${await freePort()}/hooks`;
 }

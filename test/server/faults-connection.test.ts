@@ -1,7 +1,7 @@
 import { connect } from "node:net";
 import { describe, expect, it } from "vitest";
 import { usePaysim } from "../helpers/disposables.js";
-import { freshKey, type TestPaysim } from "../helpers/paysim.js";
+import { freshKey, type TestPaysim, creationRows } from "../helpers/paysim.js";
 import { exchange, until } from "../helpers/unanswered.js";
 
 // The faults that leave the client without an answer need a real socket to close.
@@ -12,13 +12,6 @@ async function addFault(paysim: TestPaysim, rule: object) {
   return response.body;
 }
 
-const count = (paysim: TestPaysim, table: string) => paysim.store.db.prepare(`SELECT COUNT(*) FROM ${table}`).pluck().get() as number;
-
-const written = (paysim: TestPaysim) => ({
-  payment_intents: count(paysim, "payment_intents"),
-  events: count(paysim, "events"),
-  idempotency_keys: count(paysim, "idempotency_keys"),
-});
 
 /** A raw creation request with this Idempotency-Key (kept alive: only a fault may close it). */
 function creation(paysim: TestPaysim, idempotencyKey: string): Buffer {
@@ -44,7 +37,7 @@ describe("lost_response", () => {
     const key = freshKey();
     const { received } = await exchange(paysim.port, creation(paysim, key));
     // Checked as the client sees the close: nothing is left uncommitted.
-    const committed = { inTransaction: paysim.store.db.inTransaction, ...written(paysim) };
+    const committed = { inTransaction: paysim.store.db.inTransaction, ...creationRows(paysim) };
     expect(received.toString("latin1")).toBe("");
     expect(committed).toEqual({ inTransaction: false, payment_intents: 1, events: 1, idempotency_keys: 1 });
     expect(logged).toMatchObject([{ method: "POST", path: "/v1/payment_intents", status: 201, fault: { ruleId: rule.id, fault: "lost_response", unanswered: true } }]);
@@ -62,7 +55,7 @@ describe("lost_response", () => {
     const other = await paysim.api("POST", "/v1/payment_intents", { body: { amount: 1000 }, idempotencyKey: freshKey() });
     expect(other.status).toBe(201);
     expect(other.body.id).not.toBe(intents[0].id);
-    expect(written(paysim)).toEqual({ payment_intents: 2, events: 2, idempotency_keys: 2 });
+    expect(creationRows(paysim)).toEqual({ payment_intents: 2, events: 2, idempotency_keys: 2 });
   });
 
   it("makes fetch fail, as a lost connection does", async () => {
@@ -77,13 +70,13 @@ describe("timeout", () => {
   it("holds the connection for latency_ms, then closes it with no answer, having done nothing", async () => {
     const paysim = await usePaysim();
     const rule = await addFault(paysim, { fault: "timeout", latency_ms: 200, match: { path: "/v1/payment_intents" } });
-    const before = written(paysim);
+    const before = creationRows(paysim);
     const logged: any[] = [];
     paysim.bus.on("request.logged", (request) => logged.push(request));
 
     const { received } = await exchange(paysim.port, creation(paysim, freshKey()));
     expect(received.toString("latin1")).toBe("");
-    expect(written(paysim)).toEqual(before);
+    expect(creationRows(paysim)).toEqual(before);
     expect(logged).toMatchObject([{ status: 0, fault: { ruleId: rule.id, fault: "timeout", unanswered: true } }]);
   });
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { hitsMatch } from "../../src/domain/faults.js";
 import { usePaysimApp } from "../helpers/disposables.js";
 import { expectApiError } from "../helpers/errors.js";
-import { createIntent, freshKey, type TestPaysim } from "../helpers/paysim.js";
+import { createIntent, freshKey, type TestPaysim, creationRows } from "../helpers/paysim.js";
 
 const KEY_A = "sk_test_faults_a_0001";
 const KEY_B = "sk_test_faults_b_0001";
@@ -30,14 +30,6 @@ async function listFaults(paysim: Api, key = KEY_A): Promise<any[]> {
 const createIntentCall = (paysim: Api, key = KEY_A, idempotencyKey = freshKey()) =>
   paysim.api("POST", "/v1/payment_intents", { body: { amount: 1000 }, idempotencyKey, key });
 
-const count = (paysim: TestPaysim, table: string) => paysim.store.db.prepare(`SELECT COUNT(*) FROM ${table}`).pluck().get() as number;
-
-/** Rows of every table a creation writes: nothing may change when a fault says "nothing". */
-const written = (paysim: TestPaysim) => ({
-  payment_intents: count(paysim, "payment_intents"),
-  events: count(paysim, "events"),
-  idempotency_keys: count(paysim, "idempotency_keys"),
-});
 
 describe("POST, GET and DELETE /v1/sandbox/faults", () => {
   it("creates a rule with its defaults, lists the company's rules oldest first, and removes one or all", async () => {
@@ -106,11 +98,11 @@ describe("the faults that answer at once", () => {
   it("server_error answers 500 internal_error naming the rule, and writes nothing", async () => {
     const paysim = await usePaysimApp({ config: TWO_COMPANIES });
     const rule = await addFault(paysim, { fault: "server_error", match: { method: "POST", path: "/v1/payment_intents" } });
-    const before = written(paysim);
+    const before = creationRows(paysim);
     const response = await createIntentCall(paysim);
     expectApiError(response, 500, "internal_error");
     expect(response.body.error.message).toContain(rule.id);
-    expect(written(paysim)).toEqual(before);
+    expect(creationRows(paysim)).toEqual(before);
     // Used up: the rule is gone and the next request is served.
     expect(await listFaults(paysim)).toEqual([]);
     expect((await createIntentCall(paysim)).status).toBe(201);
@@ -119,11 +111,11 @@ describe("the faults that answer at once", () => {
   it("rate_limited answers 429 with Retry-After: 1, and writes nothing", async () => {
     const paysim = await usePaysimApp({ config: TWO_COMPANIES });
     await addFault(paysim, { fault: "rate_limited" });
-    const before = written(paysim);
+    const before = creationRows(paysim);
     const response = await createIntentCall(paysim);
     expectApiError(response, 429, "rate_limited");
     expect(response.headers.get("retry-after")).toBe("1");
-    expect(written(paysim)).toEqual(before);
+    expect(creationRows(paysim)).toEqual(before);
   });
 
   it("hits exactly `times` matching requests, counting remaining down, and leaves requests it does not match alone", async () => {
@@ -146,7 +138,7 @@ describe("the faults that answer at once", () => {
     const statuses = (await Promise.all(Array.from({ length: 20 }, () => createIntentCall(paysim)))).map((response) => response.status);
     expect(statuses.filter((status) => status === 500)).toHaveLength(5);
     expect(statuses.filter((status) => status === 201)).toHaveLength(15);
-    expect(written(paysim).payment_intents).toBe(15);
+    expect(creationRows(paysim).payment_intents).toBe(15);
     expect(await listFaults(paysim)).toEqual([]);
   });
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { DeliveryAttempted } from "../../src/bus.js";
 import { usePaysim, usePaysimApp, useReceiver } from "../helpers/disposables.js";
 import { expectApiError } from "../helpers/errors.js";
-import { createIntent, freshKey, type TestPaysim } from "../helpers/paysim.js";
+import { createIntent, freshKey, type TestPaysim, rowCount } from "../helpers/paysim.js";
 import { advance, createEndpoint, deliveryUpdated, emitCreatedEvent, eventWithDeliveries, settle, useFrozenPaysim } from "../webhooks/support.js";
 
 const KEY_A = "sk_test_reset_a_0001";
@@ -16,7 +16,6 @@ const TWO_COMPANIES = {
 const PAYOUT = { amount: 5000, currency: "EUR", destination_type: "card", destination_token: "tok_card_visa" };
 
 const reset = (paysim: Pick<TestPaysim, "api">, key = KEY_A) => paysim.api("POST", "/v1/sandbox/reset", { key });
-const count = (paysim: TestPaysim, table: string) => paysim.store.db.prepare(`SELECT COUNT(*) FROM ${table}`).pluck().get() as number;
 const listIds = async (paysim: Pick<TestPaysim, "api">, path: string, key: string) => {
   const response = await paysim.api("GET", `${path}?limit=100`, { key });
   expect(response.status, response.text).toBe(200);
@@ -142,8 +141,8 @@ describe("POST /v1/sandbox/reset", () => {
     paysim.bus.on("delivery.attempted", (update) => announced.push(update));
 
     expect((await reset(paysim)).body.deleted).toMatchObject({ payment_intents: 1, events: 1 });
-    expect(count(paysim, "deliveries")).toBe(0);
-    expect(count(paysim, "delivery_attempts")).toBe(0);
+    expect(rowCount(paysim, "deliveries")).toBe(0);
+    expect(rowCount(paysim, "delivery_attempts")).toBe(0);
 
     // A delivery made after the reset, whose attempt may reuse the abandoned attempt's row number.
     const succeeded = deliveryUpdated(paysim, (update) => update.status === "succeeded");
@@ -156,9 +155,9 @@ describe("POST /v1/sandbox/reset", () => {
     expect(announced.map((update) => update.eventId)).toEqual([eventId]);
     const [delivery] = (await eventWithDeliveries(paysim, eventId, KEY_A)).deliveries;
     expect(delivery.attempts.map((attempt: any) => attempt.status_code)).toEqual([200]);
-    expect(count(paysim, "deliveries")).toBe(1);
-    expect(count(paysim, "delivery_attempts")).toBe(1);
-    expect(count(paysim, "jobs")).toBe(0);
+    expect(rowCount(paysim, "deliveries")).toBe(1);
+    expect(rowCount(paysim, "delivery_attempts")).toBe(1);
+    expect(rowCount(paysim, "jobs")).toBe(0);
     expect(errors).toEqual([]);
     // No retry of the abandoned delivery ever goes out.
     await advance(paysim, 2 * 86_400, KEY_A);
@@ -173,10 +172,10 @@ describe("POST /v1/sandbox/reset", () => {
     await settle(paysim);
     const requestsBefore = receiver.requests.length;
     expect(requestsBefore).toBeGreaterThan(0);
-    expect(count(paysim, "jobs")).toBeGreaterThan(0);
+    expect(rowCount(paysim, "jobs")).toBeGreaterThan(0);
 
     expect((await reset(paysim)).body.deleted).toMatchObject({ payouts: 1 });
-    expect(count(paysim, "jobs")).toBe(0);
+    expect(rowCount(paysim, "jobs")).toBe(0);
 
     await advance(paysim, 2 * 86_400, KEY_A);
     expect(receiver.requests).toHaveLength(requestsBefore);

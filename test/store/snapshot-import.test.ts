@@ -2,21 +2,17 @@ import { createHash } from "node:crypto";
 import { readdirSync, readFileSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { startPaysim, UnusableDatabaseError, type RunningPaysim } from "../../src/index.js";
+import { startPaysim, UnusableDatabaseError } from "../../src/index.js";
 import { MIGRATIONS } from "../../src/store/migrations/index.js";
 import { readSnapshot } from "../../src/store/snapshot.js";
 import { Database } from "../../src/store/sqlite-driver.js";
-import { defer, useDatabase, useReceiver, useTempDir } from "../helpers/disposables.js";
+import { useDatabase, useReceiver, useTempDir, useStartedPaysim } from "../helpers/disposables.js";
 import { callApi } from "../helpers/paysim.js";
 
 const sha256 = (path: string) => createHash("sha256").update(readFileSync(path)).digest("hex");
 const KEY = "sk_test_import_checks_0001";
 
-async function start(options: Parameters<typeof startPaysim>[0] = {}): Promise<RunningPaysim> {
-  const paysim = await startPaysim({ secretKey: KEY, ...options });
-  defer(() => paysim.close());
-  return paysim;
-}
+const start = (options: Parameters<typeof startPaysim>[0] = {}) => useStartedPaysim({ secretKey: KEY, ...options });
 
 /** A snapshot of a paysim with one payment intent (and its event), in a folder of its own. */
 async function snapshotWithIntent(): Promise<{ dir: string; path: string; intentId: string }> {

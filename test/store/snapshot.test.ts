@@ -3,8 +3,8 @@ import { createHash } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync, copyFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { SnapshotError, startPaysim, UnusableDatabaseError, type RunningPaysim } from "../../src/index.js";
-import { defer, usePaysim, useTempDir } from "../helpers/disposables.js";
+import { SnapshotError, startPaysim, UnusableDatabaseError } from "../../src/index.js";
+import { defer, usePaysim, useTempDir, useStartedPaysim } from "../helpers/disposables.js";
 import { createIntent, callApi } from "../helpers/paysim.js";
 
 /** The snapshot's rows, read without changing a byte of the file. */
@@ -16,11 +16,7 @@ function readOnly(path: string): SqliteDatabase {
 
 const sha256 = (path: string) => createHash("sha256").update(readFileSync(path)).digest("hex");
 
-async function start(options: Parameters<typeof startPaysim>[0] = {}): Promise<RunningPaysim> {
-  const paysim = await startPaysim(options);
-  defer(() => paysim.close());
-  return paysim;
-}
+const start = (options: Parameters<typeof startPaysim>[0] = {}) => useStartedPaysim(options);
 
 describe("snapshot(path)", () => {
   // "Acknowledged before it": a creation whose 201 had arrived before snapshot() was called is in

@@ -2,15 +2,10 @@ import { once } from "node:events";
 import { describe, expect, it } from "vitest";
 import { PaysimTimeoutError, startPaysim, type RunningPaysim, type StartPaysimOptions } from "../../src/index.js";
 import { createWaits } from "../../src/testing/waits.js";
-import { defer, usePaysim, useReceiver, useTempPath } from "../helpers/disposables.js";
+import { defer, usePaysim, useReceiver, useTempPath, useStartedPaysim } from "../helpers/disposables.js";
 import { callApi, freshKey } from "../helpers/paysim.js";
 
-/** `startPaysim`, closed when the test finishes (a second close is harmless). */
-async function start(options: StartPaysimOptions = {}): Promise<RunningPaysim> {
-  const paysim = await startPaysim(options);
-  defer(() => paysim.close());
-  return paysim;
-}
+const start = (options: StartPaysimOptions = {}) => useStartedPaysim(options);
 
 const api = (paysim: { url: string; secretKey: string }, method: string, path: string, body?: object) =>
   callApi(paysim.url, paysim.secretKey, method, path, { body, idempotencyKey: method === "POST" ? freshKey() : undefined });

@@ -6,7 +6,7 @@ import { displayWidth } from "../../src/ui/width.js";
 import { PAYSIM_BIN, runCli } from "../helpers/cli.js";
 import { useTempDir, useTmux } from "../helpers/disposables.js";
 import { clientFor, createIntent } from "../helpers/paysim.js";
-import { closedPortUrl } from "../helpers/receiver.js";
+import { closedPortUrl, freePort } from "../helpers/receiver.js";
 import { requireTmux, type TmuxTerminal } from "../helpers/tmux.js";
 
 // The built `paysim start` in a real terminal (tmux), read the way a developer reads it: the
@@ -17,11 +17,6 @@ const BUILT_CLI = fileURLToPath(new URL("../../dist/paysim-cli.js", import.meta.
 const KEY = "sk_test_live_view_terminal_0001";
 /** Long enough to be cut at 70 columns, not at 140. */
 const LONG_PATH = "/hooks/a/rather/long/path/for/the/resize";
-
-/** A port nothing listens on right now, for paysim to take. */
-async function freePort(): Promise<number> {
-  return Number(new URL(await closedPortUrl()).port);
-}
 
 interface LiveTerminal {
   terminal: TmuxTerminal;
