@@ -287,8 +287,10 @@ describe("the examples the OpenAPI document shows", () => {
         expect(validate(body.example), `${method} ${template}: ${ajv.errorsText(validate.errors)}`).toBe(true);
       }
     }
-    // The instances' operations show theirs: a request body and three answers.
-    expect(shown).toBeGreaterThanOrEqual(4);
+    // The instances' operations show theirs (a request body and three answers), the waits theirs.
+    expect(shown).toBeGreaterThanOrEqual(6);
+    expect(document.paths["/v1/sandbox/webhooks/wait"].get.responses["200"].content["application/json"].example).toMatchObject({ object: "webhook_wait" });
+    expect(document.paths["/v1/sandbox/events/wait"].get.responses["200"].content["application/json"].example).toMatchObject({ object: "event" });
     expect(document.paths["/v1/sandbox/instances"].post.requestBody.content["application/json"].example).toMatchObject({ forward_to: ["http://127.0.0.1:3000/webhooks"] });
   });
 });

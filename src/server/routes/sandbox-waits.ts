@@ -80,6 +80,42 @@ const webhooksWaitQuery = eventsWaitQuery.extend({
 /** What a webhooks wait answers. */
 const webhookWaitSchema = withRequestIdSchema(z.strictObject({ object: z.literal("webhook_wait"), event: eventSchema, delivery: deliverySchema }));
 
+/** The event the examples show: a payment captured at once. */
+const EXAMPLE_EVENT = {
+  id: "evt_8VAtDQ04x1ntZXzSrC9b6EIq",
+  object: "event",
+  type: "payment_intent.captured",
+  created_at: "2025-01-01T12:00:00.120Z",
+  request_id: "req_T5FUBqigiBfasxqzKhJpO9yT",
+  data: {
+    id: "pi_lkfypXsGPkHtnj2Mf0Kfpe63",
+    object: "payment_intent",
+    reference: "PAY-3LOC4WVLAP",
+    amount: 4200,
+    currency: "EUR",
+    description: null,
+    capture_method: "automatic",
+    state: "captured",
+    card: { last4: "4242", brand: "visa" },
+    failure_reason: null,
+    checkout_url: "http://127.0.0.1:53412/checkout/pi_lkfypXsGPkHtnj2Mf0Kfpe63",
+    created_at: "2025-01-01T12:00:00.100Z",
+    updated_at: "2025-01-01T12:00:00.120Z",
+  },
+} as const;
+/** Its delivery: the first attempt got a 500, the first retry a 200. */
+const EXAMPLE_DELIVERY = {
+  id: "del_0Vc1VvVILQxwDY96xGE0EF6Y",
+  endpoint_id: "we_4DelfSVoIxqn2HmJsdVAz6H6",
+  url: "http://127.0.0.1:3000/webhooks",
+  status: "succeeded",
+  next_attempt_at: null,
+  attempts: [
+    { attempted_at: "2025-01-01T12:00:00.122Z", status_code: 500, error: null, duration_ms: 3, response_body: "try again", chaos: null },
+    { attempted_at: "2025-01-01T12:00:30.122Z", status_code: 200, error: null, duration_ms: 2, response_body: "", chaos: null },
+  ],
+} as const;
+
 const WAIT_ERRORS = ["wait_timeout", "shutting_down"] as const;
 
 /** The operations below, for the OpenAPI document (docs/api.md). */
@@ -92,6 +128,7 @@ export const SANDBOX_WAIT_OPERATIONS: readonly Operation[] = [
     query: eventsWaitQuery,
     answers: { 200: eventWithDeliveriesSchema },
     ownErrors: WAIT_ERRORS,
+    example: { answer: { ...EXAMPLE_EVENT, deliveries: [EXAMPLE_DELIVERY] } },
   },
   {
     operationId: "waitForWebhook",
@@ -101,6 +138,7 @@ export const SANDBOX_WAIT_OPERATIONS: readonly Operation[] = [
     query: webhooksWaitQuery,
     answers: { 200: webhookWaitSchema },
     ownErrors: WAIT_ERRORS,
+    example: { answer: { object: "webhook_wait", event: EXAMPLE_EVENT, delivery: EXAMPLE_DELIVERY, request_id: "req_usHuN8KESMtePtvYjNJNyREW" } },
   },
 ];
 
