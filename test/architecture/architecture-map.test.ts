@@ -25,3 +25,12 @@ describe("docs/architecture.md, the map of the source", () => {
     expect(missing).toEqual([]);
   });
 });
+
+describe("docs/architecture.md's table of the bus", () => {
+  it("has a row for every message src/bus.ts defines", () => {
+    const bus = readFileSync(join(ROOT, "src", "bus.ts"), "utf8");
+    const messages = [...bus.matchAll(/^ {2}"([a-z]+\.[a-z]+)": \[/gm)].map((match) => match[1]!);
+    expect(messages.length).toBeGreaterThan(4);
+    expect(messages.filter((message) => !MAP.includes(`| \`${message}\` |`))).toEqual([]);
+  });
+});
