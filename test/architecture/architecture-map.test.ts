@@ -34,3 +34,15 @@ describe("docs/architecture.md's table of the bus", () => {
     expect(messages.filter((message) => !MAP.includes(`| \`${message}\` |`))).toEqual([]);
   });
 });
+
+describe("the server's pages", () => {
+  // tsconfig's jsx is React's, for the Ink live view; a server page compiled with it would import
+  // React into the server and render nothing hono can send.
+  it("are hono/jsx: every .tsx file under src/server/ opens with the hono/jsx pragma", () => {
+    const pages = readdirSync(join(ROOT, "src", "server"), { withFileTypes: true, recursive: true })
+      .filter((entry) => entry.isFile() && entry.name.endsWith(".tsx"))
+      .map((entry) => join(entry.parentPath, entry.name));
+    expect(pages.length).toBeGreaterThan(10);
+    expect(pages.filter((path) => !readFileSync(path, "utf8").startsWith("/** @jsxImportSource hono/jsx */\n")).map((path) => relative(ROOT, path))).toEqual([]);
+  });
+});
