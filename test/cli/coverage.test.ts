@@ -1,9 +1,14 @@
-import { readFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { PAYSIM_BIN, runCli } from "../helpers/cli.js";
 import { usePaysim, useTempDir } from "../helpers/disposables.js";
 import { createIntent } from "../helpers/paysim.js";
+import { readBlocks } from "../docs/markdown-examples.js";
+
+const TESTING_MD = fileURLToPath(new URL("../../docs/testing.md", import.meta.url));
 
 /** An expression, in a command's script, that creates a payment intent on the paysim exec started. */
 const CREATE_INTENT = `fetch(process.env.PAYSIM_URL + "/v1/payment_intents", { method: "POST", headers: { Authorization: "Bearer " + process.env.PAYSIM_SECRET_KEY, "Content-Type": "application/json", "Idempotency-Key": crypto.randomUUID() }, body: JSON.stringify({ amount: 100 }) })`;
@@ -75,5 +80,26 @@ describe("paysim exec --coverage", () => {
     const unwritable = await runCli(["exec", "--coverage", join(dir, "no-dir", "c.json"), "--", process.execPath, PAYSIM_BIN, "clock", "show"], { cwd: dir });
     expect(unwritable.code).toBe(0);
     expect(unwritable.stderr).toMatch(/^paysim: could not write the coverage report to .*no-dir\/c\.json: ENOENT/m);
+  });
+});
+
+describe("docs/testing.md's coverage check for CI", () => {
+  it("fails, naming the items, when a required item was never exercised (its walk-through shows it passing)", async () => {
+    const block = readBlocks(TESTING_MD).find((b) => b.marker?.kind === "example-file" && b.marker.name === "coverage" && b.marker.path === "check-coverage.mjs");
+    expect(block, "the check-coverage.mjs block of docs/testing.md").toBeDefined();
+    const dir = useTempDir("paysim-cli-coverage-check-");
+    writeFileSync(join(dir, "check-coverage.mjs"), block!.body);
+    // A suite that does nothing: the required items stay uncovered.
+    const run = await runCli(["exec", "--coverage", "coverage.json", "--", process.execPath, "-e", ""], { cwd: dir });
+    expect(run.code).toBe(0);
+    const failing = spawnSync(process.execPath, ["check-coverage.mjs"], { cwd: dir, encoding: "utf8" });
+    expect(failing.status).toBe(1);
+    expect(failing.stderr).toBe("Never exercised:\n  operations: createPaymentIntent\n  events: payment_intent.created\n");
+
+    // The same check passes once the suite creates a payment intent.
+    const covering = await runCli(["exec", "--coverage", "coverage.json", "--", process.execPath, "-e", `${CREATE_INTENT}.then((r) => process.exit(r.status === 201 ? 0 : 1))`], { cwd: dir });
+    expect(covering.code).toBe(0);
+    const passing = spawnSync(process.execPath, ["check-coverage.mjs"], { cwd: dir, encoding: "utf8" });
+    expect({ status: passing.status, stdout: passing.stdout }).toEqual({ status: 0, stdout: "All 2 required items covered.\n" });
   });
 });
