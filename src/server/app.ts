@@ -77,7 +77,7 @@ export function createApp(deps: AppDeps): PaysimApp {
   api("/v1/sandbox", sandboxWaitRoutes(deps), SANDBOX_WAIT_OPERATIONS);
   api("/v1/sandbox", sandboxCoverageRoutes(deps, catalogueNow), COVERAGE_OPERATIONS);
   app.route("/checkout", checkoutRoutes(deps));
-  app.route("/dashboard", dashboardRoutes(deps));
+  app.route("/dashboard", dashboardRoutes(deps, catalogueNow));
 
   const allowedMethods = methodsByPath(app);
   app.notFound((c) => {
