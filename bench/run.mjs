@@ -522,6 +522,9 @@ function printInstances(x) {
   console.log(
     `instances                usable ${x.instance_usable_ms.median} ms after POST (p95 ${x.instance_usable_ms.p95}), startPaysim() warm + /health ${x.start_paysim_warm_ms.median} ms (p95 ${x.start_paysim_warm_ms.p95}), ` +
       `${x.rounds} rounds; 64 at once in ${x.all_64_at_once_ms} ms; RSS ${x.rss_mb.without_instances} MB → ${x.rss_mb.with_64} MB with 64 (${x.rss_mb.per_instance} MB each)\n`,
+  );
+}
+
 /** The CPU time (user + system, ms) a process has used so far. */
 const cpuMs = (pid) => {
   const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
