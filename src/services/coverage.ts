@@ -47,7 +47,9 @@ export interface CoverageReport {
   summary: Record<CoverageArea, string>;
 }
 
+/** The report's areas, in the order the summary, the CLI and the dashboard show them. */
 export const COVERAGE_AREAS = ["operations", "transitions", "events", "webhooks", "errors", "faults"] as const;
+/** One area of the coverage report: "operations", "transitions", "events", "webhooks", "errors" or "faults". */
 export type CoverageArea = (typeof COVERAGE_AREAS)[number];
 
 /** One company's counts: plain maps bumped on the request path, read only when a report is asked. */
