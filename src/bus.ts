@@ -34,6 +34,12 @@ export interface RequestLogged {
   durationMs: number;
   /** Present when a fault rule hit the request. */
   fault?: RequestFault;
+  /** The company of the request's key, once the key guard knew it. */
+  companyId?: string;
+  /** The route that matched, as mounted ("POST /v1/payouts/:id/cancel"); absent when none did. */
+  route?: string;
+  /** The error code answered, for an error answer paysim made. */
+  errorCode?: string;
 }
 
 /** A delivery the outbox made for an event: an attempt will report on it. */
@@ -73,6 +79,7 @@ export interface DeliveryAttempted {
   endpointId: string;
   url: string;
   status: DeliveryStatus;
+  companyId: string;
   /** Attempts made so far, this one included. */
   attempts: number;
   /** Clock time (ms) of the next attempt; null once finished. */
@@ -85,6 +92,15 @@ export interface DeliveriesStopped {
   endpointId: string;
   reason: "endpoint_deleted";
   deliveryIds: readonly string[];
+}
+
+/** A move of one of the two state machines (docs/api.md): made once committed, or refused as asked. */
+export interface StateMoved {
+  companyId: string;
+  machine: "payment_intent" | "payout";
+  from: string;
+  to: string;
+  refused: boolean;
 }
 
 /** A sandbox reset committed (docs/testing.md): one company's activity deleted, or every company's (companyId null). */
@@ -100,6 +116,7 @@ export interface BusEvents {
   "delivery.attempted": [DeliveryAttempted];
   "deliveries.stopped": [DeliveriesStopped];
   "sandbox.reset": [SandboxReset];
+  "state.moved": [StateMoved];
 }
 
 /**

@@ -10,6 +10,7 @@
 import { toAdvanceSeconds } from "./domain/duration.js";
 import { createPaysim, type PaysimOptions } from "./paysim.js";
 import type { StartPaysimOptions } from "./options.js";
+import type { CoverageReport } from "./services/coverage.js";
 import { companyFaults } from "./testing/faults.js";
 import type { PaysimEvents, PaysimFaults, PaysimWebhooks } from "./testing/types.js";
 
@@ -22,6 +23,7 @@ export { InvalidDurationError } from "./domain/duration.js";
 export { verifySignature, type VerifyOptions } from "./webhooks/sign.js";
 export type { StartPaysimOptions, WebhookChaos } from "./options.js";
 export { PaysimTimeoutError } from "./testing/timeout-error.js";
+export type { CoverageArea, CoverageReport } from "./services/coverage.js";
 export type {
   DeliveredWebhook,
   EventFilter,
@@ -133,6 +135,17 @@ export interface RunningPaysim {
    * console.log(`dashboard: ${paysim.dashboardLoginUrl()}`);
    */
   dashboardLoginUrl(): string;
+  /**
+   * The default company's coverage report (docs/testing.md, "Coverage"): every operation, state
+   * move, event type, webhook outcome, error code and fault, with how often this run went through
+   * it since the start or the last `reset()`, the ones it never did under `uncovered`, and a
+   * `summary` of ratios. The object `GET /v1/sandbox/coverage` answers, without its request_id.
+   *
+   * @example
+   * const { uncovered } = await paysim.coverage();
+   * expect(uncovered.events).not.toContain("payment_intent.captured");
+   */
+  coverage(): Promise<CoverageReport>;
   /** Stops the server and frees its port, timers and database. Safe to call twice. */
   close(): Promise<void>;
 }
@@ -181,5 +194,6 @@ export async function startPaysim(options: StartPaysimOptions = {}): Promise<Run
     },
     snapshot: (path) => instance.snapshot(path),
     dashboardLoginUrl: () => instance.dashboardLoginUrl(),
+    coverage: async () => instance.coverage(),
   };
 }

@@ -8,7 +8,7 @@ import type { StartPaysimOptions } from "./options.js";
 import { ClockRangeError, createClock, isTimeScale, realTimeNow, TIME_SCALE_RANGE, type Clock } from "./runtime/clock.js";
 import { readStoredClock, saveClock, type StoredClock } from "./runtime/clock-persistence.js";
 import { createScheduler, type Scheduler } from "./runtime/scheduler.js";
-import { createApp, type PaysimApp } from "./server/app.js";
+import { catalogueOf, createApp, type PaysimApp } from "./server/app.js";
 import { createHeldRequests } from "./server/held-requests.js";
 import { createDashboardAuth } from "./server/dashboard/auth.js";
 import { serveOnNode } from "./server/node-adapter.js";
@@ -20,6 +20,7 @@ import { createIdempotentRunner } from "./services/idempotency.js";
 import { createInstanceRegistry, type InstanceInput, type StartedInstance } from "./services/instances.js";
 import { createPaymentIntentService } from "./services/payment-intents.js";
 import { createSandboxReset } from "./services/sandbox-reset.js";
+import { createCoverage, type CoverageReport } from "./services/coverage.js";
 import { createUnitOfWork, type Work } from "./services/unit-of-work.js";
 import { createStore, type Store } from "./store/index.js";
 import { MIGRATIONS } from "./store/migrations/index.js";
@@ -96,6 +97,8 @@ export interface PaysimInstance {
   dashboardLoginUrl(): string;
   /** Deletes every company's activity (docs/testing.md `reset()`); companies, keys, endpoints and the clock stay. */
   reset(): void;
+  /** The coverage report of a company, the default one unless named (docs/testing.md, "Coverage"). */
+  coverage(companyId?: string): CoverageReport;
   /** The fault rules of every company (docs/faults.md): add, list, remove, clear. */
   faults: FaultRules;
   /**
@@ -178,9 +181,9 @@ export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimI
       onEndpointRemoved: (endpointId) => outbox.stopForEndpoint(endpointId),
     });
     const baseUrl = () => listener.url;
-    const paymentIntents = createPaymentIntentService({ store, clock, testCards, baseUrl, ids });
+    const paymentIntents = createPaymentIntentService({ store, clock, testCards, baseUrl, ids, bus });
     const simulator = createPayoutSimulator({ scheduler, mode: options.payouts ?? "auto", destinations });
-    const payouts = createPayoutService({ store, clock, ids, destinations, planner: simulator });
+    const payouts = createPayoutService({ store, clock, ids, destinations, planner: simulator, bus });
     registerPayoutMoves(scheduler, payouts.moveAutomatically);
 
     const advanceClock = async (seconds: number) => {
@@ -200,6 +203,7 @@ export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimI
       start: options.startedByAnother ? undefined : (input) => startInstance(input, { host, webhookTimeout: options.webhookTimeout, onInternalError: reportError }),
     });
 
+    const coverage = createCoverage({ bus, clock, defaultCompanyId: boot.companies[0]!.company.id });
     const app = createApp({
       store,
       clock,
@@ -220,6 +224,7 @@ export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimI
       waits: waits.companyWaits,
       dashboardAuth,
       instances,
+      coverage,
       reportError,
     });
 
@@ -246,6 +251,7 @@ export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimI
       advanceClock,
       dashboardLoginUrl: () => `${listener.url}/dashboard/login/${dashboardAuth.issueLoginToken(boot.companies[0]!.company.id)}`,
       reset: () => void resetSandbox(null),
+      coverage: (companyId = boot.companies[0]!.company.id) => coverage.report(companyId, catalogueOf(app)),
       faults,
       waits,
       async snapshot(path, signal) {

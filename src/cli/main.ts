@@ -11,6 +11,7 @@ import { fixturesCommand } from "./commands/fixtures.js";
 import { instancesCommand } from "./commands/instances.js";
 import { payoutsCommand } from "./commands/payouts.js";
 import { resetCommand } from "./commands/reset.js";
+import { coverageCommand } from "./commands/coverage.js";
 import { startCommand } from "./commands/start.js";
 import { triggerCommand } from "./commands/trigger.js";
 import { consoleOutput, type Output } from "./output.js";
@@ -29,6 +30,7 @@ export function buildProgram(output: Output = consoleOutput): Command {
     .addCommand(payoutsCommand(output))
     .addCommand(clockCommand(output))
     .addCommand(resetCommand(output))
+    .addCommand(coverageCommand(output))
     .addCommand(checkReceiverCommand(output))
     .addCommand(faultsCommand(output))
     .addCommand(instancesCommand(output))

@@ -35,7 +35,8 @@ const ALLOWED_FROM: Record<PaymentIntentTrigger, string> = {
   cancel: "created or authorized",
 };
 
-const PAST: Record<PaymentIntentTrigger, string> = {
+/** The state each trigger moves to: a refused move is named by it ("captured->canceled"). */
+export const PAST: Record<PaymentIntentTrigger, PaymentIntentState> = {
   authorize: "authorized",
   fail: "failed",
   capture: "captured",

@@ -13,6 +13,8 @@ import { OPENAPI_OPERATION } from "./openapi/document.js";
 import { mountedAt, type MountedOperation, type Operation } from "./openapi/operation.js";
 import { openApiRoute } from "./openapi/route.js";
 import { resourceResponse } from "./respond.js";
+import { coverageCatalogue } from "./coverage-catalogue.js";
+import type { CoverageCatalogue } from "../services/coverage.js";
 import { checkoutRoutes } from "./routes/checkout.js";
 import { dashboardRoutes } from "./dashboard/index.js";
 import { EVENT_OPERATIONS, eventRoutes } from "./routes/events.js";
@@ -20,10 +22,19 @@ import { INSTANCE_OPERATIONS, instanceRoutes } from "./routes/instances.js";
 import { PAYMENT_INTENT_OPERATIONS, paymentIntentRoutes } from "./routes/payment-intents.js";
 import { PAYOUT_OPERATIONS, payoutRoutes } from "./routes/payouts.js";
 import { SANDBOX_OPERATIONS, sandboxRoutes } from "./routes/sandbox.js";
+import { COVERAGE_OPERATIONS, sandboxCoverageRoutes } from "./routes/sandbox-coverage.js";
 import { SANDBOX_WAIT_OPERATIONS, sandboxWaitRoutes } from "./routes/sandbox-waits.js";
 import { WEBHOOK_ENDPOINT_OPERATIONS, webhookEndpointRoutes } from "./routes/webhook-endpoints.js";
 
 export type PaysimApp = Hono<AppEnv>;
+
+/** Each app's coverage catalogue, built from its mounted operations on the first report asked. */
+const catalogues = new WeakMap<PaysimApp, () => CoverageCatalogue>();
+
+/** The coverage catalogue of `app` (docs/testing.md, "Coverage"): what its reports cover. */
+export function catalogueOf(app: PaysimApp): CoverageCatalogue {
+  return catalogues.get(app)!();
+}
 
 /**
  * The whole HTTP surface as one Hono app, the same under @hono/node-server
@@ -43,6 +54,11 @@ export function createApp(deps: AppDeps): PaysimApp {
     operations.push(...mountedAt(prefix, documented));
   };
 
+  let catalogue: CoverageCatalogue | undefined;
+  // Built once asked: by then every module is mounted.
+  const catalogueNow = () => (catalogue ??= coverageCatalogue(operations));
+  catalogues.set(app, catalogueNow);
+
   app.use(requestLog(deps));
   app.use(durableAnswers(deps.store));
   app.use(hostGuard(deps.loopbackHostNames));
@@ -59,8 +75,9 @@ export function createApp(deps: AppDeps): PaysimApp {
   api("/v1/sandbox/instances", instanceRoutes(deps), INSTANCE_OPERATIONS);
   api("/v1/sandbox", sandboxRoutes(deps), SANDBOX_OPERATIONS);
   api("/v1/sandbox", sandboxWaitRoutes(deps), SANDBOX_WAIT_OPERATIONS);
+  api("/v1/sandbox", sandboxCoverageRoutes(deps, catalogueNow), COVERAGE_OPERATIONS);
   app.route("/checkout", checkoutRoutes(deps));
-  app.route("/dashboard", dashboardRoutes(deps));
+  app.route("/dashboard", dashboardRoutes(deps, catalogueNow));
 
   const allowedMethods = methodsByPath(app);
   app.notFound((c) => {

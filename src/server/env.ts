@@ -4,6 +4,7 @@ import type { Bus, RequestFault } from "../bus.js";
 import type { TestCard } from "../domain/test-cards.js";
 import type { Ids } from "../domain/ids.js";
 import type { Clock } from "../runtime/clock.js";
+import type { Coverage } from "../services/coverage.js";
 import type { RunIdempotently } from "../services/idempotency.js";
 import type { FaultRules } from "../services/faults.js";
 import type { InstanceRegistry } from "../services/instances.js";
@@ -51,6 +52,8 @@ export interface AppDeps {
   dashboardAuth: DashboardAuth;
   /** The whole paysims this one started (POST /v1/sandbox/instances), held in memory. */
   instances: InstanceRegistry;
+  /** What each company's use went through, counted from the bus (docs/testing.md, "Coverage"). */
+  coverage: Coverage;
   /** Where unexpected errors are reported (with their request id). */
   reportError: (requestId: string, error: unknown) => void;
 }

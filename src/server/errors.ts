@@ -44,6 +44,20 @@ export function errorBodySchema(codes: readonly ErrorCode[]) {
 
 type ErrorBody = z.infer<ReturnType<typeof errorBodySchema>>;
 
+/** The code of each error answer made here, read back by the request log (for the coverage report). */
+const answeredCodes = new WeakMap<Response, ErrorCode>();
+
+/**
+ * The error code `response` carries: the one errorResponse made it with, else (an answer replayed
+ * from the store) the one code of its status, when only one has it.
+ */
+export function errorCodeOf(response: Response): ErrorCode | undefined {
+  const made = answeredCodes.get(response);
+  if (made !== undefined || response.status < 400) return made;
+  const codes = codesOfStatus(response.status);
+  return codes.length === 1 ? codes[0] : undefined;
+}
+
 /** The error body of docs/api.md, its message masked in case it echoes what the caller sent. */
 export function errorResponse(requestId: string, error: ApiError, headers: Record<string, string> = {}): Response {
   const body: ErrorBody = {
@@ -57,7 +71,9 @@ export function errorResponse(requestId: string, error: ApiError, headers: Recor
   if (error.code === "unauthorized") headers["WWW-Authenticate"] = "Bearer";
   // Only a fault rule (docs/faults.md) answers 429: the client may try again after a second.
   if (error.code === "rate_limited") headers["Retry-After"] = "1";
-  return jsonResponse(requestId, JSON.stringify(body), HTTP_STATUS[error.code], headers);
+  const response = jsonResponse(requestId, JSON.stringify(body), HTTP_STATUS[error.code], headers);
+  answeredCodes.set(response, error.code);
+  return response;
 }
 
 /**

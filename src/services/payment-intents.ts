@@ -1,6 +1,8 @@
+import type { Bus } from "../bus.js";
 import { ApiError } from "../domain/errors.js";
 import type { Ids } from "../domain/ids.js";
 import {
+  PAST,
   transitionPaymentIntent,
   type CaptureMethod,
   type PaymentIntentState,
@@ -12,6 +14,7 @@ import type { Store } from "../store/index.js";
 import type { Company } from "../store/repos/companies.js";
 import type { PageQuery } from "../store/repos/paging.js";
 import { PAYMENT_INTENT_SHAPE, type PaymentIntentResource, type PaymentIntentRow } from "../store/repos/payment-intents.js";
+import { moveAnnouncer } from "./moves.js";
 import { uniqueReference } from "./references.js";
 import type { Work } from "./unit-of-work.js";
 
@@ -28,6 +31,7 @@ export interface PaymentIntentDeps {
   testCards: readonly TestCard[];
   baseUrl: () => string;
   ids: Ids;
+  bus: Bus;
 }
 
 /** A card presented for an intent: what authorize and the checkout page both pass. */
@@ -37,7 +41,8 @@ export interface PresentedCard {
 }
 
 /** Payment-intent operations shared by the API routes and the checkout page. */
-export function createPaymentIntentService({ store, clock, testCards, baseUrl, ids }: PaymentIntentDeps) {
+export function createPaymentIntentService({ store, clock, testCards, baseUrl, ids, bus }: PaymentIntentDeps) {
+  const moves = moveAnnouncer(bus, "payment_intent");
   function toResource(row: PaymentIntentRow): PaymentIntentResource {
     return PAYMENT_INTENT_SHAPE.build(row, { checkout_base: baseUrl() });
   }
@@ -50,7 +55,9 @@ export function createPaymentIntentService({ store, clock, testCards, baseUrl, i
 
   /** Applies one table move to `row`, saves it and records its event. */
   function move(work: Work, row: PaymentIntentRow, trigger: PaymentIntentTrigger, changes: Partial<PaymentIntentRow> = {}) {
-    const { to, event } = transitionPaymentIntent(row.state as PaymentIntentState, trigger);
+    const from = row.state as PaymentIntentState;
+    const { to, event } = moves.checked(row.company_id, from, PAST[trigger], () => transitionPaymentIntent(from, trigger));
+    moves.made(work, row.company_id, from, to);
     const updated = store.paymentIntents.update({ ...row, ...changes, state: to, updated_at: clock.nowIso() }, row.state);
     work.recordEvent({ companyId: row.company_id, type: event, objectId: row.id, data: toResource(updated) });
     return updated;

@@ -1,3 +1,4 @@
+import type { Bus } from "../bus.js";
 import { ApiError } from "../domain/errors.js";
 import type { Ids } from "../domain/ids.js";
 import { holdsCardNumber } from "../domain/masking.js";
@@ -15,6 +16,7 @@ import type { Store } from "../store/index.js";
 import type { Company } from "../store/repos/companies.js";
 import type { PageQuery } from "../store/repos/paging.js";
 import { PAYOUT_SHAPE, type PayoutResource, type PayoutRow } from "../store/repos/payouts.js";
+import { moveAnnouncer } from "./moves.js";
 import { uniqueReference } from "./references.js";
 import type { Work } from "./unit-of-work.js";
 
@@ -44,8 +46,10 @@ export function createPayoutService(deps: {
   ids: Ids;
   destinations: readonly TestDestination[];
   planner: PayoutPlanner;
+  bus: Bus;
 }) {
   const { store, clock, ids, destinations } = deps;
+  const moves = moveAnnouncer(deps.bus, "payout");
 
   function destinationFor(input: CreatePayoutInput): TestDestination {
     // The body was masked on entry: a card number arrives as "************4242" and is never kept.
@@ -73,12 +77,14 @@ export function createPayoutService(deps: {
 
   /** Makes one drawn move, records payout.<status>; amount only for a partial reversal. */
   function move(work: Work, row: PayoutRow, to: PayoutStatus, amount?: number): PayoutRow {
-    const event = transitionPayout(row.status as PayoutStatus, to);
+    const from = row.status as PayoutStatus;
+    const event = moves.checked(row.company_id, from, to, () => transitionPayout(from, to));
     checkMoveAmount(to, row.amount, amount);
     const updated = store.payouts.update(
       { ...row, status: to, ...statusEffects(to, row.amount, amount), updated_at: clock.nowIso() },
       row.status,
     );
+    moves.made(work, row.company_id, from, to);
     work.recordEvent({ companyId: row.company_id, type: event, objectId: row.id, data: toPayoutResource(updated) });
     return updated;
   }

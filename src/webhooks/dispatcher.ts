@@ -129,6 +129,7 @@ export function createDispatcher(options: { store: Store; clock: Clock; schedule
           eventId: now.event_id,
           eventType,
           endpointId: now.endpoint_id,
+          companyId: now.company_id,
           url: now.url,
           status: now.status,
           attempts: now.attempt_count,

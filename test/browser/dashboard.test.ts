@@ -258,6 +258,7 @@ describe.skipIf(!hasChromium)("the dashboard in headless Chromium", () => {
       clock: "/clock",
       "webhook-endpoints": "/webhook_endpoints",
       faults: "/faults",
+      coverage: "/coverage",
     };
     for (const size of Object.keys(SIZES) as (keyof typeof SIZES)[]) {
       const page = await signedInPage({ size });

@@ -15,6 +15,7 @@ function update(status: DeliveryAttempted["status"], attempts: number, statusCod
     eventId: "evt_1",
     eventType: "payment_intent.created",
     endpointId: "we_1",
+    companyId: "co_1",
     url: "http://127.0.0.1:3000/hooks",
     status,
     attempts,

@@ -171,6 +171,10 @@ describe("every answer of a realistic run matches the OpenAPI document", () => {
     await call("GET", "/v1/sandbox/events/wait?type=payment_intent.nope");
     await call("GET", "/v1/sandbox/webhooks/wait?attempt=8");
 
+    // The coverage report, and a refused query.
+    await call("GET", "/v1/sandbox/coverage");
+    await call("GET", "/v1/sandbox/coverage?area=events");
+
     // Deleting an endpoint, resetting the sandbox, and answers of no operation (unknown route, wrong method).
     // Fault rules (docs/faults.md): their own answers, and the 500 and 429 they make another operation answer.
     await call("POST", "/v1/sandbox/faults", { body: { fault: "server_error", match: { method: "GET", path: "/v1/payouts" } } });

@@ -22,9 +22,10 @@ function idsOfOneRun(seed: number): string[] {
     store.companies.insert(COMPANY);
     const clock = createClock({ realNow: () => T0 });
     const ids = createIds(seededSource(seed));
-    const unitOfWork = createUnitOfWork(store, new Bus(), clock, ids);
-    const intents = createPaymentIntentService({ store, clock, testCards: [], baseUrl: () => "http://127.0.0.1", ids });
-    const payouts = createPayoutService({ store, clock, ids, destinations: DESTINATIONS, planner: { plan() {}, cancelObsolete() {} } });
+    const bus = new Bus();
+    const unitOfWork = createUnitOfWork(store, bus, clock, ids);
+    const intents = createPaymentIntentService({ store, clock, testCards: [], baseUrl: () => "http://127.0.0.1", ids, bus });
+    const payouts = createPayoutService({ store, clock, ids, destinations: DESTINATIONS, planner: { plan() {}, cancelObsolete() {} }, bus });
     const intent = unitOfWork("req_1", (work) => intents.create(work, COMPANY, { amount: 1000 }));
     const payout = unitOfWork("req_2", (work) =>
       payouts.create(work, COMPANY, { amount: 500, currency: "EUR", destination_type: "card", destination_token: "tok_card_visa" }),

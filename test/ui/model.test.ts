@@ -353,7 +353,7 @@ describe("actions from bus payloads", () => {
 
   it("takes the delivery's state, attempt count and next attempt from the bus's delivery.attempted", () => {
     const update: DeliveryAttempted = {
-      deliveryId: "del_1", eventId: "evt_1", eventType: "payment_intent.created", endpointId: "we_1", url: "http://127.0.0.1:9/x",
+      deliveryId: "del_1", eventId: "evt_1", eventType: "payment_intent.created", endpointId: "we_1", companyId: "co_1", url: "http://127.0.0.1:9/x",
       status: "pending", attempts: 1, nextAttemptMs: T0 + 30_000, attempt: { statusCode: null, error: "connection refused", durationMs: 3 },
     };
     expect(deliveryAction(update)).toEqual({

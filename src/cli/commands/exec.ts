@@ -1,15 +1,18 @@
 import { spawn } from "node:child_process";
+import { writeFileSync } from "node:fs";
 import { constants } from "node:os";
 import { Command, Option } from "commander";
 import { createPaysim, type PaysimInstance } from "../../paysim.js";
 import { addServerOptions, paysimOptionsOf, serverFlagsProblem, type ServerFlags } from "../server-options.js";
 import { closeWithExport } from "../close-with-export.js";
+import { coverageSummaryLine } from "./coverage.js";
 import { consoleOutput, type Output } from "../output.js";
 import { startLinesReporter } from "../reporters/lines.js";
 import type { Reporter } from "../reporters/subscribe.js";
 
 interface ExecFlags extends ServerFlags {
   verbose: boolean;
+  coverage?: string;
 }
 
 /**
@@ -31,6 +34,7 @@ export function execCommand(output: Output = consoleOutput): Command {
     .description("Run a command against a paysim started for it, and exit with the command's status")
     .argument("<command...>", "the command and its arguments, after --")
     .addOption(new Option("--verbose", "print paysim's log lines (requests, events, deliveries) on stderr").default(false))
+    .addOption(new Option("--coverage <file.json>", "once the command ends, write the default company's coverage report (docs/testing.md) to this file and print its summary on stderr"))
     .addHelpText(
       "after",
       `
@@ -42,13 +46,16 @@ status (128 + n if signal n ended it). SIGINT, SIGTERM, SIGHUP (a closed termina
 SIGQUIT, SIGUSR2 and SIGALRM are passed to the command; paysim then waits for it as usual.
 If paysim cannot start, the command is not run and exec exits 1. With --export-on-exit,
 paysim writes its snapshot after the command ends; if that fails, exec says so and exits 1
-when the command itself succeeded.
+when the command itself succeeded. With --coverage, the default company's coverage report
+is written to the file once the command ends, whatever its status, and its summary line
+printed on stderr; the exit status stays the command's.
 
 Examples:
   $ paysim exec -- npm test
   $ paysim exec --forward-to http://localhost:3000/webhooks -- npx vitest run
   $ paysim exec --config paysim.config.json --verbose -- node e2e.js
-  $ paysim exec --import fixtures/orders.db --export-on-exit after.db -- npm test`,
+  $ paysim exec --import fixtures/orders.db --export-on-exit after.db -- npm test
+  $ paysim exec --coverage coverage.json -- npm test`,
     )
     .action(async (command: string[], flags: ExecFlags) => {
       process.exitCode = await runExec(command, flags, output);
@@ -90,6 +97,7 @@ async function runExec(command: string[], flags: ExecFlags, output: Output): Pro
   reporter?.started(instance);
 
   const status = await runCommand(command, execEnvironment(instance), output);
+  if (flags.coverage !== undefined) writeCoverage(instance, flags.coverage, output);
   const stop = closeWithExport(instance, flags.exportOnExit, output);
   // A signal now, with the command gone, stops the export cleanly and exits at once.
   const interrupted = (signal: NodeJS.Signals) => void stop.interruptExport().finally(() => process.exit(128 + (constants.signals[signal] ?? 0)));
@@ -102,6 +110,21 @@ async function runExec(command: string[], flags: ExecFlags, output: Output): Pro
   for (const signal of PASSED_ON) process.off(signal, interrupted);
   reporter?.stop();
   return status === 0 && !exported ? 1 : status;
+}
+
+/**
+ * Writes the default company's coverage report to `path` and its summary line on stderr. A file
+ * that cannot be written is said, and leaves the exit status the command's as well.
+ */
+function writeCoverage(instance: PaysimInstance, path: string, output: Output): void {
+  const report = instance.coverage();
+  try {
+    writeFileSync(path, `${JSON.stringify(report, null, 2)}\n`);
+  } catch (error) {
+    output.error(`paysim: could not write the coverage report to ${path}: ${(error as Error).message}`);
+    return;
+  }
+  output.error(`paysim: ${coverageSummaryLine(report)} (${path})`);
 }
 
 /**

@@ -8,10 +8,12 @@ import { createKit, linkTo, readForm, requestIdOf, type DashboardContext, type D
 import { clockPage } from "./pages/clock.js";
 import { eventPage } from "./pages/event.js";
 import { eventsPage } from "./pages/events.js";
+import { coveragePage } from "./pages/coverage.js";
 import { faultsPage } from "./pages/faults.js";
 import { instancesPage } from "./pages/instances.js";
 import { paymentIntentsPage } from "./pages/payment-intents.js";
 import { payoutsPage } from "./pages/payouts.js";
+import type { CoverageCatalogue } from "../../services/coverage.js";
 import { SIGN_IN_PATH } from "./nav.js";
 import { cookieValues, crossSite, signInPages } from "./pages/sign-in.js";
 import { webhookEndpointsPage } from "./pages/webhook-endpoints.js";
@@ -27,9 +29,10 @@ const MAX_FORM_BYTES = 16 * 1024;
  * cookie is sent to (docs/dashboard.md, "The session"). Every POST needs the
  * session's CSRF token and a same-origin (or no) Origin / Sec-Fetch-Site.
  * Actions call the same services as the API routes; objects are read only
- * within the session's company, so another company's id is a 404.
+ * within the session's company, so another company's id is a 404. `coverageCatalogue` is what the
+ * Coverage page's report covers: the app's, built from the operations it mounts.
  */
-export function dashboardRoutes(deps: AppDeps) {
+export function dashboardRoutes(deps: AppDeps, coverageCatalogue: () => CoverageCatalogue) {
   const auth = deps.dashboardAuth;
   const kit = createKit(deps, auth);
   const app = new Hono<DashboardEnv>();
@@ -80,6 +83,7 @@ export function dashboardRoutes(deps: AppDeps) {
   clockPage(pages, kit);
   webhookEndpointsPage(pages, kit);
   faultsPage(pages, kit);
+  coveragePage(pages, kit, coverageCatalogue);
   instancesPage(pages, kit);
   pages.all("*", (c) => kit.message(c, "Page not found", "There is no such dashboard page, or it belongs to another company.", 404));
 

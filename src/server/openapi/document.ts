@@ -52,7 +52,7 @@ const ERROR_HEADERS: Partial<Record<number, Record<string, string>>> = {
 };
 
 /** Codes that only the operations naming them in `ownErrors` answer: none but those may answer them. */
-const OPERATION_OWN_CODES: readonly ErrorCode[] = ["instance_limit", "nested_instance", "wait_timeout", "shutting_down"];
+export const OPERATION_OWN_CODES: readonly ErrorCode[] = ["instance_limit", "nested_instance", "wait_timeout", "shutting_down"];
 
 /** The codes an operation's features decide on; every other code (Host, a bug or a `server_error` fault) may answer any operation. */
 function decidedCodes(operation: MountedOperation): Partial<Record<ErrorCode, boolean>> {

@@ -1,0 +1,44 @@
+import type { ErrorCode } from "../domain/errors.js";
+import { EVENT_TYPES } from "../domain/events.js";
+import { PAYMENT_INTENT_TRANSITIONS } from "../domain/payment-intent.js";
+import { PAYOUT_MOVES } from "../domain/payout.js";
+import type { CoverageCatalogue } from "../services/coverage.js";
+import { HTTP_STATUS } from "./errors.js";
+import { OPERATION_OWN_CODES } from "./openapi/document.js";
+import type { MountedOperation } from "./openapi/operation.js";
+
+/** The definitions the catalogue is read from: the ones the server runs, unless a test passes others. */
+export interface CatalogueTables {
+  paymentIntentMoves: readonly { from: string; to: string }[];
+  payoutMoves: readonly { from: string; to: string }[];
+  eventTypes: readonly string[];
+  errorCodes: readonly ErrorCode[];
+}
+
+export const SERVED_TABLES: CatalogueTables = {
+  paymentIntentMoves: PAYMENT_INTENT_TRANSITIONS,
+  payoutMoves: PAYOUT_MOVES,
+  eventTypes: EVENT_TYPES,
+  errorCodes: Object.keys(HTTP_STATUS) as ErrorCode[],
+};
+
+/** Whether requests to an operation are counted: the sandbox controls and the document itself are not. */
+export const isCountedOperation = (operation: MountedOperation) => !operation.path.startsWith("/v1/sandbox") && operation.noKey !== true;
+
+/**
+ * What the coverage report covers (docs/testing.md, "Coverage"), read from the mounted operations
+ * and the tables the server runs, so that it follows them: the counted operations, each drawn
+ * move once ("created->canceled" is drawn from two triggers), the event types, and the error codes
+ * a counted request can be answered with (those only some operations answer, when none of them is counted, are left out).
+ */
+export function coverageCatalogue(operations: readonly MountedOperation[], tables: CatalogueTables = SERVED_TABLES): CoverageCatalogue {
+  const countedOperations = operations.filter(isCountedOperation);
+  const owned = new Set(countedOperations.flatMap((operation) => operation.ownErrors ?? []));
+  const moves = (table: readonly { from: string; to: string }[]) => [...new Set(table.map(({ from, to }) => `${from}->${to}`))];
+  return {
+    operations: countedOperations.map((operation) => ({ operationId: operation.operationId, route: `${operation.method.toUpperCase()} ${operation.path}` })),
+    transitions: { payment_intent: moves(tables.paymentIntentMoves), payout: moves(tables.payoutMoves) },
+    events: tables.eventTypes,
+    errors: tables.errorCodes.filter((code) => !OPERATION_OWN_CODES.includes(code) || owned.has(code)),
+  };
+}

@@ -1,0 +1,79 @@
+import { Hono } from "hono";
+import * as z from "zod";
+import { timestampSchema, withRequestIdSchema } from "../../domain/answer-schemas.js";
+import { parseOrThrow } from "../../domain/validation.js";
+import { COVERAGE_AREAS, type CoverageCatalogue, type CoverageReport } from "../../services/coverage.js";
+import { companyOf, type AppDeps, type AppEnv } from "../env.js";
+import { singleQuery } from "../list-query.js";
+import type { Operation } from "../openapi/operation.js";
+import { resourceResponse } from "../respond.js";
+
+/** The report takes no query: a typo must not pass unnoticed. */
+const noQuery = z.strictObject({});
+
+const tally = z.record(z.string(), z.number().int().min(0));
+const byMachine = z.strictObject({ payment_intent: tally, payout: tally });
+const byArea = <T extends z.ZodType>(value: T) => z.strictObject(Object.fromEntries(COVERAGE_AREAS.map((area) => [area, value])) as Record<(typeof COVERAGE_AREAS)[number], T>);
+
+/** What `GET /v1/sandbox/coverage` answers (docs/testing.md, "Coverage"). */
+const coverageSchema = z.strictObject({
+  object: z.literal("coverage"),
+  version: z.literal(1),
+  since: timestampSchema,
+  operations: z.record(z.string(), z.strictObject({ calls: z.number().int().min(0), statuses: tally })),
+  transitions: byMachine,
+  refused_transitions: byMachine,
+  events: tally,
+  webhooks: tally,
+  errors: tally,
+  faults: tally,
+  uncovered: byArea(z.array(z.string())),
+  summary: byArea(z.string()),
+});
+
+/** The report the example shows: a suite that created and captured one payment intent. */
+const EXAMPLE: CoverageReport & { request_id: string } = {
+  object: "coverage",
+  version: 1,
+  since: "2025-01-01T12:00:00.000Z",
+  operations: { createPaymentIntent: { calls: 2, statuses: { "201": 1, "400": 1 } }, capturePaymentIntent: { calls: 1, statuses: { "200": 1 } } },
+  transitions: { payment_intent: { "created->authorized": 1, "authorized->captured": 1 }, payout: { "pending->processing": 0 } },
+  refused_transitions: { payment_intent: { "captured->canceled": 1 }, payout: {} },
+  events: { "payment_intent.created": 1, "payment_intent.captured": 1, "payout.created": 0 },
+  webhooks: { delivered_first_try: 2, gave_up: 0 },
+  errors: { invalid_request: 1, not_found: 0 },
+  faults: { server_error: 0 },
+  uncovered: {
+    operations: [],
+    transitions: ["payout: pending->processing"],
+    events: ["payout.created"],
+    webhooks: ["gave_up"],
+    errors: ["not_found"],
+    faults: ["server_error"],
+  },
+  summary: { operations: "2/2", transitions: "2/3", events: "2/3", webhooks: "1/2", errors: "1/2", faults: "0/1" },
+  request_id: "req_7hTq2WbX9mKc4LrN0ZpYs3Ad",
+};
+
+/** The operation below, for the OpenAPI document (docs/api.md). */
+export const COVERAGE_OPERATIONS: readonly Operation[] = [
+  {
+    operationId: "getCoverage",
+    method: "get",
+    path: "/coverage",
+    summary: "What this company's calls, state moves, events, webhooks, errors and faults went through, and what they left out",
+    query: noQuery,
+    answers: { 200: withRequestIdSchema(coverageSchema) },
+    example: { answer: EXAMPLE },
+  },
+];
+
+/** /v1/sandbox/coverage: the caller's company's coverage report (docs/testing.md, "Coverage"). */
+export function sandboxCoverageRoutes({ coverage }: AppDeps, catalogue: () => CoverageCatalogue) {
+  const app = new Hono<AppEnv>();
+  app.get("/coverage", (c) => {
+    parseOrThrow(noQuery, singleQuery(c));
+    return resourceResponse(c, coverage.report(companyOf(c).id, catalogue()));
+  });
+  return app;
+}
