@@ -116,8 +116,10 @@ describe("paysim check-receiver: answers it could not read, duplicates, unreacha
       ["missing-signature", "not run"],
       ["malformed-signature", "not run"],
     ]);
-    expect(document.cases[1].reason).toBe("connection refused");
-    expect(document.cases[2].reason).toBe("not sent: the receiver was unreachable (connection refused), so paysim stopped sending to it");
+    // The port closes as the first answer ends: the next connection is refused, or (on Node.js 24,
+    // when it was opened while the listener was closing) reset. Either way nothing more is sent.
+    expect(document.cases[1].reason).toMatch(/^connection (refused|reset)$/);
+    expect(document.cases[2].reason).toMatch(/^not sent: the receiver was unreachable \(connection (refused|reset)\), so paysim stopped sending to it$/);
     expect(document.summary).toEqual({ passed: 1, warned: 0, failed: 1, not_run: 6, total: 8 });
   });
 });
