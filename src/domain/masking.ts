@@ -133,3 +133,15 @@ function setOwn(target: Record<string, unknown>, key: string, value: unknown): v
   if (key === "__proto__") Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
   else target[key] = value;
 }
+
+/**
+ * A request body with card data masked, whichever way it came in (a JSON body, a dashboard form):
+ * its strings, never its numbers, which validation then reads as the numbers they are. Masking
+ * drops a top-level cvv, but it is still a field no call accepts: its name (never its value) is
+ * kept so that validation refuses it instead of silently ignoring it.
+ */
+export function maskRequestBody(body: Record<string, unknown>): Record<string, unknown> {
+  const masked = maskInput(body) as Record<string, unknown>;
+  for (const key of Object.keys(body)) if (isDroppedField(key)) masked[key] = "[removed]";
+  return masked;
+}

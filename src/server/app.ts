@@ -10,21 +10,22 @@ import { durableAnswers } from "./middleware/durable-answers.js";
 import { faultInjection } from "./middleware/fault-injection.js";
 import { requestLog } from "./middleware/request-log.js";
 import { OPENAPI_OPERATION } from "./openapi/document.js";
-import { mountedAt, type MountedOperation, type Operation } from "./openapi/operation.js";
 import { openApiRoute } from "./openapi/route.js";
+import type { OperationDoc } from "./operations/define.js";
+import { mountOperations } from "./operations/mount.js";
+import { coverageOperations } from "./operations/coverage.js";
+import { EVENT_OPERATIONS } from "./operations/events.js";
+import { INSTANCE_OPERATIONS } from "./operations/instances.js";
+import { PAYMENT_INTENT_OPERATIONS } from "./operations/payment-intents.js";
+import { PAYOUT_OPERATIONS } from "./operations/payouts.js";
+import { SANDBOX_OPERATIONS } from "./operations/sandbox.js";
+import { WAIT_OPERATIONS } from "./operations/waits.js";
+import { WEBHOOK_ENDPOINT_OPERATIONS } from "./operations/webhook-endpoints.js";
 import { resourceResponse } from "./respond.js";
 import { coverageCatalogue } from "./coverage-catalogue.js";
 import type { CoverageCatalogue } from "../services/coverage.js";
 import { checkoutRoutes } from "./routes/checkout.js";
 import { dashboardRoutes } from "./dashboard/index.js";
-import { EVENT_OPERATIONS, eventRoutes } from "./routes/events.js";
-import { INSTANCE_OPERATIONS, instanceRoutes } from "./routes/instances.js";
-import { PAYMENT_INTENT_OPERATIONS, paymentIntentRoutes } from "./routes/payment-intents.js";
-import { PAYOUT_OPERATIONS, payoutRoutes } from "./routes/payouts.js";
-import { SANDBOX_OPERATIONS, sandboxRoutes } from "./routes/sandbox.js";
-import { COVERAGE_OPERATIONS, sandboxCoverageRoutes } from "./routes/sandbox-coverage.js";
-import { SANDBOX_WAIT_OPERATIONS, sandboxWaitRoutes } from "./routes/sandbox-waits.js";
-import { WEBHOOK_ENDPOINT_OPERATIONS, webhookEndpointRoutes } from "./routes/webhook-endpoints.js";
 
 export type PaysimApp = Hono<AppEnv>;
 
@@ -43,39 +44,37 @@ export function catalogueOf(app: PaysimApp): CoverageCatalogue {
  * on every /v1 path (401) → the key's company's fault rules (docs/faults.md) → route
  * (404/405) → the route's own body (413/400) and Idempotency-Key (400)
  * middleware → handler. Anything thrown on the way is answered by the one
- * `onError`. Each /v1 module is mounted with its operations, which the OpenAPI
- * document (GET /v1/openapi.json, no key) describes.
+ * `onError`. Each /v1 operation is one definition (operations/): mounted as its
+ * route, and described by the OpenAPI document (GET /v1/openapi.json, no key).
  */
 export function createApp(deps: AppDeps): PaysimApp {
   const app = new Hono<AppEnv>();
-  const operations: MountedOperation[] = [OPENAPI_OPERATION];
-  const api = (prefix: string, routes: Hono<AppEnv>, documented: readonly Operation[]) => {
-    app.route(prefix, routes);
-    operations.push(...mountedAt(prefix, documented));
-  };
-
   let catalogue: CoverageCatalogue | undefined;
   // Built once asked: by then every module is mounted.
-  const catalogueNow = () => (catalogue ??= coverageCatalogue(operations));
+  const catalogueNow = () => (catalogue ??= coverageCatalogue(documented));
+  const served = [
+    ...PAYMENT_INTENT_OPERATIONS,
+    ...PAYOUT_OPERATIONS,
+    ...EVENT_OPERATIONS,
+    ...WEBHOOK_ENDPOINT_OPERATIONS,
+    ...INSTANCE_OPERATIONS,
+    ...SANDBOX_OPERATIONS,
+    ...WAIT_OPERATIONS,
+    ...coverageOperations(catalogueNow),
+  ];
+  const documented: readonly OperationDoc[] = [OPENAPI_OPERATION, ...served];
   catalogues.set(app, catalogueNow);
 
   app.use(requestLog(deps));
   app.use(durableAnswers(deps.store));
   app.use(hostGuard(deps.loopbackHostNames));
   // Registered before the key guard, the document answers without one (docs/api.md).
-  app.get(OPENAPI_OPERATION.path, openApiRoute(() => operations, deps.baseUrl));
+  app.get(OPENAPI_OPERATION.path, openApiRoute(documented, deps.baseUrl));
   app.use("/v1/*", apiKeyAuth(deps.store));
   app.use("/v1/*", faultInjection(deps));
 
   app.get("/health", (c) => resourceResponse(c, { status: "ok", version: VERSION }));
-  api("/v1/payment_intents", paymentIntentRoutes(deps), PAYMENT_INTENT_OPERATIONS);
-  api("/v1/payouts", payoutRoutes(deps), PAYOUT_OPERATIONS);
-  api("/v1/events", eventRoutes(deps), EVENT_OPERATIONS);
-  api("/v1/webhook_endpoints", webhookEndpointRoutes(deps), WEBHOOK_ENDPOINT_OPERATIONS);
-  api("/v1/sandbox/instances", instanceRoutes(deps), INSTANCE_OPERATIONS);
-  api("/v1/sandbox", sandboxRoutes(deps), SANDBOX_OPERATIONS);
-  api("/v1/sandbox", sandboxWaitRoutes(deps), SANDBOX_WAIT_OPERATIONS);
-  api("/v1/sandbox", sandboxCoverageRoutes(deps, catalogueNow), COVERAGE_OPERATIONS);
+  mountOperations(app, deps, served);
   app.route("/checkout", checkoutRoutes(deps));
   app.route("/dashboard", dashboardRoutes(deps, catalogueNow));
 

@@ -5,7 +5,7 @@ import { PAYOUT_MOVES } from "../domain/payout.js";
 import type { CoverageCatalogue } from "../services/coverage.js";
 import { HTTP_STATUS } from "./errors.js";
 import { OPERATION_OWN_CODES } from "./openapi/document.js";
-import type { MountedOperation } from "./openapi/operation.js";
+import type { OperationDoc } from "./operations/define.js";
 
 /** The definitions the catalogue is read from: the ones the server runs, unless a test passes others. */
 export interface CatalogueTables {
@@ -23,7 +23,7 @@ export const SERVED_TABLES: CatalogueTables = {
 };
 
 /** Whether requests to an operation are counted: the sandbox controls and the document itself are not. */
-export const isCountedOperation = (operation: MountedOperation) => !operation.path.startsWith("/v1/sandbox") && operation.noKey !== true;
+export const isCountedOperation = (operation: OperationDoc) => !operation.path.startsWith("/v1/sandbox") && operation.noKey !== true;
 
 /**
  * What the coverage report covers (docs/testing.md, "Coverage"), read from the mounted operations
@@ -31,7 +31,7 @@ export const isCountedOperation = (operation: MountedOperation) => !operation.pa
  * move once ("created->canceled" is drawn from two triggers), the event types, and the error codes
  * a counted request can be answered with (those only some operations answer, when none of them is counted, are left out).
  */
-export function coverageCatalogue(operations: readonly MountedOperation[], tables: CatalogueTables = SERVED_TABLES): CoverageCatalogue {
+export function coverageCatalogue(operations: readonly OperationDoc[], tables: CatalogueTables = SERVED_TABLES): CoverageCatalogue {
   const countedOperations = operations.filter(isCountedOperation);
   const owned = new Set(countedOperations.flatMap((operation) => operation.ownErrors ?? []));
   const moves = (table: readonly { from: string; to: string }[]) => [...new Set(table.map(({ from, to }) => `${from}->${to}`))];

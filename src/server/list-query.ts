@@ -1,15 +1,7 @@
 import type { Context } from "hono";
-import * as z from "zod";
+import type { ListQueryInput } from "../contracts/common.js";
 import { ApiError } from "../domain/errors.js";
-import { parseOrThrow } from "../domain/validation.js";
 import type { PageQuery } from "../store/repos/paging.js";
-import { companyOf, type AppEnv } from "./env.js";
-import { limitSchema, oneOfQuery } from "./query-schemas.js";
-
-type ParsedQuery = { limit: number; starting_after?: string } & Record<string, unknown>;
-
-/** Queries remembered per list, the oldest forgotten first. */
-const REMEMBERED = 256;
 
 /**
  * The query's parameters, each given once. A repeated one (`limit=10&limit=20`,
@@ -27,66 +19,17 @@ export function singleQuery(c: Context): Record<string, string> {
   return query;
 }
 
-/** The query of one list: `limit`, `starting_after` and the list's one filter, as one strict zod object. */
-export interface ListQuery {
-  readonly filterName: string;
-  readonly schema: z.ZodObject;
-}
-
 /**
- * The query schema of a list with the filter `name` (one of `values`). Unknown query parameters
- * are refused like unknown body fields: a typo must not widen a list. The route parses with it
- * (`listQueryParser`) and the OpenAPI document describes its parameters from it.
+ * A list's page from its validated query (contracts/common.ts `listQuerySchema`): `starting_after`
+ * must name an object of this list (`seqOf` finds its place), else 400.
  */
-export function listQuery<T extends string>(filter: { name: string; values: readonly T[] }): ListQuery {
-  const schema = z.strictObject({
-    limit: limitSchema,
-    starting_after: z.string().optional().meta({ description: "The id of an object of this list: the page continues after it." }),
-    [filter.name]: oneOfQuery(filter.name, filter.values),
-  });
-  return { filterName: filter.name, schema };
-}
-
-/**
- * The query parser of one list (of one instance): parses `limit`,
- * `starting_after` and the list's one filter with the list's schema.
- *
- * It remembers the queries it has parsed, by their raw text (a zod schema is
- * built once per list, as building one costs far more than using one): parsing is
- * pure and most calls repeat a few queries (a poll's `?limit=10`), and a
- * remembered one skips parsing the URL's query and validating it, about a
- * tenth of a list call. At most REMEMBERED are kept; refused queries never are.
- *
- * @example
- * const PAYOUTS_QUERY = listQuery({ name: "status", values: PAYOUT_STATUSES });
- * const parseQuery = listQueryParser(PAYOUTS_QUERY);
- * app.get("/", (c) => listResponse(c, …payouts.list(companyId, parseQuery(c, payouts.seqOf))…));
- */
-export function listQueryParser({ filterName, schema }: ListQuery) {
-  const remembered = new Map<string, ParsedQuery>();
-
-  function parsedQuery(c: Context): ParsedQuery {
-    const url = c.req.url;
-    const at = url.indexOf("?");
-    const text = at === -1 ? "" : url.slice(at + 1);
-    let parsed = remembered.get(text);
-    if (!parsed) {
-      parsed = parseOrThrow(schema, singleQuery(c)) as ParsedQuery;
-      if (remembered.size >= REMEMBERED) remembered.delete(remembered.keys().next().value!);
-      remembered.set(text, parsed);
+export function pageQuery(query: ListQueryInput, filterName: string, companyId: string, seqOf: (companyId: string, id: string) => number | undefined): PageQuery {
+  let beforeSeq: number | undefined;
+  if (query.starting_after !== undefined) {
+    beforeSeq = seqOf(companyId, query.starting_after);
+    if (beforeSeq === undefined) {
+      throw new ApiError("invalid_request", `starting_after must be the id of an object in this list; "${query.starting_after}" is not.`, "starting_after");
     }
-    return parsed;
   }
-
-  return function parseListQuery(c: Context<AppEnv>, seqOf: (companyId: string, id: string) => number | undefined): PageQuery {
-    const query = parsedQuery(c);
-    let beforeSeq: number | undefined;
-    if (query.starting_after !== undefined) {
-      beforeSeq = seqOf(companyOf(c).id, query.starting_after);
-      if (beforeSeq === undefined) {
-        throw new ApiError("invalid_request", `starting_after must be the id of an object in this list; "${query.starting_after}" is not.`, "starting_after");
-      }
-    }
-    return { limit: query.limit, filter: query[filterName] as string | undefined, beforeSeq };
-  };
+  return { limit: query.limit, filter: query[filterName] as string | undefined, beforeSeq };
 }

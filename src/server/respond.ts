@@ -1,10 +1,6 @@
 import type { Context } from "hono";
-import * as z from "zod";
-import { requestIdSchema } from "../domain/answer-schemas.js";
-import type { IdempotentAnswer, IdempotentRequest } from "../services/idempotency.js";
-import type { Company } from "../store/repos/companies.js";
 import { requestIdMember, withRequestId } from "../shared/json-text.js";
-import { companyOf, requestIdOf, type AppEnv } from "./env.js";
+import { requestIdOf, type AppEnv } from "./env.js";
 
 /**
  * A JSON answer with its `Request-Id` header, its headers a plain object:
@@ -25,37 +21,8 @@ export function resourceResponse(c: Context<AppEnv>, resource: object, status: 2
   return jsonResponse(requestId, withRequestId(resource, requestId), status);
 }
 
-/** The answer of the idempotency layer once it is durable (a replay keeps the original body and request_id). */
-export async function idempotentResponse(c: Context<AppEnv>, pending: Promise<IdempotentAnswer>): Promise<Response> {
-  const answer = await pending;
-  return jsonResponse(requestIdOf(c), answer.text, answer.status, answer.replayed ? { "Idempotent-Replayed": "true" } : undefined);
-}
-
-/** The list envelope (docs/api.md) that `listResponse` writes, around items of `item`'s schema (for the OpenAPI document). */
-export function listEnvelopeSchema(item: z.ZodType) {
-  return z.strictObject({ object: z.literal("list"), data: z.array(item), has_more: z.boolean(), request_id: requestIdSchema });
-}
-
-/** A list envelope (docs/api.md) around resources given as JSON text; `listEnvelopeSchema` describes it. */
+/** A list envelope (docs/api.md) around resources given as JSON text; contracts/common.ts `listEnvelopeSchema` describes it. */
 export function listResponse(c: Context<AppEnv>, data: readonly string[], hasMore: boolean): Response {
   const requestId = requestIdOf(c);
   return jsonResponse(requestId, `{"object":"list","data":[${data.join(",")}],"has_more":${hasMore},${requestIdMember(requestId)}}`);
-}
-
-/**
- * A state-changing call for the idempotency layer, from what the route's
- * `jsonBody()` and `idempotencyKey()` middleware checked.
- */
-export function changeRequest(c: Context<AppEnv>): { body: Record<string, unknown>; company: Company; request: IdempotentRequest } {
-  const body = c.get("body");
-  const company = companyOf(c);
-  const request: IdempotentRequest = {
-    companyId: company.id,
-    requestId: requestIdOf(c),
-    method: c.req.method,
-    path: c.req.path,
-    body,
-    idempotencyKey: c.get("idempotencyKey"),
-  };
-  return { body, company, request };
 }

@@ -1,4 +1,5 @@
 import type { Bus, DeliveryAttempted, RequestLogged, StateMoved } from "../bus.js";
+import { COVERAGE_AREAS, type CoverageArea } from "../contracts/coverage.js";
 import { FAULT_KINDS } from "../domain/faults.js";
 import type { Clock } from "../runtime/clock.js";
 
@@ -48,9 +49,7 @@ export interface CoverageReport {
 }
 
 /** The report's areas, in the order the summary, the CLI and the dashboard show them. */
-export const COVERAGE_AREAS = ["operations", "transitions", "events", "webhooks", "errors", "faults"] as const;
-/** One area of the coverage report: "operations", "transitions", "events", "webhooks", "errors" or "faults". */
-export type CoverageArea = (typeof COVERAGE_AREAS)[number];
+export { COVERAGE_AREAS, type CoverageArea } from "../contracts/coverage.js";
 
 /** One company's counts: plain maps bumped on the request path, read only when a report is asked. */
 interface Counts {

@@ -1,11 +1,8 @@
-import * as z from "zod";
 import type { Bus } from "../bus.js";
-import { idOf, timestampSchema } from "../domain/answer-schemas.js";
+import type { FaultResource } from "../contracts/faults.js";
 import { ApiError } from "../domain/errors.js";
 import {
   createFaultRuleIndex,
-  FAULT_KINDS,
-  FAULT_METHODS,
   faultRuleSchema,
   faultRuleSettings,
   hitsMatch,
@@ -19,21 +16,6 @@ import { parseOrThrow } from "../domain/validation.js";
 import type { Clock } from "../runtime/clock.js";
 import type { Store } from "../store/index.js";
 import type { FaultRuleRow } from "../store/repos/fault-rules.js";
-
-/** A fault rule as the API shows it (docs/faults.md): the type `toFaultResource` builds, and the OpenAPI document's schema. */
-export const faultSchema = z.strictObject({
-  id: idOf("flt"),
-  object: z.literal("fault"),
-  fault: z.enum(FAULT_KINDS),
-  match: z.strictObject({ method: z.enum(FAULT_METHODS).nullable(), path: z.string().nullable() }),
-  times: z.number().int().min(1),
-  remaining: z.number().int().min(0),
-  probability: z.number().min(0).max(1),
-  latency_ms: z.number().int().min(1).nullable(),
-  created_at: timestampSchema,
-});
-
-export type FaultResource = z.infer<typeof faultSchema>;
 
 /** The fault a rule chose for one request. */
 export interface FaultHit {
@@ -79,39 +61,45 @@ export function createFaultRules({ store, clock, ids, bus }: { store: Store; clo
   };
   bus.on("sandbox.reset", ({ companyId }) => (companyId === null ? indexes.clear() : indexes.delete(companyId)));
 
+  /** As `add`, for a rule the operation has already masked and validated (the API, the dashboard). */
+  function addChecked(companyId: string, input: Parameters<typeof faultRuleSettings>[0]): FaultResource {
+    const settings = faultRuleSettings(input);
+    const row = store.transaction(() => {
+      if (store.faultRules.countOf(companyId) >= MAX_ACTIVE_FAULT_RULES) {
+        throw new ApiError(
+          "invalid_request",
+          `This company already has ${MAX_ACTIVE_FAULT_RULES} active fault rules, the most it may hold: delete rules (DELETE /v1/sandbox/faults/:id, or DELETE /v1/sandbox/faults for all) before adding another.`,
+          "faults",
+        );
+      }
+      return store.faultRules.insert({
+        id: ids.newId("flt"),
+        company_id: companyId,
+        fault: settings.fault,
+        method: settings.method,
+        path: settings.path,
+        times: settings.times,
+        probability: settings.probability,
+        latency_ms: settings.latencyMs,
+        seed: settings.seed,
+        created_at: clock.nowIso(),
+      });
+    });
+    indexes.get(companyId)?.add(row);
+    return toFaultResource(row);
+  }
+
   return {
     /**
-     * Adds a rule for the company from an API body, a dashboard form or a `faults.add()` argument;
-     * 400 naming the field for bad input, or `faults` when the company already holds
-     * MAX_ACTIVE_FAULT_RULES; nothing stored then. Every one of them reaches paysim here, so the
-     * input is masked here too: an in-process caller's text had no other masking step.
+     * Adds a rule for the company from a `faults.add()` argument of startPaysim(), masked and
+     * validated here as the operation does for the API and the dashboard: 400 naming the field for
+     * bad input, or `faults` when the company already holds MAX_ACTIVE_FAULT_RULES; nothing stored then.
      */
     add(companyId: string, input: unknown): FaultResource {
-      const settings = faultRuleSettings(parseOrThrow(faultRuleSchema, maskInput(input)));
-      const row = store.transaction(() => {
-        if (store.faultRules.countOf(companyId) >= MAX_ACTIVE_FAULT_RULES) {
-          throw new ApiError(
-            "invalid_request",
-            `This company already has ${MAX_ACTIVE_FAULT_RULES} active fault rules, the most it may hold: delete rules (DELETE /v1/sandbox/faults/:id, or DELETE /v1/sandbox/faults for all) before adding another.`,
-            "faults",
-          );
-        }
-        return store.faultRules.insert({
-          id: ids.newId("flt"),
-          company_id: companyId,
-          fault: settings.fault,
-          method: settings.method,
-          path: settings.path,
-          times: settings.times,
-          probability: settings.probability,
-          latency_ms: settings.latencyMs,
-          seed: settings.seed,
-          created_at: clock.nowIso(),
-        });
-      });
-      indexes.get(companyId)?.add(row);
-      return toFaultResource(row);
+      return addChecked(companyId, parseOrThrow(faultRuleSchema, maskInput(input)));
     },
+
+    addChecked,
 
     /** The company's active rules, oldest first. */
     list: (companyId: string): FaultResource[] => store.faultRules.ofCompany(companyId).map(toFaultResource),
@@ -161,3 +149,5 @@ export function createFaultRules({ store, clock, ids, bus }: { store: Store; clo
 }
 
 export type FaultRules = ReturnType<typeof createFaultRules>;
+
+export type { FaultResource } from "../contracts/faults.js";

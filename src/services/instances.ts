@@ -3,7 +3,7 @@ import { companyFieldSchemas, startInputMessage, startInputProblem, type StartIn
 import { idOf, timestampSchema } from "../domain/answer-schemas.js";
 import { ApiError } from "../domain/errors.js";
 import type { Ids } from "../domain/ids.js";
-import { need, needOneOf, parseOrThrow } from "../domain/validation.js";
+import { need, needOneOf } from "../domain/validation.js";
 import { isTimeScale, TIME_SCALE_RANGE, type Clock } from "../runtime/clock.js";
 import type { IdempotentAnswer, IdempotentRequest, RunIdempotently } from "./idempotency.js";
 
@@ -110,12 +110,11 @@ export function createInstanceRegistry({ clock, ids, runIdempotently, start }: I
   };
 
   return {
-    /** `POST /v1/sandbox/instances`: checks the body, starts the instance, answers once it serves (replayed by its Idempotency-Key). */
-    create(request: IdempotentRequest): Promise<IdempotentAnswer> {
+    /** `POST /v1/sandbox/instances` with its validated body: starts the instance, answers once it serves (replayed by its Idempotency-Key). */
+    create(request: IdempotentRequest, input: InstanceInput): Promise<IdempotentAnswer> {
       return runIdempotently.prepared(
         request,
         async () => {
-          const input = parseOrThrow(createInstanceSchema, request.body);
           if (start === undefined) {
             throw new ApiError("nested_instance", "This paysim is an instance another paysim started, and cannot start instances of its own: send this request to the paysim that started it.");
           }

@@ -5,7 +5,7 @@ import type { EventType } from "../domain/events.js";
 import type { Clock } from "../runtime/clock.js";
 import type { Store } from "../store/index.js";
 import type { StoredEvent } from "../store/repos/events.js";
-import type { EventResource } from "./events.js";
+import type { EventResource } from "../contracts/events.js";
 
 export interface NewEvent {
   companyId: string;

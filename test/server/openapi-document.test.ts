@@ -2,7 +2,7 @@ import { Validator } from "@seriousme/openapi-schema-validator";
 import { describe, expect, it } from "vitest";
 import * as z from "zod";
 import { openApiDocument } from "../../src/server/openapi/document.js";
-import type { Operation } from "../../src/server/openapi/operation.js";
+import type { OperationDoc as Operation } from "../../src/server/operations/define.js";
 import { usePaysim, usePaysimApp } from "../helpers/disposables.js";
 import type { TestPaysim } from "../helpers/paysim.js";
 

@@ -3,7 +3,7 @@ import type { Context, Hono } from "hono";
 import type { JSX } from "hono/jsx/jsx-runtime";
 import { ApiError } from "../../domain/errors.js";
 import { maskText } from "../../domain/masking.js";
-import type { IdempotentRequest } from "../../services/idempotency.js";
+import { invoke } from "../operations/invoke.js";
 import type { Company } from "../../store/repos/companies.js";
 import { styleNonce } from "../checkout-security.js";
 import type { AppDeps, AppEnv } from "../env.js";
@@ -49,8 +49,8 @@ export interface DashboardKit {
   message(c: DashboardContext, title: string, text: string, status: PageStatus): Promise<Response>;
   /**
    * The posted form (already read once by the CSRF check; Hono keeps the parsed body). Its values
-   * reach paysim as an API body would, through the service that masks it (faults.add,
-   * createEndpoint); what a page shows back of them (a notice, a message) is masked when shown.
+   * reach paysim as an API body would, through `call`, which masks and validates them as the API
+   * does; what a page shows back of them (a notice, a message) is masked when shown.
    */
   form(c: DashboardContext): Promise<Form>;
   /**
@@ -59,10 +59,10 @@ export interface DashboardKit {
    */
   act(c: DashboardContext, back: string, action: () => Promise<string> | string): Promise<Response>;
   /**
-   * The request the API's idempotency layer would see for this change: the same
-   * path and body, no Idempotency-Key (a form post is not retried by a client).
+   * Makes an operation's call for this signed-in company, as the API would for the same body
+   * (operations/invoke.ts): one definition serves the route and the button.
    */
-  apiRequest(c: DashboardContext, path: string, body: Record<string, unknown>): IdempotentRequest;
+  call(c: DashboardContext, operation: Parameters<typeof invoke>[0], input?: Parameters<typeof invoke>[2]): Promise<Record<string, unknown>>;
 }
 
 /** This request's `req_…` id. */
@@ -152,13 +152,6 @@ export function createKit(deps: AppDeps, auth: DashboardAuth): DashboardKit {
       }
       return c.redirect(linkTo(c, back), 303);
     },
-    apiRequest: (c, path, body) => ({
-      companyId: companyOf(c).id,
-      requestId: requestIdOf(c),
-      method: "POST",
-      path,
-      body,
-      idempotencyKey: undefined,
-    }),
+    call: (c, operation, input) => invoke(operation, { deps, company: companyOf(c), requestId: requestIdOf(c) }, input),
   };
 }

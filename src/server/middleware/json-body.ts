@@ -2,7 +2,7 @@ import type { Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { createMiddleware } from "hono/factory";
 import { ApiError } from "../../domain/errors.js";
-import { isDroppedField, maskInput } from "../../domain/masking.js";
+import { maskRequestBody } from "../../domain/masking.js";
 import { refuseIllFormedText } from "../../domain/validation.js";
 import type { AppEnv } from "../env.js";
 import { refuseRepeated } from "../guards/repeated-header.js";
@@ -94,17 +94,5 @@ function parseJsonObject(bytes: Uint8Array, contentType: string | undefined): Re
   }
   // Only a JSON \u escape can make a lone surrogate: the fatal decoder refuses any bytes that encode one.
   if (text.includes("\\u")) refuseIllFormedText(parsed as Record<string, unknown>);
-  return maskedBody(parsed as Record<string, unknown>);
-}
-
-/**
- * The body with card data masked: its strings, never its numbers, which validation then
- * reads as the numbers they are. Masking drops a top-level cvv, but it is still
- * a field no call accepts: its name (never its value) is kept so that validation
- * refuses it instead of silently ignoring it.
- */
-function maskedBody(parsed: Record<string, unknown>): Record<string, unknown> {
-  const masked = maskInput(parsed) as Record<string, unknown>;
-  for (const key of Object.keys(parsed)) if (isDroppedField(key)) masked[key] = "[removed]";
-  return masked;
+  return maskRequestBody(parsed as Record<string, unknown>);
 }

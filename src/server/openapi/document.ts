@@ -1,15 +1,13 @@
 import * as z from "zod";
-import { withRequestIdSchema } from "../../domain/answer-schemas.js";
 import type { ErrorCode } from "../../domain/errors.js";
-import { eventSchema } from "../../services/events.js";
-import { webhookEndpointSchema } from "../../services/webhook-endpoints.js";
-import { PAYMENT_INTENT_SHAPE } from "../../store/repos/payment-intents.js";
-import { PAYOUT_SHAPE } from "../../store/repos/payouts.js";
+import { deliveryAttemptSchema, deliverySchema, eventSchema } from "../../contracts/events.js";
+import { paymentIntentAnswer, paymentIntentSchema } from "../../contracts/payment-intents.js";
+import { payoutAnswer, payoutSchema } from "../../contracts/payouts.js";
+import { webhookEndpointAnswer, webhookEndpointSchema } from "../../contracts/webhook-endpoints.js";
 import { VERSION } from "../../version.js";
-import { deliveryAttemptSchema, deliverySchema } from "../../webhooks/deliveries-view.js";
 import { codesOfStatus, errorBodySchema, HTTP_STATUS } from "../errors.js";
 import { KEY_SHAPE } from "../middleware/idempotency-key.js";
-import type { MountedOperation } from "./operation.js";
+import type { OperationDoc } from "../operations/define.js";
 
 /** A JSON value of the document (the OpenAPI 3.1 objects are plain JSON). */
 type Json = Record<string, unknown>;
@@ -33,15 +31,15 @@ const SECURITY_SCHEME = "secretKey";
  * after its operation; a resource missing here is described all the same.
  */
 const NAMED_RESOURCES: readonly [string, z.ZodType][] = [
-  ["PaymentIntent", PAYMENT_INTENT_SHAPE.schema],
-  ["PaymentIntentAnswer", withRequestIdSchema(PAYMENT_INTENT_SHAPE.schema)],
-  ["Payout", PAYOUT_SHAPE.schema],
-  ["PayoutAnswer", withRequestIdSchema(PAYOUT_SHAPE.schema)],
+  ["PaymentIntent", paymentIntentSchema],
+  ["PaymentIntentAnswer", paymentIntentAnswer],
+  ["Payout", payoutSchema],
+  ["PayoutAnswer", payoutAnswer],
   ["Event", eventSchema],
   ["Delivery", deliverySchema],
   ["DeliveryAttempt", deliveryAttemptSchema],
   ["WebhookEndpoint", webhookEndpointSchema],
-  ["WebhookEndpointAnswer", withRequestIdSchema(webhookEndpointSchema)],
+  ["WebhookEndpointAnswer", webhookEndpointAnswer],
 ];
 
 /** Headers some error statuses carry (docs/api.md and docs/faults.md). */
@@ -55,7 +53,7 @@ const ERROR_HEADERS: Partial<Record<number, Record<string, string>>> = {
 export const OPERATION_OWN_CODES: readonly ErrorCode[] = ["instance_limit", "nested_instance", "wait_timeout", "shutting_down"];
 
 /** The codes an operation's features decide on; every other code (Host, a bug or a `server_error` fault) may answer any operation. */
-function decidedCodes(operation: MountedOperation): Partial<Record<ErrorCode, boolean>> {
+function decidedCodes(operation: OperationDoc): Partial<Record<ErrorCode, boolean>> {
   const takesInput = operation.body !== undefined || operation.query !== undefined || operation.idempotencyKey !== undefined;
   const own = Object.fromEntries(OPERATION_OWN_CODES.map((code) => [code, operation.ownErrors?.includes(code) === true]));
   return {
@@ -72,7 +70,7 @@ function decidedCodes(operation: MountedOperation): Partial<Record<ErrorCode, bo
 }
 
 /** The error statuses `operation` may answer, in order. */
-function errorStatuses(operation: MountedOperation): number[] {
+function errorStatuses(operation: OperationDoc): number[] {
   const decided = decidedCodes(operation);
   const codes = (Object.keys(HTTP_STATUS) as ErrorCode[]).filter((code) => decided[code] ?? true);
   return [...new Set(codes.map((code) => HTTP_STATUS[code]))].sort((a, b) => a - b);
@@ -138,7 +136,7 @@ const requestIdHeader = { "Request-Id": { description: "This request's id (`req_
  * validate with and answer from: request bodies and parameters as zod reads input, answers as
  * it writes output. `servers` is left empty for the caller: the base URL is the instance's own.
  */
-export function openApiDocument(operations: readonly MountedOperation[]): OpenApiDocument {
+export function openApiDocument(operations: readonly OperationDoc[]): OpenApiDocument {
   const output = namingRegistry();
   const input = namingRegistry();
   for (const [name, schema] of NAMED_RESOURCES) output.name(schema, name);
@@ -226,7 +224,7 @@ export function openApiDocument(operations: readonly MountedOperation[]): OpenAp
 }
 
 /** The document's own operation: the one /v1 call that needs no key (docs/api.md). */
-export const OPENAPI_OPERATION: MountedOperation = {
+export const OPENAPI_OPERATION: OperationDoc = {
   operationId: "getOpenApiDocument",
   method: "get",
   path: "/v1/openapi.json",

@@ -1,9 +1,6 @@
 /** @jsxImportSource hono/jsx */
-import { ApiError } from "../../../domain/errors.js";
-import { parseOrThrow } from "../../../domain/validation.js";
-import { ClockRangeError } from "../../../runtime/clock.js";
-import { clockAdvanceInput } from "../../contracts/sandbox.js";
-import { linkTo, type DashboardApp, type DashboardKit } from "../kit.js";
+import { advanceClock } from "../../operations/sandbox.js";
+import { given, linkTo, type DashboardApp, type DashboardKit } from "../kit.js";
 import { Csrf, PageHead, Time } from "../views/parts.js";
 
 /** The advance buttons docs/dashboard.md asks for. */
@@ -15,8 +12,8 @@ const ADVANCES = [
 ] as const;
 
 /** The instance's clock: now, offset, scale, and advance buttons (the clock is shared by every company). */
-export function clockPage(app: DashboardApp, { deps, page, act, form: readForm }: DashboardKit) {
-  const { clock, advanceClock } = deps;
+export function clockPage(app: DashboardApp, { deps, page, act, call, form: readForm }: DashboardKit) {
+  const { clock } = deps;
 
   app.get("/clock", (c) => {
     const csrf = c.get("session").csrf;
@@ -51,19 +48,13 @@ export function clockPage(app: DashboardApp, { deps, page, act, form: readForm }
     return page(c, { title: "Clock", section: "clock" }, body);
   });
 
-  /** As `POST /v1/sandbox/clock/advance`. */
+  /** `POST /v1/sandbox/clock/advance`, from a button. */
   app.post("/clock/advance", async (c) => {
     const form = await readForm(c);
     return act(c, "/clock", async () => {
       const text = form.get("seconds");
-      const { seconds } = parseOrThrow(clockAdvanceInput, { seconds: text === undefined ? undefined : Number(text) });
-      try {
-        await advanceClock(seconds);
-      } catch (error) {
-        if (error instanceof ClockRangeError) throw new ApiError("invalid_request", error.message, "seconds");
-        throw error;
-      }
-      return `Advanced ${seconds} s: it is now ${clock.nowIso()}.`;
+      const answer = await call(c, advanceClock, { body: given({ seconds: text === undefined ? undefined : Number(text) }) });
+      return `Advanced ${Number(text)} s: it is now ${String(answer.now)}.`;
     });
   });
 }

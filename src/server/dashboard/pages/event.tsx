@@ -2,10 +2,10 @@
 import { ApiError } from "../../../domain/errors.js";
 import { eventResource } from "../../../services/events.js";
 import type { DeliveryView } from "../../../webhooks/deliveries-view.js";
-import { deliveriesOf } from "../../../webhooks/deliveries-view.js";
 import { signaturesSent } from "../../../webhooks/sent-signatures.js";
 import { VERSION } from "../../../version.js";
 import { baseOf, companyOf, linkTo, type DashboardApp, type DashboardKit } from "../kit.js";
+import { resendEvent } from "../../operations/events.js";
 import { listedEvent } from "../reads.js";
 import { LIVE_SCRIPT } from "../views/live-script.js";
 import { deliveryLabel, objectIdOf } from "../views/event-parts.js";
@@ -73,8 +73,8 @@ function SignaturesSent({ signatures }: { signatures: readonly (string | null)[]
 }
 
 /** One event: its data, each delivery with every attempt, the headers sent, and Resend. */
-export function eventPage(app: DashboardApp, { deps, page, act, apiRequest }: DashboardKit) {
-  const { store, runIdempotently, outbox } = deps;
+export function eventPage(app: DashboardApp, { deps, page, act, call }: DashboardKit) {
+  const { store } = deps;
 
   const find = (companyId: string, id: string) => {
     const event = store.events.byId(companyId, id);
@@ -138,17 +138,11 @@ export function eventPage(app: DashboardApp, { deps, page, act, apiRequest }: Da
     return page(c, { title: event.type, section: "events", script: LIVE_SCRIPT }, body);
   });
 
-  /** As `POST /v1/events/:id/resend`: a new delivery to every endpoint listening now. */
-  app.post("/events/:id/resend", (c) => {
-    const id = c.req.param("id");
-    return act(c, `/events/${id}`, async () => {
-      const company = companyOf(c);
-      await runIdempotently(apiRequest(c, `/v1/events/${id}/resend`, {}), () => {
-        const event = find(company.id, id);
-        outbox.enqueue(event);
-        return { status: 200, resource: { ...eventResource(event), deliveries: deliveriesOf(store, event.id) }, keepsRequestId: true };
-      });
+  /** `POST /v1/events/:id/resend`, from the Resend button: a new delivery to every endpoint listening now. */
+  app.post("/events/:id/resend", (c) =>
+    act(c, `/events/${c.req.param("id")}`, async () => {
+      await call(c, resendEvent, { params: { id: c.req.param("id") } });
       return "Resent: a new delivery goes to every endpoint listening for this event.";
-    });
-  });
+    }),
+  );
 }

@@ -1,6 +1,7 @@
 /** @jsxImportSource hono/jsx */
 import { DEFAULT_TIMEOUT_MS, FAULT_KINDS, FAULT_METHODS, MAX_FAULT_LATENCY_MS, MAX_FAULT_TIMES } from "../../../domain/faults.js";
-import type { FaultResource } from "../../../services/faults.js";
+import type { FaultResource } from "../../../contracts/faults.js";
+import { addFaultRule, clearFaultRules, deleteFaultRule } from "../../operations/sandbox.js";
 import { baseOf, companyOf, formNumber, given, linkTo, type DashboardApp, type DashboardKit, type Form } from "../kit.js";
 import { Csrf, NumberField, PageHead, PostButton, Time } from "../views/parts.js";
 
@@ -96,7 +97,7 @@ function ruleInput(form: Form): Record<string, unknown> {
 }
 
 /** Faults (docs/faults.md): the company's rules; add, remove one, clear all, through the same rules as `/v1/sandbox/faults`. */
-export function faultsPage(app: DashboardApp, { deps, page, act, form: readForm }: DashboardKit) {
+export function faultsPage(app: DashboardApp, { deps, page, act, call, form: readForm }: DashboardKit) {
   const { faults } = deps;
 
   app.get("/faults", (c) => {
@@ -129,25 +130,25 @@ export function faultsPage(app: DashboardApp, { deps, page, act, form: readForm 
   /** As `POST /v1/sandbox/faults`. */
   app.post("/faults", async (c) => {
     const form = await readForm(c);
-    return act(c, "/faults", () => {
-      const rule = faults.add(companyOf(c).id, ruleInput(form));
+    return act(c, "/faults", async () => {
+      const rule = (await call(c, addFaultRule, { body: ruleInput(form) })) as FaultResource;
       return `Added ${rule.id}: ${rule.fault} on ${matchText(rule)}, ${rule.times === 1 ? "once" : `${rule.times} times`}.`;
     });
   });
 
   /** As `DELETE /v1/sandbox/faults/:id`. */
   app.post("/faults/:id/delete", (c) =>
-    act(c, "/faults", () => {
+    act(c, "/faults", async () => {
       const id = c.req.param("id");
-      faults.remove(companyOf(c).id, id);
+      await call(c, deleteFaultRule, { params: { id } });
       return `Removed ${id}.`;
     }),
   );
 
   /** As `DELETE /v1/sandbox/faults`. */
   app.post("/faults/clear", (c) =>
-    act(c, "/faults", () => {
-      const removed = faults.clear(companyOf(c).id);
+    act(c, "/faults", async () => {
+      const removed = Number((await call(c, clearFaultRules)).deleted);
       return `Cleared ${removed === 1 ? "1 rule" : `${removed} rules`}.`;
     }),
   );

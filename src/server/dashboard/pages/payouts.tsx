@@ -1,10 +1,9 @@
 /** @jsxImportSource hono/jsx */
 import { formatAmount } from "../../../domain/money.js";
-import { parseOrThrow } from "../../../domain/validation.js";
 import { movesFrom, type PayoutStatus } from "../../../domain/payout.js";
 import type { PayoutResource } from "../../../store/repos/payouts.js";
-import { payoutTransitionInput } from "../../contracts/sandbox.js";
-import { baseOf, companyOf, linkTo, type DashboardApp, type DashboardKit } from "../kit.js";
+import { transitionPayout } from "../../operations/payouts.js";
+import { baseOf, companyOf, given, linkTo, type DashboardApp, type DashboardKit } from "../kit.js";
 import { eventsAbout, PAGE_SIZE } from "../reads.js";
 import { EventsTable } from "../views/event-parts.js";
 import { Csrf, ListCard, PageHead, Pill, Time } from "../views/parts.js";
@@ -44,8 +43,8 @@ function MoveButtons({ payout, csrf, action }: { payout: PayoutResource; csrf: s
 }
 
 /** Payouts, newest first, and one payout with its events and its drawn moves as buttons. */
-export function payoutsPage(app: DashboardApp, { deps, page, act, apiRequest, form: kitForm }: DashboardKit) {
-  const { store, payouts, runIdempotently } = deps;
+export function payoutsPage(app: DashboardApp, { deps, page, act, call, form: kitForm }: DashboardKit) {
+  const { store, payouts } = deps;
 
   app.get("/payouts", (c) => {
     const company = companyOf(c);
@@ -112,22 +111,13 @@ export function payoutsPage(app: DashboardApp, { deps, page, act, apiRequest, fo
     return page(c, { title: payout.reference, section: "payouts" }, body);
   });
 
-  /** As `POST /v1/sandbox/payouts/:id/transition`: one drawn move, refused in words otherwise. */
+  /** `POST /v1/sandbox/payouts/:id/transition`, from a move button. */
   app.post("/payouts/:id/transition", async (c) => {
     const id = c.req.param("id");
     const form = await kitForm(c);
     return act(c, `/payouts/${id}`, async () => {
-      const company = companyOf(c);
-      const input: Record<string, unknown> = { to: form.get("to") };
-      const amount = amountField(form.get("amount"));
-      if (amount !== undefined) input.amount = amount;
-      const answer = await runIdempotently(apiRequest(c, `/v1/sandbox/payouts/${id}/transition`, input), (work) => {
-        const row = payouts.get(company.id, id);
-        const parsed = parseOrThrow(payoutTransitionInput, input);
-        return { status: 200, resource: payouts.toResource(payouts.moveManually(work, row, parsed.to, parsed.amount)) };
-      });
-      const moved = JSON.parse(answer.text) as PayoutResource;
-      return `Moved to ${moved.status.replace(/_/g, " ")}.`;
+      const moved = await call(c, transitionPayout, { params: { id }, body: given({ to: form.get("to"), amount: amountField(form.get("amount")) }) });
+      return `Moved to ${String(moved.status).replace(/_/g, " ")}.`;
     });
   });
 }

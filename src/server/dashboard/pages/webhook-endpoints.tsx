@@ -1,8 +1,8 @@
 /** @jsxImportSource hono/jsx */
 import { DELAY_MAX_MS, type Chaos } from "../../../domain/chaos.js";
-import { ApiError } from "../../../domain/errors.js";
 import { EVENT_TYPES } from "../../../domain/events.js";
-import { createEndpoint, toEndpointResource, type WebhookEndpointResource } from "../../../services/webhook-endpoints.js";
+import { toEndpointResource, type WebhookEndpointResource } from "../../../services/webhook-endpoints.js";
+import { createWebhookEndpoint, deleteWebhookEndpoint, endpointOf } from "../../operations/webhook-endpoints.js";
 import { baseOf, companyOf, formNumber, given, linkTo, type DashboardApp, type DashboardContext, type DashboardKit, type Form } from "../kit.js";
 import { Csrf, NumberField, PageHead, PostButton, Time } from "../views/parts.js";
 
@@ -102,14 +102,9 @@ function AddEndpoint({ csrf, action }: { csrf: string; action: string }) {
 }
 
 /** Webhook endpoints: list, add (URL, event types, chaos), delete, reveal a signing secret. */
-export function webhookEndpointsPage(app: DashboardApp, { deps, page, act, apiRequest, form: readForm }: DashboardKit) {
-  const { store, runIdempotently, outbox } = deps;
-
-  const find = (companyId: string, id: string) => {
-    const row = store.webhookEndpoints.byId(companyId, id);
-    if (!row) throw new ApiError("not_found", `No such webhook endpoint: "${id}".`);
-    return row;
-  };
+export function webhookEndpointsPage(app: DashboardApp, { deps, page, act, call, form: readForm }: DashboardKit) {
+  const { store } = deps;
+  const find = (c: DashboardContext) => endpointOf({ deps, company: companyOf(c), requestId: c.get("requestId"), params: { id: c.req.param("id") ?? "" } });
 
   function show(c: DashboardContext, revealed?: string) {
     const company = companyOf(c);
@@ -132,30 +127,27 @@ export function webhookEndpointsPage(app: DashboardApp, { deps, page, act, apiRe
 
   app.get("/webhook_endpoints", (c) => show(c));
 
-  /** As `POST /v1/webhook_endpoints`. */
+  /** `POST /v1/webhook_endpoints`, from the form. */
   app.post("/webhook_endpoints", async (c) => {
     const form = await readForm(c);
     return act(c, "/webhook_endpoints", async () => {
-      const company = companyOf(c);
       const events = form.all("enabled_events");
-      const input = given({ url: form.get("url") ?? "", enabled_events: events.length > 0 ? events : undefined, chaos: chaosInput(form) });
-      const answer = await runIdempotently(apiRequest(c, "/v1/webhook_endpoints", input), () => ({ status: 201, resource: createEndpoint(deps, company.id, input) }));
-      const created = JSON.parse(answer.text) as WebhookEndpointResource;
+      const body = given({ url: form.get("url") ?? "", enabled_events: events.length > 0 ? events : undefined, chaos: chaosInput(form) });
+      const created = (await call(c, createWebhookEndpoint, { body })) as WebhookEndpointResource;
       const chaos = created.chaos ? ` with chaos (${chaosSummary(created.chaos)})` : "";
       return `Added ${created.url}${chaos}. Use Reveal to copy its signing secret.`;
     });
   });
 
-  /** As `DELETE /v1/webhook_endpoints/:id`: its pending deliveries stop. */
+  /** `DELETE /v1/webhook_endpoints/:id`, from the Delete button: its pending deliveries stop. */
   app.post("/webhook_endpoints/:id/delete", (c) =>
-    act(c, "/webhook_endpoints", () => {
-      const company = companyOf(c);
-      const row = find(company.id, c.req.param("id"));
-      outbox.removeEndpoint(company.id, row.id);
+    act(c, "/webhook_endpoints", async () => {
+      const row = find(c);
+      await call(c, deleteWebhookEndpoint, { params: { id: row.id } });
       return `Deleted ${row.url}; its pending deliveries stop.`;
     }),
   );
 
   /** The list with one secret shown: a POST, so a secret never sits in a URL or the history. */
-  app.post("/webhook_endpoints/:id/reveal", (c) => show(c, find(companyOf(c).id, c.req.param("id")).id));
+  app.post("/webhook_endpoints/:id/reveal", (c) => show(c, find(c).id));
 }

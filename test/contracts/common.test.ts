@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { refusal } from "../helpers/errors.js";
 import { z } from "zod";
 import { parseOrThrow } from "../../src/domain/validation.js";
-import { limitSchema, oneOfQuery } from "../../src/server/query-schemas.js";
+import { limitSchema, oneOfQuery } from "../../src/contracts/common.js";
 
 describe("limitSchema", () => {
   it.each([

@@ -1,22 +1,18 @@
-import { Hono } from "hono";
+/** The contract of /v1/sandbox/coverage (docs/testing.md, "Coverage"). */
 import * as z from "zod";
-import { timestampSchema, withRequestIdSchema } from "../../domain/answer-schemas.js";
-import { parseOrThrow } from "../../domain/validation.js";
-import { COVERAGE_AREAS, type CoverageCatalogue, type CoverageReport } from "../../services/coverage.js";
-import { companyOf, type AppDeps, type AppEnv } from "../env.js";
-import { singleQuery } from "../list-query.js";
-import type { Operation } from "../openapi/operation.js";
-import { resourceResponse } from "../respond.js";
+import { timestampSchema } from "../domain/answer-schemas.js";
 
-/** The report takes no query: a typo must not pass unnoticed. */
-const noQuery = z.strictObject({});
+/** The areas of the report, in its order. */
+export const COVERAGE_AREAS = ["operations", "transitions", "events", "webhooks", "errors", "faults"] as const;
+/** One area of the coverage report: "operations", "transitions", "events", "webhooks", "errors" or "faults". */
+export type CoverageArea = (typeof COVERAGE_AREAS)[number];
 
 const tally = z.record(z.string(), z.number().int().min(0));
 const byMachine = z.strictObject({ payment_intent: tally, payout: tally });
 const byArea = <T extends z.ZodType>(value: T) => z.strictObject(Object.fromEntries(COVERAGE_AREAS.map((area) => [area, value])) as Record<(typeof COVERAGE_AREAS)[number], T>);
 
 /** What `GET /v1/sandbox/coverage` answers (docs/testing.md, "Coverage"). */
-const coverageSchema = z.strictObject({
+export const coverageSchema = z.strictObject({
   object: z.literal("coverage"),
   version: z.literal(1),
   since: timestampSchema,
@@ -32,7 +28,7 @@ const coverageSchema = z.strictObject({
 });
 
 /** The report the example shows: a suite that created and captured one payment intent. */
-const EXAMPLE: CoverageReport & { request_id: string } = {
+export const COVERAGE_EXAMPLE: z.infer<typeof coverageSchema> & { request_id: string } = {
   object: "coverage",
   version: 1,
   since: "2025-01-01T12:00:00.000Z",
@@ -55,25 +51,3 @@ const EXAMPLE: CoverageReport & { request_id: string } = {
   request_id: "req_7hTq2WbX9mKc4LrN0ZpYs3Ad",
 };
 
-/** The operation below, for the OpenAPI document (docs/api.md). */
-export const COVERAGE_OPERATIONS: readonly Operation[] = [
-  {
-    operationId: "getCoverage",
-    method: "get",
-    path: "/coverage",
-    summary: "What this company's calls, state moves, events, webhooks, errors and faults went through, and what they left out",
-    query: noQuery,
-    answers: { 200: withRequestIdSchema(coverageSchema) },
-    example: { answer: EXAMPLE },
-  },
-];
-
-/** /v1/sandbox/coverage: the caller's company's coverage report (docs/testing.md, "Coverage"). */
-export function sandboxCoverageRoutes({ coverage }: AppDeps, catalogue: () => CoverageCatalogue) {
-  const app = new Hono<AppEnv>();
-  app.get("/coverage", (c) => {
-    parseOrThrow(noQuery, singleQuery(c));
-    return resourceResponse(c, coverage.report(companyOf(c).id, catalogue()));
-  });
-  return app;
-}

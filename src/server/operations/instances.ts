@@ -1,16 +1,8 @@
-import { Hono } from "hono";
-import * as z from "zod";
-import { withRequestIdSchema } from "../../domain/answer-schemas.js";
-import { parseOrThrow } from "../../domain/validation.js";
+import { listEnvelopeSchema, noQuery, withRequestIdSchema } from "../../contracts/common.js";
 import { createdInstanceSchema, createInstanceSchema, deletedInstanceSchema, instanceSchema } from "../../services/instances.js";
-import { companyOf, type AppDeps, type AppEnv } from "../env.js";
-import { idempotencyKey } from "../middleware/idempotency-key.js";
-import { jsonBody } from "../middleware/json-body.js";
-import { singleQuery } from "../list-query.js";
-import type { Operation } from "../openapi/operation.js";
-import { changeRequest, idempotentResponse, listEnvelopeSchema, listResponse, resourceResponse } from "../respond.js";
+import { defineAction } from "./define.js";
 
-const noQuery = z.strictObject({});
+const PATH = "/v1/sandbox/instances";
 
 /** The instance the examples show. */
 const EXAMPLE = {
@@ -23,12 +15,12 @@ const EXAMPLE = {
 } as const;
 const EXAMPLE_REQUEST_ID = "req_7hTq2WbX9mKc4LrN0ZpYs3Ad";
 
-/** The operations below, for the OpenAPI document (docs/api.md). */
-export const INSTANCE_OPERATIONS: readonly Operation[] = [
-  {
+/** /v1/sandbox/instances: whole paysims started by this one, one per test worker (docs/testing.md, "Instances"). */
+export const INSTANCE_OPERATIONS = [
+  defineAction({
     operationId: "createInstance",
     method: "post",
-    path: "/",
+    path: PATH,
     summary: "Start another whole paysim in this process, on its own port, with its own in-memory data",
     body: createInstanceSchema,
     idempotencyKey: "required",
@@ -38,38 +30,25 @@ export const INSTANCE_OPERATIONS: readonly Operation[] = [
       body: { name: "Worker 3", currency: "EUR", secret_key: "sk_test_worker_3", forward_to: ["http://127.0.0.1:3000/webhooks"], webhook_secret: "whsec_worker_3", payouts: "manual" },
       answer: { ...EXAMPLE, dashboard_login_url: "http://127.0.0.1:53412/dashboard/login/4yQ0p7rTnV2xK9cB1mZsLw", request_id: EXAMPLE_REQUEST_ID },
     },
-  },
-  {
+    act: ({ deps, request, body }) => ({ idempotent: deps.instances.create(request, body) }),
+  }),
+  defineAction({
     operationId: "listInstances",
     method: "get",
-    path: "/",
+    path: PATH,
     summary: "List the running instances this company started, oldest first",
     query: noQuery,
     answers: { 200: listEnvelopeSchema(instanceSchema) },
     example: { answer: { object: "list", data: [EXAMPLE], has_more: false, request_id: EXAMPLE_REQUEST_ID } },
-  },
-  {
+    act: ({ deps, company }) => ({ list: deps.instances.list(company.id).map((instance) => JSON.stringify(instance)), hasMore: false }),
+  }),
+  defineAction({
     operationId: "deleteInstance",
     method: "delete",
-    path: "/:id",
+    path: `${PATH}/:id`,
     summary: "Stop an instance: its port closes and its data is gone",
     answers: { 200: withRequestIdSchema(deletedInstanceSchema) },
     example: { answer: { id: EXAMPLE.id, object: "instance", deleted: true, request_id: EXAMPLE_REQUEST_ID } },
-  },
+    act: async ({ deps, company, params }) => ({ resource: await deps.instances.stop(company.id, params.id!) }),
+  }),
 ];
-
-/** /v1/sandbox/instances: whole paysims started by this one, one per test worker (docs/testing.md, "Instances"). */
-export function instanceRoutes({ instances }: AppDeps) {
-  const app = new Hono<AppEnv>();
-
-  app.post("/", jsonBody(), idempotencyKey({ required: true }), (c) => idempotentResponse(c, instances.create(changeRequest(c).request)));
-
-  app.get("/", (c) => {
-    parseOrThrow(noQuery, singleQuery(c));
-    return listResponse(c, instances.list(companyOf(c).id).map((instance) => JSON.stringify(instance)), false);
-  });
-
-  app.delete("/:id", async (c) => resourceResponse(c, await instances.stop(companyOf(c).id, c.req.param("id"))));
-
-  return app;
-}

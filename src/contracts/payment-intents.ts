@@ -1,0 +1,36 @@
+/** The contracts of /v1/payment_intents (docs/api.md). */
+import * as z from "zod";
+import { withRequestIdSchema } from "../domain/answer-schemas.js";
+import { CAPTURE_METHODS, PAYMENT_INTENT_STATES } from "../domain/payment-intent.js";
+import { amountSchema, currencySchema, descriptionSchema, need, needOneOf } from "../domain/validation.js";
+import { PAYMENT_INTENT_SHAPE, type PaymentIntentResource } from "../store/repos/payment-intents.js";
+import { listQuerySchema, noBody } from "./common.js";
+
+/**
+ * A payment intent as the API shows it. Its schema is made from the same field list as the
+ * store's two JSON forms of it (store/resource-shape.ts), so the three cannot drift apart.
+ */
+export const paymentIntentSchema = PAYMENT_INTENT_SHAPE.schema;
+export type { PaymentIntentResource };
+
+export const paymentIntentAnswer = withRequestIdSchema(paymentIntentSchema);
+
+/** `POST /v1/payment_intents`. */
+export const createPaymentIntentInput = z.strictObject({
+  amount: amountSchema,
+  currency: currencySchema.optional(),
+  description: descriptionSchema.optional(),
+  capture_method: z.enum(CAPTURE_METHODS, { error: needOneOf("capture_method", CAPTURE_METHODS) }).optional(),
+});
+
+/** `POST /v1/payment_intents/:id/authorize`. */
+export const authorizeInput = z.strictObject({
+  payment_method: z.string({ error: need("payment_method", "a test payment method such as \"pm_card_visa\"") }).optional(),
+});
+
+/** `POST /v1/payment_intents/:id/capture` and `/cancel` take no body. */
+export const captureInput = noBody;
+export const cancelInput = noBody;
+
+/** `GET /v1/payment_intents`'s query. */
+export const listPaymentIntentsQuery = listQuerySchema({ name: "state", values: PAYMENT_INTENT_STATES });

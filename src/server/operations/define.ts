@@ -1,0 +1,113 @@
+import type { Context } from "hono";
+import type * as z from "zod";
+import type { ErrorCode } from "../../domain/errors.js";
+import type { ChangeResult, IdempotentAnswer, IdempotentRequest } from "../../services/idempotency.js";
+import type { Work } from "../../services/unit-of-work.js";
+import type { Company } from "../../store/repos/companies.js";
+import type { AppDeps, AppEnv } from "../env.js";
+
+/**
+ * One operation of the /v1 API, defined once: its method and path, what it takes (body schema,
+ * query schema, Idempotency-Key), what it does (one service call), what it answers, and an
+ * example. Everything else comes from this definition: the Hono route (mount.ts), the dashboard's
+ * action for it (invoke.ts), the OpenAPI entry (openapi/document.ts), the coverage catalogue,
+ * and the CLI's types (its schemas live in src/contracts/).
+ *
+ * Every operation runs the same steps in the same order (docs/api.md, "Errors"): the body is
+ * read and masked, the Idempotency-Key checked, an earlier answer under the key replayed, then the
+ * object the call acts on found (404), then the body validated (400), then the call made.
+ */
+export interface OperationDoc {
+  /** A name for the operation, unique in the API: generated clients call it by this name. */
+  operationId: string;
+  method: "get" | "post" | "delete";
+  /** The whole path in Hono's syntax (`/v1/payouts/:id/transition`). */
+  path: string;
+  summary: string;
+  /** The schema the JSON body is validated with; absent: the operation takes no body. A body is optional when `{}` passes it. */
+  body?: z.ZodType;
+  /** The strict object the query string is validated with; absent: the query is not read. */
+  query?: z.ZodType;
+  /** The Idempotency-Key header: required or optional; absent: not read. */
+  idempotencyKey?: "required" | "optional";
+  /** The success answers: HTTP status → the schema of the JSON sent. */
+  answers: Partial<Record<200 | 201, z.ZodType>>;
+  /** True for the one operation that needs no key (the document itself). */
+  noKey?: boolean;
+  /** Error codes that only the operations naming them answer (OPERATION_OWN_CODES in openapi/document.ts). */
+  ownErrors?: readonly ErrorCode[];
+  /** An example request body (for an operation that takes one) and success answer, shown in the document. */
+  example?: { body?: unknown; answer: unknown };
+}
+
+/** What every step of an operation knows of its call. */
+export interface CallContext {
+  deps: AppDeps;
+  company: Company;
+  requestId: string;
+  /** The path's parameters (`id`). */
+  params: Readonly<Record<string, string>>;
+}
+
+/** A call with its validated body and query, and the object it acts on (`target`). */
+export interface Call<Body, Query, Target> extends CallContext {
+  body: Body;
+  query: Query;
+  target: Target;
+  /** The call as the idempotency layer sees it (for a service that runs it itself). */
+  request: IdempotentRequest;
+}
+
+/** What a read or an action answers: one resource, a page of a list given as JSON texts, or an idempotency answer made by the service. */
+export type Answer =
+  | { status?: 200 | 201; resource: object; keepsRequestId?: boolean }
+  | { list: readonly string[]; hasMore: boolean }
+  | { idempotent: Promise<IdempotentAnswer> };
+
+/** The parts every kind of operation has. */
+interface Defined<Body, Query, Target> extends OperationDoc {
+  body?: z.ZodType<Body>;
+  query?: z.ZodType<Query>;
+  /** The object the call acts on, found before the body is validated: an unknown id is a 404 whatever the body. */
+  target?: (call: CallContext) => Target;
+}
+
+/** A change: runs in one unit of work through the idempotency layer, so it is durable before it answers and done once per key. */
+export interface ChangeOperation<Body = unknown, Query = unknown, Target = undefined> extends Defined<Body, Query, Target> {
+  change(call: Call<Body, Query, Target> & { work: Work }): ChangeResult;
+}
+
+/** A read, or an action outside the idempotency layer (the clock, a reset, fault rules, instances). */
+export interface ActionOperation<Body = unknown, Query = unknown, Target = undefined> extends Defined<Body, Query, Target> {
+  act(call: Call<Body, Query, Target>): Answer | Promise<Answer>;
+}
+
+/**
+ * An operation that holds its HTTP request (the waits): it answers the connection itself, so it
+ * has no dashboard action. `serve` gets the validated call and Hono's context.
+ */
+export interface HeldOperation<Body = unknown, Query = unknown, Target = undefined> extends Defined<Body, Query, Target> {
+  held: true;
+  act(call: Call<Body, Query, Target>, http: Context<AppEnv>): Promise<Response>;
+}
+
+export type Operation = ChangeOperation<any, any, any> | ActionOperation<any, any, any> | HeldOperation<any, any, any>;
+
+/** Defines a change (see ChangeOperation); the identity, for the types of its call. */
+export function defineChange<Body = undefined, Query = undefined, Target = undefined>(operation: ChangeOperation<Body, Query, Target>): ChangeOperation<Body, Query, Target> {
+  return operation;
+}
+
+/** Defines a read or an action (see ActionOperation); the identity, for the types of its call. */
+export function defineAction<Body = undefined, Query = undefined, Target = undefined>(operation: ActionOperation<Body, Query, Target>): ActionOperation<Body, Query, Target> {
+  return operation;
+}
+
+/** Defines an operation that holds its request (see HeldOperation). */
+export function defineHeld<Body = undefined, Query = undefined, Target = undefined>(operation: HeldOperation<Body, Query, Target>): HeldOperation<Body, Query, Target> {
+  return operation;
+}
+
+export function isChange(operation: Operation): operation is ChangeOperation<any, any, any> {
+  return "change" in operation;
+}

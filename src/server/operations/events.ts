@@ -1,0 +1,76 @@
+import { listEnvelopeSchema, noBody } from "../../contracts/common.js";
+import { eventSchema, eventWithDeliveriesSchema, ingestInput, listEventsQuery } from "../../contracts/events.js";
+import { ApiError } from "../../domain/errors.js";
+import { eventResource } from "../../services/events.js";
+import { eventWithDeliveries } from "../../webhooks/deliveries-view.js";
+import { pageQuery } from "../list-query.js";
+import { defineAction, defineChange, type CallContext } from "./define.js";
+
+const PATH = "/v1/events";
+
+/** The event a call acts on: 404 before its body is read. */
+function eventOf({ deps, company, params }: CallContext) {
+  const event = deps.store.events.byId(company.id, params.id!);
+  if (!event) throw new ApiError("not_found", `No such event: "${params.id}".`);
+  return event;
+}
+
+/** A new delivery to every endpoint listening now, whatever happened to the earlier ones; the dashboard's Resend button makes this call. */
+export const resendEvent = defineChange({
+  operationId: "resendEvent",
+  method: "post",
+  path: `${PATH}/:id/resend`,
+  summary: "Deliver an event again to every endpoint listening now",
+  body: noBody,
+  idempotencyKey: "optional",
+  answers: { 200: eventWithDeliveriesSchema },
+  target: eventOf,
+  change: ({ deps: { store, outbox }, target }) => {
+    outbox.enqueue(target);
+    return { status: 200, resource: eventWithDeliveries(store, target), keepsRequestId: true };
+  },
+});
+
+/**
+ * /v1/events (docs/webhooks.md). An event's own `request_id` is the request that caused
+ * it, so a read answers with that one in the body; the `Request-Id` header names the read.
+ */
+export const EVENT_OPERATIONS = [
+  defineAction({
+    operationId: "listEvents",
+    method: "get",
+    path: PATH,
+    summary: "List events, newest first",
+    query: listEventsQuery,
+    answers: { 200: listEnvelopeSchema(eventSchema) },
+    act: ({ deps: { store }, company, query }) => {
+      const page = store.events.list(company.id, pageQuery(query, "type", company.id, store.events.seqOf));
+      return { list: page.json, hasMore: page.hasMore };
+    },
+  }),
+  defineAction({
+    operationId: "getEvent",
+    method: "get",
+    path: `${PATH}/:id`,
+    summary: "Read an event with its deliveries and their attempts",
+    answers: { 200: eventWithDeliveriesSchema },
+    act: (call) => ({ resource: eventWithDeliveries(call.deps.store, eventOf(call)), keepsRequestId: true }),
+  }),
+  resendEvent,
+];
+
+/** The seed's test-event ingestion: stored (masked) as a received event, then delivered. */
+export const ingestWebhookEvent = defineChange({
+  operationId: "ingestWebhookEvent",
+  method: "post",
+  path: "/v1/sandbox/webhook_ingest",
+  summary: "Record a test event and deliver it to the company's endpoints",
+  body: ingestInput,
+  idempotencyKey: "optional",
+  answers: { 201: eventSchema },
+  change: ({ work, company, body }) => {
+    const objectId = typeof body.data.id === "string" ? body.data.id : null;
+    const event = work.recordEvent({ companyId: company.id, type: body.type, objectId, data: body.data });
+    return { status: 201, resource: eventResource(event), keepsRequestId: true };
+  },
+});

@@ -1,0 +1,87 @@
+import {
+  authorizeInput,
+  cancelInput,
+  captureInput,
+  createPaymentIntentInput,
+  listPaymentIntentsQuery,
+  paymentIntentAnswer,
+  paymentIntentSchema,
+} from "../../contracts/payment-intents.js";
+import { listEnvelopeSchema } from "../../contracts/common.js";
+import { pageQuery } from "../list-query.js";
+import { defineAction, defineChange, type CallContext } from "./define.js";
+
+const PATH = "/v1/payment_intents";
+
+/** The payment intent a transition acts on: 404 before its body is read. */
+const intentOf = ({ deps, company, params }: CallContext) => deps.paymentIntents.get(company.id, params.id!);
+
+/** /v1/payment_intents: create, read, list, authorize, capture, cancel (docs/api.md). */
+export const PAYMENT_INTENT_OPERATIONS = [
+  defineChange({
+    operationId: "createPaymentIntent",
+    method: "post",
+    path: PATH,
+    summary: "Create a payment intent",
+    body: createPaymentIntentInput,
+    idempotencyKey: "required",
+    answers: { 201: paymentIntentAnswer },
+    change: ({ deps: { paymentIntents }, work, company, body }) => ({ status: 201, resource: paymentIntents.toResource(paymentIntents.create(work, company, body)) }),
+  }),
+  defineAction({
+    operationId: "listPaymentIntents",
+    method: "get",
+    path: PATH,
+    summary: "List payment intents, newest first",
+    query: listPaymentIntentsQuery,
+    answers: { 200: listEnvelopeSchema(paymentIntentSchema) },
+    act: ({ deps: { paymentIntents }, company, query }) => {
+      const page = paymentIntents.list(company.id, pageQuery(query, "state", company.id, paymentIntents.seqOf));
+      return { list: page.json, hasMore: page.hasMore };
+    },
+  }),
+  defineAction({
+    operationId: "getPaymentIntent",
+    method: "get",
+    path: `${PATH}/:id`,
+    summary: "Read a payment intent",
+    answers: { 200: paymentIntentAnswer },
+    act: (call) => ({ resource: call.deps.paymentIntents.toResource(intentOf(call)) }),
+  }),
+  defineChange({
+    operationId: "authorizePaymentIntent",
+    method: "post",
+    path: `${PATH}/:id/authorize`,
+    summary: "Authorize a payment intent",
+    body: authorizeInput,
+    idempotencyKey: "optional",
+    answers: { 200: paymentIntentAnswer },
+    target: intentOf,
+    change: ({ deps: { paymentIntents }, work, target, body }) => ({
+      status: 200,
+      resource: paymentIntents.toResource(paymentIntents.authorize(work, target, paymentIntents.cardForPaymentMethod(body.payment_method ?? "pm_card_visa"))),
+    }),
+  }),
+  defineChange({
+    operationId: "capturePaymentIntent",
+    method: "post",
+    path: `${PATH}/:id/capture`,
+    summary: "Capture a payment intent",
+    body: captureInput,
+    idempotencyKey: "optional",
+    answers: { 200: paymentIntentAnswer },
+    target: intentOf,
+    change: ({ deps: { paymentIntents }, work, target }) => ({ status: 200, resource: paymentIntents.toResource(paymentIntents.capture(work, target)) }),
+  }),
+  defineChange({
+    operationId: "cancelPaymentIntent",
+    method: "post",
+    path: `${PATH}/:id/cancel`,
+    summary: "Cancel a payment intent",
+    body: cancelInput,
+    idempotencyKey: "optional",
+    answers: { 200: paymentIntentAnswer },
+    target: intentOf,
+    change: ({ deps: { paymentIntents }, work, target }) => ({ status: 200, resource: paymentIntents.toResource(paymentIntents.cancel(work, target)) }),
+  }),
+];

@@ -1,0 +1,106 @@
+import type * as z from "zod";
+import { listEnvelopeSchema, noQuery, withRequestIdSchema } from "../../contracts/common.js";
+import { deletedFaultSchema, faultRuleInput, faultSchema, faultsClearedSchema } from "../../contracts/faults.js";
+import { clockAdvanceInput, clockSchema, resetAnswerSchema, resetInput } from "../../contracts/sandbox.js";
+import { ApiError } from "../../domain/errors.js";
+import { ClockRangeError } from "../../runtime/clock.js";
+import type { AppDeps } from "../env.js";
+import { defineAction } from "./define.js";
+import { ingestWebhookEvent } from "./events.js";
+import { transitionPayout } from "./payouts.js";
+
+/** The instance's clock as both clock operations answer it. */
+function clockResource({ clock }: AppDeps): z.infer<typeof clockSchema> {
+  return { object: "clock", now: clock.nowIso(), offset_seconds: clock.offsetSeconds(), time_scale: clock.timeScale };
+}
+
+/** Moves the clock forward; the dashboard's advance buttons make this call. */
+export const advanceClock = defineAction({
+  operationId: "advanceClock",
+  method: "post",
+  path: "/v1/sandbox/clock/advance",
+  summary: "Move the virtual clock forward; everything that falls due runs before the answer",
+  body: clockAdvanceInput,
+  answers: { 200: withRequestIdSchema(clockSchema) },
+  act: async ({ deps, body }) => {
+    try {
+      await deps.advanceClock(body.seconds);
+    } catch (error) {
+      // Repeated advances must not carry dates past year 9999: the clock refuses, unmoved.
+      if (error instanceof ClockRangeError) throw new ApiError("invalid_request", error.message, "seconds");
+      throw error;
+    }
+    return { resource: clockResource(deps) };
+  },
+});
+
+/** Adds a fault rule of this company; the dashboard's Faults form makes this call. */
+export const addFaultRule = defineAction({
+  operationId: "addFaultRule",
+  method: "post",
+  path: "/v1/sandbox/faults",
+  summary: "Add a fault rule: make matching requests of this company fail on purpose",
+  body: faultRuleInput,
+  answers: { 201: withRequestIdSchema(faultSchema) },
+  act: ({ deps, company, body }) => ({ status: 201, resource: deps.faults.addChecked(company.id, body) }),
+});
+
+/** Removes one fault rule; the dashboard's Remove button makes this call. */
+export const deleteFaultRule = defineAction({
+  operationId: "deleteFaultRule",
+  method: "delete",
+  path: "/v1/sandbox/faults/:id",
+  summary: "Remove one fault rule",
+  answers: { 200: withRequestIdSchema(deletedFaultSchema) },
+  act: ({ deps, company, params }) => {
+    deps.faults.remove(company.id, params.id!);
+    return { resource: { id: params.id!, object: "fault", deleted: true } satisfies z.infer<typeof deletedFaultSchema> };
+  },
+});
+
+/** Removes every fault rule of this company; the dashboard's Clear button makes this call. */
+export const clearFaultRules = defineAction({
+  operationId: "clearFaultRules",
+  method: "delete",
+  path: "/v1/sandbox/faults",
+  summary: "Remove every fault rule of this company",
+  answers: { 200: withRequestIdSchema(faultsClearedSchema) },
+  act: ({ deps, company }) => ({ resource: { object: "faults_cleared", deleted: deps.faults.clear(company.id) } satisfies z.infer<typeof faultsClearedSchema> }),
+});
+
+/** /v1/sandbox: controls a real provider does not have (docs/api.md, docs/testing.md and docs/faults.md). */
+export const SANDBOX_OPERATIONS = [
+  defineAction({
+    operationId: "getClock",
+    method: "get",
+    path: "/v1/sandbox/clock",
+    summary: "Read the virtual clock",
+    answers: { 200: withRequestIdSchema(clockSchema) },
+    act: ({ deps }) => ({ resource: clockResource(deps) }),
+  }),
+  advanceClock,
+  addFaultRule,
+  defineAction({
+    operationId: "listFaultRules",
+    method: "get",
+    path: "/v1/sandbox/faults",
+    summary: "List this company's active fault rules, oldest first",
+    query: noQuery,
+    answers: { 200: listEnvelopeSchema(faultSchema) },
+    act: ({ deps, company }) => ({ list: deps.faults.list(company.id).map((rule) => JSON.stringify(rule)), hasMore: false }),
+  }),
+  clearFaultRules,
+  deleteFaultRule,
+  /** Deletes this company's activity; other companies, endpoints and keys stay (docs/testing.md). */
+  defineAction({
+    operationId: "resetSandbox",
+    method: "post",
+    path: "/v1/sandbox/reset",
+    summary: "Delete this company's activity",
+    body: resetInput,
+    answers: { 200: withRequestIdSchema(resetAnswerSchema) },
+    act: ({ deps, company }) => ({ resource: { object: "reset", deleted: deps.resetSandbox(company.id) } satisfies z.infer<typeof resetAnswerSchema> }),
+  }),
+  transitionPayout,
+  ingestWebhookEvent,
+];

@@ -1,0 +1,61 @@
+import { listEnvelopeSchema, noQuery, withRequestIdSchema } from "../../contracts/common.js";
+import { createEndpointInput, deletedEndpointResource, deletedEndpointSchema, webhookEndpointAnswer, webhookEndpointSchema } from "../../contracts/webhook-endpoints.js";
+import { ApiError } from "../../domain/errors.js";
+import { createEndpoint, toEndpointResource } from "../../services/webhook-endpoints.js";
+import { defineAction, defineChange, type CallContext } from "./define.js";
+
+const PATH = "/v1/webhook_endpoints";
+
+/** The endpoint a call acts on: 404 for an unknown id or another company's. */
+export function endpointOf({ deps, company, params }: CallContext) {
+  const row = deps.store.webhookEndpoints.byId(company.id, params.id!);
+  if (!row) throw new ApiError("not_found", `No such webhook endpoint: "${params.id}".`);
+  return row;
+}
+
+export const createWebhookEndpoint = defineChange({
+  operationId: "createWebhookEndpoint",
+  method: "post",
+  path: PATH,
+  summary: "Register a webhook endpoint",
+  body: createEndpointInput,
+  idempotencyKey: "optional",
+  answers: { 201: webhookEndpointAnswer },
+  change: ({ deps, company, body }) => ({ status: 201, resource: createEndpoint(deps, company.id, body) }),
+});
+
+export const deleteWebhookEndpoint = defineAction({
+  operationId: "deleteWebhookEndpoint",
+  method: "delete",
+  path: `${PATH}/:id`,
+  summary: "Delete a webhook endpoint (its pending deliveries stop)",
+  answers: { 200: withRequestIdSchema(deletedEndpointSchema) },
+  target: endpointOf,
+  act: ({ deps: { outbox }, company, target }) => {
+    outbox.removeEndpoint(company.id, target.id);
+    return { resource: deletedEndpointResource(target.id) };
+  },
+});
+
+/** /v1/webhook_endpoints: where a company's events are delivered (docs/webhooks.md). */
+export const WEBHOOK_ENDPOINT_OPERATIONS = [
+  createWebhookEndpoint,
+  defineAction({
+    operationId: "listWebhookEndpoints",
+    method: "get",
+    path: PATH,
+    summary: "List the webhook endpoints",
+    query: noQuery,
+    answers: { 200: listEnvelopeSchema(webhookEndpointSchema) },
+    act: ({ deps: { store }, company }) => ({ list: store.webhookEndpoints.live(company.id).map((row) => JSON.stringify(toEndpointResource(row))), hasMore: false }),
+  }),
+  defineAction({
+    operationId: "getWebhookEndpoint",
+    method: "get",
+    path: `${PATH}/:id`,
+    summary: "Read a webhook endpoint",
+    answers: { 200: webhookEndpointAnswer },
+    act: (call) => ({ resource: toEndpointResource(endpointOf(call)) }),
+  }),
+  deleteWebhookEndpoint,
+];
