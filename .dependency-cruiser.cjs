@@ -1,7 +1,7 @@
 /**
  * The layering of paysim, checked by `npm test` (docs/architecture.md draws it):
  *
- *   cli, ui  →  paysim.ts (wiring)  →  server, webhooks, sim  →  services  →  runtime, store  →  domain
+ *   cli, ui  →  paysim.ts (wiring)  →  server, webhooks, sim  →  services  →  contracts  →  runtime, store  →  domain
  *
  * shared/ holds small technical helpers with no rule of the product in them (hashing, canonical
  * JSON, a JSON answer's text): any layer may use them, and they import nothing of ours.
@@ -40,6 +40,13 @@ module.exports = {
       severity: "error",
       from: { path: "^src/store/" },
       to: { path: "^src/", pathNot: "^src/(store|domain|shared)/" },
+    },
+    {
+      name: "contracts-are-schemas",
+      comment: "contracts/ holds each operation's input and answer schemas: below services, it imports the domain, the shared helpers and the store's resource shapes only.",
+      severity: "error",
+      from: { path: "^src/contracts/" },
+      to: { path: "^src/", pathNot: "^src/(contracts|domain|shared|store)/" },
     },
     {
       name: "runtime-is-low",

@@ -1,6 +1,6 @@
 import * as z from "zod";
 import { companyFieldSchemas, startInputMessage, startInputProblem, type StartInputs } from "../config.js";
-import { idOf, timestampSchema } from "../domain/answer-schemas.js";
+import type { deletedInstanceSchema, InstanceResource } from "../contracts/instances.js";
 import { ApiError } from "../domain/errors.js";
 import type { Ids } from "../domain/ids.js";
 import { need, needOneOf } from "../domain/validation.js";
@@ -44,25 +44,7 @@ export const createInstanceSchema = z
 
 export type InstanceInput = z.output<typeof createInstanceSchema>;
 
-/** An instance as `GET /v1/sandbox/instances` lists it. */
-export const instanceSchema = z.strictObject({
-  id: idOf("ins"),
-  object: z.literal("instance"),
-  url: z.url({ protocol: /^http$/ }),
-  /** The key of the instance's one company, in clear: the caller needs it to use the instance. */
-  secret_key: z.string().regex(/^sk_test_/),
-  /** The signing secret of its forward_to endpoints; null without forward_to. */
-  signing_secret: z.string().regex(/^whsec_/).nullable(),
-  created_at: timestampSchema,
-});
-
-/** What creating one answers: the listed fields and a one-time sign-in link to its own dashboard. */
-export const createdInstanceSchema = instanceSchema.extend({ dashboard_login_url: z.url({ protocol: /^http$/ }) });
-
-/** What `DELETE /v1/sandbox/instances/:id` answers. */
-export const deletedInstanceSchema = z.strictObject({ id: idOf("ins"), object: z.literal("instance"), deleted: z.literal(true) });
-
-export type InstanceResource = z.infer<typeof instanceSchema>;
+export { createdInstanceSchema, deletedInstanceSchema, instanceSchema, type InstanceResource } from "../contracts/instances.js";
 
 /** A running instance, as the paysim that started it holds it. */
 export interface StartedInstance {

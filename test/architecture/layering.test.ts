@@ -47,10 +47,12 @@ describe("the dependency check (npm run lint:deps)", () => {
     { rule: "test-helpers-read-below", from: "src/testing/upward.ts", files: { "src/testing/upward.ts": importing("../server/leaf-9.js"), "src/server/leaf-9.ts": leaf } },
     { rule: "dashboard-pages-stand-alone", from: "src/server/dashboard/pages/one.tsx", files: { "src/server/dashboard/pages/one.tsx": importing("./two.js"), "src/server/dashboard/pages/two.tsx": leaf } },
     { rule: "dashboard-pages-stand-alone", from: "src/server/dashboard/pages/three.tsx", files: { "src/server/dashboard/pages/three.tsx": importing("../../routes/leaf-10.js"), "src/server/routes/leaf-10.ts": leaf } },
+    { rule: "contracts-are-schemas", from: "src/contracts/upward.ts", files: { "src/contracts/upward.ts": importing("../services/leaf-11.js"), "src/services/leaf-11.ts": leaf } },
     { rule: "shared-imports-nothing", from: "src/shared/upward.ts", files: { "src/shared/upward.ts": importing("../domain/leaf-8.js"), "src/domain/leaf-8.ts": leaf } },
   ];
   const downward = {
-    "src/services/down.ts": importing("../store/down.js"),
+    "src/services/down.ts": importing("../contracts/down.js"),
+    "src/contracts/down.ts": importing("../store/down.js"),
     "src/store/down.ts": importing("../domain/down.js"),
     "src/domain/down.ts": importing("../shared/down.js"),
     "src/shared/down.ts": leaf,

@@ -3,12 +3,8 @@ import { formatSeconds, InvalidDurationError, parseDuration } from "../../domain
 import { connect, UsageError, withClientOptions, type ClientFlags } from "../client.js";
 import { fields, json, text } from "../format.js";
 import { consoleOutput, type Output } from "../output.js";
+import type { ClockResource } from "../api-types.js";
 
-interface ClockResource {
-  now?: string;
-  offset_seconds?: number;
-  time_scale?: number;
-}
 
 export function clockCommand(output: Output = consoleOutput): Command {
   const print = (clock: ClockResource, flags: ClientFlags) => {

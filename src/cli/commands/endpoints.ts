@@ -3,20 +3,13 @@ import { chaosSpecText, parseChaosSpec, type Chaos } from "../../domain/chaos.js
 import { connect, withClientOptions, type ClientFlags } from "../client.js";
 import { fields, json, table, text } from "../format.js";
 import { consoleOutput, type Output } from "../output.js";
+import type { Endpoint, ListPage } from "../api-types.js";
 
 interface AddFlags extends ClientFlags {
   events?: string[];
   chaos?: Chaos;
 }
 
-interface Endpoint {
-  id?: string;
-  url?: string;
-  enabled_events?: string[];
-  secret?: string;
-  chaos?: Chaos | null;
-  created_at?: string;
-}
 
 /** `--chaos duplicate=0.2,…`: read as `paysim start --chaos` reads it, refused with the same words. */
 function chaosSpec(raw: string): Chaos {
@@ -43,7 +36,7 @@ Examples:
   $ paysim endpoints list --json`,
     )
     .action(async (flags: ClientFlags) => {
-      const page = await (await connect(flags, output)).call<{ data: Endpoint[] }>("GET", "/v1/webhook_endpoints");
+      const page = await (await connect(flags, output)).call<ListPage<Endpoint>>("GET", "/v1/webhook_endpoints");
       if (flags.json) return output.line(json(page));
       if (page.data.length === 0) return output.line("No webhook endpoints.");
       for (const line of endpointTable(page.data)) output.line(line);

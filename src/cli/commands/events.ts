@@ -2,6 +2,7 @@ import { Command } from "commander";
 import { connect, withClientOptions, type ClientFlags } from "../client.js";
 import { fields, json, paintStatus, table, text } from "../format.js";
 import { consoleOutput, type Output } from "../output.js";
+import type { Delivery, EventResource, EventWithDeliveries, ListPage } from "../api-types.js";
 
 interface ListFlags extends ClientFlags {
   type?: string;
@@ -9,16 +10,9 @@ interface ListFlags extends ClientFlags {
   startingAfter?: string;
 }
 
-type Event = Record<string, unknown> & { data?: Record<string, unknown>; deliveries?: Delivery[] };
+/** An event as a list shows it, or with its deliveries as a read by id shows it. */
+type Event = EventResource & { deliveries?: Delivery[] };
 
-interface Delivery {
-  id?: string;
-  endpoint_id?: string;
-  url?: string;
-  status?: string;
-  next_attempt_at?: string | null;
-  attempts?: { attempted_at?: string; status_code?: number | null; error?: string | null; duration_ms?: number; response_body?: string | null; chaos?: string | null }[];
-}
 
 /** How much of a receiver's answer the table shows, on one line; `--json` has all that was kept. */
 const RESPONSE_SHOWN = 60;
@@ -53,7 +47,7 @@ Examples:
       if (flags.type !== undefined) query.set("type", flags.type);
       if (flags.limit !== undefined) query.set("limit", flags.limit);
       if (flags.startingAfter !== undefined) query.set("starting_after", flags.startingAfter);
-      const page = await (await connect(flags, output)).call<{ data: Event[]; has_more?: boolean }>("GET", `/v1/events${query.size > 0 ? `?${query}` : ""}`);
+      const page = await (await connect(flags, output)).call<ListPage<Event>>("GET", `/v1/events${query.size > 0 ? `?${query}` : ""}`);
       if (flags.json) return output.line(json(page));
       if (page.data.length === 0) return output.line("No events.");
       for (const line of eventTable(page.data)) output.line(line);
@@ -96,7 +90,7 @@ Examples:
       // The answer lists every delivery the event ever had: the ones this resend made are those not there before.
       const before = await client.call<Event>("GET", path);
       const known = new Set(deliveriesIn(before).map((delivery) => delivery.id));
-      const answer = await client.call<Event>("POST", `${path}/resend`);
+      const answer = await client.call<EventWithDeliveries>("POST", `${path}/resend`);
       if (flags.json) return output.line(json(answer));
       const made = deliveriesIn(answer).filter((delivery) => !known.has(delivery.id));
       for (const line of resendLines(text(answer.id ?? id), text(answer.type), made)) output.line(line);

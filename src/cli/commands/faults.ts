@@ -2,6 +2,7 @@ import { Command, Option } from "commander";
 import { connect, withClientOptions, type ClientFlags } from "../client.js";
 import { fields, json, table, text } from "../format.js";
 import { consoleOutput, type Output } from "../output.js";
+import type { FaultRule, ListPage } from "../api-types.js";
 
 interface AddFlags extends ClientFlags {
   path?: string;
@@ -12,15 +13,6 @@ interface AddFlags extends ClientFlags {
   seed?: number | string;
 }
 
-interface FaultRule {
-  id?: string;
-  fault?: string;
-  match?: { method?: string | null; path?: string | null };
-  times?: number;
-  remaining?: number;
-  probability?: number;
-  latency_ms?: number | null;
-}
 
 /** A number flag: sent as a number when it reads as one, else as given, for the server to refuse by name. */
 function numberOrText(raw: string): number | string {
@@ -96,7 +88,7 @@ Examples:
   $ paysim faults list --json`,
     )
     .action(async (flags: ClientFlags) => {
-      const page = await (await connect(flags, output)).call<{ data: FaultRule[] }>("GET", "/v1/sandbox/faults");
+      const page = await (await connect(flags, output)).call<ListPage<FaultRule>>("GET", "/v1/sandbox/faults");
       if (flags.json) return output.line(json(page));
       if (page.data.length === 0) return output.line("No fault rules.");
       for (const line of table(page.data, [

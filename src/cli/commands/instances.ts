@@ -4,6 +4,7 @@ import { connect, withClientOptions, type ClientFlags } from "../client.js";
 import { fields, json, table, text } from "../format.js";
 import { consoleOutput, type Output } from "../output.js";
 import { collect, timeScale } from "../server-options.js";
+import type { CreatedInstanceResource, InstanceResource, ListPage } from "../api-types.js";
 
 interface CreateFlags extends ClientFlags {
   name?: string;
@@ -16,14 +17,6 @@ interface CreateFlags extends ClientFlags {
   payouts?: "auto" | "manual";
 }
 
-interface Instance {
-  id?: string;
-  url?: string;
-  secret_key?: string;
-  signing_secret?: string | null;
-  dashboard_login_url?: string;
-  created_at?: string;
-}
 
 /**
  * The body of `POST /v1/sandbox/instances` from the flags, named as `paysim start` names them. The
@@ -67,7 +60,7 @@ Examples:
     )
     .action(async (flags: CreateFlags) => {
       const client = await connect(flags, output);
-      const instance = await client.call<Instance>("POST", "/v1/sandbox/instances", { body: instanceBody(flags), idempotencyKey: `paysim-cli-${randomUUID()}` });
+      const instance = await client.call<CreatedInstanceResource>("POST", "/v1/sandbox/instances", { body: instanceBody(flags), idempotencyKey: `paysim-cli-${randomUUID()}` });
       if (flags.json) return output.line(json(instance));
       output.line(`Started ${text(instance.id)} at ${text(instance.url)}`);
       for (const line of instanceDetail(instance)) output.line(line);
@@ -83,7 +76,7 @@ Examples:
   $ paysim instances list --json`,
     )
     .action(async (flags: ClientFlags) => {
-      const page = await (await connect(flags, output)).call<{ data: Instance[] }>("GET", "/v1/sandbox/instances");
+      const page = await (await connect(flags, output)).call<ListPage<InstanceResource>>("GET", "/v1/sandbox/instances");
       if (flags.json) return output.line(json(page));
       if (page.data.length === 0) return output.line("No instances running.");
       const rows = table(page.data, [
@@ -127,7 +120,7 @@ Examples:
     );
 }
 
-function instanceDetail(instance: Instance): string[] {
+function instanceDetail(instance: InstanceResource & Partial<CreatedInstanceResource>): string[] {
   return fields([
     ["id", text(instance.id)],
     ["url", text(instance.url)],

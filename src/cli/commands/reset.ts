@@ -2,10 +2,8 @@ import { Command } from "commander";
 import { connect, withClientOptions, type ClientFlags } from "../client.js";
 import { fields, json, text } from "../format.js";
 import { consoleOutput, type Output } from "../output.js";
+import type { ResetResource } from "../api-types.js";
 
-interface ResetResource {
-  deleted?: { payment_intents?: number; payouts?: number; events?: number };
-}
 
 /** `paysim reset`: POST /v1/sandbox/reset for the key's company; no confirmation, it is a sandbox (docs/testing.md). */
 export function resetCommand(output: Output = consoleOutput): Command {
