@@ -8,6 +8,7 @@ import type { StartPaysimOptions } from "./options.js";
 import { ClockRangeError, createClock, isTimeScale, realTimeNow, TIME_SCALE_RANGE, type Clock } from "./runtime/clock.js";
 import { readStoredClock, saveClock, type StoredClock } from "./runtime/clock-persistence.js";
 import { createScheduler, type Scheduler } from "./runtime/scheduler.js";
+import type { Timers } from "./runtime/timers.js";
 import { catalogueOf, createApp, type PaysimApp } from "./server/app.js";
 import { createHeldRequests } from "./server/held-requests.js";
 import { createDashboardAuth } from "./server/dashboard/auth.js";
@@ -40,6 +41,12 @@ export interface PaysimOptions extends StartPaysimOptions {
    * replay a restart with time passed while paysim was down; leave it unset.
    */
   realNow?: () => number;
+  /**
+   * The timers of every real-time wait (a fault's hold, a webhook's timeout, the scaled clock's
+   * due timer) and the measure of how long an attempt took: Node's by default. For paysim's own
+   * tests, which move them by hand; leave it unset.
+   */
+  timers?: Timers;
   /**
    * The source of the random bytes every id, reference and secret of the instance is drawn from
    * (default: the cryptographic one). For paysim's own tests, which replay a run's ids from a
@@ -166,10 +173,11 @@ export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimI
       run: unitOfWork,
       ids,
       onError: (job, error) => reportError(`job ${job.kind} ${job.subject_id}`, error),
+      timers: options.timers,
     });
     const outbox = createOutbox({ store, clock, scheduler, bus, ids });
     unitOfWork.onEventRecorded(outbox.enqueue);
-    const dispatcher = createDispatcher({ store, clock, scheduler, bus, timeoutMs: options.webhookTimeout });
+    const dispatcher = createDispatcher({ store, clock, scheduler, bus, timeoutMs: options.webhookTimeout, timers: options.timers });
     // After the outbox exists: the endpoints an earlier --forward-to made and this start drops stop their deliveries.
     const boot = bootstrap(store, clock, ids, {
       config,
@@ -194,7 +202,7 @@ export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimI
 
     const resetSandbox = createSandboxReset({ store, scheduler, bus });
     const faults = createFaultRules({ store, clock, ids, bus });
-    const heldRequests = createHeldRequests();
+    const heldRequests = createHeldRequests(options.timers);
     const dashboardAuth = createDashboardAuth(ids, options.realNow ?? realTimeNow);
     const instances = createInstanceRegistry({
       clock,

@@ -1,5 +1,6 @@
 import { Option, type Command } from "commander";
-import type { FixtureClient, FixtureMethod } from "../fixtures/runner.js";
+import type { FixtureMethod } from "../fixtures/fixture.js";
+import type { FixtureClient } from "../fixtures/runner.js";
 import { readErrorBody } from "../fixtures/error-body.js";
 import { databaseRecordPath, liveInstances, readInstanceFile, recordIsFor, registryDir, type InstanceFile } from "./instance-file.js";
 import type { Output } from "./output.js";

@@ -1,7 +1,10 @@
 /** What `trigger` and `fixtures run` share: reading overrides, showing steps, turning run errors into exits. */
 import { readFileSync } from "node:fs";
 import { Option } from "commander";
-import { applyOverrides, FixtureError, parseFixture, parseOverride, runFixture, StepFailedError, type Fixture, type Override, type StepResult } from "../fixtures/runner.js";
+import { FixtureError, StepFailedError, type Fixture } from "../fixtures/fixture.js";
+import { applyOverrides, parseOverride, type Override } from "../fixtures/overrides.js";
+import { runFixture, type StepResult } from "../fixtures/runner.js";
+import { parseFixture } from "../fixtures/validate.js";
 import { CliError, type ApiClient } from "./client.js";
 import { paintStatus, table, text } from "./format.js";
 import type { Output } from "./output.js";

@@ -1,4 +1,5 @@
 import type { Clock } from "./clock.js";
+import { realTimers, type TimerHandle, type Timers } from "./timers.js";
 
 /** Node's timers take at most this many milliseconds; a later time is re-armed when this one fires. */
 export const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -12,11 +13,11 @@ export function realDelayUntil(dueMs: number, clock: Pick<Clock, "now" | "timeSc
  * One timer that calls `fire` when the paysim clock reaches the time it is armed for. Arming it
  * again replaces the earlier time; it never keeps the process alive by itself.
  */
-export function createDueTimer(clock: Pick<Clock, "now" | "timeScale">, fire: () => void) {
-  let timer: NodeJS.Timeout | undefined;
+export function createDueTimer(clock: Pick<Clock, "now" | "timeScale">, fire: () => void, timers: Timers = realTimers) {
+  let timer: TimerHandle | undefined;
   let armedFor = Infinity;
   const clear = () => {
-    if (timer) clearTimeout(timer);
+    if (timer) timers.clearTimeout(timer);
     timer = undefined;
     armedFor = Infinity;
   };
@@ -26,7 +27,7 @@ export function createDueTimer(clock: Pick<Clock, "now" | "timeScale">, fire: ()
       clear();
       if (dueMs === undefined) return;
       armedFor = dueMs;
-      timer = setTimeout(fire, realDelayUntil(dueMs, clock));
+      timer = timers.setTimeout(fire, realDelayUntil(dueMs, clock));
       timer.unref();
     },
     /** The clock time it fires at (Infinity when disarmed). */

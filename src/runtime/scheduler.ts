@@ -9,6 +9,7 @@ import { createFairQueues, type Slot } from "./fair-queues.js";
 import { jobFromRow, rowFromJob, type AsyncJobHandler, type ConcurrencyLimit, type Job, type NewJob, type SyncJobHandler, type TrackedJob, type TransactionPort } from "./job.js";
 import { createJobCursor } from "./job-cursor.js";
 import { createSyncJobs } from "./sync-jobs.js";
+import type { Timers } from "./timers.js";
 
 export type { AsyncJobHandler, ConcurrencyLimit, Job, NewJob, SyncJobHandler, TransactionPort } from "./job.js";
 
@@ -24,6 +25,8 @@ export interface SchedulerOptions<W> {
    */
   maxInFlight?: number;
   onError: (job: JobRow, error: unknown) => void;
+  /** The real-time timer that fires the next due job (Node's by default). */
+  timers?: Timers;
 }
 
 /** Due async jobs read from the table at once. */
@@ -55,7 +58,7 @@ interface AsyncKind<W> {
  * (the next group commit, when it was scheduled in one): its handler may act on
  * the outside world at once, and what it acts on can never be rolled back.
  */
-export function createScheduler<W>({ store, clock, run, ids, maxInFlight = 128, onError }: SchedulerOptions<W>) {
+export function createScheduler<W>({ store, clock, run, ids, maxInFlight = 128, onError, timers }: SchedulerOptions<W>) {
   const syncJobs = createSyncJobs({ store, run, ids, postpone, stopped: () => stopped });
   const asyncKinds = new Map<string, AsyncKind<W>>();
   const inFlight = new Map<number, Promise<void>>();
@@ -63,7 +66,7 @@ export function createScheduler<W>({ store, clock, run, ids, maxInFlight = 128, 
   const gate = createCommitGate(store.whenOpenGroupDurable);
   /** Every due async job it has read is queued, running or done. */
   const asyncCursor = createJobCursor(store.jobs);
-  const timer = createDueTimer(clock, drain);
+  const timer = createDueTimer(clock, drain, timers);
   /** The last seq given to a job with no row (`runNow`): negative, so never a row's. */
   let lastUnsavedSeq = 0;
   const saved = (job: TrackedJob) => job.seq > 0;

@@ -1,10 +1,12 @@
+import { realTimers, type Timers } from "../runtime/timers.js";
+
 /**
  * The real-time waits of fault rules (a `timeout` holding a connection, a `latency` holding an
  * answer) and the HTTP waits for events and deliveries. A stopping paysim cuts every one short
  * (`releaseAll`), so that neither `close()` nor SIGTERM waits for them; each also ends when its
- * caller says the connection is gone.
+ * caller says the connection is gone. The waits are made on `timers` (Node's by default).
  */
-export function createHeldRequests() {
+export function createHeldRequests(timers: Timers = realTimers) {
   const releases = new Set<() => void>();
   /** The requests held until paysim stops (the HTTP waits): what stops each, and when its answer has left. */
   const untilStop = new Map<() => void, Promise<void>>();
@@ -22,13 +24,13 @@ export function createHeldRequests() {
         let stopListening = () => {};
         const finish = (served: boolean) => {
           if (!releases.delete(release)) return;
-          clearTimeout(timer);
+          timers.clearTimeout(timer);
           stopListening();
           resolve(served);
         };
         const release = () => finish(false);
         releases.add(release);
-        const timer = setTimeout(() => finish(true), ms);
+        const timer = timers.setTimeout(() => finish(true), ms);
         stopListening = cutShort(release);
       });
     },

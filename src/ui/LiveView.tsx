@@ -9,6 +9,7 @@ import { useTerminalRows } from "./hooks/use-terminal-rows.js";
 import type { LiveFeed } from "./live-feed.js";
 import { visibleInFlight, type Printed } from "./model.js";
 import { bannerRows, printedRows, rowText, type Row } from "./rows.js";
+import type { Timers } from "../runtime/timers.js";
 
 export interface LiveViewProps {
   /** What the bus announced, heard from before the view mounted. */
@@ -23,6 +24,8 @@ export interface LiveViewProps {
   stopping?: boolean;
   /** Longest wait between a bus event and the frame that shows it (default 100 ms: about 10 frames a second). */
   throttleMs?: number;
+  /** The timer that throttles the frames (Node's by default; paysim's tests move their own). */
+  timers?: Timers;
 }
 
 /** Lines the live region keeps for itself: its title, the "older not shown" line, the status line, spacing. */
@@ -51,7 +54,7 @@ function inFlightFits(terminalRows: number): boolean {
  * above the live region as text, once, through Ink (which lifts the region over them) and kept
  * nowhere: a view left running for days holds no more than a busy minute's worth.
  */
-export function LiveView({ feed, url, banner, earlier = [], colour, onQuit, stopping = false, throttleMs = 100 }: LiveViewProps) {
+export function LiveView({ feed, url, banner, earlier = [], colour, onQuit, stopping = false, throttleMs = 100, timers }: LiveViewProps) {
   const { stdout, write } = useStdout();
   const print = (rows: readonly Row[]) => {
     if (rows.length === 0) return;
@@ -63,7 +66,7 @@ export function LiveView({ feed, url, banner, earlier = [], colour, onQuit, stop
     const now = feed.clock.now();
     print([...bannerRows(banner), ...earlier.flatMap((line) => printedRows(line, now))]);
   }, []);
-  const snapshot = useLiveModel(feed, { throttleMs, print: (lines, now) => print(lines.flatMap((line) => printedRows(line, now))) });
+  const snapshot = useLiveModel(feed, { throttleMs, timers, print: (lines, now) => print(lines.flatMap((line) => printedRows(line, now))) });
   const ticked = useClockNow(feed.clock);
   const rows = useTerminalRows();
   useQuitKeys(onQuit);

@@ -1,3 +1,4 @@
+import { cursorDown, eraseLines } from "ansi-escapes";
 import { displayWidth } from "./width.js";
 
 /**
@@ -11,8 +12,6 @@ import { displayWidth } from "./width.js";
 export function reflowedRows(frame: string, columns: number): number {
   return frame.split("\n").reduce((rows, line) => rows + Math.max(1, Math.ceil(displayWidth(line) / columns)), 0);
 }
-
-const ESC = "\u001b[";
 
 /**
  * What to write, with the cursor on the row below `frame` (where Ink leaves it),
@@ -29,7 +28,6 @@ export function eraseReflowed(frame: string, columns: number): string {
   const lines = frame.split("\n").length;
   const rows = reflowedRows(frame, columns);
   if (rows <= lines) return "";
-  let erase = "";
-  for (let row = 0; row <= rows; row++) erase += `${ESC}2K${row < rows ? `${ESC}1A` : ""}`;
-  return `${erase}${ESC}G${ESC}${lines}B`;
+  // The frame's rows and the cursor's own: erased from the bottom up, ending in the first column.
+  return eraseLines(rows + 1) + cursorDown(lines);
 }

@@ -11,6 +11,7 @@ import { DELIVERY_JOB, type DeliveryJobPayload } from "./delivery-job.js";
 import { createFirstAttempts } from "./first-attempts.js";
 import { MAX_ATTEMPTS, nextAttemptAt } from "../domain/retry-schedule.js";
 import { createWebhookClient, type WebhookClient } from "./http-client.js";
+import { realTimers, type Timers } from "../runtime/timers.js";
 import { deliveryHeaders } from "./delivery-headers.js";
 
 export const DEFAULT_WEBHOOK_TIMEOUT_MS = 20_000;
@@ -44,14 +45,14 @@ interface Outcome extends Omit<AttemptResult, "chaos"> {
 const markOf = (job: Job): ChaosMark | null => (job.payload as DeliveryJobPayload).chaos ?? null;
 
 /** POSTs the exact stored bytes, signed at the real time of this attempt (the signature is kept, to be shown again). */
-async function send(client: WebhookClient, url: string, body: string, secret: string, eventId: string, timeoutMs: number, stop: AbortSignal): Promise<Outcome> {
-  const started = performance.now();
+async function send(client: WebhookClient, timers: Timers, url: string, body: string, secret: string, eventId: string, timeoutMs: number, stop: AbortSignal): Promise<Outcome> {
+  const started = timers.now();
   const headers = deliveryHeaders(body, secret, eventId);
   // Rejects only when paysim is stopping: the job then stays for the next start.
   const { statusCode, error, responseHead } = await client.post(url, body, headers, timeoutMs, stop);
   // Cut at 1 KiB, a character may be split: the decoder writes U+FFFD for its part, never fails.
   const responseBody = statusCode === null ? null : maskText(responseHead.toString("utf8"));
-  return { statusCode, error, durationMs: Math.round(performance.now() - started), responseBody, signature: headers["Service-Signature"]! };
+  return { statusCode, error, durationMs: Math.round(timers.now() - started), responseBody, signature: headers["Service-Signature"]! };
 }
 
 /**
@@ -59,10 +60,10 @@ async function send(client: WebhookClient, url: string, body: string, secret: st
  * before it goes out and completed after; a failure schedules the next retry
  * from this attempt's time, the seventh gives up.
  */
-export function createDispatcher(options: { store: Store; clock: Clock; scheduler: Scheduler<Work>; bus: Bus; timeoutMs?: number }) {
-  const { store, clock, scheduler, bus } = options;
+export function createDispatcher(options: { store: Store; clock: Clock; scheduler: Scheduler<Work>; bus: Bus; timeoutMs?: number; timers?: Timers }) {
+  const { store, clock, scheduler, bus, timers = realTimers } = options;
   const timeoutMs = options.timeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS;
-  const client = createWebhookClient();
+  const client = createWebhookClient(timers);
   const firstAttempts = createFirstAttempts({ store, clock, scheduler });
   const chaos = createWebhookChaos({ store, clock, scheduler });
 
@@ -107,7 +108,7 @@ export function createDispatcher(options: { store: Store; clock: Clock; schedule
     if ("unsent" in started) return firstAttempts.discardUnsent(started.unsent, job.subjectId);
     const { delivery, body, eventType, secret, attemptSeq, attemptedMs } = started;
     const mark = markOf(job);
-    const { responseBody, signature, ...outcome } = await send(client, delivery.url, body, secret, delivery.event_id, timeoutMs, stop);
+    const { responseBody, signature, ...outcome } = await send(client, timers, delivery.url, body, secret, delivery.event_id, timeoutMs, stop);
 
     return (work) => {
       const current = store.deliveries.byId(delivery.id);

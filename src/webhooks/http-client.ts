@@ -1,6 +1,7 @@
 import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingMessage, type RequestOptions } from "node:http";
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import { urlToHttpOptions } from "node:url";
+import { realTimers, type Timers } from "../runtime/timers.js";
 
 /**
  * The most header bytes an answer may carry. Node's default, 16 KiB, is less than some
@@ -68,9 +69,9 @@ interface Target {
  * attempts run at once is the scheduler's business, per endpoint, and its
  * waiting does not count.) An answer counts once its whole body has arrived;
  * an attempt cut off (timeout, stop) destroys its connection, which therefore
- * never goes back to the pool.
+ * never goes back to the pool. The timeouts run on `timers` (Node's by default).
  */
-export function createWebhookClient() {
+export function createWebhookClient(timers: Timers = realTimers) {
   const agents = {
     "http:": new HttpAgent({ keepAlive: true, timeout: IDLE_CONNECTION_MS }),
     "https:": new HttpsAgent({ keepAlive: true, timeout: IDLE_CONNECTION_MS }),
@@ -119,7 +120,7 @@ export function createWebhookClient() {
         const finish = (outcome: PostOutcome | Error) => {
           if (settled) return;
           settled = true;
-          clearTimeout(timer);
+          timers.clearTimeout(timer);
           stop.removeEventListener("abort", onStop);
           if (acquired) release(url);
           if (outcome instanceof Error) reject(outcome);
@@ -131,7 +132,7 @@ export function createWebhookClient() {
           finish(new Error("paysim is stopping"));
         };
         // Started with the request: with no cap on connections it waits for none, only for the receiver.
-        const timer = setTimeout(() => {
+        const timer = timers.setTimeout(() => {
           // Destroying the request closes its connection, mid-answer or not: it is never reused.
           req?.destroy();
           failed(new TimeoutError(connected));

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { CASE_SPECS, gradeReceiverCase, isUnreachable, type Answer, type Grade, type ReceiverCase } from "../domain/receiver-check.js";
 import { deliveryHeaders } from "./delivery-headers.js";
 import { createWebhookClient } from "./http-client.js";
+import { realTimers, type Timers } from "../runtime/timers.js";
 import { wallClockSeconds } from "./sign.js";
 
 /**
@@ -86,6 +87,8 @@ export interface ReceiverCheckOptions {
   timeoutMs: number;
   /** The cases to run, in order, each with the events of its own payment intent. */
   cases: readonly { name: ReceiverCase; events: IntentEvents }[];
+  /** What the timeouts run on and the answers' durations are measured by (Node's by default). */
+  timers?: Timers;
 }
 
 /**
@@ -96,7 +99,8 @@ export interface ReceiverCheckOptions {
  * A host that drops packets so costs one timeout, not one per request.
  */
 export async function runReceiverCheck(options: ReceiverCheckOptions): Promise<{ results: CaseResult[] } | { unreachable: string }> {
-  const client = createWebhookClient();
+  const timers = options.timers ?? realTimers;
+  const client = createWebhookClient(timers);
   const never = new AbortController().signal;
   const results: CaseResult[] = [];
   let answered = false;
@@ -112,12 +116,12 @@ export async function runReceiverCheck(options: ReceiverCheckOptions): Promise<{
       const answers: Answer[] = [];
       for (const make of caseRequests(name, events, options.secret)) {
         const { body, headers } = make();
-        const started = performance.now();
+        const started = timers.now();
         const { statusCode, error } = await client.post(options.url, body, headers, options.timeoutMs, never);
         const unreachable = isUnreachable(error);
         if (!answered && unreachable) return { unreachable: error! };
         answered = true;
-        answers.push({ statusCode, error, durationMs: Math.round(performance.now() - started) });
+        answers.push({ statusCode, error, durationMs: Math.round(timers.now() - started) });
         if (unreachable) {
           stoppedBy = error!;
           break;

@@ -159,12 +159,13 @@ describe("paysim check-receiver", () => {
     expect(stdout.trimEnd().split("\n").at(-1)).toMatch(/^FAIL 6 passed, 1 warned, 1 failed of 8 cases against /);
   });
 
-  it("warns, and still exits 0, when a right answer takes a quarter of --timeout or more", async () => {
-    const receiver = await useReceiver({ status: 200, afterMs: 1_000 });
+  // How a slow answer is graded is proven on timers the test moves (test/webhooks/receiver-check.test.ts).
+  it("takes --timeout as the limit, and a quarter of it as where warnings start", async () => {
+    const receiver = await useReceiver(200);
     const { code, document } = await checkJson(receiver.url, "--only", "valid", "--timeout", "4000");
     expect(code).toBe(0);
-    expect(document).toMatchObject({ passed: true, timeout_ms: 4000, warn_after_ms: 1000, summary: { passed: 0, warned: 1, failed: 0, total: 1 } });
-    expect(document.cases[0]).toMatchObject({ case: "valid", verdict: "warn", got: "200", reason: expect.stringMatching(/^took \d+ ms; answer within 1000 ms, the limit is 4000 ms$/) });
+    expect(document).toMatchObject({ passed: true, timeout_ms: 4000, warn_after_ms: 1000, summary: { total: 1, failed: 0 } });
+    expect(document.cases[0]).toMatchObject({ case: "valid", got: "200" });
   });
 
   it("runs only the cases --only names, in the order of the table", async () => {

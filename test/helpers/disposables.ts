@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { afterAll, onTestFinished } from "vitest";
 import { startPaysim, type RunningPaysim, type StartPaysimOptions } from "../../src/index.js";
-import type { PaysimOptions } from "../../src/paysim.js";
+import { createPaysim, type PaysimInstance, type PaysimOptions } from "../../src/paysim.js";
 import { openDatabase, type Db } from "../../src/store/open.js";
 import type { Migration } from "../../src/store/migrations/index.js";
 import { startCli, startPaysimCli, type CliHandle, type CliOptions, type StartedPaysim } from "./cli.js";
@@ -97,6 +97,13 @@ export async function usePaysim(options: PaysimOptions = {}, scope: Scope = this
   const paysim = await startTestPaysim(options);
   scope.defer(() => paysim.dispose());
   return paysim;
+}
+
+/** `createPaysim` (the wiring itself, on a free port unless told), closed with its scope; closing it again is harmless. */
+export async function useCreatedPaysim(options: PaysimOptions = {}, scope: Scope = thisTest): Promise<PaysimInstance> {
+  const instance = await createPaysim({ port: 0, ...options });
+  scope.defer(() => instance.close());
+  return instance;
 }
 
 /** The package's own `startPaysim(options)`, as a merchant's test calls it, closed with its scope. */

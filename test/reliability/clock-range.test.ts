@@ -6,7 +6,7 @@ import { startPaysim } from "../../src/index.js";
 import { createPaysim } from "../../src/paysim.js";
 import { UnusableDatabaseError } from "../../src/store/errors.js";
 import { runCli } from "../helpers/cli.js";
-import { defer, usePaysim, useTempDir } from "../helpers/disposables.js";
+import { useCreatedPaysim, usePaysim, useStartedPaysim, useTempDir } from "../helpers/disposables.js";
 import { expectApiError } from "../helpers/errors.js";
 import { callApi, createIntent, freshKey } from "../helpers/paysim.js";
 
@@ -22,8 +22,8 @@ const folder = () => useTempDir("paysim-clock-range-");
 /** A paysim database holding an intent, with its stored clock then set to `highWater` (as the old paysim left it after --time-scale 1e13). */
 async function databaseWithClock(highWater: string): Promise<string> {
   const dbPath = join(folder(), "paysim.db");
-  const paysim = await createPaysim({ port: 0, db: dbPath });
-  defer(() => paysim.close()); // if making the intent fails; closed below on success, before the file is edited
+  // Closed below, before the file is edited; with the test too, should making the intent fail.
+  const paysim = await useCreatedPaysim({ db: dbPath });
   await createIntent({ api: (method, path, call) => callApi(paysim.url, paysim.secretKey, method, path, call) });
   await paysim.close();
   const raw = new Database(dbPath);
@@ -104,8 +104,7 @@ describe("repeated clock advances cannot push dates past the valid range", () =>
 
   it("startPaysim's clock.advance rejects the same way, leaving the clock where it was", async () => {
     const dbPath = await databaseWithClock(String(Date.UTC(9999, 11, 31)));
-    const paysim = await startPaysim({ db: dbPath });
-    defer(() => paysim.close());
+    const paysim = await useStartedPaysim({ db: dbPath });
     const before = paysim.clock.now().getTime();
     expect(before).toBeGreaterThanOrEqual(Date.UTC(9999, 11, 31));
     await expect(paysim.clock.advance("2d")).rejects.toThrow(RangeError);

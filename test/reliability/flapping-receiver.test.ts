@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { EVENT_TYPES } from "../../src/domain/events.js";
 import { suiteScope, useReceiver } from "../helpers/disposables.js";
 import { hashedUnit, inPool, listAll } from "../helpers/load.js";
+import { manualTimers } from "../helpers/manual-timers.js";
 import type { TestPaysim } from "../helpers/paysim.js";
 import type { Behaviour, ReceivedRequest, Receiver } from "../helpers/receiver.js";
 import { expectedV1, parseSignature, settle, useFrozenPaysim } from "../webhooks/support.js";
@@ -21,9 +22,9 @@ const EVENTS = 2000;
 const BATCH_OFFSETS = [0, 3, 11, 26];
 const CLIENTS = 16;
 /**
- * Short, so that hanging requests cost little; a slow answer comes at most 30 ms after the body,
- * far inside it. The receiver shares the test process with paysim and 2,000 events: on a loaded
- * machine it may take its turn late, and a reset it makes must still come before the timeout.
+ * The webhook timeout runs on timers the test moves (`timers`): an attempt the receiver hangs on
+ * times out when the test moves them past it, once every attempt still in flight is one it hangs
+ * on; an answer, however late the loaded machine lets it come, is never cut off by real time.
  */
 const WEBHOOK_TIMEOUT_MS = 2_000;
 const SECRET = "whsec_flapping_receiver_0001";
@@ -90,6 +91,7 @@ function expectedAttempt(kind: Flap): { status_code: number | null; error: RegEx
 
 let paysim: TestPaysim;
 let receiver: Receiver;
+const timers = manualTimers();
 /** Event id by test index, from the ingest answers. */
 const eventIds: string[] = [];
 const indexOf = new Map<string, number>();
@@ -122,9 +124,23 @@ async function settled(): Promise<void> {
     );
   });
   try {
-    await Promise.race([settle(paysim), stuck]);
+    await Promise.race([settleTimingOutHangs(), stuck]);
   } finally {
     clearTimeout(guard);
+  }
+}
+
+/**
+ * `settle`, ending the attempts the receiver hangs on: whenever every attempt in flight is one
+ * it holds open, the timers move past the webhook timeout (the others have all answered).
+ */
+async function settleTimingOutHangs(): Promise<void> {
+  let done = false;
+  const idle = settle(paysim).then(() => (done = true));
+  while (!done) {
+    const inFlight = paysim.scheduler.inFlightCount();
+    if (inFlight > 0 && inFlight === receiver.hangingCount()) timers.advance(WEBHOOK_TIMEOUT_MS);
+    await Promise.race([idle, new Promise((resolve) => setTimeout(resolve, 5))]);
   }
 }
 
@@ -173,7 +189,7 @@ describe(`a receiver flapping under ${EVENTS} events, the clock advanced through
       seen.set(index, n);
       return behaviourOf(flap(index, n), index, n);
     }, thisSuite);
-    paysim = await useFrozenPaysim({ forwardTo: receiver.url, webhookSecret: SECRET, webhookTimeout: WEBHOOK_TIMEOUT_MS }, thisSuite);
+    paysim = await useFrozenPaysim({ forwardTo: receiver.url, webhookSecret: SECRET, webhookTimeout: WEBHOOK_TIMEOUT_MS, timers }, thisSuite);
     t0 = now = Date.parse((await paysim.api("GET", "/v1/sandbox/clock")).body.now);
 
     // Every creation time and every time a retry of theirs can fall due, in order.

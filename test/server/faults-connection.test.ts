@@ -2,6 +2,7 @@ import { connect } from "node:net";
 import { describe, expect, it } from "vitest";
 import { usePaysim } from "../helpers/disposables.js";
 import { freshKey, type TestPaysim, creationRows } from "../helpers/paysim.js";
+import { manualTimers } from "../helpers/manual-timers.js";
 import { exchange, until } from "../helpers/unanswered.js";
 
 // The faults that leave the client without an answer need a real socket to close.
@@ -68,16 +69,26 @@ describe("lost_response", () => {
 
 describe("timeout", () => {
   it("holds the connection for latency_ms, then closes it with no answer, having done nothing", async () => {
-    const paysim = await usePaysim();
+    const timers = manualTimers();
+    const paysim = await usePaysim({ timers });
     const rule = await addFault(paysim, { fault: "timeout", latency_ms: 200, match: { path: "/v1/payment_intents" } });
     const before = creationRows(paysim);
     const logged: any[] = [];
     paysim.bus.on("request.logged", (request) => logged.push(request));
 
-    const { received } = await exchange(paysim.port, creation(paysim, freshKey()));
+    let closed = false;
+    const pending = exchange(paysim.port, creation(paysim, freshKey())).finally(() => (closed = true));
+    await until(async () => (await paysim.api("GET", "/v1/sandbox/faults")).body.data.length === 0, "the request reached paysim");
+    // A millisecond short of latency_ms, the connection is still held: a request made now is answered first.
+    timers.advance(199);
+    expect((await paysim.api("GET", "/v1/payment_intents")).status).toBe(200);
+    expect(closed).toBe(false);
+    expect(logged.filter((request) => request.fault)).toEqual([]);
+    timers.advance(1);
+    const { received } = await pending;
     expect(received.toString("latin1")).toBe("");
     expect(creationRows(paysim)).toEqual(before);
-    expect(logged).toMatchObject([{ status: 0, fault: { ruleId: rule.id, fault: "timeout", unanswered: true } }]);
+    expect(logged.filter((request) => request.fault)).toMatchObject([{ status: 0, fault: { ruleId: rule.id, fault: "timeout", unanswered: true } }]);
   });
 
   it("lets go of a client that resets its connection first", async () => {
@@ -96,7 +107,8 @@ describe("timeout", () => {
 
 describe("latency", () => {
   it("answers correctly, after the request is done and the wait is over", async () => {
-    const paysim = await usePaysim();
+    const timers = manualTimers();
+    const paysim = await usePaysim({ timers });
     const rule = await addFault(paysim, { fault: "latency", latency_ms: 300, match: { method: "POST" } });
     const created = new Promise<any>((resolve) => paysim.bus.once("event.created", resolve));
     let answered = false;
@@ -105,10 +117,14 @@ describe("latency", () => {
       return response;
     });
     const event = await created;
-    // The intent exists, and a request made after it is answered while the first waits.
+    // The intent is made before the wait starts; nothing else here sets a timer.
+    await until(() => timers.pending() === 1, "the answer is held");
+    timers.advance(299);
+    // The intent exists, and a request made after it is answered while the first still waits.
     const read = await paysim.api("GET", `/v1/payment_intents/${event.objectId}`);
     expect(read.status).toBe(200);
     expect(answered).toBe(false);
+    timers.advance(1);
     const response = await call;
     expect(response.status).toBe(201);
     expect(response.body).toMatchObject({ id: event.objectId, object: "payment_intent", amount: 1000 });

@@ -2,7 +2,9 @@ import { readFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
 import { suiteScope, usePaysimApp, useTempPath } from "../helpers/disposables.js";
 import { expectApiError } from "../helpers/errors.js";
+import { manualTimers } from "../helpers/manual-timers.js";
 import { eventsSince, freshKey, newestEventId, type TestPaysim } from "../helpers/paysim.js";
+import { until } from "../helpers/unanswered.js";
 
 const ACME = "sk_test_acme_payouts_0001";
 const GLOBEX = "sk_test_globex_payouts_0001";
@@ -203,27 +205,28 @@ describe("payout simulation (--payouts auto) reached by advancing the clock", ()
   });
 
   it("shortens the real wait with --time-scale: virtual time runs that many times faster", async () => {
-    const local = await usePaysimApp({ timeScale: 3600 });
-    const succeeded = new Set<string>();
-    let onSucceeded = () => {};
-    local.bus.on("event.created", (event) => {
-      if (event.type === "payout.succeeded") succeeded.add(event.objectId!);
-      onSucceeded();
-    });
-    const realStart = performance.now();
+    // Real time moves only when the test moves it: from one armed timer to the next.
+    const timers = manualTimers(Date.parse("2026-05-01T12:00:00.000Z"));
+    const local = await usePaysimApp({ timeScale: 3600, timers, realNow: timers.now });
+    const realStart = timers.now();
     const virtualStart = Date.parse((await local.api("GET", "/v1/sandbox/clock")).body.now);
     const created = (await local.api("POST", "/v1/payouts", { body: CARD, idempotencyKey: freshKey() })).body;
-    await new Promise<void>((resolve) => {
-      onSucceeded = () => succeeded.has(created.id) && resolve();
-      onSucceeded();
-    });
+    // The automatic moves fall due 2 s and 5 s of clock after the creation: each on a timer of its own.
+    for (const move of ["processing", "succeeded"]) {
+      await until(() => timers.pending() === 1, `the timer of the move to ${move} is armed`);
+      timers.next();
+      await local.scheduler.idle();
+      expect((await local.api("GET", `/v1/payouts/${created.id}`)).body.status).toBe(move);
+    }
     const clock = (await local.api("GET", "/v1/sandbox/clock")).body;
-    const realElapsed = performance.now() - realStart;
-    const virtualElapsed = Date.parse(clock.now) - virtualStart;
+    const realElapsed = timers.now() - realStart;
     expect(clock.time_scale).toBe(3600);
     expect(clock.offset_seconds).toBe(0); // nobody advanced it: the scale did the work
-    expect(virtualElapsed).toBeGreaterThan(realElapsed * 100);
-    expect((await local.api("GET", `/v1/payouts/${created.id}`)).body.status).toBe("succeeded");
+    // 5 s of clock in 2 real milliseconds (1 ms to the first move, 1 ms more to the second, rounded up).
+    expect(realElapsed).toBe(2);
+    expect(Date.parse(clock.now) - virtualStart).toBe(realElapsed * 3600);
+    const types = (await eventsSince(local, undefined)).filter((e) => e.data.id === created.id).map((e) => e.type);
+    expect(types).toEqual(["payout.created", "payout.processing", "payout.succeeded"]);
   });
 });
 

@@ -3,18 +3,12 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ConfigError, type PaysimConfig } from "../../src/config.js";
-import { createPaysim, type PaysimInstance } from "../../src/paysim.js";
+import { createPaysim } from "../../src/paysim.js";
 import { NewerDatabaseError } from "../../src/store/errors.js";
-import { defer, useTempDir } from "../helpers/disposables.js";
+import { useCreatedPaysim, useTempDir } from "../helpers/disposables.js";
 import { callApi, clientFor, createIntent } from "../helpers/paysim.js";
 
 const folder = () => useTempDir("paysim-boot-");
-/** `createPaysim` on a free port, stopped when the test finishes. */
-async function start(options: Parameters<typeof createPaysim>[0]): Promise<PaysimInstance> {
-  const instance = await createPaysim({ port: 0, ...options });
-  defer(() => instance.close());
-  return instance;
-}
 
 /** Everything the bootstrap writes, read straight from the file. */
 function snapshot(dbPath: string) {
@@ -78,7 +72,7 @@ describe("a bad config", () => {
   it.each(BAD)("with %s leaves an existing database byte for byte as it was", async (_name, content) => {
     const dir = folder();
     const dbPath = join(dir, "paysim.db");
-    const first = await start({ db: dbPath, config: CONFIG });
+    const first = await useCreatedPaysim({ db: dbPath, config: CONFIG });
     await createIntent(clientFor(first.url, first.secretKey));
     await first.close();
     const before = readFileSync(dbPath);
@@ -97,7 +91,7 @@ describe("a bad config", () => {
 
   it("that hands one company's key to another company is refused, and nothing is written", async () => {
     const dbPath = join(folder(), "paysim.db");
-    await (await start({ db: dbPath, config: CONFIG })).close();
+    await (await useCreatedPaysim({ db: dbPath, config: CONFIG })).close();
     const before = snapshot(dbPath);
     const stolen: PaysimConfig = {
       companies: [
@@ -113,7 +107,7 @@ describe("a bad config", () => {
 
   it("a --secret-key that belongs to another company is refused, and nothing is written", async () => {
     const dbPath = join(folder(), "paysim.db");
-    await (await start({ db: dbPath, config: CONFIG })).close();
+    await (await useCreatedPaysim({ db: dbPath, config: CONFIG })).close();
     const before = snapshot(dbPath);
     await expect(createPaysim({ port: 0, db: dbPath, config: { companies: [{ name: "Other", currency: "EUR", webhook_endpoints: [] }] }, secretKey: "sk_test_acme_boot_0001" })).rejects.toThrow(ConfigError);
     expect(snapshot(dbPath)).toEqual(before);
@@ -123,7 +117,7 @@ describe("a bad config", () => {
 describe("a database from a newer paysim", () => {
   it("is refused with NewerDatabaseError and left as it was", async () => {
     const dbPath = join(folder(), "paysim.db");
-    await (await start({ db: dbPath })).close();
+    await (await useCreatedPaysim({ db: dbPath })).close();
     const raw = new Database(dbPath);
     raw.pragma("user_version = 9990");
     raw.close();
@@ -136,13 +130,13 @@ describe("a database from a newer paysim", () => {
 describe("starting twice with the same config and database", () => {
   it("is a no-op: same companies, same keys working, same endpoints and signing secrets, data kept", async () => {
     const dbPath = join(folder(), "paysim.db");
-    const first = await start({ db: dbPath, config: CONFIG });
+    const first = await useCreatedPaysim({ db: dbPath, config: CONFIG });
     const intent = await createIntent(clientFor(first.url, "sk_test_globex_boot_0001"));
     const firstView = first.companies.map((c) => ({ company: c.company, endpoints: c.endpoints }));
     await first.close();
     const before = snapshot(dbPath);
 
-    const second = await start({ db: dbPath, config: CONFIG });
+    const second = await useCreatedPaysim({ db: dbPath, config: CONFIG });
     expect(second.companies.map((c) => ({ company: c.company, endpoints: c.endpoints }))).toEqual(firstView);
     const read = await callApi(second.url, "sk_test_globex_boot_0001", "GET", `/v1/payment_intents/${intent.id}`);
     expect(read.status).toBe(200);
@@ -154,7 +148,7 @@ describe("starting twice with the same config and database", () => {
   });
 
   it("gives the declared companies their names, currencies, keys and endpoints, the first as default", async () => {
-    const instance = await start({ db: join(folder(), "paysim.db"), config: CONFIG });
+    const instance = await useCreatedPaysim({ db: join(folder(), "paysim.db"), config: CONFIG });
     expect(instance.companies.map((c) => [c.company.name, c.company.currency, c.company.is_default, c.secretKey])).toEqual([
       ["Acme", "EUR", 1, "sk_test_acme_boot_0001"],
       ["Globex", "USD", 0, "sk_test_globex_boot_0001"],
@@ -170,16 +164,16 @@ describe("starting twice with the same config and database", () => {
 
   it("keeps a key stored only as a hash: the database file never holds a key in clear", async () => {
     const dbPath = join(folder(), "paysim.db");
-    await (await start({ db: dbPath, config: CONFIG })).close();
+    await (await useCreatedPaysim({ db: dbPath, config: CONFIG })).close();
     const bytes = readFileSync(dbPath);
     for (const key of ["sk_test_acme_boot_0001", "sk_test_globex_boot_0001"]) expect(bytes.includes(Buffer.from(key))).toBe(false);
   });
 
   it("follows a currency changed in the config on the next start", async () => {
     const dbPath = join(folder(), "paysim.db");
-    await (await start({ db: dbPath, config: CONFIG })).close();
+    await (await useCreatedPaysim({ db: dbPath, config: CONFIG })).close();
     const changed: PaysimConfig = { companies: [{ ...CONFIG.companies[0]!, currency: "CHF" }, ...CONFIG.companies.slice(1)] };
-    const second = await start({ db: dbPath, config: changed });
+    const second = await useCreatedPaysim({ db: dbPath, config: changed });
     expect(second.companies[0]!.company.currency).toBe("CHF");
     const intent = await createIntent(clientFor(second.url, second.secretKey));
     expect(intent.currency).toBe("CHF");
@@ -188,7 +182,7 @@ describe("starting twice with the same config and database", () => {
 
 describe("starting without a config", () => {
   it("makes the default company Sandbox Merchant (EUR) with a generated key", async () => {
-    const instance = await start({ db: join(folder(), "paysim.db") });
+    const instance = await useCreatedPaysim({ db: join(folder(), "paysim.db") });
     expect(instance.generatedKey).toBe(true);
     expect(instance.secretKey).toMatch(/^sk_test_[0-9A-Za-z]{32}$/);
     expect(instance.companies.map((c) => [c.company.name, c.company.currency])).toEqual([["Sandbox Merchant", "EUR"]]);
@@ -196,12 +190,12 @@ describe("starting without a config", () => {
 
   it("keeps the same company when started again with the key it printed", async () => {
     const dbPath = join(folder(), "paysim.db");
-    const first = await start({ db: dbPath });
+    const first = await useCreatedPaysim({ db: dbPath });
     const intent = await createIntent(clientFor(first.url, first.secretKey));
     const key = first.secretKey;
     const companyId = first.companies[0]!.company.id;
     await first.close();
-    const second = await start({ db: dbPath, secretKey: key });
+    const second = await useCreatedPaysim({ db: dbPath, secretKey: key });
     expect(second.generatedKey).toBe(false);
     expect(second.companies[0]!.company.id).toBe(companyId);
     expect((await callApi(second.url, key, "GET", `/v1/payment_intents/${intent.id}`)).status).toBe(200);
@@ -209,10 +203,10 @@ describe("starting without a config", () => {
 
   it("registers --forward-to endpoints once, keeping their generated secret on later starts", async () => {
     const dbPath = join(folder(), "paysim.db");
-    const first = await start({ db: dbPath, secretKey: "sk_test_forward_0001", forwardTo: "http://127.0.0.1:9/hooks" });
+    const first = await useCreatedPaysim({ db: dbPath, secretKey: "sk_test_forward_0001", forwardTo: "http://127.0.0.1:9/hooks" });
     const secret = first.forwardEndpoints[0]!.secret;
     await first.close();
-    const second = await start({ db: dbPath, secretKey: "sk_test_forward_0001", forwardTo: ["http://127.0.0.1:9/hooks"] });
+    const second = await useCreatedPaysim({ db: dbPath, secretKey: "sk_test_forward_0001", forwardTo: ["http://127.0.0.1:9/hooks"] });
     expect(second.forwardEndpoints.map((e) => e.secret)).toEqual([secret]);
     expect(second.companies[0]!.endpoints).toHaveLength(1);
   });
@@ -234,7 +228,7 @@ describe("an endpoint whose URL holds a card number, stored before paysim refuse
     raw.prepare("UPDATE deliveries SET url = ? WHERE endpoint_id = ?").run(`http://127.0.0.1:9/orders/${pan}`, old.body.id);
     raw.close();
 
-    const second = await start({ db, secretKey: "sk_test_old_urls_0001" });
+    const second = await useCreatedPaysim({ db, secretKey: "sk_test_old_urls_0001" });
     const listed = await callApi(second.url, second.secretKey, "GET", "/v1/webhook_endpoints");
     expect(listed.body.data.map((e: { id: string }) => e.id)).toEqual([kept.body.id]);
     await second.close();

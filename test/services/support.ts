@@ -6,6 +6,7 @@ import { createUnitOfWork, type EventRecordedHook, type NewEvent, type UnitOfWor
 import { createStore, type Store } from "../../src/store/index.js";
 import type { Db } from "../../src/store/open.js";
 import { defer, useDatabase, useTempPath } from "../helpers/disposables.js";
+import { rowCount } from "../helpers/paysim.js";
 
 export const T0 = Date.parse("2030-01-01T00:00:00.000Z");
 
@@ -42,7 +43,7 @@ export function servicesOnAFile(onEventRecorded?: EventRecordedHook): Services {
   const companyId = bootstrap(store, clock, ids, {}).companies[0]!.company.id;
   const run = createUnitOfWork(store, bus, clock, ids);
   if (onEventRecorded) run.onEventRecorded(onEventRecorded);
-  const count = (table: "events" | "idempotency_keys" | "meta") => db.prepare(`SELECT count(*) FROM ${table}`).pluck().get() as number;
+  const count = (table: "events" | "idempotency_keys" | "meta") => rowCount({ store }, table);
   const event = (data: object = { amount: 1000 }): NewEvent => ({ companyId, type: "payment_intent.created", objectId: "pi_test", data });
   return { db, store, clock, bus, announced, companyId, run, count, event };
 }

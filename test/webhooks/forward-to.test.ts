@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { PaysimConfig } from "../../src/config.js";
-import { createPaysim, type PaysimInstance, type PaysimOptions } from "../../src/paysim.js";
+import type { PaysimInstance } from "../../src/paysim.js";
 import { verifySignature } from "../../src/webhooks/sign.js";
-import { defer, useReceiver, useTempPath } from "../helpers/disposables.js";
+import { useCreatedPaysim, useReceiver, useTempPath } from "../helpers/disposables.js";
 import { callApi, createIntent, clientFor } from "../helpers/paysim.js";
 import type { Receiver } from "../helpers/receiver.js";
 
@@ -10,12 +10,6 @@ function dbFile(): string {
   return useTempPath();
 }
 
-/** A paysim on a random port, closed when the test finishes (a second close is harmless). */
-async function start(options: PaysimOptions): Promise<PaysimInstance> {
-  const instance = await createPaysim({ port: 0, ...options });
-  defer(() => instance.close());
-  return instance;
-}
 
 /** Stops `instance` before the test starts another on its database. */
 async function stop(instance: PaysimInstance): Promise<void> {
@@ -43,7 +37,7 @@ describe("--forward-to endpoints", () => {
   it("registers the URL for the default company with a generated whsec_ secret that later starts on the same database keep", async () => {
     const db = dbFile();
     const r = await receiver();
-    const first = await start({ db, forwardTo: r.url });
+    const first = await useCreatedPaysim({ db, forwardTo: r.url });
     const [endpoint] = first.forwardEndpoints;
     expect(endpoint!.url).toBe(r.url);
     expect(endpoint!.secret).toMatch(/^whsec_[0-9A-Za-z]{16,}$/);
@@ -53,14 +47,14 @@ describe("--forward-to endpoints", () => {
     await stop(first);
 
     // Started again without the secret: the same endpoint, the same secret, no duplicate.
-    const second = await start({ db, forwardTo: r.url, secretKey: key });
+    const second = await useCreatedPaysim({ db, forwardTo: r.url, secretKey: key });
     expect(second.forwardEndpoints.map((e) => [e.id, e.secret])).toEqual([[endpoint!.id, endpoint!.secret]]);
     expect(await endpointsOf(second)).toHaveLength(1);
     await deliveredSignedWith(second, r, endpoint!.secret);
     await stop(second);
 
     // Without --forward-to at all, this run forwards nowhere: the endpoint is gone.
-    const third = await start({ db, secretKey: key });
+    const third = await useCreatedPaysim({ db, secretKey: key });
     expect(await endpointsOf(third)).toEqual([]);
     expect(third.forwardEndpoints).toEqual([]);
   });
@@ -68,27 +62,27 @@ describe("--forward-to endpoints", () => {
   it("uses the --webhook-secret given, and a later start with another one replaces it", async () => {
     const db = dbFile();
     const r = await receiver();
-    const first = await start({ db, forwardTo: r.url, webhookSecret: "whsec_ci_given_secret_01" });
+    const first = await useCreatedPaysim({ db, forwardTo: r.url, webhookSecret: "whsec_ci_given_secret_01" });
     expect(first.forwardEndpoints[0]!.secret).toBe("whsec_ci_given_secret_01");
     expect((await endpointsOf(first))[0].secret).toBe("whsec_ci_given_secret_01");
     await deliveredSignedWith(first, r, "whsec_ci_given_secret_01");
     const key = first.secretKey;
     await stop(first);
 
-    const second = await start({ db, forwardTo: r.url, secretKey: key, webhookSecret: "whsec_ci_rotated_secret_02" });
+    const second = await useCreatedPaysim({ db, forwardTo: r.url, secretKey: key, webhookSecret: "whsec_ci_rotated_secret_02" });
     expect(second.forwardEndpoints.map((e) => e.secret)).toEqual(["whsec_ci_rotated_secret_02"]);
     expect(await endpointsOf(second)).toHaveLength(1);
     await deliveredSignedWith(second, r, "whsec_ci_rotated_secret_02");
     await stop(second);
 
-    const third = await start({ db, forwardTo: r.url, secretKey: key });
+    const third = await useCreatedPaysim({ db, forwardTo: r.url, secretKey: key });
     expect(third.forwardEndpoints.map((e) => e.secret)).toEqual(["whsec_ci_rotated_secret_02"]);
   });
 
   it("registers every URL of a repeated --forward-to, all signed with the --webhook-secret", async () => {
     const a = await receiver();
     const b = await receiver();
-    const instance = await start({ forwardTo: [a.url, b.url], webhookSecret: "whsec_both_endpoints_01" });
+    const instance = await useCreatedPaysim({ forwardTo: [a.url, b.url], webhookSecret: "whsec_both_endpoints_01" });
     expect(instance.forwardEndpoints.map((e) => e.url)).toEqual([a.url, b.url]);
     await createIntent(clientFor(instance.url, instance.secretKey));
     for (const r of [a, b]) {
@@ -102,12 +96,12 @@ describe("a later start with other --forward-to URLs, or none", () => {
   it("removes the endpoints an earlier --forward-to made that it does not name, and keeps (with their secret) those it names again", async () => {
     const db = dbFile();
     const [a, b, c] = [await receiver(), await receiver(), await receiver()];
-    const first = await start({ db, forwardTo: [a.url, b.url] });
+    const first = await useCreatedPaysim({ db, forwardTo: [a.url, b.url] });
     const [endpointA, endpointB] = first.forwardEndpoints;
     const key = first.secretKey;
     await stop(first);
 
-    const second = await start({ db, secretKey: key, forwardTo: [b.url, c.url] });
+    const second = await useCreatedPaysim({ db, secretKey: key, forwardTo: [b.url, c.url] });
     expect(second.forwardEndpoints.map((e) => [e.url, e.id === endpointB!.id])).toEqual([[b.url, true], [c.url, false]]);
     expect((await endpointsOf(second)).map((e) => [e.url, e.secret])).toEqual([
       [b.url, endpointB!.secret],
@@ -129,27 +123,27 @@ describe("a later start with other --forward-to URLs, or none", () => {
     const config = (): PaysimConfig => ({
       companies: [{ name: "Acme", currency: "EUR", secret_key: "sk_test_acme_keep_0001", webhook_endpoints: [{ url: fromConfig.url, enabled_events: ["*"] }] }],
     });
-    const first = await start({ db, config: config(), forwardTo: forwarded.url });
+    const first = await useCreatedPaysim({ db, config: config(), forwardTo: forwarded.url });
     const made = await callApi(first.url, first.secretKey, "POST", "/v1/webhook_endpoints", { body: { url: api.url } });
     expect(made.status).toBe(201);
     await stop(first);
 
-    const second = await start({ db, config: config() });
+    const second = await useCreatedPaysim({ db, config: config() });
     expect((await endpointsOf(second)).map((e) => e.url)).toEqual([fromConfig.url, api.url]);
   });
 
   it("reuses an API-made endpoint for the same URL and does not remove it later", async () => {
     const db = dbFile();
     const r = await receiver();
-    const first = await start({ db });
+    const first = await useCreatedPaysim({ db });
     const made = (await callApi(first.url, first.secretKey, "POST", "/v1/webhook_endpoints", { body: { url: r.url } })).body;
     const key = first.secretKey;
     await stop(first);
 
-    const second = await start({ db, secretKey: key, forwardTo: r.url });
+    const second = await useCreatedPaysim({ db, secretKey: key, forwardTo: r.url });
     expect(second.forwardEndpoints.map((e) => [e.id, e.secret])).toEqual([[made.id, made.secret]]);
     await stop(second);
-    const third = await start({ db, secretKey: key });
+    const third = await useCreatedPaysim({ db, secretKey: key });
     expect((await endpointsOf(third)).map((e) => e.id)).toEqual([made.id]);
   });
 
@@ -157,12 +151,12 @@ describe("a later start with other --forward-to URLs, or none", () => {
     const db = dbFile();
     const r = await receiver();
     const config: PaysimConfig = { companies: [{ name: "Acme", currency: "EUR", secret_key: "sk_test_acme_claim_0001", webhook_endpoints: [{ url: r.url, enabled_events: ["*"] }] }] };
-    const first = await start({ db, config: { companies: [{ ...config.companies[0]!, webhook_endpoints: [] }] }, forwardTo: r.url });
+    const first = await useCreatedPaysim({ db, config: { companies: [{ ...config.companies[0]!, webhook_endpoints: [] }] }, forwardTo: r.url });
     const [endpoint] = first.forwardEndpoints;
     await stop(first);
-    const second = await start({ db, config });
+    const second = await useCreatedPaysim({ db, config });
     await stop(second);
-    const third = await start({ db, config });
+    const third = await useCreatedPaysim({ db, config });
     expect((await endpointsOf(third)).map((e) => [e.id, e.url])).toEqual([[endpoint!.id, r.url]]);
   });
 
@@ -170,7 +164,7 @@ describe("a later start with other --forward-to URLs, or none", () => {
     const db = dbFile();
     const r = await receiver();
     r.queue(500);
-    const first = await start({ db, forwardTo: r.url, payouts: "manual" });
+    const first = await useCreatedPaysim({ db, forwardTo: r.url, payouts: "manual" });
     const key = first.secretKey;
     await createIntent(clientFor(first.url, key));
     await r.waitForRequests(1);
@@ -180,7 +174,7 @@ describe("a later start with other --forward-to URLs, or none", () => {
     expect(before).toMatchObject({ status: "pending", next_attempt_at: expect.any(String) });
     await stop(first);
 
-    const second = await start({ db, secretKey: key });
+    const second = await useCreatedPaysim({ db, secretKey: key });
     const after = (await callApi(second.url, key, "GET", `/v1/events/${eventId}`)).body.deliveries[0];
     expect(after).toMatchObject({ status: "failed", next_attempt_at: null });
     expect(after.attempts).toHaveLength(1);
@@ -205,25 +199,25 @@ describe("endpoints declared in the config", () => {
   it("uses the config's secret, and starting again with the same config changes nothing", async () => {
     const db = dbFile();
     const r = await receiver();
-    const first = await start({ db, config: config(r.url, "whsec_acme_config_0001") });
+    const first = await useCreatedPaysim({ db, config: config(r.url, "whsec_acme_config_0001") });
     const [endpoint] = await endpointsOf(first);
     expect(endpoint).toMatchObject({ url: r.url, secret: "whsec_acme_config_0001", enabled_events: ["*"] });
     await deliveredSignedWith(first, r, "whsec_acme_config_0001");
     await stop(first);
 
-    const second = await start({ db, config: config(r.url, "whsec_acme_config_0001") });
+    const second = await useCreatedPaysim({ db, config: config(r.url, "whsec_acme_config_0001") });
     expect((await endpointsOf(second)).map((e) => [e.id, e.secret])).toEqual([[endpoint.id, "whsec_acme_config_0001"]]);
   });
 
   it("generates a secret when the config gives none, and keeps it on the next start", async () => {
     const db = dbFile();
     const r = await receiver();
-    const first = await start({ db, config: config(r.url) });
+    const first = await useCreatedPaysim({ db, config: config(r.url) });
     const [endpoint] = await endpointsOf(first);
     expect(endpoint.secret).toMatch(/^whsec_/);
     await stop(first);
 
-    const second = await start({ db, config: config(r.url) });
+    const second = await useCreatedPaysim({ db, config: config(r.url) });
     expect((await endpointsOf(second)).map((e) => [e.id, e.secret])).toEqual([[endpoint.id, endpoint.secret]]);
     await deliveredSignedWith(second, r, endpoint.secret);
   });

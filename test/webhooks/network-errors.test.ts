@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { useReceiver } from "../helpers/disposables.js";
+import { manualTimers } from "../helpers/manual-timers.js";
 import type { TestPaysim } from "../helpers/paysim.js";
 import { closedPortUrl } from "../helpers/receiver.js";
 import { advance, emitCreatedEvent, eventWithDeliveries, settle, useFrozenPaysim } from "./support.js";
@@ -9,10 +10,17 @@ const delivery = async (p: TestPaysim, eventId: string) => (await eventWithDeliv
 describe("a delivery that gets no HTTP answer", () => {
   it("records a receiver that never answers within the webhook timeout as a timeout, and retries it on schedule", async () => {
     const receiver = await useReceiver("hang");
-    const paysim = await useFrozenPaysim({ forwardTo: receiver.url, webhookTimeout: 300 });
+    // The timeout runs on timers the test moves: an answer is never cut off by a loaded machine.
+    const timers = manualTimers();
+    const paysim = await useFrozenPaysim({ forwardTo: receiver.url, webhookTimeout: 300, timers });
+    /** The receiver holds its `n`-th request open until the timers reach the webhook timeout. */
+    const timeOut = async (n: number) => {
+      await receiver.waitForRequests(n);
+      timers.advance(300);
+      await settle(paysim);
+    };
     const { eventId } = await emitCreatedEvent(paysim);
-    await receiver.waitForRequests(1);
-    await settle(paysim); // resolves once the 300 ms timeout has cut the attempt off
+    await timeOut(1);
 
     const timedOut = await delivery(paysim, eventId);
     expect(timedOut.status).toBe("pending");
@@ -20,12 +28,14 @@ describe("a delivery that gets no HTTP answer", () => {
     expect(timedOut.attempts[0].status_code).toBeNull();
     expect(timedOut.attempts[0].error).toMatch(/timeout/i);
     expect(timedOut.attempts[0].error).toContain("300 ms");
+    expect(timedOut.attempts[0].duration_ms).toBe(300);
     expect(Date.parse(timedOut.next_attempt_at)).toBe(Date.parse(timedOut.attempts[0].attempted_at) + 30_000);
 
     // Not earlier than the schedule says, then again when due (still hanging: a second timeout).
     await advance(paysim, 29);
     expect(receiver.requests).toHaveLength(1);
-    await advance(paysim, 1);
+    expect((await paysim.api("POST", "/v1/sandbox/clock/advance", { body: { seconds: 1 } })).status).toBe(200);
+    await timeOut(2);
     expect(receiver.requests).toHaveLength(2);
     const twice = await delivery(paysim, eventId);
     expect(twice.attempts.map((a: any) => [a.status_code, /timeout/i.test(a.error)])).toEqual([

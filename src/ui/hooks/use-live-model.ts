@@ -1,6 +1,7 @@
 import { useEffect, useLayoutEffect, useRef, useState } from "react";
 import type { LiveFeed } from "../live-feed.js";
 import type { LiveModel, Printed } from "../model.js";
+import { realTimers, type TimerHandle, type Timers } from "../../runtime/timers.js";
 
 export interface LiveSnapshot {
   model: LiveModel;
@@ -17,8 +18,9 @@ export interface LiveSnapshot {
  * finished event never shows both printed and still in flight). A batch's lines
  * are printed once, then let go. The feed listens from before the view mounts:
  * what it heard since its last take and the mount is drawn in the first throttled frame.
+ * The throttle's timer is set on `options.timers` (Node's by default).
  */
-export function useLiveModel(feed: LiveFeed, options: { throttleMs: number; print: (lines: readonly Printed[], now: number) => void }): LiveSnapshot {
+export function useLiveModel(feed: LiveFeed, options: { throttleMs: number; timers?: Timers | undefined; print: (lines: readonly Printed[], now: number) => void }): LiveSnapshot {
   const [snapshot, setSnapshot] = useState<LiveSnapshot>(() => ({ model: feed.current(), lines: [], batch: 0, now: feed.clock.now() }));
   const print = useRef(options.print);
   useLayoutEffect(() => {
@@ -32,9 +34,9 @@ export function useLiveModel(feed: LiveFeed, options: { throttleMs: number; prin
     print.current(snapshot.lines, snapshot.now);
   }, [snapshot]);
 
-  const { throttleMs } = options;
+  const { throttleMs, timers = realTimers } = options;
   useEffect(() => {
-    let timer: NodeJS.Timeout | undefined;
+    let timer: TimerHandle | undefined;
     const flush = () => {
       timer = undefined;
       const taken = feed.take();
@@ -46,16 +48,16 @@ export function useLiveModel(feed: LiveFeed, options: { throttleMs: number; prin
       });
     };
     const schedule = () => {
-      timer ??= setTimeout(flush, throttleMs);
+      timer ??= timers.setTimeout(flush, throttleMs);
     };
     const stopListening = feed.onNews(schedule);
     // What the feed heard before the view mounted.
     if (feed.hasNews()) schedule();
     return () => {
       stopListening();
-      if (timer) clearTimeout(timer);
+      if (timer) timers.clearTimeout(timer);
     };
-  }, [feed, throttleMs]);
+  }, [feed, throttleMs, timers]);
 
   return snapshot;
 }

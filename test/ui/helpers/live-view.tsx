@@ -3,6 +3,7 @@ import { render } from "ink";
 import { render as renderInTestRenderer } from "ink-testing-library";
 import { vi } from "vitest";
 import type { PaysimInstance } from "../../../src/paysim.js";
+import type { Timers } from "../../../src/runtime/timers.js";
 import { bannerFacts } from "../../../src/cli/banner-facts.js";
 import { bannerLines } from "../../../src/ui/banner.js";
 import { startLiveFeed } from "../../../src/ui/live-feed.js";
@@ -36,7 +37,7 @@ export interface RenderedView {
  * const view = renderView(paysim);
  * await view.waitForFrame(/delivered 200/);
  */
-export function renderView(instance: PaysimInstance, options: { colour?: boolean; throttleMs?: number; columns?: number; rows?: number } = {}): RenderedView {
+export function renderView(instance: PaysimInstance, options: { colour?: boolean; throttleMs?: number; columns?: number; rows?: number; timers?: Timers } = {}): RenderedView {
   let quits = 0;
   const terminal = fakeTerminal(options.columns ?? 100, options.rows ?? 40);
   const feed = startLiveFeed(instance);
@@ -48,6 +49,7 @@ export function renderView(instance: PaysimInstance, options: { colour?: boolean
       colour={options.colour ?? false}
       onQuit={() => quits++}
       throttleMs={options.throttleMs ?? 20}
+      timers={options.timers}
     />,
     { stdout: terminal.stdout, stdin: terminal.stdin, stderr: terminal.stderr, ...LIVE_VIEW_INK_OPTIONS },
   );
