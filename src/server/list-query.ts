@@ -1,6 +1,8 @@
 import type { Context } from "hono";
 import * as z from "zod";
+import { idOf } from "../domain/answer-schemas.js";
 import { ApiError } from "../domain/errors.js";
+import type { IdPrefix } from "../domain/ids.js";
 import { parseOrThrow } from "../domain/validation.js";
 import type { PageQuery } from "../store/repos/paging.js";
 import { companyOf, type AppEnv } from "./env.js";
@@ -27,6 +29,8 @@ export function singleQuery(c: Context): Record<string, string> {
   return query;
 }
 
+const notInList = (value: unknown) => `starting_after must be the id of an object in this list; "${String(value)}" is not.`;
+
 /** The query of one list: `limit`, `starting_after` and the list's one filter, as one strict zod object. */
 export interface ListQuery {
   readonly filterName: string;
@@ -38,10 +42,13 @@ export interface ListQuery {
  * are refused like unknown body fields: a typo must not widen a list. The route parses with it
  * (`listQueryParser`) and the OpenAPI document describes its parameters from it.
  */
-export function listQuery<T extends string>(filter: { name: string; values: readonly T[] }): ListQuery {
+export function listQuery<T extends string>(filter: { name: string; values: readonly T[] }, idPrefix: IdPrefix): ListQuery {
   const schema = z.strictObject({
     limit: limitSchema,
-    starting_after: z.string().optional().meta({ description: "The id of an object of this list: the page continues after it." }),
+    // A malformed id is told as an unknown one is (parseListQuery): it names no object of the list.
+    starting_after: idOf(idPrefix, { error: (issue) => notInList(issue.input) })
+      .optional()
+      .meta({ description: "The id of an object of this list: the page continues after it." }),
     [filter.name]: oneOfQuery(filter.name, filter.values),
   });
   return { filterName: filter.name, schema };
@@ -58,7 +65,7 @@ export function listQuery<T extends string>(filter: { name: string; values: read
  * tenth of a list call. At most REMEMBERED are kept; refused queries never are.
  *
  * @example
- * const PAYOUTS_QUERY = listQuery({ name: "status", values: PAYOUT_STATUSES });
+ * const PAYOUTS_QUERY = listQuery({ name: "status", values: PAYOUT_STATUSES }, "po");
  * const parseQuery = listQueryParser(PAYOUTS_QUERY);
  * app.get("/", (c) => listResponse(c, …payouts.list(companyId, parseQuery(c, payouts.seqOf))…));
  */
@@ -84,7 +91,7 @@ export function listQueryParser({ filterName, schema }: ListQuery) {
     if (query.starting_after !== undefined) {
       beforeSeq = seqOf(companyOf(c).id, query.starting_after);
       if (beforeSeq === undefined) {
-        throw new ApiError("invalid_request", `starting_after must be the id of an object in this list; "${query.starting_after}" is not.`, "starting_after");
+        throw new ApiError("invalid_request", notInList(query.starting_after), "starting_after");
       }
     }
     return { limit: query.limit, filter: query[filterName] as string | undefined, beforeSeq };

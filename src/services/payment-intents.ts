@@ -1,3 +1,4 @@
+import * as z from "zod";
 import type { Bus } from "../bus.js";
 import { ApiError } from "../domain/errors.js";
 import type { Ids } from "../domain/ids.js";
@@ -9,6 +10,7 @@ import {
   type PaymentIntentTrigger,
 } from "../domain/payment-intent.js";
 import { outcomeForPaymentMethod, type TestCard } from "../domain/test-cards.js";
+import { need } from "../domain/validation.js";
 import type { Clock } from "../runtime/clock.js";
 import type { Store } from "../store/index.js";
 import type { Company } from "../store/repos/companies.js";
@@ -41,6 +43,17 @@ export interface PresentedCard {
 }
 
 /** Payment-intent operations shared by the API routes and the checkout page. */
+const unknownPaymentMethod = (paymentMethod: string, cards: readonly TestCard[]) =>
+  `Unknown payment_method "${paymentMethod}". Use a test method: ${cards.map((c) => c.payment_method).join(", ")}.`;
+
+/** The `payment_method` of an authorization: one of the test methods, so that the OpenAPI document lists them. */
+export function paymentMethodSchema(cards: readonly TestCard[]) {
+  const wrongType = need("payment_method", 'a test payment method such as "pm_card_visa"');
+  return z.enum(cards.map((c) => c.payment_method) as [string, ...string[]], {
+    error: (issue) => (typeof issue.input === "string" ? unknownPaymentMethod(issue.input, cards) : wrongType(issue)),
+  });
+}
+
 export function createPaymentIntentService({ store, clock, testCards, baseUrl, ids, bus }: PaymentIntentDeps) {
   const moves = moveAnnouncer(bus, "payment_intent");
   function toResource(row: PaymentIntentRow): PaymentIntentResource {
@@ -91,10 +104,7 @@ export function createPaymentIntentService({ store, clock, testCards, baseUrl, i
     /** Resolves a test payment method to the card it stands for; 400 when unknown. */
     cardForPaymentMethod(paymentMethod: string): PresentedCard {
       const outcome = outcomeForPaymentMethod(testCards, paymentMethod);
-      if (!outcome) {
-        const known = testCards.map((c) => c.payment_method).join(", ");
-        throw new ApiError("invalid_request", `Unknown payment_method "${paymentMethod}". Use a test method: ${known}.`, "payment_method");
-      }
+      if (!outcome) throw new ApiError("invalid_request", unknownPaymentMethod(paymentMethod, testCards), "payment_method");
       return outcome;
     },
 

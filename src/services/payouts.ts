@@ -1,9 +1,11 @@
+import * as z from "zod";
 import type { Bus } from "../bus.js";
 import { ApiError } from "../domain/errors.js";
 import type { Ids } from "../domain/ids.js";
 import { holdsCardNumber } from "../domain/masking.js";
 import {
   checkMoveAmount,
+  DESTINATION_TYPES,
   movesFrom,
   statusEffects,
   transitionPayout,
@@ -11,6 +13,7 @@ import {
   type PayoutStatus,
   type TestDestination,
 } from "../domain/payout.js";
+import { need } from "../domain/validation.js";
 import type { Clock } from "../runtime/clock.js";
 import type { Store } from "../store/index.js";
 import type { Company } from "../store/repos/companies.js";
@@ -26,6 +29,34 @@ export interface CreatePayoutInput {
   destination_type: DestinationType;
   destination_token: string;
   description?: string | undefined;
+}
+
+const CARD_NUMBER_TOKEN = "destination_token must be a destination token (e.g. tok_card_visa), never a card number: card numbers are not accepted by this API.";
+const unknownToken = (token: string | undefined, destinations: readonly TestDestination[]) =>
+  `Unknown destination_token${token === undefined ? "" : ` "${token}"`}. Use a test token: ${destinations.map((d) => d.token).join(", ")}.`;
+
+/**
+ * The `destination_token` of a new payout: one of the test tokens, so that the OpenAPI document
+ * lists them. A card number (masked on entry) and an unknown token are told apart, as ever.
+ */
+export function destinationTokenSchema(destinations: readonly TestDestination[]) {
+  const wrongType = need("destination_token", "a destination token such as tok_card_visa");
+  return z.enum(destinations.map((d) => d.token) as [string, ...string[]], {
+    error: (issue) => (typeof issue.input !== "string" ? wrongType(issue) : holdsCardNumber(issue.input) ? CARD_NUMBER_TOKEN : unknownToken(issue.input, destinations)),
+  });
+}
+
+/**
+ * What `destinationFor` checks across the two fields, for the OpenAPI document: each
+ * destination_type takes its own tokens (JSON Schema's if/then, which validators and mock servers run).
+ */
+export function destinationPairing(destinations: readonly TestDestination[]) {
+  return {
+    allOf: DESTINATION_TYPES.map((type) => ({
+      if: { properties: { destination_type: { enum: [type] } }, required: ["destination_type"] },
+      then: { properties: { destination_token: { enum: destinations.filter((d) => d.type === type).map((d) => d.token) } } },
+    })),
+  };
 }
 
 /** How a new payout's automatic moves are planned, and obsolete ones dropped. */
@@ -53,18 +84,9 @@ export function createPayoutService(deps: {
 
   function destinationFor(input: CreatePayoutInput): TestDestination {
     // The body was masked on entry: a card number arrives as "************4242" and is never kept.
-    if (holdsCardNumber(input.destination_token)) {
-      throw new ApiError(
-        "invalid_request",
-        "destination_token must be a destination token (e.g. tok_card_visa), never a card number: card numbers are not accepted by this API.",
-        "destination_token",
-      );
-    }
+    if (holdsCardNumber(input.destination_token)) throw new ApiError("invalid_request", CARD_NUMBER_TOKEN, "destination_token");
     const destination = destinations.find((d) => d.token === input.destination_token);
-    if (!destination) {
-      const known = destinations.map((d) => d.token).join(", ");
-      throw new ApiError("invalid_request", `Unknown destination_token. Use a test token: ${known}.`, "destination_token");
-    }
+    if (!destination) throw new ApiError("invalid_request", unknownToken(undefined, destinations), "destination_token");
     if (destination.type !== input.destination_type) {
       throw new ApiError(
         "invalid_request",

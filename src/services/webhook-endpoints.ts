@@ -5,7 +5,15 @@ import { EVENT_TYPES } from "../domain/events.js";
 import type { Ids } from "../domain/ids.js";
 import { maskInput } from "../domain/masking.js";
 import { need, parseOrThrow } from "../domain/validation.js";
-import { CARD_NUMBER_IN_URL_RULE, hasNoCardNumber, isHttpUrl, WEBHOOK_URL_MAX_LENGTH, WEBHOOK_URL_RULE } from "../domain/webhook-url.js";
+import {
+  CARD_NUMBER_IN_URL_RULE,
+  hasNoCardNumber,
+  isHttpUrl,
+  WEBHOOK_URL_DESCRIPTION,
+  WEBHOOK_URL_MAX_LENGTH,
+  WEBHOOK_URL_PATTERN,
+  WEBHOOK_URL_RULE,
+} from "../domain/webhook-url.js";
 import type { Clock } from "../runtime/clock.js";
 import type { Store } from "../store/index.js";
 import type { WebhookEndpointRow } from "../store/repos/webhook-endpoints.js";
@@ -43,7 +51,8 @@ export const createEndpointSchema = z.strictObject({
     .string({ error: need("url", "the http:// or https:// address that receives the events") })
     .max(WEBHOOK_URL_MAX_LENGTH, { error: `url must be at most ${WEBHOOK_URL_MAX_LENGTH} characters.` })
     .refine(isHttpUrl, { error: `url ${WEBHOOK_URL_RULE}.` })
-    .refine(hasNoCardNumber, { error: `url ${CARD_NUMBER_IN_URL_RULE}.` }),
+    .refine(hasNoCardNumber, { error: `url ${CARD_NUMBER_IN_URL_RULE}.` })
+    .meta({ format: "uri", pattern: WEBHOOK_URL_PATTERN, description: WEBHOOK_URL_DESCRIPTION }),
   enabled_events: z
     .array(z.enum(["*", ...EVENT_TYPES], { error: ENABLED_EVENTS_RULE }), {
       error: need("enabled_events", `a list of event types (${EVENT_TYPES.join(", ")}) or ["*"]`),

@@ -14,7 +14,7 @@ import { jsonResponse, listEnvelopeSchema, listResponse, changeRequest, idempote
 
 const NO_BODY = z.strictObject({});
 
-const LIST_QUERY = listQuery({ name: "type", values: EVENT_TYPES });
+const LIST_QUERY = listQuery({ name: "type", values: EVENT_TYPES }, "evt");
 
 /** The operations below, for the OpenAPI document (docs/api.md). */
 export const EVENT_OPERATIONS: readonly Operation[] = [

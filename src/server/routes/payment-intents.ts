@@ -2,7 +2,9 @@ import { Hono } from "hono";
 import * as z from "zod";
 import { withRequestIdSchema } from "../../domain/answer-schemas.js";
 import { CAPTURE_METHODS, PAYMENT_INTENT_STATES } from "../../domain/payment-intent.js";
-import { amountSchema, currencySchema, descriptionSchema, need, needOneOf, parseOrThrow } from "../../domain/validation.js";
+import { amountSchema, currencySchema, descriptionSchema, needOneOf, parseOrThrow } from "../../domain/validation.js";
+import { TEST_CARDS } from "../../fixture-data.js";
+import { paymentMethodSchema } from "../../services/payment-intents.js";
 import { PAYMENT_INTENT_SHAPE } from "../../store/repos/payment-intents.js";
 import { companyOf, type AppDeps, type AppEnv } from "../env.js";
 import { jsonBody } from "../middleware/json-body.js";
@@ -19,12 +21,12 @@ const createSchema = z.strictObject({
 });
 
 const authorizeSchema = z.strictObject({
-  payment_method: z.string({ error: need("payment_method", "a test payment method such as \"pm_card_visa\"") }).optional(),
+  payment_method: paymentMethodSchema(TEST_CARDS).optional(),
 });
 
 const noBodySchema = z.strictObject({});
 
-const LIST_QUERY = listQuery({ name: "state", values: PAYMENT_INTENT_STATES });
+const LIST_QUERY = listQuery({ name: "state", values: PAYMENT_INTENT_STATES }, "pi");
 
 const TRANSITIONS = ["authorize", "capture", "cancel"] as const;
 

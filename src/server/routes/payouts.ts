@@ -2,7 +2,9 @@ import { Hono } from "hono";
 import * as z from "zod";
 import { withRequestIdSchema } from "../../domain/answer-schemas.js";
 import { DESTINATION_TYPES, PAYOUT_STATUSES } from "../../domain/payout.js";
-import { amountSchema, currencySchema, descriptionSchema, need, needOneOf, parseOrThrow } from "../../domain/validation.js";
+import { amountSchema, currencySchema, descriptionSchema, needOneOf, parseOrThrow } from "../../domain/validation.js";
+import { TEST_DESTINATIONS } from "../../fixture-data.js";
+import { destinationPairing, destinationTokenSchema } from "../../services/payouts.js";
 import { PAYOUT_SHAPE } from "../../store/repos/payouts.js";
 import { companyOf, type AppDeps, type AppEnv } from "../env.js";
 import { jsonBody } from "../middleware/json-body.js";
@@ -15,11 +17,11 @@ const createSchema = z.strictObject({
   amount: amountSchema,
   currency: currencySchema,
   destination_type: z.enum(DESTINATION_TYPES, { error: needOneOf("destination_type", DESTINATION_TYPES) }),
-  destination_token: z.string({ error: need("destination_token", "a destination token such as tok_card_visa") }),
+  destination_token: destinationTokenSchema(TEST_DESTINATIONS),
   description: descriptionSchema.optional(),
-});
+}).meta(destinationPairing(TEST_DESTINATIONS));
 
-const LIST_QUERY = listQuery({ name: "status", values: PAYOUT_STATUSES });
+const LIST_QUERY = listQuery({ name: "status", values: PAYOUT_STATUSES }, "po");
 
 const ANSWER = withRequestIdSchema(PAYOUT_SHAPE.schema);
 
