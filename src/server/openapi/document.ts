@@ -265,4 +265,5 @@ export const OPENAPI_OPERATION: MountedOperation = {
   summary: "This OpenAPI document",
   answers: { 200: z.looseObject({ openapi: z.literal("3.1.0") }) },
   noKey: true,
+  example: { answer: { openapi: "3.1.0", info: { title: "paysim", version: VERSION, license: LICENSE }, paths: {} } },
 };

@@ -10,16 +10,22 @@ import { jsonBody } from "../middleware/json-body.js";
 import { idempotencyKey } from "../middleware/idempotency-key.js";
 import { listQuery, listQueryParser } from "../list-query.js";
 import type { Operation } from "../openapi/operation.js";
+import { EXAMPLE_DELIVERY, EXAMPLE_EVENT, listing } from "../openapi/examples.js";
 import { jsonResponse, listEnvelopeSchema, listResponse, changeRequest, idempotentResponse } from "../respond.js";
 
 const NO_BODY = z.strictObject({});
+
+/** An event as a read shows it: its own request id (the request that caused it), and its deliveries. */
+const WITH_DELIVERIES = { ...EXAMPLE_EVENT, deliveries: [EXAMPLE_DELIVERY] };
 
 const LIST_QUERY = listQuery({ name: "type", values: EVENT_TYPES }, "evt");
 
 /** The operations below, for the OpenAPI document (docs/api.md). */
 export const EVENT_OPERATIONS: readonly Operation[] = [
-  { operationId: "listEvents", method: "get", path: "/", summary: "List events, newest first", query: LIST_QUERY.schema, answers: { 200: listEnvelopeSchema(eventSchema) } },
-  { operationId: "getEvent", method: "get", path: "/:id", summary: "Read an event with its deliveries and their attempts", answers: { 200: eventWithDeliveriesSchema } },
+  { operationId: "listEvents", method: "get", path: "/", summary: "List events, newest first", query: LIST_QUERY.schema, answers: { 200: listEnvelopeSchema(eventSchema) },
+    example: { answer: listing([EXAMPLE_EVENT]) } },
+  { operationId: "getEvent", method: "get", path: "/:id", summary: "Read an event with its deliveries and their attempts", answers: { 200: eventWithDeliveriesSchema },
+    example: { answer: WITH_DELIVERIES } },
   {
     operationId: "resendEvent",
     method: "post",
@@ -28,6 +34,7 @@ export const EVENT_OPERATIONS: readonly Operation[] = [
     body: NO_BODY,
     idempotencyKey: "optional",
     answers: { 200: eventWithDeliveriesSchema },
+    example: { body: {}, answer: WITH_DELIVERIES },
   },
 ];
 

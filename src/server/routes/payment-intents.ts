@@ -11,6 +11,7 @@ import { jsonBody } from "../middleware/json-body.js";
 import { idempotencyKey } from "../middleware/idempotency-key.js";
 import { listQuery, listQueryParser } from "../list-query.js";
 import type { Operation } from "../openapi/operation.js";
+import { answering, EXAMPLE_CAPTURED_PAYMENT_INTENT, EXAMPLE_PAYMENT_INTENT, listing } from "../openapi/examples.js";
 import { listEnvelopeSchema, listResponse, resourceResponse, changeRequest, idempotentResponse } from "../respond.js";
 
 const createSchema = z.strictObject({
@@ -32,11 +33,19 @@ const TRANSITIONS = ["authorize", "capture", "cancel"] as const;
 
 const ANSWER = withRequestIdSchema(PAYMENT_INTENT_SHAPE.schema);
 
+const TRANSITION_EXAMPLES = {
+  authorize: { body: { payment_method: "pm_card_visa" }, answer: answering(EXAMPLE_CAPTURED_PAYMENT_INTENT) },
+  capture: { body: {}, answer: answering(EXAMPLE_CAPTURED_PAYMENT_INTENT) },
+  cancel: { body: {}, answer: answering({ ...EXAMPLE_PAYMENT_INTENT, state: "canceled" }) },
+};
+
 /** The operations below, for the OpenAPI document (docs/api.md). */
 export const PAYMENT_INTENT_OPERATIONS: readonly Operation[] = [
-  { operationId: "createPaymentIntent", method: "post", path: "/", summary: "Create a payment intent", body: createSchema, idempotencyKey: "required", answers: { 201: ANSWER } },
-  { operationId: "listPaymentIntents", method: "get", path: "/", summary: "List payment intents, newest first", query: LIST_QUERY.schema, answers: { 200: listEnvelopeSchema(PAYMENT_INTENT_SHAPE.schema) } },
-  { operationId: "getPaymentIntent", method: "get", path: "/:id", summary: "Read a payment intent", answers: { 200: ANSWER } },
+  { operationId: "createPaymentIntent", method: "post", path: "/", summary: "Create a payment intent", body: createSchema, idempotencyKey: "required", answers: { 201: ANSWER },
+    example: { body: { amount: 4200, currency: "EUR", description: "Order 42" }, answer: answering(EXAMPLE_PAYMENT_INTENT) } },
+  { operationId: "listPaymentIntents", method: "get", path: "/", summary: "List payment intents, newest first", query: LIST_QUERY.schema, answers: { 200: listEnvelopeSchema(PAYMENT_INTENT_SHAPE.schema) },
+    example: { answer: listing([EXAMPLE_PAYMENT_INTENT]) } },
+  { operationId: "getPaymentIntent", method: "get", path: "/:id", summary: "Read a payment intent", answers: { 200: ANSWER }, example: { answer: answering(EXAMPLE_PAYMENT_INTENT) } },
   ...TRANSITIONS.map((name): Operation => ({
     operationId: `${name}PaymentIntent`,
     method: "post",
@@ -45,6 +54,7 @@ export const PAYMENT_INTENT_OPERATIONS: readonly Operation[] = [
     body: name === "authorize" ? authorizeSchema : noBodySchema,
     idempotencyKey: "optional",
     answers: { 200: ANSWER },
+    example: TRANSITION_EXAMPLES[name],
   })),
 ];
 

@@ -11,6 +11,7 @@ import { jsonBody } from "../middleware/json-body.js";
 import { idempotencyKey } from "../middleware/idempotency-key.js";
 import { listQuery, listQueryParser } from "../list-query.js";
 import type { Operation } from "../openapi/operation.js";
+import { answering, EXAMPLE_PAYOUT, listing } from "../openapi/examples.js";
 import { listEnvelopeSchema, listResponse, resourceResponse, changeRequest, idempotentResponse } from "../respond.js";
 
 const createSchema = z.strictObject({
@@ -27,9 +28,11 @@ const ANSWER = withRequestIdSchema(PAYOUT_SHAPE.schema);
 
 /** The operations below, for the OpenAPI document (docs/api.md). */
 export const PAYOUT_OPERATIONS: readonly Operation[] = [
-  { operationId: "createPayout", method: "post", path: "/", summary: "Create a payout", body: createSchema, idempotencyKey: "required", answers: { 201: ANSWER } },
-  { operationId: "listPayouts", method: "get", path: "/", summary: "List payouts, newest first", query: LIST_QUERY.schema, answers: { 200: listEnvelopeSchema(PAYOUT_SHAPE.schema) } },
-  { operationId: "getPayout", method: "get", path: "/:id", summary: "Read a payout", answers: { 200: ANSWER } },
+  { operationId: "createPayout", method: "post", path: "/", summary: "Create a payout", body: createSchema, idempotencyKey: "required", answers: { 201: ANSWER },
+    example: { body: { amount: 5000, currency: "EUR", destination_type: "card", destination_token: "tok_card_visa" }, answer: answering(EXAMPLE_PAYOUT) } },
+  { operationId: "listPayouts", method: "get", path: "/", summary: "List payouts, newest first", query: LIST_QUERY.schema, answers: { 200: listEnvelopeSchema(PAYOUT_SHAPE.schema) },
+    example: { answer: listing([EXAMPLE_PAYOUT]) } },
+  { operationId: "getPayout", method: "get", path: "/:id", summary: "Read a payout", answers: { 200: ANSWER }, example: { answer: answering(EXAMPLE_PAYOUT) } },
 ];
 
 /** /v1/payouts: create, read, list (docs/api.md). */

@@ -14,6 +14,7 @@ import type { AppDeps, AppEnv } from "../env.js";
 import { jsonBody } from "../middleware/json-body.js";
 import { idempotencyKey } from "../middleware/idempotency-key.js";
 import type { Operation } from "../openapi/operation.js";
+import { answering, EXAMPLE_CLOCK, EXAMPLE_EVENT, EXAMPLE_FAULT, EXAMPLE_PAYOUT, listing } from "../openapi/examples.js";
 import { singleQuery } from "../list-query.js";
 import { resourceResponse, changeRequest, idempotentResponse, listEnvelopeSchema, listResponse } from "../respond.js";
 
@@ -63,7 +64,7 @@ const faultsClearedSchema = z.strictObject({ object: z.literal("faults_cleared")
 
 /** The operations below, for the OpenAPI document (docs/api.md). */
 export const SANDBOX_OPERATIONS: readonly Operation[] = [
-  { operationId: "getClock", method: "get", path: "/clock", summary: "Read the virtual clock", answers: { 200: withRequestIdSchema(clockSchema) } },
+  { operationId: "getClock", method: "get", path: "/clock", summary: "Read the virtual clock", answers: { 200: withRequestIdSchema(clockSchema) }, example: { answer: answering(EXAMPLE_CLOCK) } },
   {
     operationId: "advanceClock",
     method: "post",
@@ -71,12 +72,18 @@ export const SANDBOX_OPERATIONS: readonly Operation[] = [
     summary: "Move the virtual clock forward; everything that falls due runs before the answer",
     body: advanceSchema,
     answers: { 200: withRequestIdSchema(clockSchema) },
+    example: { body: { seconds: 3600 }, answer: answering(EXAMPLE_CLOCK) },
   },
-  { operationId: "addFaultRule", method: "post", path: "/faults", summary: "Add a fault rule: make matching requests of this company fail on purpose", body: faultRuleSchema, answers: { 201: withRequestIdSchema(faultSchema) } },
-  { operationId: "listFaultRules", method: "get", path: "/faults", summary: "List this company's active fault rules, oldest first", query: noQuery, answers: { 200: listEnvelopeSchema(faultSchema) } },
-  { operationId: "clearFaultRules", method: "delete", path: "/faults", summary: "Remove every fault rule of this company", answers: { 200: withRequestIdSchema(faultsClearedSchema) } },
-  { operationId: "deleteFaultRule", method: "delete", path: "/faults/:id", summary: "Remove one fault rule", answers: { 200: withRequestIdSchema(deletedFaultSchema) } },
-  { operationId: "resetSandbox", method: "post", path: "/reset", summary: "Delete this company's activity", body: resetSchema, answers: { 200: withRequestIdSchema(resetAnswerSchema) } },
+  { operationId: "addFaultRule", method: "post", path: "/faults", summary: "Add a fault rule: make matching requests of this company fail on purpose", body: faultRuleSchema, answers: { 201: withRequestIdSchema(faultSchema) },
+    example: { body: { fault: "server_error", match: EXAMPLE_FAULT.match }, answer: answering(EXAMPLE_FAULT) } },
+  { operationId: "listFaultRules", method: "get", path: "/faults", summary: "List this company's active fault rules, oldest first", query: noQuery, answers: { 200: listEnvelopeSchema(faultSchema) },
+    example: { answer: listing([EXAMPLE_FAULT]) } },
+  { operationId: "clearFaultRules", method: "delete", path: "/faults", summary: "Remove every fault rule of this company", answers: { 200: withRequestIdSchema(faultsClearedSchema) },
+    example: { answer: answering({ object: "faults_cleared", deleted: 1 }) } },
+  { operationId: "deleteFaultRule", method: "delete", path: "/faults/:id", summary: "Remove one fault rule", answers: { 200: withRequestIdSchema(deletedFaultSchema) },
+    example: { answer: answering({ id: EXAMPLE_FAULT.id, object: "fault", deleted: true }) } },
+  { operationId: "resetSandbox", method: "post", path: "/reset", summary: "Delete this company's activity", body: resetSchema, answers: { 200: withRequestIdSchema(resetAnswerSchema) },
+    example: { body: {}, answer: answering({ object: "reset", deleted: { payment_intents: 2, payouts: 1, events: 3 } }) } },
   {
     operationId: "transitionPayout",
     method: "post",
@@ -85,6 +92,7 @@ export const SANDBOX_OPERATIONS: readonly Operation[] = [
     body: transitionSchema,
     idempotencyKey: "optional",
     answers: { 200: withRequestIdSchema(PAYOUT_SHAPE.schema) },
+    example: { body: { to: "processing" }, answer: answering({ ...EXAMPLE_PAYOUT, status: "processing" }) },
   },
   {
     operationId: "ingestWebhookEvent",
@@ -94,6 +102,10 @@ export const SANDBOX_OPERATIONS: readonly Operation[] = [
     body: ingestSchema,
     idempotencyKey: "optional",
     answers: { 201: eventSchema },
+    example: {
+      body: { type: "payout.succeeded", data: { reference: "POUT-3LOC4WVLB2", amount: 5000, currency: "EUR" } },
+      answer: { ...EXAMPLE_EVENT, type: "payout.succeeded", data: { reference: "POUT-3LOC4WVLB2", amount: 5000, currency: "EUR" } },
+    },
   },
 ];
 

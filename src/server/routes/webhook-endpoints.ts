@@ -16,6 +16,7 @@ import { jsonBody } from "../middleware/json-body.js";
 import { idempotencyKey } from "../middleware/idempotency-key.js";
 import { singleQuery } from "../list-query.js";
 import type { Operation } from "../openapi/operation.js";
+import { answering, EXAMPLE_WEBHOOK_ENDPOINT, listing } from "../openapi/examples.js";
 import { listEnvelopeSchema, listResponse, resourceResponse, changeRequest, idempotentResponse } from "../respond.js";
 
 const noQuery = z.strictObject({});
@@ -24,10 +25,13 @@ const ANSWER = withRequestIdSchema(webhookEndpointSchema);
 
 /** The operations below, for the OpenAPI document (docs/api.md). */
 export const WEBHOOK_ENDPOINT_OPERATIONS: readonly Operation[] = [
-  { operationId: "createWebhookEndpoint", method: "post", path: "/", summary: "Register a webhook endpoint", body: createEndpointSchema, idempotencyKey: "optional", answers: { 201: ANSWER } },
-  { operationId: "listWebhookEndpoints", method: "get", path: "/", summary: "List the webhook endpoints", query: noQuery, answers: { 200: listEnvelopeSchema(webhookEndpointSchema) } },
-  { operationId: "getWebhookEndpoint", method: "get", path: "/:id", summary: "Read a webhook endpoint", answers: { 200: ANSWER } },
-  { operationId: "deleteWebhookEndpoint", method: "delete", path: "/:id", summary: "Delete a webhook endpoint (its pending deliveries stop)", answers: { 200: withRequestIdSchema(deletedEndpointSchema) } },
+  { operationId: "createWebhookEndpoint", method: "post", path: "/", summary: "Register a webhook endpoint", body: createEndpointSchema, idempotencyKey: "optional", answers: { 201: ANSWER },
+    example: { body: { url: "http://127.0.0.1:3000/webhooks", enabled_events: ["*"] }, answer: answering(EXAMPLE_WEBHOOK_ENDPOINT) } },
+  { operationId: "listWebhookEndpoints", method: "get", path: "/", summary: "List the webhook endpoints", query: noQuery, answers: { 200: listEnvelopeSchema(webhookEndpointSchema) },
+    example: { answer: listing([EXAMPLE_WEBHOOK_ENDPOINT]) } },
+  { operationId: "getWebhookEndpoint", method: "get", path: "/:id", summary: "Read a webhook endpoint", answers: { 200: ANSWER }, example: { answer: answering(EXAMPLE_WEBHOOK_ENDPOINT) } },
+  { operationId: "deleteWebhookEndpoint", method: "delete", path: "/:id", summary: "Delete a webhook endpoint (its pending deliveries stop)", answers: { 200: withRequestIdSchema(deletedEndpointSchema) },
+    example: { answer: answering({ id: EXAMPLE_WEBHOOK_ENDPOINT.id, object: "webhook_endpoint", deleted: true }) } },
 ];
 
 /** /v1/webhook_endpoints: where a company's events are delivered (docs/webhooks.md). */
