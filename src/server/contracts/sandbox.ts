@@ -23,7 +23,8 @@ export const clockAdvanceInput = z.strictObject({
 /** Where a drawn move may lead: every status but the first, which no move enters. */
 const TARGETS = PAYOUT_STATUSES.filter((status) => PAYOUT_MOVES.some((move) => move.to === status));
 
-const PARTIAL_AMOUNT_RULE = `an integer in minor units from 1 to ${MAX_AMOUNT - 1}, less than the payout amount`;
+// checkMoveAmount's words, with the bound every payout amount is under.
+const PARTIAL_AMOUNT_RULE = `an integer greater than 0 and less than the payout amount (at most ${MAX_AMOUNT - 1})`;
 
 /**
  * `POST /v1/sandbox/payouts/:id/transition`. `amount` belongs to a partial reversal only
