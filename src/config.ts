@@ -3,7 +3,7 @@ import * as z from "zod";
 import { chaosSchema, parseChaosSpec, type Chaos } from "./domain/chaos.js";
 import { EVENT_TYPES } from "./domain/events.js";
 import { maskText } from "./domain/masking.js";
-import { isCurrency } from "./domain/money.js";
+import { CURRENCY_CODES } from "./domain/money.js";
 import { isSecretKey, isSigningSecret, SECRET_KEY_RULE, SIGNING_SECRET_RULE } from "./domain/secret-keys.js";
 import { CARD_NUMBER_IN_URL_RULE, hasNoCardNumber, isWebhookUrl, WEBHOOK_URL_MAX_LENGTH, WEBHOOK_URL_RULE } from "./domain/webhook-url.js";
 import { reportedProblem } from "./domain/validation.js";
@@ -43,8 +43,9 @@ export function companyFieldSchemas(label?: boolean) {
   return {
     // Masked as any text paysim takes in: a name is stored and shown. Keys and secrets are not
     // text but credentials, compared as given (and never stored in clear or shown).
-    name: z.string({ error: say("name", NAME_RULE) }).trim().min(1, { error: say("name", NAME_RULE) }).max(200).transform(maskText),
-    currency: z.string({ error: say("currency", CURRENCY_RULE) }).refine(isCurrency, { error: say("currency", CURRENCY_RULE) }),
+    // The pattern tells the OpenAPI document what the trim and the minimum say together: not blank.
+    name: z.string({ error: say("name", NAME_RULE) }).trim().min(1, { error: say("name", NAME_RULE) }).max(200).meta({ pattern: "\\S" }).transform(maskText),
+    currency: z.enum(CURRENCY_CODES, { error: say("currency", CURRENCY_RULE) }),
   };
 }
 

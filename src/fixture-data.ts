@@ -12,3 +12,7 @@ function readJsonFixture<T>(name: string): T {
 
 export const loadTestCards = () => readJsonFixture<TestCard[]>("test-cards.json");
 export const loadTestDestinations = () => readJsonFixture<TestDestination[]>("test-destinations.json");
+
+/** The test cards and destinations as shipped: the API's request schemas list their names. */
+export const TEST_CARDS: readonly TestCard[] = loadTestCards();
+export const TEST_DESTINATIONS: readonly TestDestination[] = loadTestDestinations();

@@ -7,7 +7,8 @@
  * types are inferred from them, so none of these can say something the others do not.
  */
 import * as z from "zod";
-import { requestIdSchema } from "../domain/answer-schemas.js";
+import { idOf, requestIdSchema } from "../domain/answer-schemas.js";
+import type { IdPrefix } from "../domain/ids.js";
 
 export { withRequestIdSchema } from "../domain/answer-schemas.js";
 
@@ -38,6 +39,9 @@ export function oneOfQuery<T extends string>(name: string, values: readonly T[])
   return z.enum(values as readonly [T, ...T[]], { error: `${name} must be one of: ${values.join(", ")}.` }).optional();
 }
 
+/** The refusal of a `starting_after` that names no object of the list, malformed or unknown. */
+export const notInList = (value: unknown) => `starting_after must be the id of an object in this list; "${String(value)}" is not.`;
+
 /** A parsed list query: how many, after which object, and the list's one filter. */
 export interface ListQueryInput {
   limit: number;
@@ -49,10 +53,13 @@ export interface ListQueryInput {
  * The query of a list with the filter `name` (one of `values`): `limit`, `starting_after` and the
  * filter. Unknown query parameters are refused like unknown body fields: a typo must not widen a list.
  */
-export function listQuerySchema<T extends string>(filter: { name: string; values: readonly T[] }) {
+export function listQuerySchema<T extends string>(filter: { name: string; values: readonly T[] }, idPrefix: IdPrefix) {
   return z.strictObject({
     limit: limitSchema,
-    starting_after: z.string().optional().meta({ description: "The id of an object of this list: the page continues after it." }),
+    // A malformed id is told as an unknown one is (server/list-query.ts): it names no object of the list.
+    starting_after: idOf(idPrefix, { error: (issue) => notInList(issue.input) })
+      .optional()
+      .meta({ description: "The id of an object of this list: the page continues after it." }),
     [filter.name]: oneOfQuery(filter.name, filter.values),
   }) as unknown as z.ZodType<ListQueryInput> & z.ZodObject;
 }

@@ -50,7 +50,7 @@ export const eventWithDeliveriesSchema = eventSchema.extend({ deliveries: z.arra
 export type EventWithDeliveries = z.infer<typeof eventWithDeliveriesSchema>;
 
 /** `GET /v1/events`'s query. */
-export const listEventsQuery = listQuerySchema({ name: "type", values: EVENT_TYPES });
+export const listEventsQuery = listQuerySchema({ name: "type", values: EVENT_TYPES }, "evt");
 
 /**
  * The body of `POST /v1/sandbox/webhook_ingest`: a known type, and data with the three validated

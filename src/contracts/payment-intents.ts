@@ -3,6 +3,8 @@ import * as z from "zod";
 import { withRequestIdSchema } from "../domain/answer-schemas.js";
 import { CAPTURE_METHODS, PAYMENT_INTENT_STATES } from "../domain/payment-intent.js";
 import { amountSchema, currencySchema, descriptionSchema, need, needOneOf } from "../domain/validation.js";
+import type { TestCard } from "../domain/test-cards.js";
+import { TEST_CARDS } from "../fixture-data.js";
 import { PAYMENT_INTENT_SHAPE, type PaymentIntentResource } from "../store/repos/payment-intents.js";
 import { listQuerySchema, noBody } from "./common.js";
 
@@ -23,9 +25,21 @@ export const createPaymentIntentInput = z.strictObject({
   capture_method: z.enum(CAPTURE_METHODS, { error: needOneOf("capture_method", CAPTURE_METHODS) }).optional(),
 });
 
+/** The refusal of a payment method that is not a test method. */
+export const unknownPaymentMethod = (paymentMethod: string, cards: readonly TestCard[]) =>
+  `Unknown payment_method "${paymentMethod}". Use a test method: ${cards.map((c) => c.payment_method).join(", ")}.`;
+
+/** The `payment_method` of an authorization: one of the test methods, so that the OpenAPI document lists them. */
+export function paymentMethodSchema(cards: readonly TestCard[]) {
+  const wrongType = need("payment_method", 'a test payment method such as "pm_card_visa"');
+  return z.enum(cards.map((c) => c.payment_method) as [string, ...string[]], {
+    error: (issue) => (typeof issue.input === "string" ? unknownPaymentMethod(issue.input, cards) : wrongType(issue)),
+  });
+}
+
 /** `POST /v1/payment_intents/:id/authorize`. */
 export const authorizeInput = z.strictObject({
-  payment_method: z.string({ error: need("payment_method", "a test payment method such as \"pm_card_visa\"") }).optional(),
+  payment_method: paymentMethodSchema(TEST_CARDS).optional(),
 });
 
 /** `POST /v1/payment_intents/:id/capture` and `/cancel` take no body. */
@@ -33,4 +47,4 @@ export const captureInput = noBody;
 export const cancelInput = noBody;
 
 /** `GET /v1/payment_intents`'s query. */
-export const listPaymentIntentsQuery = listQuerySchema({ name: "state", values: PAYMENT_INTENT_STATES });
+export const listPaymentIntentsQuery = listQuerySchema({ name: "state", values: PAYMENT_INTENT_STATES }, "pi");

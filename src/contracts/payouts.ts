@@ -3,6 +3,9 @@ import * as z from "zod";
 import { withRequestIdSchema } from "../domain/answer-schemas.js";
 import { DESTINATION_TYPES, PAYOUT_STATUSES } from "../domain/payout.js";
 import { amountSchema, currencySchema, descriptionSchema, need, needOneOf } from "../domain/validation.js";
+import { holdsCardNumber } from "../domain/masking.js";
+import type { TestDestination } from "../domain/payout.js";
+import { TEST_DESTINATIONS } from "../fixture-data.js";
 import { PAYOUT_SHAPE, type PayoutResource } from "../store/repos/payouts.js";
 import { listQuerySchema } from "./common.js";
 
@@ -15,14 +18,46 @@ export type { PayoutResource };
 
 export const payoutAnswer = withRequestIdSchema(payoutSchema);
 
+/** The refusal of a card number where a destination token belongs. */
+export const CARD_NUMBER_TOKEN = "destination_token must be a destination token (e.g. tok_card_visa), never a card number: card numbers are not accepted by this API.";
+/** The refusal of a token that is not a test destination. */
+export const unknownToken = (token: string | undefined, destinations: readonly TestDestination[]) =>
+  `Unknown destination_token${token === undefined ? "" : ` "${token}"`}. Use a test token: ${destinations.map((d) => d.token).join(", ")}.`;
+
+/**
+ * The `destination_token` of a new payout: one of the test tokens, so that the OpenAPI document
+ * lists them. A card number (masked on entry) and an unknown token are told apart, as ever.
+ */
+export function destinationTokenSchema(destinations: readonly TestDestination[]) {
+  const wrongType = need("destination_token", "a destination token such as tok_card_visa");
+  return z.enum(destinations.map((d) => d.token) as [string, ...string[]], {
+    error: (issue) => (typeof issue.input !== "string" ? wrongType(issue) : holdsCardNumber(issue.input) ? CARD_NUMBER_TOKEN : unknownToken(issue.input, destinations)),
+  });
+}
+
+/**
+ * What `destinationFor` checks across the two fields, for the OpenAPI document: each
+ * destination_type takes its own tokens (JSON Schema's if/then, which validators and mock servers run).
+ */
+export function destinationPairing(destinations: readonly TestDestination[]) {
+  return {
+    allOf: DESTINATION_TYPES.map((type) => ({
+      if: { properties: { destination_type: { enum: [type] } }, required: ["destination_type"] },
+      then: { properties: { destination_token: { enum: destinations.filter((d) => d.type === type).map((d) => d.token) } } },
+    })),
+  };
+}
+
 /** `POST /v1/payouts`. */
-export const createPayoutInput = z.strictObject({
-  amount: amountSchema,
-  currency: currencySchema,
-  destination_type: z.enum(DESTINATION_TYPES, { error: needOneOf("destination_type", DESTINATION_TYPES) }),
-  destination_token: z.string({ error: need("destination_token", "a destination token such as tok_card_visa") }),
-  description: descriptionSchema.optional(),
-});
+export const createPayoutInput = z
+  .strictObject({
+    amount: amountSchema,
+    currency: currencySchema,
+    destination_type: z.enum(DESTINATION_TYPES, { error: needOneOf("destination_type", DESTINATION_TYPES) }),
+    destination_token: destinationTokenSchema(TEST_DESTINATIONS),
+    description: descriptionSchema.optional(),
+  })
+  .meta(destinationPairing(TEST_DESTINATIONS));
 
 /** `GET /v1/payouts`'s query. */
-export const listPayoutsQuery = listQuerySchema({ name: "status", values: PAYOUT_STATUSES });
+export const listPayoutsQuery = listQuerySchema({ name: "status", values: PAYOUT_STATUSES }, "po");

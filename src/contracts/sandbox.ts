@@ -2,7 +2,8 @@
 import * as z from "zod";
 import { timestampSchema } from "../domain/answer-schemas.js";
 import { MAX_ADVANCE_SECONDS } from "../domain/duration.js";
-import { PAYOUT_STATUSES } from "../domain/payout.js";
+import { MAX_AMOUNT } from "../domain/money.js";
+import { PAYOUT_MOVES, PAYOUT_STATUSES } from "../domain/payout.js";
 import { need, needOneOf } from "../domain/validation.js";
 import { noBody } from "./common.js";
 
@@ -17,11 +18,29 @@ export const clockAdvanceInput = z.strictObject({
     .max(MAX_ADVANCE_SECONDS, { error: `seconds must be ${SECONDS_RULE} (one year).` }),
 });
 
-/** `POST /v1/sandbox/payouts/:id/transition`. */
-export const payoutTransitionInput = z.strictObject({
-  to: z.enum(PAYOUT_STATUSES, { error: needOneOf("to", PAYOUT_STATUSES) }),
-  amount: z.number({ error: need("amount", "an integer in minor units") }).optional(),
-});
+/** Where a drawn move may lead: every status but the first, which no move enters. */
+const TARGETS = PAYOUT_STATUSES.filter((status) => PAYOUT_MOVES.some((move) => move.to === status));
+
+// checkMoveAmount's words, with the bound every payout amount is under.
+const PARTIAL_AMOUNT_RULE = `an integer greater than 0 and less than the payout amount (at most ${MAX_AMOUNT - 1})`;
+
+/**
+ * `POST /v1/sandbox/payouts/:id/transition`. `amount` belongs to a partial reversal only
+ * (checkMoveAmount, which also holds it below the payout's own amount); the document says so too.
+ */
+export const payoutTransitionInput = z
+  .strictObject({
+    to: z.enum(TARGETS, { error: needOneOf("to", TARGETS) }),
+    amount: z
+      .number({ error: need("amount", "an integer in minor units") })
+      .int({ error: `amount must be ${PARTIAL_AMOUNT_RULE}; fractions are not allowed.` })
+      .min(1, { error: `amount must be ${PARTIAL_AMOUNT_RULE}.` })
+      .max(MAX_AMOUNT - 1, { error: `amount must be ${PARTIAL_AMOUNT_RULE}.` })
+      .optional(),
+  })
+  .meta({
+    allOf: [{ if: { not: { properties: { to: { enum: ["partially_reversed"] } } } }, then: { not: { required: ["amount"] } } }],
+  });
 
 /** The instance's clock (docs/api.md), as both clock operations answer it. */
 export const clockSchema = z.strictObject({

@@ -4,7 +4,15 @@ import { idOf, timestampSchema, withRequestIdSchema } from "../domain/answer-sch
 import { chaosAnswerSchema, chaosSchema } from "../domain/chaos.js";
 import { EVENT_TYPES } from "../domain/events.js";
 import { need } from "../domain/validation.js";
-import { CARD_NUMBER_IN_URL_RULE, hasNoCardNumber, isHttpUrl, WEBHOOK_URL_MAX_LENGTH, WEBHOOK_URL_RULE } from "../domain/webhook-url.js";
+import {
+  CARD_NUMBER_IN_URL_RULE,
+  hasNoCardNumber,
+  isHttpUrl,
+  WEBHOOK_URL_DESCRIPTION,
+  WEBHOOK_URL_MAX_LENGTH,
+  WEBHOOK_URL_PATTERN,
+  WEBHOOK_URL_RULE,
+} from "../domain/webhook-url.js";
 
 /** A webhook endpoint as the API shows it (docs/webhooks.md): the type `toEndpointResource` builds, and the OpenAPI document's schema. */
 export const webhookEndpointSchema = z.strictObject({
@@ -39,7 +47,8 @@ export const createEndpointInput = z.strictObject({
     .string({ error: need("url", "the http:// or https:// address that receives the events") })
     .max(WEBHOOK_URL_MAX_LENGTH, { error: `url must be at most ${WEBHOOK_URL_MAX_LENGTH} characters.` })
     .refine(isHttpUrl, { error: `url ${WEBHOOK_URL_RULE}.` })
-    .refine(hasNoCardNumber, { error: `url ${CARD_NUMBER_IN_URL_RULE}.` }),
+    .refine(hasNoCardNumber, { error: `url ${CARD_NUMBER_IN_URL_RULE}.` })
+    .meta({ format: "uri", pattern: WEBHOOK_URL_PATTERN, description: WEBHOOK_URL_DESCRIPTION }),
   enabled_events: z
     .array(z.enum(["*", ...EVENT_TYPES], { error: ENABLED_EVENTS_RULE }), {
       error: need("enabled_events", `a list of event types (${EVENT_TYPES.join(", ")}) or ["*"]`),

@@ -7,7 +7,8 @@ import type { IdPrefix } from "./ids.js";
  */
 
 /** An identifier paysim made: `prefix_` and 24 base62 characters. */
-export const idOf = (prefix: IdPrefix) => z.string().regex(new RegExp(`^${prefix}_[0-9A-Za-z]{24}$`));
+export const idOf = (prefix: IdPrefix, message?: { error: (issue: { input?: unknown }) => string }) =>
+  z.string(message).regex(new RegExp(`^${prefix}_[0-9A-Za-z]{24}$`), message);
 
 /** The `req_…` id of the request that made an answer (or an event). */
 export const requestIdSchema = idOf("req");

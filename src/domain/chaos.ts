@@ -98,6 +98,7 @@ export function chaosSchema(label?: string) {
       delay_ms: z
         .tuple([delayBound, delayBound], { error: say("delay_ms", DELAY_RULE) })
         .refine(([min, max]) => min <= max, { error: say("delay_ms", DELAY_RULE) })
+        .meta({ description: `[min, max] in ms of clock time, min not above max.` })
         .default([0, 0]),
       seed: z.int({ error: say("seed", "an integer") }).default(0),
     }, { error: say("", "an object such as {\"duplicate\": 0.2, \"reorder\": 0.2, \"delay_ms\": [0, 3000], \"seed\": 42}, or null") })
@@ -116,6 +117,12 @@ function checkedSpec(value: Record<string, unknown>): { chaos: Chaos } | { probl
 }
 
 export const CHAOS_SPEC_EXAMPLE = "duplicate=0.2,reorder=0.2,delay=0-3000,seed=42";
+
+const SPEC_PROBABILITY = "(?:0(?:\\.[0-9]+)?|1(?:\\.0+)?)";
+const SPEC_DELAY = "(?:60000|[1-5]?[0-9]{1,4})";
+const SPEC_SETTING = `(?:duplicate=${SPEC_PROBABILITY}|reorder=${SPEC_PROBABILITY}|delay=${SPEC_DELAY}(?:-${SPEC_DELAY})?|seed=-?[0-9]{1,15})`;
+/** The settings' shapes in a `--chaos` spec, for the OpenAPI document (a setting given twice, or a delay's min above its max, is refused too). */
+export const CHAOS_SPEC_PATTERN = `^ *${SPEC_SETTING} *(?:, *${SPEC_SETTING} *)*$`;
 const SPEC_KEYS = new Set(["duplicate", "reorder", "delay", "seed"]);
 
 /** A JSON number the way `--chaos` writes it, or the raw text (refused by the schema, named as a string). */

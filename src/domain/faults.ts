@@ -67,6 +67,8 @@ export const faultRuleSchema = z
             .refine((path) => isFaultablePath(path.replaceAll("*", "x")), {
               error: "match.path may not name /v1/sandbox/…: the sandbox controls are never faulted.",
             })
+            // For the OpenAPI document: the shape and the sandbox refusal as one pattern; the card-number rule in words.
+            .meta({ pattern: `^(?!/v1/sandbox(?:/|$))${PATH_PATTERN.source.slice(1)}`, description: "A path pattern; it holds no card number (write * for such a segment)." })
             .optional(),
         },
         { error: need("match", 'an object with "method" and/or "path"') },
@@ -80,6 +82,13 @@ export const faultRuleSchema = z
       .optional(),
     latency_ms: integerFrom1("latency_ms", MAX_FAULT_LATENCY_MS, LATENCY_RULE).optional(),
     seed: z.number({ error: need("seed", "an integer") }).int({ error: "seed must be an integer." }).optional(),
+  })
+  // What the refinement below checks, for the OpenAPI document.
+  .meta({
+    allOf: [
+      { if: { properties: { fault: { enum: ["latency"] } } }, then: { required: ["latency_ms"] } },
+      { if: { properties: { fault: { enum: FAULT_KINDS.filter((kind) => !WAITING_FAULTS.has(kind)) } } }, then: { not: { required: ["latency_ms"] } } },
+    ],
   })
   .superRefine((rule, ctx) => {
     if (rule.fault === "latency" && rule.latency_ms === undefined) {

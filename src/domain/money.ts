@@ -2,11 +2,14 @@
 
 export const MAX_AMOUNT = 999_999_999_999;
 
-const CURRENCIES: ReadonlySet<string> = new Set(Intl.supportedValuesOf("currency"));
+/** The upper-case ISO 4217 codes this runtime knows (its ICU data), in order: every one paysim accepts. */
+export const CURRENCY_CODES: readonly [string, ...string[]] = Intl.supportedValuesOf("currency").filter((code) => /^[A-Z]{3}$/.test(code)) as [string, ...string[]];
+
+const CURRENCIES: ReadonlySet<string> = new Set(CURRENCY_CODES);
 
 /** Whether `code` is an upper-case ISO 4217 code this runtime knows. */
 export function isCurrency(code: string): boolean {
-  return /^[A-Z]{3}$/.test(code) && CURRENCIES.has(code);
+  return CURRENCIES.has(code);
 }
 
 /** How many minor-unit digits the currency has (EUR 2, JPY 0, KWD 3). */

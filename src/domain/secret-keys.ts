@@ -10,6 +10,9 @@ export function hashSecretKey(key: string): string {
 const SUFFIX = "[\\x21-\\x7e]{1,200}";
 const SECRET_KEY = new RegExp(`^sk_test_${SUFFIX}$`);
 const SIGNING_SECRET = new RegExp(`^whsec_${SUFFIX}$`);
+/** The two shapes as patterns, for the OpenAPI document. */
+export const SECRET_KEY_PATTERN = SECRET_KEY.source;
+export const SIGNING_SECRET_PATTERN = SIGNING_SECRET.source;
 
 /** What a secret key must look like, to follow the name of the field or flag in an error message. */
 export const SECRET_KEY_RULE = "must be sk_test_ followed by 1 to 200 printable ASCII characters without spaces, e.g. sk_test_x";

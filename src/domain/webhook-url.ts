@@ -6,6 +6,20 @@ export const WEBHOOK_URL_MAX_LENGTH = 2048;
 /** What a webhook endpoint URL must look like, to follow the name of the field or flag in an error message. */
 export const WEBHOOK_URL_RULE = "must be an http:// or https:// URL, e.g. http://localhost:3000/webhooks";
 
+/**
+ * The shape of a webhook endpoint URL for the OpenAPI document: http or https, a host name (no
+ * punycode label, which would have to decode), an IPv4 address or [::1], a port up to 65535, then
+ * printable ASCII. Every string it matches is a URL `isHttpUrl` accepts; the card-number rule
+ * (`hasNoCardNumber`) is beyond a pattern and is told in words (docs/api.md, "The OpenAPI document").
+ */
+const LABEL = "(?![Xx][Nn]--)[A-Za-z0-9-]+";
+const OCTET = "(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])";
+const PORT = "(?:6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[0-9]{1,4})";
+export const WEBHOOK_URL_PATTERN = `^https?://(?:(?:${LABEL}\\.)*(?![Xx][Nn]--)[A-Za-z][A-Za-z0-9-]*|(?:${OCTET}\\.){3}${OCTET}|\\[::1\\])(?::${PORT})?(?:[/?#][!-~]*)?$`;
+
+/** What the OpenAPI document says of a webhook endpoint URL beyond its pattern. */
+export const WEBHOOK_URL_DESCRIPTION = `An http:// or https:// URL of at most ${WEBHOOK_URL_MAX_LENGTH} characters, without credentials, that holds no card number (13 or more digits, clear, percent-encoded or masked).`;
+
 /** An http(s) URL without credentials (fetch refuses them, and they would show in every delivery record). */
 export function isHttpUrl(value: string): boolean {
   try {

@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import type { ListQueryInput } from "../contracts/common.js";
+import { notInList, type ListQueryInput } from "../contracts/common.js";
 import { ApiError } from "../domain/errors.js";
 import type { PageQuery } from "../store/repos/paging.js";
 
@@ -28,7 +28,7 @@ export function pageQuery(query: ListQueryInput, filterName: string, companyId: 
   if (query.starting_after !== undefined) {
     beforeSeq = seqOf(companyId, query.starting_after);
     if (beforeSeq === undefined) {
-      throw new ApiError("invalid_request", `starting_after must be the id of an object in this list; "${query.starting_after}" is not.`, "starting_after");
+      throw new ApiError("invalid_request", notInList(query.starting_after), "starting_after");
     }
   }
   return { limit: query.limit, filter: query[filterName] as string | undefined, beforeSeq };

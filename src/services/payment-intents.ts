@@ -1,4 +1,5 @@
 import type { Bus } from "../bus.js";
+import { unknownPaymentMethod } from "../contracts/payment-intents.js";
 import { ApiError } from "../domain/errors.js";
 import type { Ids } from "../domain/ids.js";
 import {
@@ -91,10 +92,7 @@ export function createPaymentIntentService({ store, clock, testCards, baseUrl, i
     /** Resolves a test payment method to the card it stands for; 400 when unknown. */
     cardForPaymentMethod(paymentMethod: string): PresentedCard {
       const outcome = outcomeForPaymentMethod(testCards, paymentMethod);
-      if (!outcome) {
-        const known = testCards.map((c) => c.payment_method).join(", ");
-        throw new ApiError("invalid_request", `Unknown payment_method "${paymentMethod}". Use a test method: ${known}.`, "payment_method");
-      }
+      if (!outcome) throw new ApiError("invalid_request", unknownPaymentMethod(paymentMethod, testCards), "payment_method");
       return outcome;
     },
 

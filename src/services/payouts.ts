@@ -1,4 +1,5 @@
 import type { Bus } from "../bus.js";
+import { CARD_NUMBER_TOKEN, unknownToken } from "../contracts/payouts.js";
 import { ApiError } from "../domain/errors.js";
 import type { Ids } from "../domain/ids.js";
 import { holdsCardNumber } from "../domain/masking.js";
@@ -53,18 +54,9 @@ export function createPayoutService(deps: {
 
   function destinationFor(input: CreatePayoutInput): TestDestination {
     // The body was masked on entry: a card number arrives as "************4242" and is never kept.
-    if (holdsCardNumber(input.destination_token)) {
-      throw new ApiError(
-        "invalid_request",
-        "destination_token must be a destination token (e.g. tok_card_visa), never a card number: card numbers are not accepted by this API.",
-        "destination_token",
-      );
-    }
+    if (holdsCardNumber(input.destination_token)) throw new ApiError("invalid_request", CARD_NUMBER_TOKEN, "destination_token");
     const destination = destinations.find((d) => d.token === input.destination_token);
-    if (!destination) {
-      const known = destinations.map((d) => d.token).join(", ");
-      throw new ApiError("invalid_request", `Unknown destination_token. Use a test token: ${known}.`, "destination_token");
-    }
+    if (!destination) throw new ApiError("invalid_request", unknownToken(undefined, destinations), "destination_token");
     if (destination.type !== input.destination_type) {
       throw new ApiError(
         "invalid_request",

@@ -1,5 +1,6 @@
 import * as z from "zod";
 import type { ErrorCode } from "../../domain/errors.js";
+import { currencySchema } from "../../domain/validation.js";
 import { deliveryAttemptSchema, deliverySchema, eventSchema } from "../../contracts/events.js";
 import { paymentIntentAnswer, paymentIntentSchema } from "../../contracts/payment-intents.js";
 import { payoutAnswer, payoutSchema } from "../../contracts/payouts.js";
@@ -128,6 +129,34 @@ function namingRegistry() {
   };
 }
 
+/** paysim's licence, as package.json names it (an SPDX identifier). */
+export const LICENSE = { name: "MIT", identifier: "MIT" } as const;
+
+const isJsonObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
+
+/**
+ * `value` written with the JSON Schema words every OpenAPI tool reads (docs/api.md, "The OpenAPI
+ * document"): a `const` becomes a one-value `enum` (generated TypeScript clients fail to compile on
+ * `const`), and a tuple whose members share one schema (`prefixItems`, which mock servers and test
+ * generators stop on) becomes an array of that schema with its exact length. Both say the same.
+ */
+export function portable<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(portable) as T;
+  if (!isJsonObject(value)) return value;
+  const { const: literal, prefixItems, ...rest } = value;
+  // An example is data the schema describes, not a schema: left as written.
+  const out: Json = Object.fromEntries(Object.entries(rest).map(([key, member]) => [key, key === "example" ? member : portable(member)]));
+  if ("const" in value) out.enum = [literal];
+  if (Array.isArray(prefixItems)) {
+    const [first, ...others] = prefixItems.map(portable);
+    if (others.some((item) => JSON.stringify(item) !== JSON.stringify(first)) || value.items !== false) {
+      throw new Error("The OpenAPI document has a tuple of different members, which it cannot write portably.");
+    }
+    Object.assign(out, { items: first, minItems: prefixItems.length, maxItems: prefixItems.length });
+  }
+  return out as T;
+}
+
 const ref = (name: string) => ({ $ref: `${SCHEMAS}${name}` });
 const requestIdHeader = { "Request-Id": { description: "This request's id (`req_…`).", required: true, schema: { type: "string" } } };
 
@@ -140,6 +169,8 @@ export function openApiDocument(operations: readonly OperationDoc[]): OpenApiDoc
   const output = namingRegistry();
   const input = namingRegistry();
   for (const [name, schema] of NAMED_RESOURCES) output.name(schema, name);
+  // Some 150 codes: written once, referred to by every body that takes a currency.
+  input.name(currencySchema, "Currency");
   for (const status of allErrorStatuses()) output.name(errorBodySchema(codesOfStatus(status)), `Error${status}`);
 
   const paths: OpenApiDocument["paths"] = {};
@@ -159,7 +190,7 @@ export function openApiDocument(operations: readonly OperationDoc[]): OpenApiDoc
     for (const [status, schema] of Object.entries(operation.answers)) {
       const name = output.name(schema, `${pascal(operation.operationId)}Answer`);
       const headers = operation.idempotencyKey
-        ? { ...requestIdHeader, "Idempotent-Replayed": { description: "`true` when this is the stored answer of an earlier request with the same key.", schema: { type: "string", const: "true" } } }
+        ? { ...requestIdHeader, "Idempotent-Replayed": { description: "`true` when this is the stored answer of an earlier request with the same key.", schema: { type: "string", enum: ["true"] } } }
         : requestIdHeader;
       const example = operation.example === undefined ? {} : { example: operation.example.answer };
       responses[status] = { description: operation.summary, headers, content: { "application/json": { schema: ref(name), ...example } } };
@@ -202,12 +233,13 @@ export function openApiDocument(operations: readonly OperationDoc[]): OpenApiDoc
     schema: { type: "string", pattern: KEY_SHAPE.source },
   });
 
-  return {
+  return portable({
     openapi: "3.1.0",
     info: {
       title: "paysim",
       version: VERSION,
       description: "The /v1 API of a paysim instance: a local sandbox of a payment collection and payout service.",
+      license: LICENSE,
     },
     servers: [],
     security: [{ [SECURITY_SCHEME]: [] }],
@@ -220,7 +252,7 @@ export function openApiDocument(operations: readonly OperationDoc[]): OpenApiDoc
       responses: errorResponses,
       schemas: { ...componentsOf(output.registry, "output"), ...componentsOf(input.registry, "input") },
     },
-  };
+  });
 }
 
 /** The document's own operation: the one /v1 call that needs no key (docs/api.md). */
@@ -231,4 +263,5 @@ export const OPENAPI_OPERATION: OperationDoc = {
   summary: "This OpenAPI document",
   answers: { 200: z.looseObject({ openapi: z.literal("3.1.0") }) },
   noKey: true,
+  example: { answer: { openapi: "3.1.0", info: { title: "paysim", version: VERSION, license: LICENSE }, paths: {} } },
 };

@@ -4,9 +4,13 @@ import { ApiError } from "../../domain/errors.js";
 import { eventResource } from "../../services/events.js";
 import { eventWithDeliveries } from "../../webhooks/deliveries-view.js";
 import { pageQuery } from "../list-query.js";
+import { EXAMPLE_DELIVERY, EXAMPLE_EVENT, listing } from "./examples.js";
 import { defineAction, defineChange, type CallContext } from "./define.js";
 
 const PATH = "/v1/events";
+
+/** An event as a read shows it: its own request id (the request that caused it), and its deliveries. */
+const WITH_DELIVERIES = { ...EXAMPLE_EVENT, deliveries: [EXAMPLE_DELIVERY] };
 
 /** The event a call acts on: 404 before its body is read. */
 function eventOf({ deps, company, params }: CallContext) {
@@ -24,6 +28,7 @@ export const resendEvent = defineChange({
   body: noBody,
   idempotencyKey: "optional",
   answers: { 200: eventWithDeliveriesSchema },
+  example: { body: {}, answer: WITH_DELIVERIES },
   target: eventOf,
   change: ({ deps: { store, outbox }, target }) => {
     outbox.enqueue(target);
@@ -43,6 +48,7 @@ export const EVENT_OPERATIONS = [
     summary: "List events, newest first",
     query: listEventsQuery,
     answers: { 200: listEnvelopeSchema(eventSchema) },
+    example: { answer: listing([EXAMPLE_EVENT]) },
     act: ({ deps: { store }, company, query }) => {
       const page = store.events.list(company.id, pageQuery(query, "type", company.id, store.events.seqOf));
       return { list: page.json, hasMore: page.hasMore };
@@ -54,6 +60,7 @@ export const EVENT_OPERATIONS = [
     path: `${PATH}/:id`,
     summary: "Read an event with its deliveries and their attempts",
     answers: { 200: eventWithDeliveriesSchema },
+    example: { answer: WITH_DELIVERIES },
     act: (call) => ({ resource: eventWithDeliveries(call.deps.store, eventOf(call)), keepsRequestId: true }),
   }),
   resendEvent,
@@ -68,6 +75,10 @@ export const ingestWebhookEvent = defineChange({
   body: ingestInput,
   idempotencyKey: "optional",
   answers: { 201: eventSchema },
+  example: {
+    body: { type: "payout.succeeded", data: { reference: "POUT-3LOC4WVLB2", amount: 5000, currency: "EUR" } },
+    answer: { ...EXAMPLE_EVENT, type: "payout.succeeded", data: { reference: "POUT-3LOC4WVLB2", amount: 5000, currency: "EUR" } },
+  },
   change: ({ work, company, body }) => {
     const objectId = typeof body.data.id === "string" ? body.data.id : null;
     const event = work.recordEvent({ companyId: company.id, type: body.type, objectId, data: body.data });

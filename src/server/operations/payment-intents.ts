@@ -9,6 +9,7 @@ import {
 } from "../../contracts/payment-intents.js";
 import { listEnvelopeSchema } from "../../contracts/common.js";
 import { pageQuery } from "../list-query.js";
+import { answering, EXAMPLE_CAPTURED_PAYMENT_INTENT, EXAMPLE_PAYMENT_INTENT, listing } from "./examples.js";
 import { defineAction, defineChange, type CallContext } from "./define.js";
 
 const PATH = "/v1/payment_intents";
@@ -26,6 +27,7 @@ export const PAYMENT_INTENT_OPERATIONS = [
     body: createPaymentIntentInput,
     idempotencyKey: "required",
     answers: { 201: paymentIntentAnswer },
+    example: { body: { amount: 4200, currency: "EUR", description: "Order 42" }, answer: answering(EXAMPLE_PAYMENT_INTENT) },
     change: ({ deps: { paymentIntents }, work, company, body }) => ({ status: 201, resource: paymentIntents.toResource(paymentIntents.create(work, company, body)) }),
   }),
   defineAction({
@@ -35,6 +37,7 @@ export const PAYMENT_INTENT_OPERATIONS = [
     summary: "List payment intents, newest first",
     query: listPaymentIntentsQuery,
     answers: { 200: listEnvelopeSchema(paymentIntentSchema) },
+    example: { answer: listing([EXAMPLE_PAYMENT_INTENT]) },
     act: ({ deps: { paymentIntents }, company, query }) => {
       const page = paymentIntents.list(company.id, pageQuery(query, "state", company.id, paymentIntents.seqOf));
       return { list: page.json, hasMore: page.hasMore };
@@ -46,6 +49,7 @@ export const PAYMENT_INTENT_OPERATIONS = [
     path: `${PATH}/:id`,
     summary: "Read a payment intent",
     answers: { 200: paymentIntentAnswer },
+    example: { answer: answering(EXAMPLE_PAYMENT_INTENT) },
     act: (call) => ({ resource: call.deps.paymentIntents.toResource(intentOf(call)) }),
   }),
   defineChange({
@@ -56,6 +60,7 @@ export const PAYMENT_INTENT_OPERATIONS = [
     body: authorizeInput,
     idempotencyKey: "optional",
     answers: { 200: paymentIntentAnswer },
+    example: { body: { payment_method: "pm_card_visa" }, answer: answering(EXAMPLE_CAPTURED_PAYMENT_INTENT) },
     target: intentOf,
     change: ({ deps: { paymentIntents }, work, target, body }) => ({
       status: 200,
@@ -70,6 +75,7 @@ export const PAYMENT_INTENT_OPERATIONS = [
     body: captureInput,
     idempotencyKey: "optional",
     answers: { 200: paymentIntentAnswer },
+    example: { body: {}, answer: answering(EXAMPLE_CAPTURED_PAYMENT_INTENT) },
     target: intentOf,
     change: ({ deps: { paymentIntents }, work, target }) => ({ status: 200, resource: paymentIntents.toResource(paymentIntents.capture(work, target)) }),
   }),
@@ -81,6 +87,7 @@ export const PAYMENT_INTENT_OPERATIONS = [
     body: cancelInput,
     idempotencyKey: "optional",
     answers: { 200: paymentIntentAnswer },
+    example: { body: {}, answer: answering({ ...EXAMPLE_PAYMENT_INTENT, state: "canceled" }) },
     target: intentOf,
     change: ({ deps: { paymentIntents }, work, target }) => ({ status: 200, resource: paymentIntents.toResource(paymentIntents.cancel(work, target)) }),
   }),

@@ -2,6 +2,7 @@ import { listEnvelopeSchema } from "../../contracts/common.js";
 import { createPayoutInput, listPayoutsQuery, payoutAnswer, payoutSchema } from "../../contracts/payouts.js";
 import { payoutTransitionInput } from "../../contracts/sandbox.js";
 import { pageQuery } from "../list-query.js";
+import { answering, EXAMPLE_PAYOUT, listing } from "./examples.js";
 import { defineAction, defineChange, type CallContext } from "./define.js";
 
 const PATH = "/v1/payouts";
@@ -19,6 +20,7 @@ export const PAYOUT_OPERATIONS = [
     body: createPayoutInput,
     idempotencyKey: "required",
     answers: { 201: payoutAnswer },
+    example: { body: { amount: 5000, currency: "EUR", destination_type: "card", destination_token: "tok_card_visa" }, answer: answering(EXAMPLE_PAYOUT) },
     change: ({ deps: { payouts }, work, company, body }) => ({ status: 201, resource: payouts.toResource(payouts.create(work, company, body)) }),
   }),
   defineAction({
@@ -28,6 +30,7 @@ export const PAYOUT_OPERATIONS = [
     summary: "List payouts, newest first",
     query: listPayoutsQuery,
     answers: { 200: listEnvelopeSchema(payoutSchema) },
+    example: { answer: listing([EXAMPLE_PAYOUT]) },
     act: ({ deps: { payouts }, company, query }) => {
       const page = payouts.list(company.id, pageQuery(query, "status", company.id, payouts.seqOf));
       return { list: page.json, hasMore: page.hasMore };
@@ -39,6 +42,7 @@ export const PAYOUT_OPERATIONS = [
     path: `${PATH}/:id`,
     summary: "Read a payout",
     answers: { 200: payoutAnswer },
+    example: { answer: answering(EXAMPLE_PAYOUT) },
     act: (call) => ({ resource: call.deps.payouts.toResource(payoutOf(call)) }),
   }),
 ];
@@ -52,6 +56,7 @@ export const transitionPayout = defineChange({
   body: payoutTransitionInput,
   idempotencyKey: "optional",
   answers: { 200: payoutAnswer },
+  example: { body: { to: "processing" }, answer: answering({ ...EXAMPLE_PAYOUT, status: "processing" }) },
   target: payoutOf,
   change: ({ deps: { payouts }, work, target, body }) => ({ status: 200, resource: payouts.toResource(payouts.moveManually(work, target, body.to, body.amount)) }),
 });

@@ -5,6 +5,7 @@ import { clockAdvanceInput, clockSchema, resetAnswerSchema, resetInput } from ".
 import { ApiError } from "../../domain/errors.js";
 import { ClockRangeError } from "../../runtime/clock.js";
 import type { AppDeps } from "../env.js";
+import { answering, EXAMPLE_CLOCK, EXAMPLE_FAULT, listing } from "./examples.js";
 import { defineAction } from "./define.js";
 import { ingestWebhookEvent } from "./events.js";
 import { transitionPayout } from "./payouts.js";
@@ -22,6 +23,7 @@ export const advanceClock = defineAction({
   summary: "Move the virtual clock forward; everything that falls due runs before the answer",
   body: clockAdvanceInput,
   answers: { 200: withRequestIdSchema(clockSchema) },
+  example: { body: { seconds: 3600 }, answer: answering(EXAMPLE_CLOCK) },
   act: async ({ deps, body }) => {
     try {
       await deps.advanceClock(body.seconds);
@@ -42,6 +44,7 @@ export const addFaultRule = defineAction({
   summary: "Add a fault rule: make matching requests of this company fail on purpose",
   body: faultRuleInput,
   answers: { 201: withRequestIdSchema(faultSchema) },
+  example: { body: { fault: "server_error", match: EXAMPLE_FAULT.match }, answer: answering(EXAMPLE_FAULT) },
   act: ({ deps, company, body }) => ({ status: 201, resource: deps.faults.addChecked(company.id, body) }),
 });
 
@@ -52,6 +55,7 @@ export const deleteFaultRule = defineAction({
   path: "/v1/sandbox/faults/:id",
   summary: "Remove one fault rule",
   answers: { 200: withRequestIdSchema(deletedFaultSchema) },
+  example: { answer: answering({ id: EXAMPLE_FAULT.id, object: "fault", deleted: true }) },
   act: ({ deps, company, params }) => {
     deps.faults.remove(company.id, params.id!);
     return { resource: { id: params.id!, object: "fault", deleted: true } satisfies z.infer<typeof deletedFaultSchema> };
@@ -65,6 +69,7 @@ export const clearFaultRules = defineAction({
   path: "/v1/sandbox/faults",
   summary: "Remove every fault rule of this company",
   answers: { 200: withRequestIdSchema(faultsClearedSchema) },
+  example: { answer: answering({ object: "faults_cleared", deleted: 1 }) },
   act: ({ deps, company }) => ({ resource: { object: "faults_cleared", deleted: deps.faults.clear(company.id) } satisfies z.infer<typeof faultsClearedSchema> }),
 });
 
@@ -76,6 +81,7 @@ export const SANDBOX_OPERATIONS = [
     path: "/v1/sandbox/clock",
     summary: "Read the virtual clock",
     answers: { 200: withRequestIdSchema(clockSchema) },
+    example: { answer: answering(EXAMPLE_CLOCK) },
     act: ({ deps }) => ({ resource: clockResource(deps) }),
   }),
   advanceClock,
@@ -87,6 +93,7 @@ export const SANDBOX_OPERATIONS = [
     summary: "List this company's active fault rules, oldest first",
     query: noQuery,
     answers: { 200: listEnvelopeSchema(faultSchema) },
+    example: { answer: listing([EXAMPLE_FAULT]) },
     act: ({ deps, company }) => ({ list: deps.faults.list(company.id).map((rule) => JSON.stringify(rule)), hasMore: false }),
   }),
   clearFaultRules,
@@ -99,6 +106,7 @@ export const SANDBOX_OPERATIONS = [
     summary: "Delete this company's activity",
     body: resetInput,
     answers: { 200: withRequestIdSchema(resetAnswerSchema) },
+    example: { body: {}, answer: answering({ object: "reset", deleted: { payment_intents: 2, payouts: 1, events: 3 } }) },
     act: ({ deps, company }) => ({ resource: { object: "reset", deleted: deps.resetSandbox(company.id) } satisfies z.infer<typeof resetAnswerSchema> }),
   }),
   transitionPayout,

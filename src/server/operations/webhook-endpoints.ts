@@ -2,6 +2,7 @@ import { listEnvelopeSchema, noQuery, withRequestIdSchema } from "../../contract
 import { createEndpointInput, deletedEndpointResource, deletedEndpointSchema, webhookEndpointAnswer, webhookEndpointSchema } from "../../contracts/webhook-endpoints.js";
 import { ApiError } from "../../domain/errors.js";
 import { createEndpoint, toEndpointResource } from "../../services/webhook-endpoints.js";
+import { answering, EXAMPLE_WEBHOOK_ENDPOINT, listing } from "./examples.js";
 import { defineAction, defineChange, type CallContext } from "./define.js";
 
 const PATH = "/v1/webhook_endpoints";
@@ -21,6 +22,7 @@ export const createWebhookEndpoint = defineChange({
   body: createEndpointInput,
   idempotencyKey: "optional",
   answers: { 201: webhookEndpointAnswer },
+  example: { body: { url: "http://127.0.0.1:3000/webhooks", enabled_events: ["*"] }, answer: answering(EXAMPLE_WEBHOOK_ENDPOINT) },
   change: ({ deps, company, body }) => ({ status: 201, resource: createEndpoint(deps, company.id, body) }),
 });
 
@@ -30,6 +32,7 @@ export const deleteWebhookEndpoint = defineAction({
   path: `${PATH}/:id`,
   summary: "Delete a webhook endpoint (its pending deliveries stop)",
   answers: { 200: withRequestIdSchema(deletedEndpointSchema) },
+  example: { answer: answering({ id: EXAMPLE_WEBHOOK_ENDPOINT.id, object: "webhook_endpoint", deleted: true }) },
   target: endpointOf,
   act: ({ deps: { outbox }, company, target }) => {
     outbox.removeEndpoint(company.id, target.id);
@@ -47,6 +50,7 @@ export const WEBHOOK_ENDPOINT_OPERATIONS = [
     summary: "List the webhook endpoints",
     query: noQuery,
     answers: { 200: listEnvelopeSchema(webhookEndpointSchema) },
+    example: { answer: listing([EXAMPLE_WEBHOOK_ENDPOINT]) },
     act: ({ deps: { store }, company }) => ({ list: store.webhookEndpoints.live(company.id).map((row) => JSON.stringify(toEndpointResource(row))), hasMore: false }),
   }),
   defineAction({
@@ -55,6 +59,7 @@ export const WEBHOOK_ENDPOINT_OPERATIONS = [
     path: `${PATH}/:id`,
     summary: "Read a webhook endpoint",
     answers: { 200: webhookEndpointAnswer },
+    example: { answer: answering(EXAMPLE_WEBHOOK_ENDPOINT) },
     act: (call) => ({ resource: toEndpointResource(endpointOf(call)) }),
   }),
   deleteWebhookEndpoint,
