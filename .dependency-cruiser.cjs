@@ -70,6 +70,14 @@ module.exports = {
       to: { path: "^src/(ui|cli|testing)/|^src/(paysim|index)\\.ts$" },
     },
     {
+      name: "adapters-meet-in-services",
+      comment:
+        "server/, webhooks/ and sim/ are siblings: what one needs of another (a read model, the outbox) is a service, or a port services/ declare that the wiring fills.",
+      severity: "error",
+      from: { path: "^src/(server|webhooks|sim)/" },
+      to: { path: "^src/(server|webhooks|sim)/", pathNot: "^src/$1/" },
+    },
+    {
       name: "routes-stand-alone",
       comment: "Each route file is one sub-app: what two of them share lives below them (services, domain), not in one another.",
       severity: "error",

@@ -42,6 +42,7 @@ describe("the dependency check (npm run lint:deps)", () => {
     { rule: "bus-owns-its-payloads", from: "src/bus.ts", files: { "src/bus.ts": importing("./store/leaf-4.js"), "src/store/leaf-4.ts": leaf } },
     { rule: "services-below-adapters", from: "src/services/upward.ts", files: { "src/services/upward.ts": importing("../webhooks/leaf-5.js"), "src/webhooks/leaf-5.ts": leaf } },
     { rule: "adapters-below-wiring", from: "src/server/upward.ts", files: { "src/server/upward.ts": importing("../cli/leaf-6.js"), "src/cli/leaf-6.ts": leaf } },
+    { rule: "adapters-meet-in-services", from: "src/server/sideways.ts", files: { "src/server/sideways.ts": importing("../webhooks/leaf-11.js"), "src/webhooks/leaf-11.ts": leaf } },
     { rule: "routes-stand-alone", from: "src/server/routes/one.ts", files: { "src/server/routes/one.ts": importing("./two.js"), "src/server/routes/two.ts": leaf } },
     { rule: "ui-reads-the-bus", from: "src/ui/upward.ts", files: { "src/ui/upward.ts": importing("../store/leaf-7.js"), "src/store/leaf-7.ts": leaf } },
     { rule: "test-helpers-read-below", from: "src/testing/upward.ts", files: { "src/testing/upward.ts": importing("../server/leaf-9.js"), "src/server/leaf-9.ts": leaf } },

@@ -6,7 +6,7 @@ import { webhookEndpointSchema } from "../../services/webhook-endpoints.js";
 import { PAYMENT_INTENT_SHAPE } from "../../store/repos/payment-intents.js";
 import { PAYOUT_SHAPE } from "../../store/repos/payouts.js";
 import { VERSION } from "../../version.js";
-import { deliveryAttemptSchema, deliverySchema } from "../../webhooks/deliveries-view.js";
+import { deliveryAttemptSchema, deliverySchema } from "../../services/deliveries-view.js";
 import { codesOfStatus, errorBodySchema, HTTP_STATUS } from "../errors.js";
 import { KEY_SHAPE } from "../middleware/idempotency-key.js";
 import type { MountedOperation } from "./operation.js";

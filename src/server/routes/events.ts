@@ -4,7 +4,7 @@ import { ApiError } from "../../domain/errors.js";
 import { EVENT_TYPES } from "../../domain/events.js";
 import { parseOrThrow } from "../../domain/validation.js";
 import { eventSchema } from "../../services/events.js";
-import { eventWithDeliveries, eventWithDeliveriesSchema } from "../../webhooks/deliveries-view.js";
+import { eventWithDeliveries, eventWithDeliveriesSchema } from "../../services/deliveries-view.js";
 import { companyOf, requestIdOf, type AppDeps, type AppEnv } from "../env.js";
 import { jsonBody } from "../middleware/json-body.js";
 import { idempotencyKey } from "../middleware/idempotency-key.js";

@@ -7,7 +7,7 @@ import { EVENT_TYPES } from "../../domain/events.js";
 import { MAX_ATTEMPTS } from "../../domain/retry-schedule.js";
 import { parseOrThrow } from "../../domain/validation.js";
 import { eventResource, eventSchema } from "../../services/events.js";
-import { deliverySchema, eventWithDeliveries, eventWithDeliveriesSchema } from "../../webhooks/deliveries-view.js";
+import { deliverySchema, eventWithDeliveries, eventWithDeliveriesSchema } from "../../services/deliveries-view.js";
 import { withRequestIdSchema } from "../../domain/answer-schemas.js";
 import { companyOf, requestIdOf, type AppDeps, type AppEnv } from "../env.js";
 import { singleQuery } from "../list-query.js";

@@ -1,7 +1,7 @@
 import * as z from "zod";
 import { idOf, timestampSchema } from "../domain/answer-schemas.js";
 import { chaosMarkSchema } from "../domain/chaos.js";
-import { eventResource, eventSchema } from "../services/events.js";
+import { eventResource, eventSchema } from "./events.js";
 import type { Store } from "../store/index.js";
 import type { StoredEvent } from "../store/repos/events.js";
 
