@@ -78,6 +78,14 @@ module.exports = {
       to: { path: "^src/(server|webhooks|sim)/", pathNot: "^src/$1/" },
     },
     {
+      name: "cli-through-its-client",
+      comment:
+        "The CLI (and the fixture runner it drives) reaches a paysim only over HTTP (cli/client.ts) or through the wiring (paysim.ts); besides, it reads plain rules and data (domain/, shared/, the bus's messages, config.ts, options.ts, the data files, the version) and draws with ui/. So the app's insides change without a command noticing.",
+      severity: "error",
+      from: { path: "^src/(cli|fixtures)/" },
+      to: { path: "^src/", pathNot: "^src/(cli|fixtures|domain|shared|ui)/|^src/(paysim|bus|config|options|version|fixture-data)\\.ts$" },
+    },
+    {
       name: "routes-stand-alone",
       comment: "Each route file is one sub-app: what two of them share lives below them (services, domain), not in one another.",
       severity: "error",

@@ -10,7 +10,7 @@
 import { toAdvanceSeconds } from "./domain/duration.js";
 import { createPaysim, type PaysimOptions } from "./paysim.js";
 import type { StartPaysimOptions } from "./options.js";
-import type { CoverageReport } from "./services/coverage.js";
+import type { CoverageReport } from "./domain/coverage-report.js";
 import { companyFaults } from "./testing/faults.js";
 import type { PaysimEvents, PaysimFaults, PaysimWebhooks } from "./testing/types.js";
 
@@ -23,7 +23,7 @@ export { InvalidDurationError } from "./domain/duration.js";
 export { verifySignature, type VerifyOptions } from "./webhooks/sign.js";
 export type { StartPaysimOptions, WebhookChaos } from "./options.js";
 export { PaysimTimeoutError } from "./testing/timeout-error.js";
-export type { CoverageArea, CoverageReport } from "./services/coverage.js";
+export type { CoverageArea, CoverageReport } from "./domain/coverage-report.js";
 export type {
   DeliveredWebhook,
   EventFilter,

@@ -5,7 +5,8 @@ import { ConfigError, loadConfigFile, parseConfig, startChaos, startInputMessage
 import { loadTestCards, loadTestDestinations } from "./fixture-data.js";
 import { listenHttp, portlessListener } from "./http-listener.js";
 import type { StartPaysimOptions } from "./options.js";
-import { ClockRangeError, createClock, isTimeScale, realTimeNow, TIME_SCALE_RANGE, type Clock } from "./runtime/clock.js";
+import { isTimeScale, TIME_SCALE_RANGE } from "./domain/time-scale.js";
+import { ClockRangeError, createClock, realTimeNow, wallClockIso, type Clock } from "./runtime/clock.js";
 import { readStoredClock, saveClock, type StoredClock } from "./runtime/clock-persistence.js";
 import { createScheduler, type Scheduler } from "./runtime/scheduler.js";
 import { catalogueOf, createApp, type PaysimApp } from "./server/app.js";
@@ -20,7 +21,8 @@ import { createIdempotentRunner } from "./services/idempotency.js";
 import { createInstanceRegistry, type InstanceInput, type StartedInstance } from "./services/instances.js";
 import { createPaymentIntentService } from "./services/payment-intents.js";
 import { createSandboxReset } from "./services/sandbox-reset.js";
-import { createCoverage, type CoverageReport } from "./services/coverage.js";
+import type { CoverageReport } from "./domain/coverage-report.js";
+import { createCoverage } from "./services/coverage.js";
 import { createUnitOfWork, type Work } from "./services/unit-of-work.js";
 import { createStore, type Store } from "./store/index.js";
 import { MIGRATIONS } from "./store/migrations/index.js";
@@ -30,6 +32,12 @@ import type { WebhookEndpointRow } from "./store/repos/webhook-endpoints.js";
 import { createDispatcher } from "./webhooks/dispatcher.js";
 import { createOutbox } from "./webhooks/outbox.js";
 import { createWaits, type Waits } from "./testing/waits.js";
+
+/**
+ * `paysim check-receiver` (docs/webhooks.md) sends with the webhook sender paysim delivers with; the
+ * CLI reaches it here, as it reaches everything of paysim's but the HTTP API (docs/architecture.md).
+ */
+export { runReceiverCheck, type CaseResult, type IntentEvents } from "./webhooks/receiver-check.js";
 
 /** What an instance is made from: the public options of `startPaysim()`, and what only `paysim start` and paysim's own tests pass. */
 export interface PaysimOptions extends StartPaysimOptions {
@@ -76,6 +84,8 @@ export interface PaysimInstance {
   companies: BootstrappedCompany[];
   /** The --forward-to endpoints, in the order given. */
   forwardEndpoints: WebhookEndpointRow[];
+  /** When this paysim began to serve, by the wall clock (ISO 8601): a fact about the process, for telling running servers apart, never domain time. */
+  startedAt: string;
   clock: Clock;
   bus: Bus;
   store: Store;
@@ -230,6 +240,7 @@ export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimI
 
     options.onBusReady?.({ bus, clock, store });
     listener.serve(serveOnNode(app));
+    const startedAt = wallClockIso();
     dispatcher.recover();
     scheduler.start();
 
@@ -242,6 +253,7 @@ export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimI
       generatedKey: boot.generatedKey,
       companies: boot.companies,
       forwardEndpoints: boot.forwardEndpoints,
+      startedAt,
       clock,
       bus,
       store,

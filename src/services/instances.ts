@@ -4,7 +4,8 @@ import { idOf, timestampSchema } from "../domain/answer-schemas.js";
 import { ApiError } from "../domain/errors.js";
 import type { Ids } from "../domain/ids.js";
 import { need, needOneOf, parseOrThrow } from "../domain/validation.js";
-import { isTimeScale, TIME_SCALE_RANGE, type Clock } from "../runtime/clock.js";
+import { isTimeScale, TIME_SCALE_RANGE } from "../domain/time-scale.js";
+import type { Clock } from "../runtime/clock.js";
 import type { IdempotentAnswer, IdempotentRequest, RunIdempotently } from "./idempotency.js";
 
 /** How many instances one paysim keeps running at once (docs/testing.md, "Instances"). */

@@ -43,6 +43,8 @@ describe("the dependency check (npm run lint:deps)", () => {
     { rule: "services-below-adapters", from: "src/services/upward.ts", files: { "src/services/upward.ts": importing("../webhooks/leaf-5.js"), "src/webhooks/leaf-5.ts": leaf } },
     { rule: "adapters-below-wiring", from: "src/server/upward.ts", files: { "src/server/upward.ts": importing("../cli/leaf-6.js"), "src/cli/leaf-6.ts": leaf } },
     { rule: "adapters-meet-in-services", from: "src/server/sideways.ts", files: { "src/server/sideways.ts": importing("../webhooks/leaf-11.js"), "src/webhooks/leaf-11.ts": leaf } },
+    { rule: "cli-through-its-client", from: "src/cli/inside.ts", files: { "src/cli/inside.ts": importing("../services/leaf-12.js"), "src/services/leaf-12.ts": leaf } },
+    { rule: "cli-through-its-client", from: "src/fixtures/inside.ts", files: { "src/fixtures/inside.ts": importing("../runtime/leaf-13.js"), "src/runtime/leaf-13.ts": leaf } },
     { rule: "routes-stand-alone", from: "src/server/routes/one.ts", files: { "src/server/routes/one.ts": importing("./two.js"), "src/server/routes/two.ts": leaf } },
     { rule: "ui-reads-the-bus", from: "src/ui/upward.ts", files: { "src/ui/upward.ts": importing("../store/leaf-7.js"), "src/store/leaf-7.ts": leaf } },
     { rule: "test-helpers-read-below", from: "src/testing/upward.ts", files: { "src/testing/upward.ts": importing("../server/leaf-9.js"), "src/server/leaf-9.ts": leaf } },
@@ -51,6 +53,7 @@ describe("the dependency check (npm run lint:deps)", () => {
     { rule: "shared-imports-nothing", from: "src/shared/upward.ts", files: { "src/shared/upward.ts": importing("../domain/leaf-8.js"), "src/domain/leaf-8.ts": leaf } },
   ];
   const downward = {
+    "src/cli/down.ts": importing("../domain/down.js"),
     "src/services/down.ts": importing("../store/down.js"),
     "src/store/down.ts": importing("../domain/down.js"),
     "src/domain/down.ts": importing("../shared/down.js"),
