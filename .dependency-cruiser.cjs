@@ -86,6 +86,13 @@ module.exports = {
       to: { path: "^src/", pathNot: "^src/(cli|fixtures|domain|shared|ui)/|^src/(paysim|bus|config|options|version|fixture-data)\\.ts$" },
     },
     {
+      name: "services-take-their-config",
+      comment: "services/ read no config file, start option or fixture data: the wiring passes in what they need, so a test builds a service from plain values.",
+      severity: "error",
+      from: { path: "^src/services/" },
+      to: { path: "^src/(config|options|fixture-data)\\.ts$" },
+    },
+    {
       name: "routes-stand-alone",
       comment: "Each route file is one sub-app: what two of them share lives below them (services, domain), not in one another.",
       severity: "error",

@@ -16,8 +16,9 @@ import type { PaysimEvents, PaysimFaults, PaysimWebhooks } from "./testing/types
 
 // Only what a merchant's code uses is exported, and nothing whose types need a devDependency
 // (createPaysim's instance exposes the store, typed by @types/better-sqlite3).
-import { ConfigError } from "./config.js";
-export { ConfigError, type PaysimConfig } from "./config.js";
+import { ConfigError } from "./domain/start-inputs.js";
+export type { PaysimConfig } from "./config.js";
+export { ConfigError } from "./domain/start-inputs.js";
 export { DatabaseInUseError, NewerDatabaseError, SnapshotError, UnusableDatabaseError } from "./store/errors.js";
 export { InvalidDurationError } from "./domain/duration.js";
 export { verifySignature, type VerifyOptions } from "./webhooks/sign.js";

@@ -1,7 +1,8 @@
 import { Bus } from "./bus.js";
 import { createIds, type RandomSource } from "./domain/ids.js";
 import { loopbackHostNames } from "./domain/loopback.js";
-import { ConfigError, loadConfigFile, parseConfig, startChaos, startInputMessage, startInputProblem } from "./config.js";
+import { loadConfigFile, parseConfig } from "./config.js";
+import { ConfigError, startChaos, startInputMessage, startInputProblem } from "./domain/start-inputs.js";
 import { loadTestCards, loadTestDestinations } from "./fixture-data.js";
 import { listenHttp, portlessListener } from "./http-listener.js";
 import type { StartPaysimOptions } from "./options.js";

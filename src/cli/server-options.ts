@@ -1,5 +1,5 @@
 import { InvalidArgumentError, Option, type Command } from "commander";
-import { startInputMessage, startInputProblem, type StartInputs } from "../config.js";
+import { startInputMessage, startInputProblem, type StartInputs } from "../domain/start-inputs.js";
 import type { PaysimOptions } from "../paysim.js";
 import { isTimeScale, TIME_SCALE_RANGE } from "../domain/time-scale.js";
 

@@ -1,8 +1,8 @@
 import * as z from "zod";
-import { companyFieldSchemas, startInputMessage, startInputProblem, type StartInputs } from "../config.js";
 import { idOf, timestampSchema } from "../domain/answer-schemas.js";
 import { ApiError } from "../domain/errors.js";
 import type { Ids } from "../domain/ids.js";
+import { companyFieldSchemas, startInputMessage, startInputProblem, type StartInputs } from "../domain/start-inputs.js";
 import { need, needOneOf, parseOrThrow } from "../domain/validation.js";
 import { isTimeScale, TIME_SCALE_RANGE } from "../domain/time-scale.js";
 import type { Clock } from "../runtime/clock.js";

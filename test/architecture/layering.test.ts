@@ -45,6 +45,7 @@ describe("the dependency check (npm run lint:deps)", () => {
     { rule: "adapters-meet-in-services", from: "src/server/sideways.ts", files: { "src/server/sideways.ts": importing("../webhooks/leaf-11.js"), "src/webhooks/leaf-11.ts": leaf } },
     { rule: "cli-through-its-client", from: "src/cli/inside.ts", files: { "src/cli/inside.ts": importing("../services/leaf-12.js"), "src/services/leaf-12.ts": leaf } },
     { rule: "cli-through-its-client", from: "src/fixtures/inside.ts", files: { "src/fixtures/inside.ts": importing("../runtime/leaf-13.js"), "src/runtime/leaf-13.ts": leaf } },
+    { rule: "services-take-their-config", from: "src/services/configured.ts", files: { "src/services/configured.ts": importing("../config.js"), "src/config.ts": leaf } },
     { rule: "routes-stand-alone", from: "src/server/routes/one.ts", files: { "src/server/routes/one.ts": importing("./two.js"), "src/server/routes/two.ts": leaf } },
     { rule: "ui-reads-the-bus", from: "src/ui/upward.ts", files: { "src/ui/upward.ts": importing("../store/leaf-7.js"), "src/store/leaf-7.ts": leaf } },
     { rule: "test-helpers-read-below", from: "src/testing/upward.ts", files: { "src/testing/upward.ts": importing("../server/leaf-9.js"), "src/server/leaf-9.ts": leaf } },
