@@ -77,6 +77,36 @@ module.exports = {
       to: { path: "^src/(ui|cli|testing)/|^src/(paysim|index)\\.ts$" },
     },
     {
+      name: "adapters-meet-in-services",
+      comment:
+        "server/, webhooks/ and sim/ are siblings: what one needs of another (a read model, the outbox) is a service, or a port services/ declare that the wiring fills.",
+      severity: "error",
+      from: { path: "^src/(server|webhooks|sim)/" },
+      to: { path: "^src/(server|webhooks|sim)/", pathNot: "^src/$1/" },
+    },
+    {
+      name: "cli-through-its-client",
+      comment:
+        "The CLI (and the fixture runner it drives) reaches a paysim only over HTTP (cli/client.ts) or through the wiring (paysim.ts); besides, it reads plain rules and data (domain/, shared/, the bus's messages, config.ts, options.ts, the data files, the version), draws with ui/, and takes the types of the answers it reads from contracts/ (types only, the next rule). So the app's insides change without a command noticing.",
+      severity: "error",
+      from: { path: "^src/(cli|fixtures)/" },
+      to: { path: "^src/", pathNot: "^src/(cli|fixtures|domain|shared|ui|contracts)/|^src/(paysim|bus|config|options|version|fixture-data)\\.ts$" },
+    },
+    {
+      name: "cli-types-from-contracts",
+      comment: "The CLI's types of the answers it reads come from the API's contracts: as types only, so no schema (and nothing behind it) runs in the CLI.",
+      severity: "error",
+      from: { path: "^src/(cli|fixtures)/" },
+      to: { path: "^src/contracts/", dependencyTypesNot: ["type-only"] },
+    },
+    {
+      name: "services-take-their-config",
+      comment: "services/ read no config file, start option or fixture data: the wiring passes in what they need, so a test builds a service from plain values.",
+      severity: "error",
+      from: { path: "^src/services/" },
+      to: { path: "^src/(config|options|fixture-data)\\.ts$" },
+    },
+    {
       name: "routes-stand-alone",
       comment: "Each route file is one sub-app: what two of them share lives below them (services, domain), not in one another.",
       severity: "error",

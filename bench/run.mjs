@@ -84,7 +84,9 @@ async function firstHealth(url) {
     try {
       const res = await fetch(`${url}/health`);
       if (res.status === 200) return;
-    } catch {}
+    } catch {
+      // Not listening yet: ask again.
+    }
     await new Promise((r) => setTimeout(r, 2));
   }
 }

@@ -10,20 +10,21 @@
 import { toAdvanceSeconds } from "./domain/duration.js";
 import { createPaysim, type PaysimOptions } from "./paysim.js";
 import type { StartPaysimOptions } from "./options.js";
-import type { CoverageReport } from "./services/coverage.js";
+import type { CoverageReport } from "./domain/coverage-report.js";
 import { companyFaults } from "./testing/faults.js";
 import type { PaysimEvents, PaysimFaults, PaysimWebhooks } from "./testing/types.js";
 
 // Only what a merchant's code uses is exported, and nothing whose types need a devDependency
 // (createPaysim's instance exposes the store, typed by @types/better-sqlite3).
-import { ConfigError } from "./config.js";
-export { ConfigError, type PaysimConfig } from "./config.js";
+import { ConfigError } from "./domain/start-inputs.js";
+export type { PaysimConfig } from "./config.js";
+export { ConfigError } from "./domain/start-inputs.js";
 export { DatabaseInUseError, NewerDatabaseError, SnapshotError, UnusableDatabaseError } from "./store/errors.js";
 export { InvalidDurationError } from "./domain/duration.js";
 export { verifySignature, type VerifyOptions } from "./webhooks/sign.js";
 export type { StartPaysimOptions, WebhookChaos } from "./options.js";
 export { PaysimTimeoutError } from "./testing/timeout-error.js";
-export type { CoverageArea, CoverageReport } from "./services/coverage.js";
+export type { CoverageArea, CoverageReport } from "./domain/coverage-report.js";
 export type {
   DeliveredWebhook,
   EventFilter,

@@ -1,11 +1,13 @@
 import { Bus } from "./bus.js";
 import { createIds, type RandomSource } from "./domain/ids.js";
 import { loopbackHostNames } from "./domain/loopback.js";
-import { ConfigError, loadConfigFile, parseConfig, startChaos, startInputMessage, startInputProblem } from "./config.js";
+import { loadConfigFile, parseConfig } from "./config.js";
+import { ConfigError, startChaos, startInputMessage, startInputProblem } from "./domain/start-inputs.js";
 import { loadTestCards, loadTestDestinations } from "./fixture-data.js";
 import { listenHttp, portlessListener } from "./http-listener.js";
 import type { StartPaysimOptions } from "./options.js";
-import { ClockRangeError, createClock, isTimeScale, realTimeNow, TIME_SCALE_RANGE, type Clock } from "./runtime/clock.js";
+import { isTimeScale, TIME_SCALE_RANGE } from "./domain/time-scale.js";
+import { ClockRangeError, createClock, realTimeNow, wallClockIso, type Clock } from "./runtime/clock.js";
 import { readStoredClock, saveClock, type StoredClock } from "./runtime/clock-persistence.js";
 import { createScheduler, type Scheduler } from "./runtime/scheduler.js";
 import type { Timers } from "./runtime/timers.js";
@@ -21,7 +23,8 @@ import { createIdempotentRunner } from "./services/idempotency.js";
 import { createInstanceRegistry, type InstanceInput, type StartedInstance } from "./services/instances.js";
 import { createPaymentIntentService } from "./services/payment-intents.js";
 import { createSandboxReset } from "./services/sandbox-reset.js";
-import { createCoverage, type CoverageReport } from "./services/coverage.js";
+import type { CoverageReport } from "./domain/coverage-report.js";
+import { createCoverage } from "./services/coverage.js";
 import { createUnitOfWork, type Work } from "./services/unit-of-work.js";
 import { createStore, type Store } from "./store/index.js";
 import { MIGRATIONS } from "./store/migrations/index.js";
@@ -31,6 +34,12 @@ import type { WebhookEndpointRow } from "./store/repos/webhook-endpoints.js";
 import { createDispatcher } from "./webhooks/dispatcher.js";
 import { createOutbox } from "./webhooks/outbox.js";
 import { createWaits, type Waits } from "./testing/waits.js";
+
+/**
+ * `paysim check-receiver` (docs/webhooks.md) sends with the webhook sender paysim delivers with; the
+ * CLI reaches it here, as it reaches everything of paysim's but the HTTP API (docs/architecture.md).
+ */
+export { runReceiverCheck, type CaseResult, type IntentEvents } from "./webhooks/receiver-check.js";
 
 /** What an instance is made from: the public options of `startPaysim()`, and what only `paysim start` and paysim's own tests pass. */
 export interface PaysimOptions extends StartPaysimOptions {
@@ -83,6 +92,8 @@ export interface PaysimInstance {
   companies: BootstrappedCompany[];
   /** The --forward-to endpoints, in the order given. */
   forwardEndpoints: WebhookEndpointRow[];
+  /** When this paysim began to serve, by the wall clock (ISO 8601): a fact about the process, for telling running servers apart, never domain time. */
+  startedAt: string;
   clock: Clock;
   bus: Bus;
   store: Store;
@@ -238,6 +249,7 @@ export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimI
 
     options.onBusReady?.({ bus, clock, store });
     listener.serve(serveOnNode(app));
+    const startedAt = wallClockIso();
     dispatcher.recover();
     scheduler.start();
 
@@ -250,6 +262,7 @@ export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimI
       generatedKey: boot.generatedKey,
       companies: boot.companies,
       forwardEndpoints: boot.forwardEndpoints,
+      startedAt,
       clock,
       bus,
       store,

@@ -1,7 +1,8 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { ConfigError, loadConfigFile, parseConfig } from "../src/config.js";
+import { loadConfigFile, parseConfig } from "../src/config.js";
+import { ConfigError } from "../src/domain/start-inputs.js";
 import { suiteScope, useTempDir } from "./helpers/disposables.js";
 
 const thisFile = suiteScope();

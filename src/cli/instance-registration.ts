@@ -1,6 +1,5 @@
 import { resolve } from "node:path";
 import type { PaysimInstance } from "../paysim.js";
-import { wallClockIso } from "../runtime/clock.js";
 import {
   databaseRecordPath,
   ownedByAnotherLiveServer,
@@ -24,7 +23,7 @@ export async function registerInstance(instance: PaysimInstance, db: string, cwd
     secret_key: instance.secretKey,
     db: db === ":memory:" ? db : resolve(db),
     pid: process.pid,
-    started_at: wallClockIso(),
+    started_at: instance.startedAt,
     webhook_endpoints: instance.companies[0]!.endpoints.map((e) => ({ id: e.id, url: e.url, secret: e.secret })),
   };
 

@@ -1,6 +1,5 @@
 import { runFixture } from "../fixtures/runner.js";
-import { createPaysim } from "../paysim.js";
-import type { IntentEvents } from "../webhooks/receiver-check.js";
+import { createPaysim, type IntentEvents } from "../paysim.js";
 import { createApiClient, type ApiClient } from "./client.js";
 import { loadFixture } from "./steps.js";
 import { triggerFixturePath } from "./commands/trigger.js";

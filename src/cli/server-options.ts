@@ -1,7 +1,7 @@
 import { InvalidArgumentError, Option, type Command } from "commander";
-import { startInputMessage, startInputProblem, type StartInputs } from "../config.js";
+import { startInputMessage, startInputProblem, type StartInputs } from "../domain/start-inputs.js";
 import type { PaysimOptions } from "../paysim.js";
-import { isTimeScale, TIME_SCALE_RANGE } from "../runtime/clock.js";
+import { isTimeScale, TIME_SCALE_RANGE } from "../domain/time-scale.js";
 
 /**
  * The options that say how a paysim server runs, one definition for every command that starts

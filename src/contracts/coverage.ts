@@ -2,10 +2,9 @@
 import * as z from "zod";
 import { timestampSchema } from "../domain/answer-schemas.js";
 
-/** The areas of the report, in its order. */
-export const COVERAGE_AREAS = ["operations", "transitions", "events", "webhooks", "errors", "faults"] as const;
-/** One area of the coverage report: "operations", "transitions", "events", "webhooks", "errors" or "faults". */
-export type CoverageArea = (typeof COVERAGE_AREAS)[number];
+import { COVERAGE_AREAS, type CoverageReport } from "../domain/coverage-report.js";
+
+export { COVERAGE_AREAS, type CoverageArea } from "../domain/coverage-report.js";
 
 const tally = z.record(z.string(), z.number().int().min(0));
 const byMachine = z.strictObject({ payment_intent: tally, payout: tally });
@@ -28,7 +27,7 @@ export const coverageSchema = z.strictObject({
 });
 
 /** The report the example shows: a suite that created and captured one payment intent. */
-export const COVERAGE_EXAMPLE: z.infer<typeof coverageSchema> & { request_id: string } = {
+export const COVERAGE_EXAMPLE: CoverageReport & { request_id: string } = {
   object: "coverage",
   version: 1,
   since: "2025-01-01T12:00:00.000Z",

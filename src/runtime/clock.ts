@@ -1,3 +1,5 @@
+import { isTimeScale, TIME_SCALE_RANGE } from "../domain/time-scale.js";
+
 /**
  * The one clock of an instance (docs/api.md): real time × time scale, plus an offset
  * that `advance` increases. Every timestamp, schedule and window reads it; nothing
@@ -29,27 +31,12 @@ export const MAX_CLOCK_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
  */
 export const realTimeNow = (): number => Date.now();
 
-/**
- * The fastest time scale: one real second is then 11.6 virtual days, and the longest wait paysim
- * has (a webhook's retries, about 31 hours) passes in a tenth of a second. Started in this
- * century, such a clock needs about three days of running to reach MAX_CLOCK_MS, where it stops.
- */
-export const MAX_TIME_SCALE = 1_000_000;
-
-/** The allowed time scales, in words, for messages. */
-export const TIME_SCALE_RANGE = `a number greater than 0 and at most ${MAX_TIME_SCALE}`;
-
 /** A time scale, an advance or a stored clock value that would take dates out of range. */
 export class ClockRangeError extends RangeError {
   constructor(message: string) {
     super(message);
     this.name = "ClockRangeError";
   }
-}
-
-/** Whether `value` is a time scale the clock accepts: greater than 0, at most MAX_TIME_SCALE. */
-export function isTimeScale(value: unknown): value is number {
-  return typeof value === "number" && value > 0 && value <= MAX_TIME_SCALE;
 }
 
 /**

@@ -5,18 +5,18 @@ import type { TestCard } from "../domain/test-cards.js";
 import type { Ids } from "../domain/ids.js";
 import type { Clock } from "../runtime/clock.js";
 import type { Coverage } from "../services/coverage.js";
+import type { DeliveryView } from "../services/deliveries-view.js";
 import type { RunIdempotently } from "../services/idempotency.js";
 import type { FaultRules } from "../services/faults.js";
 import type { InstanceRegistry } from "../services/instances.js";
+import type { OutboxPort } from "../services/outbox-port.js";
 import type { SandboxReset } from "../services/sandbox-reset.js";
 import type { PaymentIntentService } from "../services/payment-intents.js";
 import type { PayoutService } from "../services/payouts.js";
 import type { UnitOfWork } from "../services/unit-of-work.js";
 import type { Store } from "../store/index.js";
 import type { StoredEvent } from "../store/repos/events.js";
-import type { DeliveryView } from "../webhooks/deliveries-view.js";
 import type { Company } from "../store/repos/companies.js";
-import type { Outbox } from "../webhooks/outbox.js";
 import type { HeldRequests } from "./held-requests.js";
 import type { DashboardAuth } from "./dashboard/auth.js";
 
@@ -32,7 +32,8 @@ export interface AppDeps {
   runIdempotently: RunIdempotently;
   paymentIntents: PaymentIntentService;
   payouts: PayoutService;
-  outbox: Outbox;
+  /** The webhook outbox, as a resend and an endpoint's deletion use it. */
+  outbox: OutboxPort;
   testCards: readonly TestCard[];
   /** The Host names served while listening on loopback (DNS-rebinding defence); undefined: any. */
   loopbackHostNames: ReadonlySet<string> | undefined;

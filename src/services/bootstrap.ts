@@ -1,8 +1,8 @@
-import { ConfigError, type CompanyConfig, type ParsedConfig } from "../config.js";
 import type { Chaos } from "../domain/chaos.js";
 import type { Ids } from "../domain/ids.js";
 import { maskText } from "../domain/masking.js";
 import { hashSecretKey } from "../domain/secret-keys.js";
+import { ConfigError } from "../domain/start-inputs.js";
 import { hasNoCardNumber } from "../domain/webhook-url.js";
 import type { Clock } from "../runtime/clock.js";
 import type { Store } from "../store/index.js";
@@ -12,8 +12,25 @@ import { insertEndpoint, storedChaos } from "./webhook-endpoints.js";
 
 export const DEFAULT_COMPANY = { name: "Sandbox Merchant", currency: "EUR" } as const;
 
+/** An endpoint a start declares, or one --forward-to names. */
+interface DeclaredEndpoint {
+  url: string;
+  secret?: string | undefined;
+  enabled_events: readonly string[];
+  chaos?: Chaos | null | undefined;
+}
+
+/** A company a start declares, as a checked config gives it (config.ts), every default filled in. */
+export interface DeclaredCompany {
+  name: string;
+  currency: string;
+  secret_key?: string | undefined;
+  webhook_endpoints: readonly DeclaredEndpoint[];
+}
+
 export interface BootstrapOptions {
-  config?: ParsedConfig | undefined;
+  /** The companies a config declares, the default first; absent: the default company this database has, or a new one. */
+  config?: { companies: readonly DeclaredCompany[] } | undefined;
   /** The default company's key (from --secret-key). */
   secretKey?: string | undefined;
   /**
@@ -59,7 +76,7 @@ export interface BootstrapResult {
  * companies' ids, a generated key, and the new endpoints' ids and secrets.
  */
 export function bootstrap(store: Store, clock: Clock, ids: Ids, options: BootstrapOptions): BootstrapResult {
-  const declared: CompanyConfig[] = options.config?.companies.map((c) => ({ ...c })) ?? [
+  const declared: DeclaredCompany[] = options.config?.companies.map((c) => ({ ...c })) ?? [
     { ...(store.companies.defaultCompany() ?? DEFAULT_COMPANY), webhook_endpoints: [] },
   ];
   const first = declared[0]!;
@@ -145,7 +162,7 @@ function ensureEndpoint(
   store: Store,
   ids: Ids,
   companyId: string,
-  declared: { url: string; secret?: string | undefined; enabled_events: readonly string[]; chaos?: Chaos | null | undefined },
+  declared: DeclaredEndpoint,
   now: string,
   fromForwardTo: boolean,
 ): WebhookEndpointRow {

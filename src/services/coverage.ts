@@ -1,6 +1,6 @@
 import type { Bus, DeliveryAttempted, RequestLogged, StateMoved } from "../bus.js";
-import { COVERAGE_AREAS, type CoverageArea } from "../contracts/coverage.js";
 import { FAULT_KINDS } from "../domain/faults.js";
+import { COVERAGE_AREAS, type CoverageArea, type CoverageReport, type Tally } from "../domain/coverage-report.js";
 import type { Clock } from "../runtime/clock.js";
 
 /** How webhook attempts ended, as the coverage report names them (docs/testing.md, "Coverage"). */
@@ -30,26 +30,6 @@ export interface CoverageCatalogue {
 }
 
 type Machine = StateMoved["machine"];
-type Tally = Record<string, number>;
-
-/** The report of docs/testing.md, "Coverage" (the HTTP answer adds its request_id). */
-export interface CoverageReport {
-  object: "coverage";
-  version: 1;
-  since: string;
-  operations: Record<string, { calls: number; statuses: Tally }>;
-  transitions: Record<Machine, Tally>;
-  refused_transitions: Record<Machine, Tally>;
-  events: Tally;
-  webhooks: Tally;
-  errors: Tally;
-  faults: Tally;
-  uncovered: Record<CoverageArea, string[]>;
-  summary: Record<CoverageArea, string>;
-}
-
-/** The report's areas, in the order the summary, the CLI and the dashboard show them. */
-export { COVERAGE_AREAS, type CoverageArea } from "../contracts/coverage.js";
 
 /** One company's counts: plain maps bumped on the request path, read only when a report is asked. */
 interface Counts {

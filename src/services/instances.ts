@@ -1,13 +1,14 @@
 import * as z from "zod";
-import { companyFieldSchemas, startInputMessage, startInputProblem, type StartInputs } from "../config.js";
 import type { deletedInstanceSchema, InstanceResource } from "../contracts/instances.js";
+import { CHAOS_SPEC_EXAMPLE, CHAOS_SPEC_PATTERN, chaosSchema } from "../domain/chaos.js";
 import { ApiError } from "../domain/errors.js";
 import type { Ids } from "../domain/ids.js";
-import { need, needOneOf } from "../domain/validation.js";
-import { CHAOS_SPEC_EXAMPLE, CHAOS_SPEC_PATTERN, chaosSchema } from "../domain/chaos.js";
 import { SECRET_KEY_PATTERN, SIGNING_SECRET_PATTERN } from "../domain/secret-keys.js";
+import { companyFieldSchemas, startInputMessage, startInputProblem, type StartInputs } from "../domain/start-inputs.js";
+import { isTimeScale, MAX_TIME_SCALE, TIME_SCALE_RANGE } from "../domain/time-scale.js";
+import { need, needOneOf } from "../domain/validation.js";
 import { WEBHOOK_URL_DESCRIPTION, WEBHOOK_URL_MAX_LENGTH, WEBHOOK_URL_PATTERN } from "../domain/webhook-url.js";
-import { isTimeScale, MAX_TIME_SCALE, TIME_SCALE_RANGE, type Clock } from "../runtime/clock.js";
+import type { Clock } from "../runtime/clock.js";
 import type { IdempotentAnswer, IdempotentRequest, RunIdempotently } from "./idempotency.js";
 
 /** How many instances one paysim keeps running at once (docs/testing.md, "Instances"). */

@@ -13,7 +13,7 @@ export function companyFaults(faults: FaultRules, companyId: string): PaysimFaul
       try {
         return faults.add(companyId, rule);
       } catch (error) {
-        if (error instanceof ApiError) throw new Error(`faults.add: ${error.message}${error.param === undefined ? "" : ` (field: ${error.param})`}`);
+        if (error instanceof ApiError) throw new Error(`faults.add: ${error.message}${error.param === undefined ? "" : ` (field: ${error.param})`}`, { cause: error });
         throw error;
       }
     },

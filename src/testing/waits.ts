@@ -3,7 +3,7 @@ import { ApiError } from "../domain/errors.js";
 import { eventResource } from "../services/events.js";
 import type { Store } from "../store/index.js";
 import type { StoredEvent } from "../store/repos/events.js";
-import { deliveriesOf, type DeliveryView } from "../webhooks/deliveries-view.js";
+import { deliveriesOf, type DeliveryView } from "../services/deliveries-view.js";
 import {
   describeFilter,
   eventMatcher,

@@ -9,7 +9,7 @@ import type { Work } from "../services/unit-of-work.js";
 import { createWebhookChaos } from "./chaos.js";
 import { DELIVERY_JOB, type DeliveryJobPayload } from "./delivery-job.js";
 import { createFirstAttempts } from "./first-attempts.js";
-import { MAX_ATTEMPTS, nextAttemptAt } from "../domain/retry-schedule.js";
+import { nextAttemptAt } from "../domain/retry-schedule.js";
 import { createWebhookClient, type WebhookClient } from "./http-client.js";
 import { realTimers, type Timers } from "../runtime/timers.js";
 import { deliveryHeaders } from "./delivery-headers.js";

@@ -5,7 +5,6 @@ import type { Clock } from "../runtime/clock.js";
 import type { Scheduler } from "../runtime/scheduler.js";
 import type { Work } from "../services/unit-of-work.js";
 import type { Store } from "../store/index.js";
-import type { DeliveryRow } from "../store/repos/deliveries.js";
 import type { StoredEvent } from "../store/repos/events.js";
 import type { WebhookEndpointRow } from "../store/repos/webhook-endpoints.js";
 import { createWebhookChaos } from "./chaos.js";

@@ -18,7 +18,7 @@ describe("the check-receiver report", () => {
     expect(lines.find((line) => line.startsWith("valid"))).toContain("\u001b[32mpass\u001b[39m");
     expect(lines.find((line) => line.startsWith("wrong-secret"))).toContain("\u001b[31mFAIL\u001b[39m");
     expect(lines.find((line) => line.startsWith("stale-timestamp"))).toContain("\u001b[33mwarn\u001b[39m");
-    expect(lines.at(-1)).toMatch(/^\u001b\[31mFAIL\u001b\[39m 1 passed, 1 warned, 1 failed of 3 cases/);
+    expect(lines.at(-1)?.startsWith("\u001b[31mFAIL\u001b[39m 1 passed, 1 warned, 1 failed of 3 cases"), lines.at(-1)).toBe(true);
   });
 
   it("is plain text without colour, a line per case that did not pass under the table", () => {

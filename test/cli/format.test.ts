@@ -1,5 +1,6 @@
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { stripVTControlCharacters } from "node:util";
 import { describe, expect, it } from "vitest";
 import { fields, paintStatus, table } from "../../src/cli/format.js";
 import { colourEnabled } from "../../src/ui/terminal.js";
@@ -49,7 +50,7 @@ describe("CLI output formatting", () => {
   });
 
   it("keeps columns aligned when cells are coloured", () => {
-    const plain = (line: string) => line.replace(/\u001b\[\d+m/g, "");
+    const plain = (line: string) => stripVTControlCharacters(line);
     const coloured = table(rows, columns, true);
     expect(coloured[1]).toContain("\u001b[");
     expect(coloured.map(plain)).toEqual(table(rows, columns, false));

@@ -37,8 +37,12 @@ async function hasEvent(server: StartedPaysim, eventId: string): Promise<boolean
 describe("a throwaway run beside the real server", () => {
   it("does not take the CLI over: after a --db :memory: run on another port stops, the commands still reach the first server", async () => {
     const cwd = folder();
+    const before = new Date().toISOString();
     const real = await serving(cwd);
     const record = readFileSync(join(cwd, ".paysim", "instance.json"), "utf8");
+    // The entry says when the server started by the wall clock: "the first started" is read from it.
+    const startedAt = String(JSON.parse(readFileSync(join(cwd, ".paysim", "instances", `${real.cli.child.pid}.json`), "utf8")).started_at);
+    expect(startedAt >= before && startedAt <= new Date().toISOString(), startedAt).toBe(true);
 
     const throwaway = await serving(cwd, ["--db", ":memory:"]);
     expect(throwaway.url).not.toBe(real.url);

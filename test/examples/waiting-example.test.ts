@@ -60,5 +60,5 @@ it("explains what did happen when the awaited event never comes", async () => {
   await createPaymentIntent(1500);
   const waiting = paysim.events.waitFor({ type: "payment_intent.captured" }, { timeout: 100 });
   await expect(waiting).rejects.toThrow(PaysimTimeoutError);
-  await expect(waiting).rejects.toThrow(/The last 1 event\(s\), oldest first:\n  payment_intent\.created pi_/);
+  await expect(waiting).rejects.toThrow(/The last 1 event\(s\), oldest first:\n {2}payment_intent\.created pi_/);
 });

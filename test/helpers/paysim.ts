@@ -78,7 +78,7 @@ function requestInit(defaultKey: string, method: string, call: ApiCall): Request
 
 async function apiResponse<T>(response: Response): Promise<ApiResponse<T>> {
   const text = await response.text();
-  let parsed: unknown = undefined;
+  let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch {

@@ -96,9 +96,8 @@ export async function startInTmux(command: readonly string[], options: TmuxOptio
     history: () => capture(true),
     async waitForScreen(predicate, what, waitOptions = {}) {
       const deadline = Date.now() + (waitOptions.timeoutMs ?? 30_000);
-      let last = "";
       for (;;) {
-        last = await capture(waitOptions.history ?? false);
+        const last = await capture(waitOptions.history ?? false);
         if (predicate(last)) return last;
         if (Date.now() > deadline) throw new Error(`the terminal never showed ${what}; it shows:\n${last}`);
         await new Promise((resolve) => setTimeout(resolve, 50));

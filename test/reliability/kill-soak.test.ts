@@ -51,7 +51,7 @@ let receiver: Receiver;
 /** The paysim currently serving, or none between a kill and the next start. */
 let serving: (StartedPaysim & { start: number }) | undefined;
 const starts: StartedPaysim[] = [];
-let upWaiters: (() => void)[] = [];
+const upWaiters: (() => void)[] = [];
 const acks: Ack[] = [];
 let ackWaiters: { count: number; resolve: () => void }[] = [];
 /** Keys that got no answer at least once (paysim died under them) and were sent again. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ClockRangeError, createClock, isTimeScale, MAX_CLOCK_MS, MAX_TIME_SCALE, parseStoredClockMs } from "../../src/runtime/clock.js";
+import { isTimeScale, MAX_TIME_SCALE } from "../../src/domain/time-scale.js";
+import { ClockRangeError, createClock, MAX_CLOCK_MS, parseStoredClockMs } from "../../src/runtime/clock.js";
 import { MS } from "../../src/domain/duration.js";
 
 /** A real-time source the test moves by hand. */

@@ -27,7 +27,6 @@ async function createPayout(body: object = CARD, key = ACME) {
 }
 
 const get = async (id: string, key = ACME) => (await paysim.api("GET", `/v1/payouts/${id}`, { key })).body;
-const advance = (seconds: number) => paysim.api("POST", "/v1/sandbox/clock/advance", { body: { seconds }, key: ACME });
 const transition = (id: string, body: object, key = ACME) => paysim.api("POST", `/v1/sandbox/payouts/${id}/transition`, { body, key });
 
 describe("POST /v1/payouts", () => {

@@ -10,7 +10,7 @@ import {
   type Summary,
   type Verdict,
 } from "../../domain/receiver-check.js";
-import { runReceiverCheck, type CaseResult } from "../../webhooks/receiver-check.js";
+import { runReceiverCheck, type CaseResult } from "../../paysim.js";
 import { CliError } from "../client.js";
 import { json, paint, table } from "../format.js";
 import { consoleOutput, type Output } from "../output.js";

@@ -1,5 +1,5 @@
 import { Command } from "commander";
-import { COVERAGE_AREAS, type CoverageReport } from "../../services/coverage.js";
+import { COVERAGE_AREAS, type CoverageReport } from "../../domain/coverage-report.js";
 import { connect, withClientOptions, type ClientFlags } from "../client.js";
 import { json, table } from "../format.js";
 import { consoleOutput, type Output } from "../output.js";

@@ -1,9 +1,7 @@
 import { Command, Option } from "commander";
 import type { Bus } from "../../bus.js";
-import { ConfigError } from "../../config.js";
 import { isSecretKey } from "../../domain/secret-keys.js";
 import { createPaysim, type PaysimInstance } from "../../paysim.js";
-import { NewerDatabaseError } from "../../store/errors.js";
 import { addServerOptions, paysimOptionsOf, serverFlagsProblem, type ServerFlags } from "../server-options.js";
 import { registerInstance } from "../instance-registration.js";
 import { databaseRecordPath, readInstanceFile, recordIsFor } from "../instance-file.js";
@@ -82,7 +80,8 @@ async function runStart(flags: StartFlags, output: Output): Promise<number | und
   } catch (error) {
     feed?.stop();
     reporter?.stop();
-    if (error instanceof ConfigError || error instanceof NewerDatabaseError || error instanceof Error) {
+    // A refused start (a config file or option, the database, the clock) says why in its message.
+    if (error instanceof Error) {
       output.error(`paysim: ${error.message}`);
       return 1;
     }

@@ -1,6 +1,6 @@
 import type { Store } from "../../store/index.js";
 import type { StoredEvent } from "../../store/repos/events.js";
-import { deliveriesOf, type DeliveryView } from "../../webhooks/deliveries-view.js";
+import { deliveriesOf, type DeliveryView } from "../../services/deliveries-view.js";
 import type { EventSummary } from "./views/event-parts.js";
 
 /** How many rows a dashboard list shows at once. */

@@ -91,7 +91,7 @@ export interface HeldOperation<Body = unknown, Query = unknown, Target = undefin
   act(call: Call<Body, Query, Target>, http: Context<AppEnv>): Promise<Response>;
 }
 
-export type Operation = ChangeOperation<any, any, any> | ActionOperation<any, any, any> | HeldOperation<any, any, any>;
+export type Operation = ChangeOperation<unknown, unknown, unknown> | ActionOperation<unknown, unknown, unknown> | HeldOperation<unknown, unknown, unknown>;
 
 /** Defines a change (see ChangeOperation); the identity, for the types of its call. */
 export function defineChange<Body = undefined, Query = undefined, Target = undefined>(operation: ChangeOperation<Body, Query, Target>): ChangeOperation<Body, Query, Target> {
@@ -106,8 +106,4 @@ export function defineAction<Body = undefined, Query = undefined, Target = undef
 /** Defines an operation that holds its request (see HeldOperation). */
 export function defineHeld<Body = undefined, Query = undefined, Target = undefined>(operation: HeldOperation<Body, Query, Target>): HeldOperation<Body, Query, Target> {
   return operation;
-}
-
-export function isChange(operation: Operation): operation is ChangeOperation<any, any, any> {
-  return "change" in operation;
 }

@@ -2,7 +2,7 @@ import { listEnvelopeSchema, noBody } from "../../contracts/common.js";
 import { eventSchema, eventWithDeliveriesSchema, ingestInput, listEventsQuery } from "../../contracts/events.js";
 import { ApiError } from "../../domain/errors.js";
 import { eventResource } from "../../services/events.js";
-import { eventWithDeliveries } from "../../webhooks/deliveries-view.js";
+import { eventWithDeliveries } from "../../services/deliveries-view.js";
 import { pageQuery } from "../list-query.js";
 import { EXAMPLE_DELIVERY, EXAMPLE_EVENT, listing } from "./examples.js";
 import { defineAction, defineChange, type CallContext } from "./define.js";

@@ -18,7 +18,7 @@ export interface Caller {
  * client). Answers the resource; a refusal is thrown as the API's error.
  */
 export async function invoke(
-  operation: ChangeOperation<any, any, any> | ActionOperation<any, any, any>,
+  operation: ChangeOperation<unknown, unknown, unknown> | ActionOperation<unknown, unknown, unknown>,
   caller: Caller,
   call: { params?: Record<string, string>; body?: Record<string, unknown> } = {},
 ): Promise<Record<string, unknown>> {

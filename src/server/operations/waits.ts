@@ -4,7 +4,7 @@ import { eventWithDeliveriesSchema } from "../../contracts/events.js";
 import { EXAMPLE_DELIVERY, EXAMPLE_EVENT, eventsWaitQuery, webhooksWaitQuery, webhookWaitSchema } from "../../contracts/waits.js";
 import { ApiError } from "../../domain/errors.js";
 import { eventResource } from "../../services/events.js";
-import { eventWithDeliveries } from "../../webhooks/deliveries-view.js";
+import { eventWithDeliveries } from "../../services/deliveries-view.js";
 import { requestIdOf, type AppDeps, type AppEnv } from "../env.js";
 import { singleQuery } from "../list-query.js";
 import { closeWithoutAnswer, whenAnswerSent, whenClientLeaves } from "../node-adapter.js";

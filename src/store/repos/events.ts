@@ -37,9 +37,18 @@ export function createEventsRepo(db: Db) {
   function matching(query: EventQuery, order: "oldest" | "newest", limit: number): StoredEvent[] {
     const where = ["seq > ?"];
     const values: unknown[] = [query.afterSeq];
-    if (query.companyId !== undefined) where.push("company_id = ?") && values.push(query.companyId);
-    if (query.types !== undefined) where.push(`type IN (${query.types.map(() => "?").join(", ")})`) && values.push(...query.types);
-    if (query.objectId !== undefined) where.push("object_id = ?") && values.push(query.objectId);
+    if (query.companyId !== undefined) {
+      where.push("company_id = ?");
+      values.push(query.companyId);
+    }
+    if (query.types !== undefined) {
+      where.push(`type IN (${query.types.map(() => "?").join(", ")})`);
+      values.push(...query.types);
+    }
+    if (query.objectId !== undefined) {
+      where.push("object_id = ?");
+      values.push(query.objectId);
+    }
     const sql = `SELECT * FROM events WHERE ${where.join(" AND ")} ORDER BY seq ${order === "oldest" ? "ASC" : "DESC"} LIMIT ?`;
     let statement = matchingStatements.get(sql);
     if (!statement) matchingStatements.set(sql, (statement = db.prepare(sql)));

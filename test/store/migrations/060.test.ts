@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createStore } from "../../../src/store/index.js";
 import { MIGRATIONS } from "../../../src/store/migrations/index.js";
-import { deliveriesOf } from "../../../src/webhooks/deliveries-view.js";
+import { deliveriesOf } from "../../../src/services/deliveries-view.js";
 import { toEndpointResource } from "../../../src/services/webhook-endpoints.js";
 import { columns, everyRow, migratedWithAttempt, userVersion } from "./support.js";
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { createStore } from "../../../src/store/index.js";
 import { MIGRATIONS } from "../../../src/store/migrations/index.js";
-import { deliveriesOf } from "../../../src/webhooks/deliveries-view.js";
-import { signaturesSent } from "../../../src/webhooks/sent-signatures.js";
+import { deliveriesOf } from "../../../src/services/deliveries-view.js";
+import { signaturesSent } from "../../../src/services/sent-signatures.js";
 import { columns, everyRow, migratedWithAttempt, userVersion } from "./support.js";
 
 describe("migration 100: the Service-Signature each attempt carried", () => {

@@ -1,5 +1,6 @@
 /** @jsxImportSource hono/jsx */
-import { COVERAGE_AREAS, type CoverageArea, type CoverageCatalogue, type CoverageReport } from "../../../services/coverage.js";
+import { COVERAGE_AREAS, type CoverageArea, type CoverageReport } from "../../../domain/coverage-report.js";
+import type { CoverageCatalogue } from "../../../services/coverage.js";
 import { companyOf, type DashboardApp, type DashboardKit } from "../kit.js";
 import { PageHead, Time } from "../views/parts.js";
 

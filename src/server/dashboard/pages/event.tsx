@@ -1,8 +1,8 @@
 /** @jsxImportSource hono/jsx */
 import { ApiError } from "../../../domain/errors.js";
 import { eventResource } from "../../../services/events.js";
-import type { DeliveryView } from "../../../webhooks/deliveries-view.js";
-import { signaturesSent } from "../../../webhooks/sent-signatures.js";
+import type { DeliveryView } from "../../../services/deliveries-view.js";
+import { signaturesSent } from "../../../services/sent-signatures.js";
 import { VERSION } from "../../../version.js";
 import { baseOf, companyOf, linkTo, type DashboardApp, type DashboardKit } from "../kit.js";
 import { resendEvent } from "../../operations/events.js";

@@ -1,5 +1,5 @@
 /** @jsxImportSource hono/jsx */
-import type { DeliveryView } from "../../../webhooks/deliveries-view.js";
+import type { DeliveryView } from "../../../services/deliveries-view.js";
 import { ObjectLink, Pill, Time } from "./parts.js";
 
 /** An event as the list shows it: read from its stored body. */

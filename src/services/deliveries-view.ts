@@ -1,5 +1,5 @@
 import type { DeliveryView, EventWithDeliveries } from "../contracts/events.js";
-import { eventResource } from "../services/events.js";
+import { eventResource } from "./events.js";
 import type { Store } from "../store/index.js";
 import type { StoredEvent } from "../store/repos/events.js";
 
