@@ -22,7 +22,9 @@ import { bootstrap, DEFAULT_COMPANY, type BootstrappedCompany } from "./services
 import { createIdempotentRunner } from "./services/idempotency.js";
 import { createInstanceRegistry, type InstanceInput, type StartedInstance } from "./services/instances.js";
 import { createPaymentIntentService } from "./services/payment-intents.js";
-import { createSandboxReset } from "./services/sandbox-reset.js";
+import { createEventService } from "./services/events.js";
+import { createSandboxService } from "./services/sandbox.js";
+import { createWebhookEndpointService } from "./services/webhook-endpoints.js";
 import type { CoverageReport } from "./domain/coverage-report.js";
 import { createCoverage } from "./services/coverage.js";
 import { createUnitOfWork, type Work } from "./services/unit-of-work.js";
@@ -205,13 +207,9 @@ export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimI
     const payouts = createPayoutService({ store, clock, ids, destinations, planner: simulator, bus });
     registerPayoutMoves(scheduler, payouts.moveAutomatically);
 
-    const advanceClock = async (seconds: number) => {
-      clock.advance(seconds);
-      store.transaction(() => saveClock(store, clock));
-      scheduler.drain();
-    };
-
-    const resetSandbox = createSandboxReset({ store, scheduler, bus });
+    const sandbox = createSandboxService({ store, clock, scheduler, bus });
+    const events = createEventService({ store, outbox });
+    const webhookEndpoints = createWebhookEndpointService({ store, ids, clock, outbox });
     const faults = createFaultRules({ store, clock, ids, bus });
     const heldRequests = createHeldRequests(options.timers);
     const dashboardAuth = createDashboardAuth(ids, options.realNow ?? realTimeNow);
@@ -232,12 +230,12 @@ export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimI
       runIdempotently,
       paymentIntents,
       payouts,
-      outbox,
+      events,
+      webhookEndpoints,
       testCards,
       loopbackHostNames: loopbackHostNames(host),
       baseUrl,
-      advanceClock,
-      resetSandbox,
+      sandbox,
       faults,
       heldRequests,
       waits: waits.companyWaits,
@@ -269,9 +267,9 @@ export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimI
       scheduler,
       app,
       webhookConnections: () => dispatcher.retained(),
-      advanceClock,
+      advanceClock: sandbox.advance,
       dashboardLoginUrl: () => `${listener.url}/dashboard/login/${dashboardAuth.issueLoginToken(boot.companies[0]!.company.id)}`,
-      reset: () => void resetSandbox(null),
+      reset: () => void sandbox.reset(null),
       coverage: (companyId = boot.companies[0]!.company.id) => coverage.report(companyId, catalogueOf(app)),
       faults,
       waits,

@@ -9,8 +9,9 @@ import type { DeliveryView } from "../services/deliveries-view.js";
 import type { RunIdempotently } from "../services/idempotency.js";
 import type { FaultRules } from "../services/faults.js";
 import type { InstanceRegistry } from "../services/instances.js";
-import type { OutboxPort } from "../services/outbox-port.js";
-import type { SandboxReset } from "../services/sandbox-reset.js";
+import type { EventService } from "../services/events.js";
+import type { SandboxService } from "../services/sandbox.js";
+import type { WebhookEndpointService } from "../services/webhook-endpoints.js";
 import type { PaymentIntentService } from "../services/payment-intents.js";
 import type { PayoutService } from "../services/payouts.js";
 import type { UnitOfWork } from "../services/unit-of-work.js";
@@ -32,17 +33,17 @@ export interface AppDeps {
   runIdempotently: RunIdempotently;
   paymentIntents: PaymentIntentService;
   payouts: PayoutService;
-  /** The webhook outbox, as a resend and an endpoint's deletion use it. */
-  outbox: OutboxPort;
+  /** The events: listed, read with their deliveries, resent. */
+  events: EventService;
+  /** The webhook endpoints: registered, listed, read, deleted. */
+  webhookEndpoints: WebhookEndpointService;
   testCards: readonly TestCard[];
   /** The Host names served while listening on loopback (DNS-rebinding defence); undefined: any. */
   loopbackHostNames: ReadonlySet<string> | undefined;
   /** Absolute base URL of this instance, known once it listens. */
   baseUrl: () => string;
-  /** Moves the clock forward and does all work that falls due before resolving. */
-  advanceClock: (seconds: number) => Promise<void>;
-  /** Deletes one company's activity (or every company's, with null) and answers the counts (docs/testing.md). */
-  resetSandbox: SandboxReset;
+  /** The clock as the API shows it, moved forward with the work that falls due, and the reset of a company's activity (docs/testing.md). */
+  sandbox: SandboxService;
   /** The fault rules (docs/faults.md): the sandbox routes change them, the fault middleware asks them. */
   faults: FaultRules;
   /** The waits of `timeout` and `latency` faults, which a stopping paysim cuts short. */

@@ -1,7 +1,14 @@
-import type { DeliveryView, EventWithDeliveries } from "../contracts/events.js";
-import { eventResource } from "./events.js";
+import type { DeliveryView, EventResource, EventWithDeliveries } from "../contracts/events.js";
 import type { Store } from "../store/index.js";
 import type { StoredEvent } from "../store/repos/events.js";
+
+/**
+ * An event as the API shows it: the stored body, parsed. The body is the event's JSON byte for
+ * byte as every delivery sends it, so the resource has no other definition (contracts/events.ts).
+ */
+export function eventResource(event: Pick<StoredEvent, "body">): EventResource {
+  return JSON.parse(event.body) as EventResource;
+}
 
 /** An event's deliveries with their attempts, as `GET /v1/events/:id` shows them (docs/webhooks.md). */
 export function deliveriesOf(store: Store, eventId: string): DeliveryView[] {

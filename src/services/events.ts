@@ -1,10 +1,37 @@
-import type { EventResource } from "../contracts/events.js";
+import type { EventWithDeliveries } from "../contracts/events.js";
+import { ApiError } from "../domain/errors.js";
+import type { Store } from "../store/index.js";
 import type { StoredEvent } from "../store/repos/events.js";
+import type { PageQuery } from "../store/repos/paging.js";
+import { eventWithDeliveries } from "./deliveries-view.js";
+import type { OutboxPort } from "./outbox-port.js";
 
-/**
- * An event as the API shows it: the stored body, parsed. The body is the event's JSON byte for
- * byte as every delivery sends it, so the resource has no other definition (contracts/events.ts).
- */
-export function eventResource(event: Pick<StoredEvent, "body">): EventResource {
-  return JSON.parse(event.body) as EventResource;
+export { eventResource } from "./deliveries-view.js";
+
+/** The events of each company (docs/webhooks.md): listed, read with their deliveries, resent. */
+export function createEventService({ store, outbox }: { store: Store; outbox: OutboxPort }) {
+  return {
+    /** A page of the company's events, newest first, as JSON texts. */
+    list: (companyId: string, query: PageQuery) => store.events.list(companyId, query),
+
+    /** Where an event sits in its company's list, for `starting_after`; undefined when it is not there. */
+    seqOf: (companyId: string, id: string) => store.events.seqOf(companyId, id),
+
+    /** One of the company's events; 404 for an unknown id or another company's. */
+    get(companyId: string, id: string): StoredEvent {
+      const event = store.events.byId(companyId, id);
+      if (!event) throw new ApiError("not_found", `No such event: "${id}".`);
+      return event;
+    },
+
+    /** The event with its deliveries and their attempts, as a read by id shows it. */
+    withDeliveries: (event: Pick<StoredEvent, "id" | "body">): EventWithDeliveries => eventWithDeliveries(store, event),
+
+    /** A new delivery to every endpoint listening now, whatever happened to the earlier ones; in the caller's unit of work. */
+    resend(event: StoredEvent): void {
+      outbox.enqueue(event);
+    },
+  };
 }
+
+export type EventService = ReturnType<typeof createEventService>;

@@ -1,18 +1,42 @@
 import type { CreateEndpointInput, WebhookEndpointResource } from "../contracts/webhook-endpoints.js";
 import type { Chaos } from "../domain/chaos.js";
+import { ApiError } from "../domain/errors.js";
 import type { Ids } from "../domain/ids.js";
 import type { Clock } from "../runtime/clock.js";
 import type { Store } from "../store/index.js";
 import type { WebhookEndpointRow } from "../store/repos/webhook-endpoints.js";
+import type { OutboxPort } from "./outbox-port.js";
 
 /**
- * Registers an endpoint for the company from a validated `POST /v1/webhook_endpoints` body (the
- * operation validates it, whether the API or the dashboard's form sent it).
+ * The webhook endpoints of each company (docs/webhooks.md): registered from a validated body
+ * (whether the API or the dashboard's form sent it), listed, read, and deleted with their
+ * pending deliveries stopped.
  */
-export function createEndpoint({ store, ids, clock }: { store: Store; ids: Ids; clock: Clock }, companyId: string, input: CreateEndpointInput): WebhookEndpointResource {
-  const row = insertEndpoint(store, ids, { companyId, url: input.url, enabledEvents: input.enabled_events ?? ["*"], createdAt: clock.nowIso(), chaos: input.chaos });
-  return toEndpointResource(row);
+export function createWebhookEndpointService({ store, ids, clock, outbox }: { store: Store; ids: Ids; clock: Clock; outbox: OutboxPort }) {
+  return {
+    create(companyId: string, input: CreateEndpointInput): WebhookEndpointResource {
+      const row = insertEndpoint(store, ids, { companyId, url: input.url, enabledEvents: input.enabled_events ?? ["*"], createdAt: clock.nowIso(), chaos: input.chaos });
+      return toEndpointResource(row);
+    },
+
+    /** The company's live endpoints, oldest first. */
+    list: (companyId: string): WebhookEndpointResource[] => store.webhookEndpoints.live(companyId).map(toEndpointResource),
+
+    /** One of the company's live endpoints; 404 for an unknown id or another company's. */
+    get(companyId: string, id: string): WebhookEndpointRow {
+      const row = store.webhookEndpoints.byId(companyId, id);
+      if (!row) throw new ApiError("not_found", `No such webhook endpoint: "${id}".`);
+      return row;
+    },
+
+    /** Deletes the endpoint: it gets no new deliveries, and its pending ones stop. */
+    remove(row: WebhookEndpointRow): void {
+      outbox.removeEndpoint(row.company_id, row.id);
+    },
+  };
 }
+
+export type WebhookEndpointService = ReturnType<typeof createWebhookEndpointService>;
 
 /** An endpoint's stored chaos settings, or null. */
 export function chaosOf(row: Pick<WebhookEndpointRow, "chaos">): Chaos | null {

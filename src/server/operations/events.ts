@@ -1,8 +1,6 @@
 import { listEnvelopeSchema, noBody } from "../../contracts/common.js";
 import { eventSchema, eventWithDeliveriesSchema, ingestInput, listEventsQuery } from "../../contracts/events.js";
-import { ApiError } from "../../domain/errors.js";
 import { eventResource } from "../../services/events.js";
-import { eventWithDeliveries } from "../../services/deliveries-view.js";
 import { pageQuery } from "../list-query.js";
 import { EXAMPLE_DELIVERY, EXAMPLE_EVENT, listing } from "./examples.js";
 import { defineAction, defineChange, type CallContext } from "./define.js";
@@ -13,11 +11,7 @@ const PATH = "/v1/events";
 const WITH_DELIVERIES = { ...EXAMPLE_EVENT, deliveries: [EXAMPLE_DELIVERY] };
 
 /** The event a call acts on: 404 before its body is read. */
-function eventOf({ deps, company, params }: CallContext) {
-  const event = deps.store.events.byId(company.id, params.id!);
-  if (!event) throw new ApiError("not_found", `No such event: "${params.id}".`);
-  return event;
-}
+const eventOf = ({ deps, company, params }: CallContext) => deps.events.get(company.id, params.id!);
 
 /** A new delivery to every endpoint listening now, whatever happened to the earlier ones; the dashboard's Resend button makes this call. */
 export const resendEvent = defineChange({
@@ -30,9 +24,9 @@ export const resendEvent = defineChange({
   answers: { 200: eventWithDeliveriesSchema },
   example: { body: {}, answer: WITH_DELIVERIES },
   target: eventOf,
-  change: ({ deps: { store, outbox }, target }) => {
-    outbox.enqueue(target);
-    return { status: 200, resource: eventWithDeliveries(store, target), keepsRequestId: true };
+  change: ({ deps: { events }, target }) => {
+    events.resend(target);
+    return { status: 200, resource: events.withDeliveries(target), keepsRequestId: true };
   },
 });
 
@@ -49,8 +43,8 @@ export const EVENT_OPERATIONS = [
     query: listEventsQuery,
     answers: { 200: listEnvelopeSchema(eventSchema) },
     example: { answer: listing([EXAMPLE_EVENT]) },
-    act: ({ deps: { store }, company, query }) => {
-      const page = store.events.list(company.id, pageQuery(query, "type", company.id, store.events.seqOf));
+    act: ({ deps: { events }, company, query }) => {
+      const page = events.list(company.id, pageQuery(query, "type", company.id, events.seqOf));
       return { list: page.json, hasMore: page.hasMore };
     },
   }),
@@ -61,7 +55,7 @@ export const EVENT_OPERATIONS = [
     summary: "Read an event with its deliveries and their attempts",
     answers: { 200: eventWithDeliveriesSchema },
     example: { answer: WITH_DELIVERIES },
-    act: (call) => ({ resource: eventWithDeliveries(call.deps.store, eventOf(call)), keepsRequestId: true }),
+    act: (call) => ({ resource: call.deps.events.withDeliveries(eventOf(call)), keepsRequestId: true }),
   }),
   resendEvent,
 ];

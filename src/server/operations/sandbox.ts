@@ -4,16 +4,10 @@ import { deletedFaultSchema, faultRuleInput, faultSchema, faultsClearedSchema } 
 import { clockAdvanceInput, clockSchema, resetAnswerSchema, resetInput } from "../../contracts/sandbox.js";
 import { ApiError } from "../../domain/errors.js";
 import { ClockRangeError } from "../../runtime/clock.js";
-import type { AppDeps } from "../env.js";
 import { answering, EXAMPLE_CLOCK, EXAMPLE_FAULT, listing } from "./examples.js";
 import { defineAction } from "./define.js";
 import { ingestWebhookEvent } from "./events.js";
 import { transitionPayout } from "./payouts.js";
-
-/** The instance's clock as both clock operations answer it. */
-function clockResource({ clock }: AppDeps): z.infer<typeof clockSchema> {
-  return { object: "clock", now: clock.nowIso(), offset_seconds: clock.offsetSeconds(), time_scale: clock.timeScale };
-}
 
 /** Moves the clock forward; the dashboard's advance buttons make this call. */
 export const advanceClock = defineAction({
@@ -26,13 +20,13 @@ export const advanceClock = defineAction({
   example: { body: { seconds: 3600 }, answer: answering(EXAMPLE_CLOCK) },
   act: async ({ deps, body }) => {
     try {
-      await deps.advanceClock(body.seconds);
+      await deps.sandbox.advance(body.seconds);
     } catch (error) {
       // Repeated advances must not carry dates past year 9999: the clock refuses, unmoved.
       if (error instanceof ClockRangeError) throw new ApiError("invalid_request", error.message, "seconds");
       throw error;
     }
-    return { resource: clockResource(deps) };
+    return { resource: deps.sandbox.clock() };
   },
 });
 
@@ -82,7 +76,7 @@ export const SANDBOX_OPERATIONS = [
     summary: "Read the virtual clock",
     answers: { 200: withRequestIdSchema(clockSchema) },
     example: { answer: answering(EXAMPLE_CLOCK) },
-    act: ({ deps }) => ({ resource: clockResource(deps) }),
+    act: ({ deps }) => ({ resource: deps.sandbox.clock() }),
   }),
   advanceClock,
   addFaultRule,
@@ -107,7 +101,7 @@ export const SANDBOX_OPERATIONS = [
     body: resetInput,
     answers: { 200: withRequestIdSchema(resetAnswerSchema) },
     example: { body: {}, answer: answering({ object: "reset", deleted: { payment_intents: 2, payouts: 1, events: 3 } }) },
-    act: ({ deps, company }) => ({ resource: { object: "reset", deleted: deps.resetSandbox(company.id) } satisfies z.infer<typeof resetAnswerSchema> }),
+    act: ({ deps, company }) => ({ resource: { object: "reset", deleted: deps.sandbox.reset(company.id) } satisfies z.infer<typeof resetAnswerSchema> }),
   }),
   transitionPayout,
   ingestWebhookEvent,

@@ -4,7 +4,6 @@ import { eventWithDeliveriesSchema } from "../../contracts/events.js";
 import { EXAMPLE_DELIVERY, EXAMPLE_EVENT, eventsWaitQuery, webhooksWaitQuery, webhookWaitSchema } from "../../contracts/waits.js";
 import { ApiError } from "../../domain/errors.js";
 import { eventResource } from "../../services/events.js";
-import { eventWithDeliveries } from "../../services/deliveries-view.js";
 import { requestIdOf, type AppDeps, type AppEnv } from "../env.js";
 import { singleQuery } from "../list-query.js";
 import { closeWithoutAnswer, whenAnswerSent, whenClientLeaves } from "../node-adapter.js";
@@ -72,7 +71,7 @@ export const WAIT_OPERATIONS = [
       );
       if (!row) return unanswered(c);
       // As GET /v1/events/:id: the body's request_id is the request that caused the event.
-      return jsonResponse(requestIdOf(c), JSON.stringify(eventWithDeliveries(deps.store, row)));
+      return jsonResponse(requestIdOf(c), JSON.stringify(deps.events.withDeliveries(row)));
     },
   }),
   defineHeld({

@@ -1,18 +1,13 @@
 import { listEnvelopeSchema, noQuery, withRequestIdSchema } from "../../contracts/common.js";
 import { createEndpointInput, deletedEndpointResource, deletedEndpointSchema, webhookEndpointAnswer, webhookEndpointSchema } from "../../contracts/webhook-endpoints.js";
-import { ApiError } from "../../domain/errors.js";
-import { createEndpoint, toEndpointResource } from "../../services/webhook-endpoints.js";
+import { toEndpointResource } from "../../services/webhook-endpoints.js";
 import { answering, EXAMPLE_WEBHOOK_ENDPOINT, listing } from "./examples.js";
 import { defineAction, defineChange, type CallContext } from "./define.js";
 
 const PATH = "/v1/webhook_endpoints";
 
 /** The endpoint a call acts on: 404 for an unknown id or another company's. */
-export function endpointOf({ deps, company, params }: CallContext) {
-  const row = deps.store.webhookEndpoints.byId(company.id, params.id!);
-  if (!row) throw new ApiError("not_found", `No such webhook endpoint: "${params.id}".`);
-  return row;
-}
+const endpointOf = ({ deps, company, params }: CallContext) => deps.webhookEndpoints.get(company.id, params.id!);
 
 export const createWebhookEndpoint = defineChange({
   operationId: "createWebhookEndpoint",
@@ -23,7 +18,7 @@ export const createWebhookEndpoint = defineChange({
   idempotencyKey: "optional",
   answers: { 201: webhookEndpointAnswer },
   example: { body: { url: "http://127.0.0.1:3000/webhooks", enabled_events: ["*"] }, answer: answering(EXAMPLE_WEBHOOK_ENDPOINT) },
-  change: ({ deps, company, body }) => ({ status: 201, resource: createEndpoint(deps, company.id, body) }),
+  change: ({ deps, company, body }) => ({ status: 201, resource: deps.webhookEndpoints.create(company.id, body) }),
 });
 
 export const deleteWebhookEndpoint = defineAction({
@@ -34,8 +29,8 @@ export const deleteWebhookEndpoint = defineAction({
   answers: { 200: withRequestIdSchema(deletedEndpointSchema) },
   example: { answer: answering({ id: EXAMPLE_WEBHOOK_ENDPOINT.id, object: "webhook_endpoint", deleted: true }) },
   target: endpointOf,
-  act: ({ deps: { outbox }, company, target }) => {
-    outbox.removeEndpoint(company.id, target.id);
+  act: ({ deps, target }) => {
+    deps.webhookEndpoints.remove(target);
     return { resource: deletedEndpointResource(target.id) };
   },
 });
@@ -51,7 +46,7 @@ export const WEBHOOK_ENDPOINT_OPERATIONS = [
     query: noQuery,
     answers: { 200: listEnvelopeSchema(webhookEndpointSchema) },
     example: { answer: listing([EXAMPLE_WEBHOOK_ENDPOINT]) },
-    act: ({ deps: { store }, company }) => ({ list: store.webhookEndpoints.live(company.id).map((row) => JSON.stringify(toEndpointResource(row))), hasMore: false }),
+    act: ({ deps, company }) => ({ list: deps.webhookEndpoints.list(company.id).map((endpoint) => JSON.stringify(endpoint)), hasMore: false }),
   }),
   defineAction({
     operationId: "getWebhookEndpoint",

@@ -1,5 +1,4 @@
 /** @jsxImportSource hono/jsx */
-import { ApiError } from "../../../domain/errors.js";
 import { eventResource } from "../../../services/events.js";
 import type { DeliveryView } from "../../../services/deliveries-view.js";
 import { signaturesSent } from "../../../services/sent-signatures.js";
@@ -74,17 +73,11 @@ function SignaturesSent({ signatures }: { signatures: readonly (string | null)[]
 
 /** One event: its data, each delivery with every attempt, the headers sent, and Resend. */
 export function eventPage(app: DashboardApp, { deps, page, act, call }: DashboardKit) {
-  const { store } = deps;
-
-  const find = (companyId: string, id: string) => {
-    const event = store.events.byId(companyId, id);
-    if (!event) throw new ApiError("not_found", `No such event: "${id}".`);
-    return event;
-  };
+  const { store, events } = deps;
 
   app.get("/events/:id", (c) => {
     const company = companyOf(c);
-    const stored = find(company.id, c.req.param("id"));
+    const stored = events.get(company.id, c.req.param("id"));
     const { event, deliveries } = listedEvent(store, stored);
     const signatures = signaturesSent(store, deliveries.map((delivery) => delivery.id));
     const csrf = c.get("session").csrf;

@@ -1,8 +1,8 @@
 /** @jsxImportSource hono/jsx */
 import { DELAY_MAX_MS, type Chaos } from "../../../domain/chaos.js";
 import { EVENT_TYPES } from "../../../domain/events.js";
-import { toEndpointResource, type WebhookEndpointResource } from "../../../services/webhook-endpoints.js";
-import { createWebhookEndpoint, deleteWebhookEndpoint, endpointOf } from "../../operations/webhook-endpoints.js";
+import type { WebhookEndpointResource } from "../../../services/webhook-endpoints.js";
+import { createWebhookEndpoint, deleteWebhookEndpoint } from "../../operations/webhook-endpoints.js";
 import { baseOf, companyOf, formNumber, given, linkTo, type DashboardApp, type DashboardContext, type DashboardKit, type Form } from "../kit.js";
 import { Csrf, NumberField, PageHead, PostButton, Time } from "../views/parts.js";
 
@@ -103,13 +103,13 @@ function AddEndpoint({ csrf, action }: { csrf: string; action: string }) {
 
 /** Webhook endpoints: list, add (URL, event types, chaos), delete, reveal a signing secret. */
 export function webhookEndpointsPage(app: DashboardApp, { deps, page, act, call, form: readForm }: DashboardKit) {
-  const { store } = deps;
-  const find = (c: DashboardContext) => endpointOf({ deps, company: companyOf(c), requestId: c.get("requestId"), params: { id: c.req.param("id") ?? "" } });
+  const { webhookEndpoints } = deps;
+  const find = (c: DashboardContext) => webhookEndpoints.get(companyOf(c).id, c.req.param("id") ?? "");
 
   function show(c: DashboardContext, revealed?: string) {
     const company = companyOf(c);
     const csrf = c.get("session").csrf;
-    const endpoints = store.webhookEndpoints.live(company.id).map(toEndpointResource);
+    const endpoints = webhookEndpoints.list(company.id);
     const body = (
       <>
         <PageHead title="Webhook endpoints" lead="Where this company's events are delivered, signed with each endpoint's secret." />
