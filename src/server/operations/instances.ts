@@ -1,5 +1,5 @@
 import { listEnvelopeSchema, noQuery, withRequestIdSchema } from "../../contracts/common.js";
-import { createdInstanceSchema, createInstanceSchema, deletedInstanceSchema, instanceSchema } from "../../services/instances.js";
+import { createdInstanceSchema, createInstanceSchema, deletedInstanceSchema, instanceSchema } from "../../contracts/instances.js";
 import { defineAction } from "./define.js";
 
 const PATH = "/v1/sandbox/instances";
