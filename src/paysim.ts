@@ -94,6 +94,8 @@ export interface PaysimInstance {
   companies: BootstrappedCompany[];
   /** The --forward-to endpoints, in the order given. */
   forwardEndpoints: WebhookEndpointRow[];
+  /** Endpoints from before paysim marked what --forward-to made that this start keeps without knowing who made them (the banner says so once). */
+  keptFromBeforeMarking: WebhookEndpointRow[];
   /** When this paysim began to serve, by the wall clock (ISO 8601): a fact about the process, for telling running servers apart, never domain time. */
   startedAt: string;
   clock: Clock;
@@ -260,6 +262,7 @@ export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimI
       generatedKey: boot.generatedKey,
       companies: boot.companies,
       forwardEndpoints: boot.forwardEndpoints,
+      keptFromBeforeMarking: boot.keptFromBeforeMarking,
       startedAt,
       clock,
       bus,

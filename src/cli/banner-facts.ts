@@ -5,7 +5,7 @@ import { VERSION } from "../version.js";
 
 /** What the banner says of a started instance: the live view and the log lines print it the same way. */
 export function bannerFacts(
-  instance: Pick<PaysimInstance, "url" | "companies"> & Partial<Pick<PaysimInstance, "dashboardLoginUrl">>,
+  instance: Pick<PaysimInstance, "url" | "companies"> & Partial<Pick<PaysimInstance, "dashboardLoginUrl" | "keptFromBeforeMarking">>,
   options: { db: string; host: string },
 ): BannerFacts {
   return {
@@ -22,5 +22,6 @@ export function bannerFacts(
       endpoints: endpoints.map((e) => ({ url: e.url, secret: e.secret })),
     })),
     exposedHost: isLoopbackAddress(options.host) ? undefined : options.host,
+    keptFromBeforeMarking: instance.keptFromBeforeMarking?.map(({ id, url }) => ({ id, url })),
   };
 }

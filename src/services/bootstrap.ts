@@ -67,6 +67,8 @@ export interface BootstrapResult {
   forwardEndpoints: WebhookEndpointRow[];
   /** The endpoints earlier --forward-to options made that this start removed. */
   removedForwardEndpoints: WebhookEndpointRow[];
+  /** Endpoints from before paysim marked what --forward-to made, kept by this start (it does not name them): said once, then counted as made through the API. */
+  keptFromBeforeMarking: WebhookEndpointRow[];
 }
 
 /**
@@ -121,7 +123,7 @@ export function bootstrap(store: Store, clock: Clock, ids: Ids, options: Bootstr
       for (const endpoint of declaredCompany.webhook_endpoints) {
         const row = ensureEndpoint(store, ids, company.id, endpoint, now, false);
         // Declared in the config now: it stays while the config declares it, whatever --forward-to says.
-        if (row.from_forward_to === 1) store.webhookEndpoints.setFromForwardTo(row.id, false);
+        if (row.from_forward_to !== 0) store.webhookEndpoints.setFromForwardTo(row.id, false);
       }
       return { company, secretKey: keysByCompany[i]![keysByCompany[i]!.length - 1], endpoints: [] };
     });
@@ -145,11 +147,18 @@ export function bootstrap(store: Store, clock: Clock, ids: Ids, options: Bootstr
       store.webhookEndpoints.softDelete(endpoint.company_id, endpoint.id, now);
       options.onEndpointRemoved?.(endpoint.id);
     }
+    // Endpoints from before paysim marked what --forward-to made: one this start names is adopted
+    // as a --forward-to endpoint; the others are kept as if made through the API, and said once.
+    const keptFromBeforeMarking: WebhookEndpointRow[] = [];
+    for (const endpoint of store.webhookEndpoints.madeBeforeMarking()) {
+      store.webhookEndpoints.setFromForwardTo(endpoint.id, named.has(endpoint.id));
+      if (!named.has(endpoint.id)) keptFromBeforeMarking.push(endpoint);
+    }
     for (const entry of companies) {
       entry.company = store.companies.byId(entry.company.id)!;
       entry.endpoints = store.webhookEndpoints.live(entry.company.id);
     }
-    return { companies, generatedKey, forwardEndpoints, removedForwardEndpoints };
+    return { companies, generatedKey, forwardEndpoints, removedForwardEndpoints, keptFromBeforeMarking };
   });
 }
 

@@ -17,6 +17,8 @@ export interface BannerFacts {
   }[];
   /** Set when listening beyond loopback: the sandbox is reachable from the network. */
   exposedHost: string | undefined;
+  /** Endpoints from before paysim marked what --forward-to made, kept by this start: said once. */
+  keptFromBeforeMarking?: { id: string; url: string }[] | undefined;
 }
 
 
@@ -33,6 +35,11 @@ export function bannerLines(facts: BannerFacts): string[] {
   }
   lines.push(`  database  ${facts.db}`);
   if (facts.dashboardLoginUrl !== undefined) lines.push(`  dashboard ${facts.dashboardLoginUrl}`);
+  for (const endpoint of facts.keptFromBeforeMarking ?? []) {
+    lines.push(
+      `  notice    kept webhook ${endpoint.id} (${endpoint.url}): it is older than paysim's record of which endpoints --forward-to made, so no start removes it; if an earlier --forward-to made it, remove it with: paysim endpoints remove ${endpoint.id}`,
+    );
+  }
   if (facts.exposedHost !== undefined) {
     lines.push(`  warning   listening on ${facts.exposedHost}: this sandbox is reachable from the network.`);
   }

@@ -216,7 +216,7 @@ describe("migration 40: idempotency records in arrival order", () => {
 });
 
 describe("migration 50: endpoints made by --forward-to are marked", () => {
-  it("keeps every endpoint of a version-40 database, unmarked (counted as made through the API), and new rows can be marked", () => {
+  it("keeps every endpoint of a version-40 database, its live ones marked as made before the marking (2), and new rows can be marked", () => {
     const path = freshPath();
     const old = open(path, MIGRATIONS.filter((m) => m.version <= 40));
     old.prepare("INSERT INTO companies (id, name, currency, created_at) VALUES ('co_1', 'Acme', 'EUR', 'x')").run();
@@ -230,7 +230,7 @@ describe("migration 50: endpoints made by --forward-to are marked", () => {
     const db = open(path);
     expect(userVersion(db)).toBe(LATEST);
     expect(db.prepare("SELECT id, url, deleted_at, from_forward_to FROM webhook_endpoints ORDER BY seq").all()).toEqual([
-      { id: "we_live", url: "http://127.0.0.1:9/a", deleted_at: null, from_forward_to: 0 },
+      { id: "we_live", url: "http://127.0.0.1:9/a", deleted_at: null, from_forward_to: 2 },
       { id: "we_deleted", url: "http://127.0.0.1:9/b", deleted_at: "y", from_forward_to: 0 },
     ]);
     db.prepare("INSERT INTO webhook_endpoints (id, company_id, url, secret, enabled_events, created_at, from_forward_to) VALUES ('we_fwd', 'co_1', 'http://127.0.0.1:9/c', 'whsec_x', '[\"*\"]', 'x', 1)").run();

@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { PaysimConfig } from "../../src/config.js";
+import { bannerFacts } from "../../src/cli/banner-facts.js";
 import type { PaysimInstance } from "../../src/paysim.js";
+import { Database } from "../../src/store/sqlite-driver.js";
+import { bannerLines } from "../../src/ui/banner.js";
 import { verifySignature } from "../../src/webhooks/sign.js";
 import { useCreatedPaysim, useReceiver, useTempPath } from "../helpers/disposables.js";
 import { callApi, createIntent, clientFor } from "../helpers/paysim.js";
@@ -220,5 +223,55 @@ describe("endpoints declared in the config", () => {
     const second = await useCreatedPaysim({ db, config: config(r.url) });
     expect((await endpointsOf(second)).map((e) => [e.id, e.secret])).toEqual([[endpoint.id, endpoint.secret]]);
     await deliveredSignedWith(second, r, endpoint.secret);
+  });
+});
+
+describe("endpoints from before paysim marked what --forward-to made", () => {
+  /** What migration 050 does to a live endpoint of an older database: made before the marking, maker unknown. */
+  function markedBeforeTheMarking(db: string, id: string): void {
+    const sqlite = new Database(db);
+    sqlite.prepare("UPDATE webhook_endpoints SET from_forward_to = 2 WHERE id = ?").run(id);
+    sqlite.close();
+  }
+
+  it("are kept by a start that does not name them, said once in the banner, then counted as made through the API", async () => {
+    const db = dbFile();
+    const [old, other] = [await receiver(), await receiver()];
+    const first = await useCreatedPaysim({ db, forwardTo: old.url });
+    const key = first.secretKey;
+    const made = first.forwardEndpoints[0]!;
+    await stop(first);
+    markedBeforeTheMarking(db, made.id);
+
+    const second = await useCreatedPaysim({ db, secretKey: key, forwardTo: other.url });
+    expect(second.keptFromBeforeMarking.map((e) => [e.id, e.url])).toEqual([[made.id, old.url]]);
+    const banner = bannerLines(bannerFacts(second, { db, host: "127.0.0.1" }));
+    expect(banner.filter((line) => line.startsWith("  notice"))).toEqual([
+      `  notice    kept webhook ${made.id} (${old.url}): it is older than paysim's record of which endpoints --forward-to made, so no start removes it; if an earlier --forward-to made it, remove it with: paysim endpoints remove ${made.id}`,
+    ]);
+    expect((await endpointsOf(second)).map((e) => e.url).sort()).toEqual([old.url, other.url].sort());
+    await stop(second);
+
+    const third = await useCreatedPaysim({ db, secretKey: key });
+    expect(third.keptFromBeforeMarking).toEqual([]);
+    expect((await endpointsOf(third)).map((e) => e.id)).toEqual([made.id]);
+  });
+
+  it("is adopted by a start that names its URL, so a later start without it removes it", async () => {
+    const db = dbFile();
+    const r = await receiver();
+    const first = await useCreatedPaysim({ db, forwardTo: r.url });
+    const key = first.secretKey;
+    const made = first.forwardEndpoints[0]!;
+    await stop(first);
+    markedBeforeTheMarking(db, made.id);
+
+    const second = await useCreatedPaysim({ db, secretKey: key, forwardTo: r.url });
+    expect(second.keptFromBeforeMarking).toEqual([]);
+    expect(second.forwardEndpoints.map((e) => [e.id, e.secret])).toEqual([[made.id, made.secret]]);
+    await stop(second);
+
+    const third = await useCreatedPaysim({ db, secretKey: key });
+    expect(await endpointsOf(third)).toEqual([]);
   });
 });

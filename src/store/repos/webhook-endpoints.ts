@@ -23,6 +23,7 @@ export function createWebhookEndpointsRepo(db: Db) {
   const setChaos = db.prepare("UPDATE webhook_endpoints SET chaos = ? WHERE id = ?");
   const fromForwardTo = db.prepare("SELECT * FROM webhook_endpoints WHERE from_forward_to = 1 AND deleted_at IS NULL ORDER BY seq");
   const setFromForwardTo = db.prepare("UPDATE webhook_endpoints SET from_forward_to = ? WHERE id = ?");
+  const madeBeforeMarking = db.prepare("SELECT * FROM webhook_endpoints WHERE from_forward_to = 2 AND deleted_at IS NULL ORDER BY seq");
   const live = db.prepare("SELECT * FROM webhook_endpoints WHERE company_id = ? AND deleted_at IS NULL ORDER BY seq");
   const byUrl = db.prepare(
     "SELECT * FROM webhook_endpoints WHERE company_id = ? AND url = ? AND deleted_at IS NULL ORDER BY seq LIMIT 1",
@@ -42,6 +43,8 @@ export function createWebhookEndpointsRepo(db: Db) {
     /** The live endpoints a `--forward-to` made, of every company. */
     fromForwardTo: () => fromForwardTo.all() as WebhookEndpointRow[],
     setFromForwardTo: (id: string, marked: boolean) => void setFromForwardTo.run(marked ? 1 : 0, id),
+    /** Live endpoints from before paysim marked the ones --forward-to made (migration 050): nobody knows which made them. */
+    madeBeforeMarking: () => madeBeforeMarking.all() as WebhookEndpointRow[],
     live: (companyId: string) => live.all(companyId) as WebhookEndpointRow[],
     /** The live endpoints of every company. */
     everyLive: () => everyLive.all() as WebhookEndpointRow[],
