@@ -1,9 +1,10 @@
-import type { EventWithDeliveries } from "../contracts/events.js";
+import type { DeliveryView, EventWithDeliveries } from "../contracts/events.js";
 import { ApiError } from "../domain/errors.js";
 import type { Store } from "../store/index.js";
 import type { StoredEvent } from "../store/repos/events.js";
 import type { PageQuery } from "../store/repos/paging.js";
-import { eventWithDeliveries } from "./deliveries-view.js";
+import { deliveriesOf, eventWithDeliveries } from "./deliveries-view.js";
+import { signaturesSent } from "./sent-signatures.js";
 import type { OutboxPort } from "./outbox-port.js";
 
 export { eventResource } from "./deliveries-view.js";
@@ -16,6 +17,18 @@ export function createEventService({ store, outbox }: { store: Store; outbox: Ou
 
     /** Where an event sits in its company's list, for `starting_after`; undefined when it is not there. */
     seqOf: (companyId: string, id: string) => store.events.seqOf(companyId, id),
+
+    /** One of the company's events, or undefined (an unknown id, or another company's). */
+    find: (companyId: string, id: string): StoredEvent | undefined => store.events.byId(companyId, id),
+
+    /** The events about one object (a payment intent, a payout), newest first, at most `limit`. */
+    about: (companyId: string, objectId: string, limit: number): StoredEvent[] => store.events.forObject(companyId, objectId, limit),
+
+    /** An event's deliveries with their attempts. */
+    deliveriesOf: (eventId: string): DeliveryView[] => deliveriesOf(store, eventId),
+
+    /** The exact signature each attempt of these deliveries carried, numbered as the attempts are. */
+    signaturesSent: (deliveryIds: readonly string[]) => signaturesSent(store, deliveryIds),
 
     /** One of the company's events; 404 for an unknown id or another company's. */
     get(companyId: string, id: string): StoredEvent {

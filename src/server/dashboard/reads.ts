@@ -1,6 +1,6 @@
-import type { Store } from "../../store/index.js";
+import type { DeliveryView } from "../../contracts/events.js";
+import type { EventService } from "../../services/events.js";
 import type { StoredEvent } from "../../store/repos/events.js";
-import { deliveriesOf, type DeliveryView } from "../../services/deliveries-view.js";
 import type { EventSummary } from "./views/event-parts.js";
 
 /** How many rows a dashboard list shows at once. */
@@ -13,12 +13,12 @@ export interface ListedEvent {
 }
 
 /** An event's stored body (its resource, byte for byte), with its deliveries. */
-export function listedEvent(store: Store, body: string | Pick<StoredEvent, "body">): ListedEvent {
+export function listedEvent(events: EventService, body: string | Pick<StoredEvent, "body">): ListedEvent {
   const event = JSON.parse(typeof body === "string" ? body : body.body) as EventSummary;
-  return { event, deliveries: deliveriesOf(store, event.id) };
+  return { event, deliveries: events.deliveriesOf(event.id) };
 }
 
 /** The events about one object, newest first. */
-export function eventsAbout(store: Store, companyId: string, objectId: string): ListedEvent[] {
-  return store.events.forObject(companyId, objectId, PAGE_SIZE).map((row) => listedEvent(store, row));
+export function eventsAbout(events: EventService, companyId: string, objectId: string): ListedEvent[] {
+  return events.about(companyId, objectId, PAGE_SIZE).map((row) => listedEvent(events, row));
 }

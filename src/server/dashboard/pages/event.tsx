@@ -1,7 +1,6 @@
 /** @jsxImportSource hono/jsx */
 import { eventResource } from "../../../services/events.js";
 import type { DeliveryView } from "../../../services/deliveries-view.js";
-import { signaturesSent } from "../../../services/sent-signatures.js";
 import { VERSION } from "../../../version.js";
 import { baseOf, companyOf, linkTo, type DashboardApp, type DashboardKit } from "../kit.js";
 import { resendEvent } from "../../operations/events.js";
@@ -73,13 +72,13 @@ function SignaturesSent({ signatures }: { signatures: readonly (string | null)[]
 
 /** One event: its data, each delivery with every attempt, the headers sent, and Resend. */
 export function eventPage(app: DashboardApp, { deps, page, act, call }: DashboardKit) {
-  const { store, events } = deps;
+  const { events } = deps;
 
   app.get("/events/:id", (c) => {
     const company = companyOf(c);
     const stored = events.get(company.id, c.req.param("id"));
-    const { event, deliveries } = listedEvent(store, stored);
-    const signatures = signaturesSent(store, deliveries.map((delivery) => delivery.id));
+    const { event, deliveries } = listedEvent(events, stored);
+    const signatures = events.signaturesSent(deliveries.map((delivery) => delivery.id));
     const csrf = c.get("session").csrf;
     const body = (
       <div data-stream={linkTo(c, "/events/stream")} data-event={event.id}>

@@ -12,7 +12,7 @@ import { PageHead } from "../views/parts.js";
 
 /** The events list (newest first, filtered by type) and the stream that keeps it live. */
 export function eventsPage(app: DashboardApp, { deps, page }: DashboardKit) {
-  const { store, bus } = deps;
+  const { events, bus } = deps;
 
   app.get("/events", (c) => {
     const company = companyOf(c);
@@ -22,8 +22,8 @@ export function eventsPage(app: DashboardApp, { deps, page }: DashboardKit) {
       const body = <PageHead title="Events" lead={`"${maskText(type)}" is not an event type. Pick one from the list.`} back={{ href: linkTo(c, "/events"), label: "All events" }} />;
       return page(c, { title: "Events", section: "events", status: 400 }, body);
     }
-    const beforeSeq = after === undefined ? undefined : store.events.seqOf(company.id, after);
-    const listed = store.events.list(company.id, { limit: PAGE_SIZE, filter: type, beforeSeq }).json.map((json) => listedEvent(store, json));
+    const beforeSeq = after === undefined ? undefined : events.seqOf(company.id, after);
+    const listed = events.list(company.id, { limit: PAGE_SIZE, filter: type, beforeSeq }).json.map((json) => listedEvent(events, json));
     const last = listed.at(-1)?.event.id;
     const stream = linkTo(c, `/events/stream${type ? `?type=${encodeURIComponent(type)}` : ""}`);
     const olderHref = last && linkTo(c, `/events?${new URLSearchParams({ ...(type ? { type } : {}), starting_after: last }).toString()}`);
@@ -82,15 +82,15 @@ export function eventsPage(app: DashboardApp, { deps, page }: DashboardKit) {
       };
       const onEvent = async (created: EventCreated) => {
         if (created.companyId !== company.id || (type !== undefined && created.type !== type)) return;
-        const stored = store.events.byId(company.id, created.id);
+        const stored = events.find(company.id, created.id);
         if (!stored) return;
-        const { event, deliveries } = listedEvent(store, stored);
+        const { event, deliveries } = listedEvent(events, stored);
         send("event", (await (<EventRow base={sessionBase(session)} event={event} deliveries={deliveries} fresh />)).toString());
       };
       const onAttempt = async (attempted: DeliveryAttempted) => {
-        const stored = store.events.byId(company.id, attempted.eventId);
+        const stored = events.find(company.id, attempted.eventId);
         if (!stored) return; // another company's event
-        const { deliveries } = listedEvent(store, stored);
+        const { deliveries } = listedEvent(events, stored);
         const html = (await (<DeliveryPills deliveries={deliveries} />)).toString();
         send("delivery", JSON.stringify({ eventId: attempted.eventId, html }));
       };

@@ -1,6 +1,6 @@
 /** @jsxImportSource hono/jsx */
 import { formatAmount } from "../../../domain/money.js";
-import type { PaymentIntentResource } from "../../../store/repos/payment-intents.js";
+import type { PaymentIntentResource } from "../../../contracts/payment-intents.js";
 import { cardLabel } from "../../views/IntentSummary.js";
 import { baseOf, companyOf, linkTo, type DashboardApp, type DashboardKit } from "../kit.js";
 import { eventsAbout, PAGE_SIZE } from "../reads.js";
@@ -9,7 +9,7 @@ import { ListCard, PageHead, Pill, Time } from "../views/parts.js";
 
 /** Payment intents, newest first, and one intent with its events and checkout link. */
 export function paymentIntentsPage(app: DashboardApp, { deps, page }: DashboardKit) {
-  const { store, paymentIntents } = deps;
+  const { events, paymentIntents } = deps;
 
   app.get("/payment_intents", (c) => {
     const company = companyOf(c);
@@ -66,7 +66,7 @@ export function paymentIntentsPage(app: DashboardApp, { deps, page }: DashboardK
         </section>
         <section class="card flush">
           <h2>Events</h2>
-          <EventsTable base={baseOf(c)} events={eventsAbout(store, company.id, intent.id)} />
+          <EventsTable base={baseOf(c)} events={eventsAbout(events, company.id, intent.id)} />
         </section>
       </>
     );

@@ -1,7 +1,7 @@
 /** @jsxImportSource hono/jsx */
 import { formatAmount } from "../../../domain/money.js";
 import { movesFrom, type PayoutStatus } from "../../../domain/payout.js";
-import type { PayoutResource } from "../../../store/repos/payouts.js";
+import type { PayoutResource } from "../../../contracts/payouts.js";
 import { transitionPayout } from "../../operations/payouts.js";
 import { baseOf, companyOf, given, linkTo, type DashboardApp, type DashboardKit } from "../kit.js";
 import { eventsAbout, PAGE_SIZE } from "../reads.js";
@@ -44,7 +44,7 @@ function MoveButtons({ payout, csrf, action }: { payout: PayoutResource; csrf: s
 
 /** Payouts, newest first, and one payout with its events and its drawn moves as buttons. */
 export function payoutsPage(app: DashboardApp, { deps, page, act, call, form: kitForm }: DashboardKit) {
-  const { store, payouts } = deps;
+  const { events, payouts } = deps;
 
   app.get("/payouts", (c) => {
     const company = companyOf(c);
@@ -104,7 +104,7 @@ export function payoutsPage(app: DashboardApp, { deps, page, act, call, form: ki
         </div>
         <section class="card flush">
           <h2>Events</h2>
-          <EventsTable base={baseOf(c)} events={eventsAbout(store, company.id, payout.id)} />
+          <EventsTable base={baseOf(c)} events={eventsAbout(events, company.id, payout.id)} />
         </section>
       </>
     );
