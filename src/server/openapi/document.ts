@@ -9,7 +9,7 @@ import { VERSION } from "../../version.js";
 import { deliveryAttemptSchema, deliverySchema } from "../../webhooks/deliveries-view.js";
 import { codesOfStatus, errorBodySchema, HTTP_STATUS } from "../errors.js";
 import { KEY_SHAPE } from "../middleware/idempotency-key.js";
-import type { MountedOperation } from "./operation.js";
+import { OPERATION_OWN_CODES, type MountedOperation } from "./operation.js";
 
 /** A JSON value of the document (the OpenAPI 3.1 objects are plain JSON). */
 type Json = Record<string, unknown>;
@@ -50,9 +50,6 @@ const ERROR_HEADERS: Partial<Record<number, Record<string, string>>> = {
   405: { Allow: "The methods the path does answer." },
   429: { "Retry-After": "Seconds to wait before trying again." },
 };
-
-/** Codes that only the operations naming them in `ownErrors` answer: none but those may answer them. */
-export const OPERATION_OWN_CODES: readonly ErrorCode[] = ["instance_limit", "nested_instance", "wait_timeout", "shutting_down"];
 
 /** The codes an operation's features decide on; every other code (Host, a bug or a `server_error` fault) may answer any operation. */
 function decidedCodes(operation: MountedOperation): Partial<Record<ErrorCode, boolean>> {
@@ -224,13 +221,3 @@ export function openApiDocument(operations: readonly MountedOperation[]): OpenAp
     },
   };
 }
-
-/** The document's own operation: the one /v1 call that needs no key (docs/api.md). */
-export const OPENAPI_OPERATION: MountedOperation = {
-  operationId: "getOpenApiDocument",
-  method: "get",
-  path: "/v1/openapi.json",
-  summary: "This OpenAPI document",
-  answers: { 200: z.looseObject({ openapi: z.literal("3.1.0") }) },
-  noKey: true,
-};

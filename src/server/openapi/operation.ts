@@ -26,7 +26,7 @@ export interface Operation {
   answers: Partial<Record<200 | 201, z.ZodType>>;
   /** True for the one operation that needs no key (the document itself). */
   noKey?: boolean;
-  /** Error codes that only the operations naming them answer (OPERATION_OWN_CODES in document.ts). */
+  /** Error codes that only the operations naming them answer (OPERATION_OWN_CODES). */
   ownErrors?: readonly ErrorCode[];
   /** An example request body (for an operation that takes one) and success answer, shown in the document. */
   example?: { body?: unknown; answer: unknown };
@@ -39,3 +39,6 @@ export type MountedOperation = Operation;
 export function mountedAt(prefix: string, operations: readonly Operation[]): MountedOperation[] {
   return operations.map((operation) => ({ ...operation, path: operation.path === "/" ? prefix : `${prefix}${operation.path}` }));
 }
+
+/** Codes that only the operations naming them in `ownErrors` answer: none but those may answer them. */
+export const OPERATION_OWN_CODES: readonly ErrorCode[] = ["instance_limit", "nested_instance", "wait_timeout", "shutting_down"];

@@ -1,18 +1,30 @@
 import type { Context } from "hono";
+import * as z from "zod";
 import { requestIdOf, type AppEnv } from "../env.js";
 import { jsonResponse } from "../respond.js";
-import { openApiDocument, type OpenApiDocument } from "./document.js";
+import type { OpenApiDocument } from "./document.js";
 import type { MountedOperation } from "./operation.js";
+
+/** The document's own operation: the one /v1 call that needs no key (docs/api.md). */
+export const OPENAPI_OPERATION: MountedOperation = {
+  operationId: "getOpenApiDocument",
+  method: "get",
+  path: "/v1/openapi.json",
+  summary: "This OpenAPI document",
+  answers: { 200: z.looseObject({ openapi: z.literal("3.1.0") }) },
+  noKey: true,
+};
 
 /**
  * `GET /v1/openapi.json` (docs/api.md): the document of `operations`, with this instance's base
- * URL as its server. It is made on the first call, once every route is in place; the body has
- * no `request_id` member (an OpenAPI document has no room for one), the `Request-Id` header does.
+ * URL as its server. It is made on the first call, once every route is in place, and its code
+ * is loaded then too: a run that never asks for it pays nothing for it. The body has no
+ * `request_id` member (an OpenAPI document has no room for one), the `Request-Id` header does.
  */
 export function openApiRoute(operations: () => readonly MountedOperation[], baseUrl: () => string) {
-  let document: OpenApiDocument | undefined;
-  return function openApiDocumentAnswer(c: Context<AppEnv>): Response {
-    document ??= openApiDocument(operations());
-    return jsonResponse(requestIdOf(c), JSON.stringify({ ...document, servers: [{ url: baseUrl() }] }));
+  let document: Promise<OpenApiDocument> | undefined;
+  return async function openApiDocumentAnswer(c: Context<AppEnv>): Promise<Response> {
+    document ??= import("./document.js").then(({ openApiDocument }) => openApiDocument(operations()));
+    return jsonResponse(requestIdOf(c), JSON.stringify({ ...(await document), servers: [{ url: baseUrl() }] }));
   };
 }
