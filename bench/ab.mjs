@@ -8,7 +8,7 @@
 // AB_DURATION seconds per throughput measure (default 3)
 import autocannon from "autocannon";
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { Agent, request } from "node:http";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -46,7 +46,8 @@ const DURATION = Number(process.env.AB_DURATION ?? 3);
 const FLOWS = 200;
 /** Cold starts per visit of a build, each followed by one of the floor. */
 const COLD_STARTS = 3;
-const START_PAYSIM_RUNS = 20;
+/** As many as npm run bench's instances measure. */
+const START_PAYSIM_RUNS = 30;
 
 const BUILDS = { current: ROOT, base: BASE };
 
@@ -114,12 +115,23 @@ async function coldStart(cwd, args) {
   return elapsed;
 }
 
-function cannon(options) {
+/** The CPU time (user + system, µs) process `pid` has used so far. */
+function cpuMicros(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+  return ((Number(fields[11]) + Number(fields[12])) * 1e6) / 100; // clock ticks of 1/100 s
+}
+
+/**
+ * Requests a second, and the server's CPU per request (µs): on a machine shared with other
+ * work the rate swings with the load, the CPU a request costs much less.
+ */
+function cannon(options, pid) {
   return new Promise((resolveRun, reject) => {
+    const cpuBefore = cpuMicros(pid);
     autocannon({ connections: 50, duration: DURATION, ...options }, (error, result) => {
       if (error) return reject(error);
       if (result.non2xx > 0 || result.errors + result.timeouts > 0) return reject(new Error(`${options.url}: ${result.non2xx} non-2xx, ${result.errors} errors`));
-      resolveRun(result.requests.average);
+      resolveRun({ rate: result.requests.average, cpuMicros: (cpuMicros(pid) - cpuBefore) / result.requests.total });
     });
   });
 }
@@ -200,9 +212,10 @@ async function visit(root) {
   agent.destroy();
   const headers = { authorization: `Bearer ${KEY}`, "content-type": "application/json" };
   const readOptions = { url: `${server.url}/v1/payment_intents/${seed.id}`, headers };
-  await cannon({ ...readOptions, duration: 1 }); // warms the JIT for both measures
-  const read = await cannon(readOptions);
-  const replay = await cannon({ url: `${server.url}/v1/payment_intents`, method: "POST", body: '{"amount":1000}', headers: { ...headers, "idempotency-key": "seed" } });
+  const pid = server.child.pid;
+  await cannon({ ...readOptions, duration: 1 }, pid); // warms the JIT for both measures
+  const read = await cannon(readOptions, pid);
+  const replay = await cannon({ url: `${server.url}/v1/payment_intents`, method: "POST", body: '{"amount":1000}', headers: { ...headers, "idempotency-key": "seed" } }, pid);
   const flow = await paysimFlow(server.url);
   await stop(server.child);
   rmSync(dir, { recursive: true, force: true });
@@ -210,7 +223,7 @@ async function visit(root) {
   const floor = await startServer(ROOT, floorArgs());
   const floorFlow = await floorTriple(floor.url);
   await stop(floor.child);
-  return { cold, floorCold, startPaysim, read, replay, flow, floorFlow };
+  return { cold, floorCold, startPaysim, read: read.rate, readCpu: read.cpuMicros, replay: replay.rate, replayCpu: replay.cpuMicros, flow, floorFlow };
 }
 
 const rounds = [];
@@ -221,7 +234,7 @@ for (let r = 0; r < ROUNDS; r++) {
   rounds.push(round);
   const line = (label) => {
     const v = round[label];
-    return `${label} read ${Math.round(v.read)}/s replay ${Math.round(v.replay)}/s cold ${Math.round(median(v.cold))} ms (floor ${Math.round(median(v.floorCold))}) startPaysim ${v.startPaysim.toFixed(2)} ms flow ${v.flow.toFixed(2)} ms (floor ×3 ${v.floorFlow.toFixed(2)})`;
+    return `${label} read ${Math.round(v.read)}/s (${Math.round(v.readCpu)} µs) replay ${Math.round(v.replay)}/s (${Math.round(v.replayCpu)} µs) cold ${Math.round(median(v.cold))} ms (floor ${Math.round(median(v.floorCold))}) startPaysim ${v.startPaysim.toFixed(2)} ms flow ${v.flow.toFixed(2)} ms (floor ×3 ${v.floorFlow.toFixed(2)})`;
   };
   console.error(`round ${r + 1}/${ROUNDS}: ${line("current")} | ${line("base")}`);
 }
@@ -232,6 +245,8 @@ function summarise(label) {
   return {
     read_req_per_s: Math.round(median(visits.map((v) => v.read))),
     replay_req_per_s: Math.round(median(visits.map((v) => v.replay))),
+    read_cpu_us: Math.round(median(visits.map((v) => v.readCpu))),
+    replay_cpu_us: Math.round(median(visits.map((v) => v.replayCpu))),
     cold_start_ms: Math.round(median(visits.flatMap((v) => v.cold))),
     cold_start_ratio_to_floor: round2(median(visits.map((v) => median(v.cold) / median(v.floorCold)))),
     start_paysim_warm_ms: round2(median(visits.map((v) => v.startPaysim))),
@@ -253,6 +268,8 @@ const results = {
   current_to_base: {
     read: pairRatio("read"),
     replay: pairRatio("replay"),
+    read_cpu: pairRatio("readCpu"),
+    replay_cpu: pairRatio("replayCpu"),
     start_paysim_warm: pairRatio("startPaysim"),
     cold_start_ratio: round2(current.cold_start_ratio_to_floor / base.cold_start_ratio_to_floor),
   },
@@ -263,6 +280,8 @@ const row = (name, a, b, ratio) => console.log(`${name.padEnd(34)} ${String(a).p
 console.log(`${"".padEnd(34)} ${"current".padStart(10)} ${"base".padStart(10)} current/base (median of per-round ratios)`);
 row("read by id (req/s)", current.read_req_per_s, base.read_req_per_s, results.current_to_base.read);
 row("idempotent replay (req/s)", current.replay_req_per_s, base.replay_req_per_s, results.current_to_base.replay);
+row("read: server CPU per request (µs)", current.read_cpu_us, base.read_cpu_us, results.current_to_base.read_cpu);
+row("replay: server CPU per request (µs)", current.replay_cpu_us, base.replay_cpu_us, results.current_to_base.replay_cpu);
 row("cold start (ms)", current.cold_start_ms, base.cold_start_ms);
 row("cold start / floor's", current.cold_start_ratio_to_floor, base.cold_start_ratio_to_floor, results.current_to_base.cold_start_ratio);
 row("startPaysim() warm + /health (ms)", current.start_paysim_warm_ms, base.start_paysim_warm_ms, results.current_to_base.start_paysim_warm);
