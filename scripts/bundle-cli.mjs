@@ -7,7 +7,7 @@ import { readdirSync, rmSync } from "node:fs";
 
 // Chunk names change with their content: drop the previous build's.
 for (const name of readdirSync("dist")) {
-  if (/^(chunk|render-live-view)-[A-Z0-9]+\.js$/.test(name) || name === "paysim-cli.js") rmSync(`dist/${name}`);
+  if (/^[a-z][a-z-]*-[A-Z0-9]{8}\.js$/.test(name) || name === "paysim-cli.js") rmSync(`dist/${name}`);
 }
 
 await build({

@@ -1,16 +1,13 @@
-import { Hono } from "hono";
+import { Hono, type Context } from "hono";
 import { TrieRouter } from "hono/router/trie-router";
 import { ApiError } from "../domain/errors.js";
 import { VERSION } from "../version.js";
 import { requestIdOf, type AppDeps, type AppEnv } from "./env.js";
 import { errorResponse, thrownResponse } from "./errors.js";
-import { hostGuard } from "./guards/host.js";
-import { apiKeyAuth } from "./guards/key.js";
-import { durableAnswers } from "./middleware/durable-answers.js";
-import { faultInjection } from "./middleware/fault-injection.js";
-import { requestLog } from "./middleware/request-log.js";
-import { OPENAPI_OPERATION } from "./openapi/document.js";
+import { apiPipeline, requestPipeline } from "./middleware/pipeline.js";
+import { handOver } from "./node-adapter.js";
 import { openApiRoute } from "./openapi/route.js";
+import { OPENAPI_OPERATION } from "./operations/openapi-document.js";
 import type { OperationDoc } from "./operations/define.js";
 import { mountOperations } from "./operations/mount.js";
 import { coverageOperations } from "./operations/coverage.js";
@@ -24,8 +21,6 @@ import { WEBHOOK_ENDPOINT_OPERATIONS } from "./operations/webhook-endpoints.js";
 import { resourceResponse } from "./respond.js";
 import { coverageCatalogue } from "./coverage-catalogue.js";
 import type { CoverageCatalogue } from "../services/coverage.js";
-import { checkoutRoutes } from "./routes/checkout.js";
-import { dashboardRoutes } from "./dashboard/index.js";
 
 export type PaysimApp = Hono<AppEnv>;
 
@@ -40,12 +35,13 @@ export function catalogueOf(app: PaysimApp): CoverageCatalogue {
 /**
  * The whole HTTP surface as one Hono app, the same under @hono/node-server
  * (through node-adapter.ts) and `app.request()`. Its middleware gives the
- * error precedence of docs/api.md: request id and log → durable answers → Host (403) → key
- * on every /v1 path (401) → the key's company's fault rules (docs/faults.md) → route
- * (404/405) → the route's own body (413/400) and Idempotency-Key (400)
- * middleware → handler. Anything thrown on the way is answered by the one
- * `onError`. Each /v1 operation is one definition (operations/): mounted as its
- * route, and described by the OpenAPI document (GET /v1/openapi.json, no key).
+ * error precedence of docs/api.md: request id and log, durable answers, Host (403)
+ * (`requestPipeline`) → key on every /v1 path (401) → the key's company's fault rules
+ * (docs/faults.md) (`apiPipeline`) → route (404/405) → the operation's own body (413/400) and
+ * Idempotency-Key (400) → the operation. Anything thrown on the way is answered by the one
+ * `onError`. Each /v1 operation is one definition (operations/): mounted as its route, and
+ * described by the OpenAPI document (GET /v1/openapi.json, no key). The checkout pages and the
+ * dashboard are loaded on their first request (`onDemand`).
  */
 export function createApp(deps: AppDeps): PaysimApp {
   const app = new Hono<AppEnv>();
@@ -65,21 +61,16 @@ export function createApp(deps: AppDeps): PaysimApp {
   const documented: readonly OperationDoc[] = [OPENAPI_OPERATION, ...served];
   catalogues.set(app, catalogueNow);
 
-  app.use(requestLog(deps));
-  app.use(durableAnswers(deps.store));
-  app.use(hostGuard(deps.loopbackHostNames));
-  // Registered before the key guard, the document answers without one (docs/api.md).
+  app.use(requestPipeline(deps));
+  // Registered before the key check, the document answers without one (docs/api.md).
   app.get(OPENAPI_OPERATION.path, openApiRoute(documented, deps.baseUrl));
-  app.use("/v1/*", apiKeyAuth(deps.store));
-  app.use("/v1/*", faultInjection(deps));
+  app.use("/v1/*", apiPipeline(deps));
 
   app.get("/health", (c) => resourceResponse(c, { status: "ok", version: VERSION }));
   mountOperations(app, deps, served);
-  app.route("/checkout", checkoutRoutes(deps));
-  app.route("/dashboard", dashboardRoutes(deps, catalogueNow));
 
   const allowedMethods = methodsByPath(app);
-  app.notFound((c) => {
+  const notFound = (c: Context<AppEnv>) => {
     const methods = allowedMethods(c.req.path);
     if (methods.length > 0 && !methods.includes(c.req.method)) {
       return errorResponse(
@@ -89,11 +80,49 @@ export function createApp(deps: AppDeps): PaysimApp {
       );
     }
     return errorResponse(requestIdOf(c), new ApiError("not_found", `No route ${c.req.method} ${c.req.path}. The /v1 endpoints are listed in docs/api.md.`));
-  });
+  };
+  app.notFound(notFound);
+  onDemand(app, "/checkout", notFound, async () => (await import("./routes/checkout.js")).checkoutRoutes(deps));
+  onDemand(app, "/dashboard", notFound, async () => (await import("./dashboard/index.js")).dashboardRoutes(deps, catalogueNow));
 
   app.onError((error, c) => thrownResponse(requestIdOf(c), error, deps.reportError));
 
   return app;
+}
+
+/**
+ * Serves everything under `prefix` with the app `load` makes, loaded and made on the first
+ * request there: a run that never opens a page pays nothing at start for its code. Mounted as one
+ * route rather than merged into the app's router, its routes leave the router of every other
+ * request as it was: merged, the dashboard's `/dashboard/:scope/*` beside `/dashboard/login/:token`
+ * made Hono give up its RegExpRouter for the slower TrieRouter on every request
+ * (docs/performance.md, "Pay only for what is used"). Its requests keep their id; what it throws
+ * is answered by the app's onError, a path it does not route by `notFound`.
+ */
+function onDemand<E extends AppEnv>(app: PaysimApp, prefix: string, notFound: (c: Context<AppEnv>) => Response, load: () => Promise<Hono<E>>): void {
+  const outer = new WeakMap<Request, Context<AppEnv>>();
+  let served: Promise<Hono<E>> | undefined;
+  const serve = async () => {
+    const root = new Hono<E>();
+    root.use(async (c, next) => {
+      c.set("requestId", requestIdOf(outer.get(c.req.raw)!));
+      await next();
+    });
+    root.route(prefix, await load());
+    root.notFound((c) => notFound(outer.get(c.req.raw)!));
+    root.onError((error) => {
+      throw error;
+    });
+    return root;
+  };
+  const handler = async (c: Context<AppEnv>) => {
+    served ??= serve();
+    const routes = await served;
+    outer.set(c.req.raw, c);
+    return handOver(routes, c);
+  };
+  app.all(prefix, handler);
+  app.all(`${prefix}/*`, handler);
 }
 
 /**

@@ -4,8 +4,7 @@ import { PAYMENT_INTENT_TRANSITIONS } from "../domain/payment-intent.js";
 import { PAYOUT_MOVES } from "../domain/payout.js";
 import type { CoverageCatalogue } from "../services/coverage.js";
 import { HTTP_STATUS } from "./errors.js";
-import { OPERATION_OWN_CODES } from "./openapi/document.js";
-import type { OperationDoc } from "./operations/define.js";
+import { OPERATION_OWN_CODES, type OperationDoc } from "./operations/define.js";
 
 /** The definitions the catalogue is read from: the ones the server runs, unless a test passes others. */
 export interface CatalogueTables {

@@ -203,6 +203,14 @@ export function whenAnswerSent(c: Context<AppEnv>): Promise<void> {
   });
 }
 
+/**
+ * Hands this request to another app (a part of paysim loaded on demand, app.ts) with its Node
+ * bindings, so that the readers here find Node's request there too.
+ */
+export function handOver<E extends AppEnv>(app: Hono<E>, c: Context<AppEnv>): Response | Promise<Response> {
+  return app.fetch(c.req.raw, c.env);
+}
+
 /** The fetch handler @hono/node-server serves (paysim serves HTTP/1.1: its bindings are `NodeBindings`). */
 export type NodeFetch = (request: Request, env: HttpBindings | Http2Bindings) => Promise<Response>;
 

@@ -15,24 +15,35 @@ import { createSandboxResetRepo } from "./repos/sandbox-reset.js";
 import { createWebhookEndpointsRepo } from "./repos/webhook-endpoints.js";
 import { exportSnapshot, serializeCommitted } from "./snapshot.js";
 
-/** Every table's statements, prepared once for this database. SQL lives only below here. */
+/** Each table's repository maker: its statements are prepared when it is made. */
+const REPOS = {
+  meta: createMetaRepo,
+  companies: createCompaniesRepo,
+  apiKeys: createApiKeysRepo,
+  paymentIntents: createPaymentIntentsRepo,
+  payouts: createPayoutsRepo,
+  jobs: createJobsRepo,
+  events: createEventsRepo,
+  idempotencyKeys: createIdempotencyKeysRepo,
+  webhookEndpoints: createWebhookEndpointsRepo,
+  deliveries: createDeliveriesRepo,
+  deliveryAttempts: createDeliveryAttemptsRepo,
+  sandboxReset: createSandboxResetRepo,
+  faultRules: createFaultRulesRepo,
+};
+
+type Repos = { readonly [K in keyof typeof REPOS]: ReturnType<(typeof REPOS)[K]> };
+
+/**
+ * Every table's statements for this database, each table's prepared once, on its first use: a run
+ * that never resets, pays out or adds a fault rule prepares none of their statements, and
+ * starting an instance prepares only what starting reads (docs/performance.md, "Pay only for
+ * what is used"). SQL lives only below here.
+ */
 export function createStore(db: Db): StoreShape {
   const group = createGroupCommit(db);
-  return {
+  const store = {
     db,
-    meta: createMetaRepo(db),
-    companies: createCompaniesRepo(db),
-    apiKeys: createApiKeysRepo(db),
-    paymentIntents: createPaymentIntentsRepo(db),
-    payouts: createPayoutsRepo(db),
-    jobs: createJobsRepo(db),
-    events: createEventsRepo(db),
-    idempotencyKeys: createIdempotencyKeysRepo(db),
-    webhookEndpoints: createWebhookEndpointsRepo(db),
-    deliveries: createDeliveriesRepo(db),
-    deliveryAttempts: createDeliveryAttemptsRepo(db),
-    sandboxReset: createSandboxResetRepo(db),
-    faultRules: createFaultRulesRepo(db),
     /** Runs `fn` in one IMMEDIATE transaction, durable when it returns (nested calls become savepoints). */
     transaction: group.transaction,
     /** Runs `fn` as one unit of a group commit: `committed` settles once it is durable. */
@@ -44,23 +55,15 @@ export function createStore(db: Db): StoreShape {
     /** Writes the committed state to `path` atomically (mode 0600), never over a live database or a file that is not a snapshot; see snapshot.ts. */
     snapshot: async (path: string, signal?: AbortSignal) => exportSnapshot(path, () => serializeCommitted(db, group.flush), signal),
   };
+  for (const name of Object.keys(REPOS) as (keyof Repos)[]) {
+    let repo: Repos[typeof name] | undefined;
+    Object.defineProperty(store, name, { enumerable: true, get: () => (repo ??= REPOS[name](db)) });
+  }
+  return store as typeof store & Repos;
 }
 
-interface StoreShape {
+interface StoreShape extends Repos {
   db: Db;
-  meta: ReturnType<typeof createMetaRepo>;
-  companies: ReturnType<typeof createCompaniesRepo>;
-  apiKeys: ReturnType<typeof createApiKeysRepo>;
-  paymentIntents: ReturnType<typeof createPaymentIntentsRepo>;
-  payouts: ReturnType<typeof createPayoutsRepo>;
-  jobs: ReturnType<typeof createJobsRepo>;
-  events: ReturnType<typeof createEventsRepo>;
-  idempotencyKeys: ReturnType<typeof createIdempotencyKeysRepo>;
-  webhookEndpoints: ReturnType<typeof createWebhookEndpointsRepo>;
-  deliveries: ReturnType<typeof createDeliveriesRepo>;
-  deliveryAttempts: ReturnType<typeof createDeliveryAttemptsRepo>;
-  sandboxReset: ReturnType<typeof createSandboxResetRepo>;
-  faultRules: ReturnType<typeof createFaultRulesRepo>;
   transaction<T>(fn: () => T): T;
   unit<T>(fn: () => T): { result: T; committed: Promise<void> };
   flush(): void;

@@ -4,7 +4,6 @@ import { notPaysim, PAYSIM_APPLICATION_ID, prepareDatabaseFile, PRIVATE_MODE } f
 import { DatabaseInUseError, NewerDatabaseError, UnusableDatabaseError } from "./errors.js";
 import { MIGRATIONS, type Migration } from "./migrations/index.js";
 
-
 export type Db = SqliteDatabase;
 
 /** The tables of the first migration: a SQLite file with all of them (and a schema version) is a paysim database from before the marker. */
@@ -34,7 +33,9 @@ export function openDatabase(path: string, migrations: readonly Migration[] = MI
   let db: Db | undefined;
   try {
     // No busy wait while taking the lock: a database in use is refused at once, not after 5 s.
-    db = inMemory && options.initialContent ? new Database(options.initialContent, { timeout: 0 }) : new Database(path, { timeout: 0, fileMustExist: !inMemory });
+    db = inMemory
+      ? new Database(options.initialContent ?? migratedTemplate(migrations), { timeout: 0 })
+      : new Database(path, { timeout: 0, fileMustExist: true });
     if (!inMemory) lockExclusively(db, path);
     // Judge the file, then refuse a database from a newer paysim, or one its owner's checks
     // refuse, all before changing anything in it, even its journal mode.
@@ -44,21 +45,7 @@ export function openDatabase(path: string, migrations: readonly Migration[] = MI
     if (state === "existing") chmodSync(path, PRIVATE_MODE);
     // A new file gets the marker while still in rollback mode: straight into its header, readable before any checkpoint.
     if (state === "created") db.pragma(`application_id = ${PAYSIM_APPLICATION_ID}`);
-    if (!inMemory) {
-      db.pragma("journal_mode = WAL");
-      // Checkpoints (copying the WAL into the database file, with an fsync) ran every 1,000 pages,
-      // which under load meant every few group commits and about half of a create's cost. At
-      // 8,192 pages (32 MiB) they run an eighth as often; the WAL file is cut back to that size.
-      db.pragma("wal_autocheckpoint = 8192");
-      db.pragma(`journal_size_limit = ${32 * 1024 * 1024}`);
-    }
-    db.pragma("synchronous = NORMAL");
-    // Each group-commit unit runs in a savepoint, whose journal (the original of every page the
-    // unit changes) SQLite otherwise spills to a temporary file: a pwrite per page, about half of
-    // a creation's insert time. A unit's journal is a few pages and is freed when it is released.
-    db.pragma("temp_store = MEMORY");
-    db.pragma("foreign_keys = ON");
-    db.pragma("busy_timeout = 5000");
+    configure(db, inMemory);
     migrate(db, path, migrations);
     if (!inMemory) {
       for (const suffix of ["-wal", "-shm"]) if (existsSync(path + suffix)) chmodSync(path + suffix, PRIVATE_MODE);
@@ -70,6 +57,50 @@ export function openDatabase(path: string, migrations: readonly Migration[] = MI
     if (state === "created" && !(error instanceof DatabaseInUseError)) for (const suffix of ["", "-wal", "-shm"]) rmSync(path + suffix, { force: true });
     throw error;
   }
+}
+
+/** The journal and the pragmas paysim relies on, set on every connection before it migrates. */
+function configure(db: Db, inMemory: boolean): void {
+  if (!inMemory) {
+    db.pragma("journal_mode = WAL");
+    // Checkpoints (copying the WAL into the database file, with an fsync) ran every 1,000 pages,
+    // which under load meant every few group commits and about half of a create's cost. At
+    // 8,192 pages (32 MiB) they run an eighth as often; the WAL file is cut back to that size.
+    db.pragma("wal_autocheckpoint = 8192");
+    db.pragma(`journal_size_limit = ${32 * 1024 * 1024}`);
+  }
+  db.pragma("synchronous = NORMAL");
+  // Each group-commit unit runs in a savepoint, whose journal (the original of every page the
+  // unit changes) SQLite otherwise spills to a temporary file: a pwrite per page, about half of
+  // a creation's insert time. A unit's journal is a few pages and is freed when it is released.
+  db.pragma("temp_store = MEMORY");
+  db.pragma("foreign_keys = ON");
+  db.pragma("busy_timeout = 5000");
+}
+
+/** Each list of migrations' new database, migrated, as bytes (see migratedTemplate). */
+const migratedTemplates = new WeakMap<readonly Migration[], Buffer>();
+
+/**
+ * The bytes of a new database once `migrations` have run, made once per process: a new in-memory
+ * database (startPaysim(), each instance of POST /v1/sandbox/instances) starts as a copy of them
+ * instead of running every migration again, which was the largest part of starting one
+ * (docs/performance.md, "Pay only for what is used").
+ */
+function migratedTemplate(migrations: readonly Migration[]): Buffer {
+  let bytes = migratedTemplates.get(migrations);
+  if (!bytes) {
+    const db = new Database(":memory:");
+    try {
+      configure(db, true);
+      migrate(db, ":memory:", migrations);
+      bytes = db.serialize();
+    } finally {
+      db.close();
+    }
+    migratedTemplates.set(migrations, bytes);
+  }
+  return bytes;
 }
 
 /**

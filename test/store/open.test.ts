@@ -83,6 +83,27 @@ describe("openDatabase on a new file", () => {
     expect(userVersion(db)).toBe(LATEST);
     expect(existsSync(":memory:")).toBe(false);
   });
+
+  it("runs the migrations once per process for :memory:: later ones start migrated, each its own database, with the same schema and pragmas", () => {
+    let runs = 0;
+    const counted: Migration[] = [{ version: 10, up: (db) => void (runs++, migration010.up(db)) }];
+    const first = open(":memory:", counted);
+    const second = open(":memory:", counted);
+    expect(runs).toBe(1);
+    for (const db of [first, second]) {
+      expect(userVersion(db)).toBe(10);
+      expect(tables(db)).toEqual(INITIAL_TABLES);
+      expect(db.pragma("foreign_keys", { simple: true })).toBe(1);
+      expect(db.pragma("application_id", { simple: true })).not.toBe(0);
+    }
+    first.prepare("INSERT INTO meta (key, value) VALUES ('only', 'first')").run();
+    expect(second.prepare("SELECT count(*) FROM meta WHERE key = 'only'").pluck().get()).toBe(0);
+    expect(open(":memory:", counted).prepare("SELECT count(*) FROM meta WHERE key = 'only'").pluck().get()).toBe(0);
+    const full = open(":memory:");
+    expect(full.prepare("SELECT sql FROM sqlite_master ORDER BY name").pluck().all()).toEqual(
+      open(freshPath()).prepare("SELECT sql FROM sqlite_master ORDER BY name").pluck().all(),
+    );
+  });
 });
 
 describe("openDatabase on an existing file", () => {

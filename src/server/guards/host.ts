@@ -1,4 +1,4 @@
-import { createMiddleware } from "hono/factory";
+import type { Context } from "hono";
 import { ApiError } from "../../domain/errors.js";
 import type { AppEnv } from "../env.js";
 import { headerLineCount, hostAndTarget } from "../node-adapter.js";
@@ -49,17 +49,17 @@ export function hostCheck(allowed: ReadonlySet<string> | undefined): (host: stri
 }
 
 /**
- * `hostCheck` as the app's middleware: the Host (and an absolute-form target) of every request.
+ * `hostCheck` on a request: its Host (sent once) and an absolute-form target; throws the 403 or 400.
  *
  * @example
- * app.use(hostGuard(loopbackHostNames("127.0.0.1")));
+ * const checkHost = requestHostCheck(loopbackHostNames("127.0.0.1"));
+ * checkHost(c);
  */
-export function hostGuard(allowed: ReadonlySet<string> | undefined) {
+export function requestHostCheck(allowed: ReadonlySet<string> | undefined): (c: Context<AppEnv>) => void {
   const checkHost = hostCheck(allowed);
-  return createMiddleware<AppEnv>(function hostGuardMiddleware(c, next) {
+  return function checkRequestHost(c) {
     const { host, target } = hostAndTarget(c);
     checkHost(host, target);
     refuseRepeated(headerLineCount(c, "host"), "Host", "invalid_request");
-    return next();
-  });
+  };
 }

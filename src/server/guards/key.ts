@@ -1,4 +1,4 @@
-import { createMiddleware } from "hono/factory";
+import type { Context } from "hono";
 import { ApiError } from "../../domain/errors.js";
 import { hashSecretKey, isSecretKey } from "../../domain/secret-keys.js";
 import type { Store } from "../../store/index.js";
@@ -11,20 +11,19 @@ import { refuseRepeated } from "./repeated-header.js";
 const BEARER = /^Bearer +(\S+) *$/i;
 
 /**
- * Every /v1 call needs an `Authorization: Bearer` key: gives the route its
- * company (`c.get("company")`), or throws the 401 for a missing, malformed or
- * unknown key.
+ * Every /v1 call needs an `Authorization: Bearer` key: answers the request's
+ * company, or throws the 401 for a missing, malformed or unknown key (or one sent twice).
  *
  * @example
- * app.use("/v1/*", apiKeyAuth(store));
+ * const companyOfRequest = keyCheck(store);
+ * c.set("company", companyOfRequest(c));
  */
-export function apiKeyAuth(store: Store) {
+export function keyCheck(store: Store): (c: Context<AppEnv>) => Company {
   const companyOfKey = keyGuard(store);
-  return createMiddleware<AppEnv>(function apiKeyAuthMiddleware(c, next) {
+  return function companyOfRequest(c) {
     refuseRepeated(headerLineCount(c, "authorization"), "Authorization", "unauthorized");
-    c.set("company", companyOfKey(header(c, "authorization")));
-    return next();
-  });
+    return companyOfKey(header(c, "authorization"));
+  };
 }
 
 /** Finds the company of an `Authorization` header; throws the 401 for a missing, malformed or unknown key. */

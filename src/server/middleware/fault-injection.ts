@@ -1,15 +1,15 @@
-import { createMiddleware } from "hono/factory";
+import type { Context, Next } from "hono";
 import type { RequestFault } from "../../bus.js";
 import { ApiError } from "../../domain/errors.js";
-import type { FaultRules } from "../../services/faults.js";
+import type { FaultHit } from "../../services/faults.js";
 import type { Store } from "../../store/index.js";
-import { companyOf, type AppEnv } from "../env.js";
+import type { AppEnv } from "../env.js";
 import type { HeldRequests } from "../held-requests.js";
 import { closeWithoutAnswer, whenConnectionCloses } from "../node-adapter.js";
 
 /**
- * Carries out the fault rules of the key's company (docs/faults.md), on /v1 after the key is known: a
- * hit request fails as its rule says, every other request passes untouched.
+ * Carries out the fault rule that hit this request (docs/faults.md), on /v1 once the key is known
+ * (`apiPipeline` asks the key's company's rules; a request no rule hits never comes here):
  *
  * - `server_error`, `rate_limited`: the error answer, and nothing else happens;
  * - `timeout`: no answer for the rule's wait, then the connection closes; nothing happens;
@@ -20,37 +20,34 @@ import { closeWithoutAnswer, whenConnectionCloses } from "../node-adapter.js";
  * A wait ends early when the client goes away or paysim stops: nobody is left to answer.
  *
  * @example
- * app.use("/v1/*", faultInjection({ faults, store, heldRequests }));
+ * const hit = faults.decide(company.id, c.req.method, c.req.path);
+ * return hit ? injectFault(c, next, hit, { store, heldRequests }) : next();
  */
-export function faultInjection({ faults, store, heldRequests }: { faults: FaultRules; store: Store; heldRequests: HeldRequests }) {
-  return createMiddleware<AppEnv>(async function faultInjectionMiddleware(c, next) {
-    const hit = faults.decide(companyOf(c).id, c.req.method, c.req.path);
-    if (!hit) return next();
-    const unanswered = hit.fault === "lost_response" || hit.fault === "timeout";
-    const fault: RequestFault = { ruleId: hit.ruleId, fault: hit.fault, unanswered };
-    c.set("fault", fault);
-    const injected = `Injected by fault ${hit.ruleId} (a fault rule; see GET /v1/sandbox/faults)`;
-    const held = () => heldRequests.hold(hit.latencyMs!, (release) => whenConnectionCloses(c, release));
-    switch (hit.fault) {
-      case "server_error":
-        throw new ApiError("internal_error", `${injected}: paysim did nothing for this request.`);
-      case "rate_limited":
-        throw new ApiError("rate_limited", `${injected}: too many requests; retry after the Retry-After seconds.`);
-      case "timeout":
-        await held();
-        c.set("unansweredStatus", 0);
-        return closeWithoutAnswer(c);
-      case "latency":
-        await next();
-        if (!(await held())) closeWithoutAnswer(c);
-        return;
-      case "lost_response": {
-        await next();
-        const durable = store.whenOpenGroupDurable();
-        if (durable) await durable;
-        c.set("unansweredStatus", c.res.status);
-        return closeWithoutAnswer(c);
-      }
+export async function injectFault(c: Context<AppEnv>, next: Next, hit: FaultHit, { store, heldRequests }: { store: Store; heldRequests: HeldRequests }): Promise<void> {
+  const unanswered = hit.fault === "lost_response" || hit.fault === "timeout";
+  const fault: RequestFault = { ruleId: hit.ruleId, fault: hit.fault, unanswered };
+  c.set("fault", fault);
+  const injected = `Injected by fault ${hit.ruleId} (a fault rule; see GET /v1/sandbox/faults)`;
+  const held = () => heldRequests.hold(hit.latencyMs!, (release) => whenConnectionCloses(c, release));
+  switch (hit.fault) {
+    case "server_error":
+      throw new ApiError("internal_error", `${injected}: paysim did nothing for this request.`);
+    case "rate_limited":
+      throw new ApiError("rate_limited", `${injected}: too many requests; retry after the Retry-After seconds.`);
+    case "timeout":
+      await held();
+      c.set("unansweredStatus", 0);
+      return closeWithoutAnswer(c);
+    case "latency":
+      await next();
+      if (!(await held())) closeWithoutAnswer(c);
+      return;
+    case "lost_response": {
+      await next();
+      const durable = store.whenOpenGroupDurable();
+      if (durable) await durable;
+      c.set("unansweredStatus", c.res.status);
+      return closeWithoutAnswer(c);
     }
-  });
+  }
 }

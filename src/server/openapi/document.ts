@@ -8,7 +8,8 @@ import { webhookEndpointAnswer, webhookEndpointSchema } from "../../contracts/we
 import { VERSION } from "../../version.js";
 import { codesOfStatus, errorBodySchema, HTTP_STATUS } from "../errors.js";
 import { KEY_SHAPE } from "../middleware/idempotency-key.js";
-import type { OperationDoc } from "../operations/define.js";
+import { OPERATION_OWN_CODES, type OperationDoc } from "../operations/define.js";
+import { OPENAPI_LICENSE } from "../operations/openapi-document.js";
 
 /** A JSON value of the document (the OpenAPI 3.1 objects are plain JSON). */
 type Json = Record<string, unknown>;
@@ -49,9 +50,6 @@ const ERROR_HEADERS: Partial<Record<number, Record<string, string>>> = {
   405: { Allow: "The methods the path does answer." },
   429: { "Retry-After": "Seconds to wait before trying again." },
 };
-
-/** Codes that only the operations naming them in `ownErrors` answer: none but those may answer them. */
-export const OPERATION_OWN_CODES: readonly ErrorCode[] = ["instance_limit", "nested_instance", "wait_timeout", "shutting_down"];
 
 /** The codes an operation's features decide on; every other code (Host, a bug or a `server_error` fault) may answer any operation. */
 function decidedCodes(operation: OperationDoc): Partial<Record<ErrorCode, boolean>> {
@@ -130,7 +128,7 @@ function namingRegistry() {
 }
 
 /** paysim's licence, as package.json names it (an SPDX identifier). */
-export const LICENSE = { name: "MIT", identifier: "MIT" } as const;
+
 
 const isJsonObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
 
@@ -239,7 +237,7 @@ export function openApiDocument(operations: readonly OperationDoc[]): OpenApiDoc
       title: "paysim",
       version: VERSION,
       description: "The /v1 API of a paysim instance: a local sandbox of a payment collection and payout service.",
-      license: LICENSE,
+      license: OPENAPI_LICENSE,
     },
     servers: [],
     security: [{ [SECURITY_SCHEME]: [] }],
@@ -254,14 +252,3 @@ export function openApiDocument(operations: readonly OperationDoc[]): OpenApiDoc
     },
   });
 }
-
-/** The document's own operation: the one /v1 call that needs no key (docs/api.md). */
-export const OPENAPI_OPERATION: OperationDoc = {
-  operationId: "getOpenApiDocument",
-  method: "get",
-  path: "/v1/openapi.json",
-  summary: "This OpenAPI document",
-  answers: { 200: z.looseObject({ openapi: z.literal("3.1.0") }) },
-  noKey: true,
-  example: { answer: { openapi: "3.1.0", info: { title: "paysim", version: VERSION, license: LICENSE }, paths: {} } },
-};

@@ -34,7 +34,7 @@ export interface OperationDoc {
   answers: Partial<Record<200 | 201, z.ZodType>>;
   /** True for the one operation that needs no key (the document itself). */
   noKey?: boolean;
-  /** Error codes that only the operations naming them answer (OPERATION_OWN_CODES in openapi/document.ts). */
+  /** Error codes that only the operations naming them answer (OPERATION_OWN_CODES below). */
   ownErrors?: readonly ErrorCode[];
   /** An example request body (for an operation that takes one) and success answer, shown in the document. */
   example?: { body?: unknown; answer: unknown };
@@ -107,3 +107,6 @@ export function defineAction<Body = undefined, Query = undefined, Target = undef
 export function defineHeld<Body = undefined, Query = undefined, Target = undefined>(operation: HeldOperation<Body, Query, Target>): HeldOperation<Body, Query, Target> {
   return operation;
 }
+
+/** Codes that only the operations naming them in `ownErrors` answer: none but those may answer them. */
+export const OPERATION_OWN_CODES: readonly ErrorCode[] = ["instance_limit", "nested_instance", "wait_timeout", "shutting_down"];
