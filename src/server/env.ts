@@ -106,10 +106,6 @@ export interface RequestVariables {
   requestId: string;
   /** The company of the request's key, on every /v1 path (guards/key.ts). */
   company: Company;
-  /** The request's JSON object body, checked and masked (middleware/json-body.ts, on routes that take one). */
-  body: Record<string, unknown>;
-  /** The checked Idempotency-Key header, when sent (middleware/idempotency-key.ts). */
-  idempotencyKey: string | undefined;
   /** The fault that hit this request, if one did (middleware/fault-injection.ts). */
   fault: RequestFault | undefined;
   /** For a request a fault left unanswered: the status withheld, 0 when none was made (middleware/fault-injection.ts). */

@@ -1,4 +1,4 @@
-import { createMiddleware } from "hono/factory";
+import type { Context } from "hono";
 import { ApiError } from "../../domain/errors.js";
 import type { AppEnv } from "../env.js";
 import { header, headerLineCount } from "../node-adapter.js";
@@ -7,18 +7,11 @@ import { header, headerLineCount } from "../node-adapter.js";
 export const KEY_SHAPE = /^[\x20-\x7e]{1,255}$/;
 
 /**
- * Checks the Idempotency-Key header's shape (docs/api.md) and gives it to the route
- * (`c.get("idempotencyKey")`); `required` on creations. Runs after the body is
- * read: a bad body is the error to report first (docs/api.md).
- *
- * @example
- * app.post("/", jsonBody(), idempotencyKey({ required: true }), handler);
+ * The request's Idempotency-Key header, its shape checked (docs/api.md); `required` on
+ * creations. Read after the body: a bad body is the error to report first (docs/api.md).
  */
-export function idempotencyKey({ required }: { required: boolean }) {
-  return createMiddleware<AppEnv>(function idempotencyKeyMiddleware(c, next) {
-    c.set("idempotencyKey", checkedKey(header(c, "idempotency-key"), headerLineCount(c, "idempotency-key"), required));
-    return next();
-  });
+export function idempotencyKeyOf(c: Context<AppEnv>, required: boolean): string | undefined {
+  return checkedKey(header(c, "idempotency-key"), headerLineCount(c, "idempotency-key"), required);
 }
 
 function checkedKey(key: string | undefined, lines: number, required: boolean): string | undefined {

@@ -1,6 +1,5 @@
 import type { Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { createMiddleware } from "hono/factory";
 import { ApiError } from "../../domain/errors.js";
 import { maskRequestBody } from "../../domain/masking.js";
 import { refuseIllFormedText } from "../../domain/validation.js";
@@ -27,22 +26,16 @@ const limitWebBody = bodyLimit({
 });
 
 /**
- * The request's JSON object body, checked and masked, for the route
- * (`c.get("body")`). Checks run in the docs/api.md order: size (413), then content
- * type, encoding, JSON syntax and shape, unpaired surrogates (400). No body at
- * all reads as `{}`. Only routes that take a body use it, so an unknown route
- * or method is a 404/405 whatever its body.
- *
- * @example
- * app.post("/", jsonBody(), (c) => c.json(c.get("body")));
+ * The request's JSON object body, checked and masked. Checks run in the docs/api.md order: size
+ * (413), then content type, encoding, JSON syntax and shape, unpaired surrogates (400). No body at
+ * all reads as `{}`. Only operations that take a body read it (operations/mount.ts), so an
+ * unknown route or method is a 404/405 whatever its body.
  */
-export function jsonBody() {
-  return createMiddleware<AppEnv>(async function jsonBodyMiddleware(c, next) {
-    const bytes = await readLimited(c);
-    if (bytes.byteLength > 0) refuseRepeated(headerLineCount(c, "content-type"), "Content-Type", "invalid_request");
-    c.set("body", bytes.byteLength === 0 ? {} : parseJsonObject(bytes, header(c, "content-type")));
-    await next();
-  });
+export async function readJsonBody(c: Context<AppEnv>): Promise<Record<string, unknown>> {
+  const bytes = await readLimited(c);
+  if (bytes.byteLength === 0) return {};
+  refuseRepeated(headerLineCount(c, "content-type"), "Content-Type", "invalid_request");
+  return parseJsonObject(bytes, header(c, "content-type"));
 }
 
 /** The body's bytes, at most MAX_BODY_BYTES whatever Content-Length claimed. */

@@ -1,45 +1,49 @@
-import type { Context, Hono, MiddlewareHandler } from "hono";
+import type { Context, Hono } from "hono";
 import type { AppDeps, AppEnv } from "../env.js";
 import { companyOf, requestIdOf } from "../env.js";
-import { idempotencyKey } from "../middleware/idempotency-key.js";
-import { jsonBody } from "../middleware/json-body.js";
+import { idempotencyKeyOf } from "../middleware/idempotency-key.js";
+import { readJsonBody } from "../middleware/json-body.js";
 import { jsonResponse, listResponse, resourceResponse } from "../respond.js";
 import type { Operation } from "./define.js";
 import { rememberedQueryParser } from "./query.js";
 import { prepared, runOperation, type IncomingCall, type Outcome } from "./run.js";
 
 /**
- * Registers each operation as a Hono route on `app`: its body read (`jsonBody`, only where it
- * takes one, so an unknown route or method is a 404/405 whatever its body), its Idempotency-Key
- * checked, then the steps every way in shares (run.ts), and the outcome sent.
+ * Registers each operation as a Hono route on `app`: its body read (only where it takes one, so
+ * an unknown route or method is a 404/405 whatever its body), its Idempotency-Key checked, then
+ * the steps every way in shares (run.ts), and the outcome sent. The body and the key are read in
+ * the route's one handler rather than as middleware of their own: a request pays for no layer it
+ * does not need.
  */
 export function mountOperations(app: Hono<AppEnv>, deps: AppDeps, operations: readonly Operation[]): void {
   for (const operation of operations) {
-    const middleware: MiddlewareHandler<AppEnv>[] = [];
-    if (operation.body) middleware.push(jsonBody());
-    if (operation.idempotencyKey) middleware.push(idempotencyKey({ required: operation.idempotencyKey === "required" }));
+    const keyRequired = operation.idempotencyKey === "required";
     const parseQuery = operation.query ? rememberedQueryParser(operation.query) : () => undefined;
 
-    const incoming = (c: Context<AppEnv>): IncomingCall => ({
-      deps,
-      company: companyOf(c),
-      requestId: requestIdOf(c),
-      params: c.req.param() as Record<string, string>,
-      rawBody: operation.body ? c.get("body") : undefined,
-      query: parseQuery(c),
-      path: c.req.path,
-      idempotencyKey: operation.idempotencyKey ? c.get("idempotencyKey") : undefined,
-    });
+    const incoming = async (c: Context<AppEnv>): Promise<IncomingCall> => {
+      const rawBody = operation.body ? await readJsonBody(c) : undefined;
+      const idempotencyKey = operation.idempotencyKey ? idempotencyKeyOf(c, keyRequired) : undefined;
+      return {
+        deps,
+        company: companyOf(c),
+        requestId: requestIdOf(c),
+        params: c.req.param() as Record<string, string>,
+        rawBody,
+        query: parseQuery(c),
+        path: c.req.path,
+        idempotencyKey,
+      };
+    };
 
     const handler =
       "held" in operation
-        ? (c: Context<AppEnv>) => {
-            const call = incoming(c);
+        ? async (c: Context<AppEnv>) => {
+            const call = await incoming(c);
             return operation.act(prepared(operation, call, { companyId: call.company.id, requestId: call.requestId, method: "GET", path: call.path, body: {}, idempotencyKey: undefined }), c);
           }
-        : async (c: Context<AppEnv>) => send(c, await runOperation(operation, incoming(c)));
+        : async (c: Context<AppEnv>) => send(c, await runOperation(operation, await incoming(c)));
 
-    app.on(operation.method.toUpperCase(), [operation.path], ...middleware, handler);
+    app.on(operation.method.toUpperCase(), [operation.path], handler);
   }
 }
 
