@@ -180,8 +180,8 @@ function viewOf(text: string): Unit[] {
 
 /**
  * Whether `text` can hold a run of `min` digits at all: each digit needs an ASCII
- * digit, a non-ASCII character or a "%" of its own. Short text with an accent or a
- * "%" is settled here without building a view.
+ * digit, a non-ASCII character or a "%" of its own. Text with fewer of them is settled
+ * here, without looking at how they are spaced or building a view.
  */
 function mayHoldRun(text: string, min: number, countStars: boolean): boolean {
   let candidates = 0;
@@ -254,8 +254,10 @@ function idSpans(text: string): Spot[] {
 export function digitRuns(text: string, options: { min?: number; countStars?: boolean } = {}): DigitRun[] {
   const min = options.min ?? MIN_CARD_DIGITS;
   const countStars = options.countStars ?? false;
+  // Most text (a path, an id, a message) holds fewer digits than a card number: counted first.
+  if (!mayHoldRun(text, min, countStars)) return [];
   const ascii = longestAsciiRun(text, countStars);
-  if (ascii >= 0 ? ascii < min : !mayHoldRun(text, min, countStars)) return [];
+  if (ascii >= 0 && ascii < min) return [];
   const ids = idSpans(text);
   const insideId = (digits: readonly Spot[]) =>
     digits.length > 0 && ids.some((id) => id.start <= digits[0]!.start && digits.at(-1)!.end <= id.end);

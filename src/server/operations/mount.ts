@@ -20,28 +20,28 @@ export function mountOperations(app: Hono<AppEnv>, deps: AppDeps, operations: re
     const keyRequired = operation.idempotencyKey === "required";
     const parseQuery = operation.query ? rememberedQueryParser(operation.query) : () => undefined;
 
-    const incoming = async (c: Context<AppEnv>): Promise<IncomingCall> => {
-      const rawBody = operation.body ? await readJsonBody(c) : undefined;
-      const idempotencyKey = operation.idempotencyKey ? idempotencyKeyOf(c, keyRequired) : undefined;
-      return {
-        deps,
-        company: companyOf(c),
-        requestId: requestIdOf(c),
-        params: c.req.param() as Record<string, string>,
-        rawBody,
-        query: parseQuery(c),
-        path: c.req.path,
-        idempotencyKey,
-      };
-    };
+    const incoming = (c: Context<AppEnv>, rawBody: Record<string, unknown> | undefined): IncomingCall => ({
+      deps,
+      company: companyOf(c),
+      requestId: requestIdOf(c),
+      params: c.req.param() as Record<string, string>,
+      rawBody,
+      query: parseQuery(c),
+      path: c.req.path,
+      idempotencyKey: operation.idempotencyKey ? idempotencyKeyOf(c, keyRequired) : undefined,
+    });
 
-    const handler =
+    const serve =
       "held" in operation
-        ? async (c: Context<AppEnv>) => {
-            const call = await incoming(c);
-            return operation.act(prepared(operation, call, { companyId: call.company.id, requestId: call.requestId, method: "GET", path: call.path, body: {}, idempotencyKey: undefined }), c);
-          }
-        : async (c: Context<AppEnv>) => send(c, await runOperation(operation, await incoming(c)));
+        ? (c: Context<AppEnv>, rawBody: Record<string, unknown> | undefined) => operation.act(prepared(operation, incoming(c, rawBody)), c)
+        : (c: Context<AppEnv>, rawBody: Record<string, unknown> | undefined) => {
+            const outcome = runOperation(operation, incoming(c, rawBody));
+            return outcome instanceof Promise ? outcome.then((done) => send(c, done)) : send(c, outcome);
+          };
+    // Only an operation that takes a body waits for it; the others answer in the same turn.
+    const handler = operation.body
+      ? async (c: Context<AppEnv>) => serve(c, await readJsonBody(c))
+      : (c: Context<AppEnv>) => serve(c, undefined);
 
     app.on(operation.method.toUpperCase(), [operation.path], handler);
   }

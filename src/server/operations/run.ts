@@ -19,10 +19,25 @@ export type Outcome = Exclude<Answer, { idempotent: Promise<IdempotentAnswer> }>
 /**
  * Runs `operation` for one call, whichever way it came in (an HTTP request, a dashboard form):
  * a change through the idempotency layer (a replay or a conflict is decided before anything
- * else), then the object it acts on found, then its body validated, then the call itself.
+ * else), then the object it acts on found, then its body validated, then the call itself. A read
+ * or an action that answers at once is answered at once, without a promise: most reads are.
  */
-export async function runOperation(operation: Exclude<Operation, { held: true }>, incoming: IncomingCall): Promise<Outcome> {
-  const request: IdempotentRequest = {
+export function runOperation(operation: Exclude<Operation, { held: true }>, incoming: IncomingCall): Outcome | Promise<Outcome> {
+  if ("change" in operation) {
+    const request = requestOf(operation, incoming);
+    return incoming.deps.runIdempotently(request, (work) => operation.change(Object.assign(prepared(operation, incoming, request), { work }))).then((answered) => ({ answered }));
+  }
+  const answer = operation.act(prepared(operation, incoming));
+  return answer instanceof Promise ? answer.then(outcomeOf) : outcomeOf(answer);
+}
+
+function outcomeOf(answer: Answer): Outcome | Promise<Outcome> {
+  return "idempotent" in answer ? answer.idempotent.then((answered) => ({ answered })) : answer;
+}
+
+/** The call as the idempotency layer sees it. */
+function requestOf(operation: Operation, incoming: IncomingCall): IdempotentRequest {
+  return {
     companyId: incoming.company.id,
     requestId: incoming.requestId,
     method: operation.method.toUpperCase(),
@@ -30,18 +45,22 @@ export async function runOperation(operation: Exclude<Operation, { held: true }>
     body: incoming.rawBody ?? {},
     idempotencyKey: incoming.idempotencyKey,
   };
-  if ("change" in operation) {
-    const answered = await incoming.deps.runIdempotently(request, (work) => operation.change({ ...prepared(operation, incoming, request), work }));
-    return { answered };
-  }
-  const answer = await operation.act(prepared(operation, incoming, request));
-  return "idempotent" in answer ? { answered: await answer.idempotent } : answer;
 }
 
 /** The call's target found, then its body validated: an unknown id answers 404 whatever the body. */
-export function prepared(operation: Operation, incoming: IncomingCall, request: IdempotentRequest): Call<unknown, unknown, unknown> {
-  const context: CallContext = { deps: incoming.deps, company: incoming.company, requestId: incoming.requestId, params: incoming.params };
-  const target = operation.target?.(context);
-  const body = operation.body ? parseOrThrow(operation.body, incoming.rawBody ?? {}) : undefined;
-  return { ...context, target, body, query: incoming.query, request };
+export function prepared(operation: Operation, incoming: IncomingCall, known?: IdempotentRequest): Call<unknown, unknown, unknown> {
+  // One object of one shape, filled in the documented order: the target (404), then the body (400).
+  const call: Call<unknown, unknown, unknown> = {
+    deps: incoming.deps,
+    company: incoming.company,
+    requestId: incoming.requestId,
+    params: incoming.params,
+    target: undefined,
+    body: undefined,
+    query: incoming.query,
+    request: known ?? requestOf(operation, incoming),
+  };
+  if (operation.target) call.target = operation.target(call);
+  if (operation.body) call.body = parseOrThrow(operation.body, incoming.rawBody ?? {});
+  return call;
 }
