@@ -43,7 +43,8 @@ module.exports = {
     },
     {
       name: "contracts-are-schemas",
-      comment: "contracts/ holds each operation's input and answer schemas: below services, it imports the domain, the shared helpers, the store's resource shapes and the shipped test data (the cards and tokens it lists) only.",
+      comment:
+        "contracts/ holds each operation's input and answer schemas: below services, it imports the domain, the shared helpers, the store's resource shapes and the shipped test data (the cards and tokens it lists) only.",
       severity: "error",
       from: { path: "^src/contracts/" },
       to: { path: "^src/", pathNot: "^src/((contracts|domain|shared|store)/|fixture-data[.]ts$)" },
@@ -101,7 +102,8 @@ module.exports = {
     },
     {
       name: "services-take-their-config",
-      comment: "services/ read no config file, start option or fixture data: the wiring passes in what they need, so a test builds a service from plain values.",
+      comment:
+        "services/ read no config file, start option or fixture data: the wiring passes in what they need, so a test builds a service from plain values.",
       severity: "error",
       from: { path: "^src/services/" },
       to: { path: "^src/(config|options|fixture-data)\\.ts$" },
@@ -129,7 +131,8 @@ module.exports = {
     },
     {
       name: "dashboard-pages-stand-alone",
-      comment: "A dashboard page calls services, like a route: it imports no route file and no other page (what two pages share lives in the dashboard's kit, views or below).",
+      comment:
+        "A dashboard page calls services, like a route: it imports no route file and no other page (what two pages share lives in the dashboard's kit, views or below).",
       severity: "error",
       from: { path: "^src/server/dashboard/pages/([^/.]+)" },
       to: { path: "^src/server/routes/|^src/server/dashboard/pages/", pathNot: "^src/server/dashboard/pages/$1[.]" },

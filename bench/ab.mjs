@@ -103,7 +103,19 @@ async function firstHealth(url) {
   }
 }
 
-const paysimArgs = (root, dir) => [join(root, "bin/paysim.js"), "start", "--no-ui", "--port", "0", "--db", join(dir, "p.db"), "--secret-key", KEY, "--payouts", "manual"];
+const paysimArgs = (root, dir) => [
+  join(root, "bin/paysim.js"),
+  "start",
+  "--no-ui",
+  "--port",
+  "0",
+  "--db",
+  join(dir, "p.db"),
+  "--secret-key",
+  KEY,
+  "--payouts",
+  "manual",
+];
 const floorArgs = () => [join(ROOT, "bench/floor.mjs")];
 
 /** Spawn → first 200 on /health. */
@@ -132,7 +144,8 @@ function cannon(options, pid) {
     const cpuBefore = cpuMicros(pid);
     autocannon({ connections: 50, duration: DURATION, ...options }, (error, result) => {
       if (error) return reject(error);
-      if (result.non2xx > 0 || result.errors + result.timeouts > 0) return reject(new Error(`${options.url}: ${result.non2xx} non-2xx, ${result.errors} errors`));
+      if (result.non2xx > 0 || result.errors + result.timeouts > 0)
+        return reject(new Error(`${options.url}: ${result.non2xx} non-2xx, ${result.errors} errors`));
       resolveRun({ rate: result.requests.average, cpuMicros: (cpuMicros(pid) - cpuBefore) / result.requests.total });
     });
   });
@@ -141,15 +154,19 @@ function cannon(options, pid) {
 /** One request on a kept-alive connection; resolves to the parsed answer (throws on a non-2xx). */
 function send(agent, url, method, path, body, headers) {
   return new Promise((resolveAnswer, reject) => {
-    const req = request(`${url}${path}`, { method, agent, headers: { authorization: `Bearer ${KEY}`, "content-type": "application/json", ...headers } }, (res) => {
-      const parts = [];
-      res.on("data", (part) => parts.push(part));
-      res.on("end", () => {
-        const text = Buffer.concat(parts).toString();
-        if (res.statusCode >= 300) reject(new Error(`${method} ${path}: ${res.statusCode} ${text}`));
-        else resolveAnswer(JSON.parse(text));
-      });
-    });
+    const req = request(
+      `${url}${path}`,
+      { method, agent, headers: { authorization: `Bearer ${KEY}`, "content-type": "application/json", ...headers } },
+      (res) => {
+        const parts = [];
+        res.on("data", (part) => parts.push(part));
+        res.on("end", () => {
+          const text = Buffer.concat(parts).toString();
+          if (res.statusCode >= 300) reject(new Error(`${method} ${path}: ${res.statusCode} ${text}`));
+          else resolveAnswer(JSON.parse(text));
+        });
+      },
+    );
     req.on("error", reject);
     req.end(body);
   });
@@ -189,7 +206,9 @@ function floorTriple(url) {
 
 function startPaysimWarm(root) {
   return new Promise((resolveRun, reject) => {
-    const child = spawn(process.execPath, [join(ROOT, "bench/ab.mjs"), "start-paysim", join(root, "dist/index.js"), String(START_PAYSIM_RUNS)], { stdio: ["ignore", "pipe", "inherit"] });
+    const child = spawn(process.execPath, [join(ROOT, "bench/ab.mjs"), "start-paysim", join(root, "dist/index.js"), String(START_PAYSIM_RUNS)], {
+      stdio: ["ignore", "pipe", "inherit"],
+    });
     let out = "";
     child.stdout.on("data", (chunk) => (out += chunk));
     child.once("exit", (code) => (code === 0 ? resolveRun(JSON.parse(out).median_ms) : reject(new Error(`startPaysim() in ${root} exited with ${code}`))));
@@ -217,7 +236,10 @@ async function visit(root) {
   const pid = server.child.pid;
   await cannon({ ...readOptions, duration: 1 }, pid); // warms the JIT for both measures
   const read = await cannon(readOptions, pid);
-  const replay = await cannon({ url: `${server.url}/v1/payment_intents`, method: "POST", body: '{"amount":1000}', headers: { ...headers, "idempotency-key": "seed" } }, pid);
+  const replay = await cannon(
+    { url: `${server.url}/v1/payment_intents`, method: "POST", body: '{"amount":1000}', headers: { ...headers, "idempotency-key": "seed" } },
+    pid,
+  );
   const flow = await paysimFlow(server.url);
   await stop(server.child);
   rmSync(dir, { recursive: true, force: true });
@@ -278,7 +300,8 @@ const results = {
   raw: rounds,
 };
 writeFileSync(join(ROOT, "bench/ab-results.json"), `${JSON.stringify(results, null, 2)}\n`);
-const row = (name, a, b, ratio) => console.log(`${name.padEnd(34)} ${String(a).padStart(10)} ${String(b).padStart(10)} ${ratio === undefined ? "" : `×${ratio}`}`);
+const row = (name, a, b, ratio) =>
+  console.log(`${name.padEnd(34)} ${String(a).padStart(10)} ${String(b).padStart(10)} ${ratio === undefined ? "" : `×${ratio}`}`);
 console.log(`${"".padEnd(34)} ${"current".padStart(10)} ${"base".padStart(10)} current/base (median of per-round ratios)`);
 row("read by id (req/s)", current.read_req_per_s, base.read_req_per_s, results.current_to_base.read);
 row("idempotent replay (req/s)", current.replay_req_per_s, base.replay_req_per_s, results.current_to_base.replay);

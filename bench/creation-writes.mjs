@@ -28,7 +28,10 @@ const { newId, newReference } = createIds();
  */
 export const CREATION_WRITES = {
   "one-row"(path) {
-    const oneTable = { version: 1, up: (db) => db.exec("CREATE TABLE items (seq INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, amount INTEGER NOT NULL, created_at TEXT NOT NULL)") };
+    const oneTable = {
+      version: 1,
+      up: (db) => db.exec("CREATE TABLE items (seq INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, amount INTEGER NOT NULL, created_at TEXT NOT NULL)"),
+    };
     const db = openDatabase(path, [oneTable]);
     const insert = db.prepare("INSERT INTO items (id, amount, created_at) VALUES (?, ?, ?)");
     const write = (input) => {
@@ -48,21 +51,48 @@ export const CREATION_WRITES = {
     const write = (input) => {
       const now = Date.now();
       const at = new Date(now).toISOString();
-      const reference = uniqueReference(() => newReference("PAY", now), (candidate) => store.paymentIntents.referenceTaken(company.id, candidate));
+      const reference = uniqueReference(
+        () => newReference("PAY", now),
+        (candidate) => store.paymentIntents.referenceTaken(company.id, candidate),
+      );
       const row = store.paymentIntents.insert({
-        id: newId("pi"), company_id: company.id, reference, amount: input.amount, currency: company.currency,
-        description: input.description ?? null, capture_method: "automatic", state: "created",
-        card_last4: null, card_brand: null, failure_reason: null, created_at: at, updated_at: at,
+        id: newId("pi"),
+        company_id: company.id,
+        reference,
+        amount: input.amount,
+        currency: company.currency,
+        description: input.description ?? null,
+        capture_method: "automatic",
+        state: "created",
+        card_last4: null,
+        card_brand: null,
+        failure_reason: null,
+        created_at: at,
+        updated_at: at,
       });
       const requestId = newId("req");
       const eventId = newId("evt");
       const data = toResource(row);
       const body = JSON.stringify({ id: eventId, object: "event", type: "payment_intent.created", created_at: at, request_id: requestId, data });
-      store.events.insert({ id: eventId, company_id: company.id, type: "payment_intent.created", object_id: row.id, request_id: requestId, created_at: at, body });
+      store.events.insert({
+        id: eventId,
+        company_id: company.id,
+        type: "payment_intent.created",
+        object_id: row.id,
+        request_id: requestId,
+        created_at: at,
+        body,
+      });
       const answer = withRequestId(data, requestId);
       store.idempotencyKeys.save({
-        company_id: company.id, method: "POST", path: "/v1/payment_intents", key: sha256Hex(newId("req")),
-        fingerprint: "0".repeat(64), status: 201, body: answer, created_ms: now,
+        company_id: company.id,
+        method: "POST",
+        path: "/v1/payment_intents",
+        key: sha256Hex(newId("req")),
+        fingerprint: "0".repeat(64),
+        status: 201,
+        body: answer,
+        created_ms: now,
       });
       return answer;
     };

@@ -27,7 +27,9 @@ const socket = join(dir, "tmux.sock");
 const config = join(dir, "tmux.conf");
 writeFileSync(config, "set -g history-limit 2000\nset -g status off\n");
 // Ink shows only finished lines when it believes it runs in CI: the view must see a developer's terminal.
-const withoutCi = Object.fromEntries(Object.entries(process.env).filter(([name]) => !["CI", "CONTINUOUS_INTEGRATION", "TMUX", "TMUX_PANE", "NO_COLOR"].includes(name)));
+const withoutCi = Object.fromEntries(
+  Object.entries(process.env).filter(([name]) => !["CI", "CONTINUOUS_INTEGRATION", "TMUX", "TMUX_PANE", "NO_COLOR"].includes(name)),
+);
 const tmux = (...args) => execFileSync("tmux", ["-S", socket, "-f", config, ...args], { encoding: "utf8", env: withoutCi });
 process.on("exit", () => {
   try {
@@ -46,10 +48,20 @@ let keys = 0;
 function call(method, path, body) {
   return new Promise((resolve, reject) => {
     const payload = body === undefined ? undefined : JSON.stringify(body);
-    const req = request({ host: "127.0.0.1", port: PORT, method, path, agent, headers: { Authorization: `Bearer ${KEY}`, ...(payload && { "Content-Type": "application/json", "Idempotency-Key": `bench-${++keys}` }) } }, (res) => {
-      res.resume();
-      res.on("end", () => resolve(res.statusCode));
-    });
+    const req = request(
+      {
+        host: "127.0.0.1",
+        port: PORT,
+        method,
+        path,
+        agent,
+        headers: { Authorization: `Bearer ${KEY}`, ...(payload && { "Content-Type": "application/json", "Idempotency-Key": `bench-${++keys}` }) },
+      },
+      (res) => {
+        res.resume();
+        res.on("end", () => resolve(res.statusCode));
+      },
+    );
     req.on("error", reject);
     req.end(payload);
   });
@@ -93,5 +105,28 @@ await new Promise((resolve) => setTimeout(resolve, 2000));
 const end = rssMb();
 const screen = tmux("capture-pane", "-p", "-t", "bench");
 const notShown = [...tmux("capture-pane", "-p", "-S", "-", "-t", "bench").matchAll(/… (\d+) events and (\d+) requests not shown/g)];
-console.log(JSON.stringify({ bin: BIN, ui: UI, rate: RATE, requests: TOTAL, concurrency: CONCURRENCY, seconds: Math.round((Date.now() - started) / 1000), rssMbAtEnd: end.rss, peakRssMb: end.peak, figures, summarisedInLastScreens: notShown.length }, null, 2));
-console.log(screen.split("\n").filter((line) => line.trim()).slice(-3).join("\n"));
+console.log(
+  JSON.stringify(
+    {
+      bin: BIN,
+      ui: UI,
+      rate: RATE,
+      requests: TOTAL,
+      concurrency: CONCURRENCY,
+      seconds: Math.round((Date.now() - started) / 1000),
+      rssMbAtEnd: end.rss,
+      peakRssMb: end.peak,
+      figures,
+      summarisedInLastScreens: notShown.length,
+    },
+    null,
+    2,
+  ),
+);
+console.log(
+  screen
+    .split("\n")
+    .filter((line) => line.trim())
+    .slice(-3)
+    .join("\n"),
+);

@@ -26,7 +26,9 @@ const percentile = (xs, p) => {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 };
 const rssMb = (pid) => {
-  const line = readFileSync(`/proc/${pid}/status`, "utf8").split("\n").find((l) => l.startsWith("VmRSS:"));
+  const line = readFileSync(`/proc/${pid}/status`, "utf8")
+    .split("\n")
+    .find((l) => l.startsWith("VmRSS:"));
   return Math.round(Number(line.split(/\s+/)[1]) / 1024);
 };
 
@@ -208,7 +210,10 @@ async function main() {
 
   // --- throughput -------------------------------------------------------------------------
   const floor = await startServer([join(ROOT, "bench/floor.mjs")], "floor");
-  const paysim = await startServer([join(ROOT, "bin/paysim.js"), "start", "--no-ui", "--port", "0", "--db", db, "--secret-key", KEY, "--payouts", "manual"], "paysim");
+  const paysim = await startServer(
+    [join(ROOT, "bin/paysim.js"), "start", "--no-ui", "--port", "0", "--db", db, "--secret-key", KEY, "--payouts", "manual"],
+    "paysim",
+  );
   await firstHealth(paysim.url);
   results.rss_idle_mb = rssMb(paysim.child.pid);
 
@@ -230,7 +235,8 @@ async function main() {
     await quiet();
     const run = summary(await cannon(options));
     // A measure whose requests failed measured the failures, not the path it names.
-    if (run.non_2xx > 0 || run.errors > 0) throw new Error(`${options.method ?? "GET"} ${options.url}: ${run.non_2xx} non-2xx answers and ${run.errors} errors in the measure.`);
+    if (run.non_2xx > 0 || run.errors > 0)
+      throw new Error(`${options.method ?? "GET"} ${options.url}: ${run.non_2xx} non-2xx answers and ${run.errors} errors in the measure.`);
     const after = await floorRun();
     const floorRps = (before.req_per_s + after.req_per_s) / 2;
     before = after;
@@ -246,12 +252,22 @@ async function main() {
   const createReferences = {};
   for (const mode of ["one-row", "paysim-rows"]) {
     const reference = await startServer([join(ROOT, "bench/durable-create.mjs"), mode], `${mode} reference`);
-    createReferences[mode.replace("-", "_")] = await measure({ url: `${reference.url}/create`, method: "POST", body: CREATION_BODY, headers: { "content-type": "application/json" } });
+    createReferences[mode.replace("-", "_")] = await measure({
+      url: `${reference.url}/create`,
+      method: "POST",
+      body: CREATION_BODY,
+      headers: { "content-type": "application/json" },
+    });
     await stop(reference.child);
   }
   const read = await measure({ url: `${paysim.url}/v1/payment_intents/${seed.id}`, headers: jsonHeaders });
   const list = await measure({ url: `${paysim.url}/v1/payment_intents?limit=10`, headers: jsonHeaders });
-  const replay = await measure({ url: `${paysim.url}/v1/payment_intents`, method: "POST", body: JSON.stringify({ amount: 1000 }), headers: { ...jsonHeaders, "idempotency-key": "seed" } });
+  const replay = await measure({
+    url: `${paysim.url}/v1/payment_intents`,
+    method: "POST",
+    body: JSON.stringify({ amount: 1000 }),
+    headers: { ...jsonHeaders, "idempotency-key": "seed" },
+  });
   results.rss_after_load_mb = rssMb(paysim.child.pid);
 
   const floorRps = floorRuns.map((run) => run.req_per_s);
@@ -268,7 +284,9 @@ async function main() {
   create.payment_intents_made = paymentIntentsMade(db);
   // A connection that ran out of keys would have replayed its first ones: answers, but no creations.
   if (create.payment_intents_made < create.answered) {
-    throw new Error(`The create measure got ${create.answered} answers but made ${create.payment_intents_made} payment intents: raise CREATIONS_PER_CONNECTION.`);
+    throw new Error(
+      `The create measure got ${create.answered} answers but made ${create.payment_intents_made} payment intents: raise CREATIONS_PER_CONNECTION.`,
+    );
   }
 
   // --- cold start ---------------------------------------------------------------------------
@@ -331,14 +349,22 @@ async function createMany(url, count, concurrency, body, keyPrefix = "wh") {
       const i = next++;
       const payload = JSON.stringify(body(i));
       const started = performance.now();
-      const req = request(`${url}/v1/payment_intents`, { method: "POST", agent, headers: { ...jsonHeaders, "idempotency-key": `${keyPrefix}-${process.pid}-${i}`, "content-length": Buffer.byteLength(payload) } }, (res) => {
-        const chunks = [];
-        res.on("data", (c) => chunks.push(c));
-        res.on("end", () => {
-          sent.set(JSON.parse(Buffer.concat(chunks).toString("utf8")).id, started);
-          resolve();
-        });
-      });
+      const req = request(
+        `${url}/v1/payment_intents`,
+        {
+          method: "POST",
+          agent,
+          headers: { ...jsonHeaders, "idempotency-key": `${keyPrefix}-${process.pid}-${i}`, "content-length": Buffer.byteLength(payload) },
+        },
+        (res) => {
+          const chunks = [];
+          res.on("data", (c) => chunks.push(c));
+          res.on("end", () => {
+            sent.set(JSON.parse(Buffer.concat(chunks).toString("utf8")).id, started);
+            resolve();
+          });
+        },
+      );
       req.on("error", reject);
       req.end(payload);
     });
@@ -366,7 +392,10 @@ const WEBHOOK_ROUNDS = 3;
 async function benchWebhooks(dir) {
   const COUNT = 2000;
   const receiver = await startReceiver();
-  const server = await startServer([join(ROOT, "bin/paysim.js"), "start", "--no-ui", "--port", "0", "--db", join(dir, "webhooks.db"), "--secret-key", KEY, "--forward-to", receiver.url], "paysim");
+  const server = await startServer(
+    [join(ROOT, "bin/paysim.js"), "start", "--no-ui", "--port", "0", "--db", join(dir, "webhooks.db"), "--secret-key", KEY, "--forward-to", receiver.url],
+    "paysim",
+  );
   const round = async (name) => {
     receiver.arrivals.clear();
     const started = performance.now();
@@ -399,7 +428,10 @@ async function benchScheduler(dir) {
   const COUNT = 10_000;
   let failing = true;
   const receiver = await startReceiver(() => (failing ? 500 : 200));
-  const server = await startServer([join(ROOT, "bin/paysim.js"), "start", "--no-ui", "--port", "0", "--db", join(dir, "scheduler.db"), "--secret-key", KEY, "--forward-to", receiver.url], "paysim");
+  const server = await startServer(
+    [join(ROOT, "bin/paysim.js"), "start", "--no-ui", "--port", "0", "--db", join(dir, "scheduler.db"), "--secret-key", KEY, "--forward-to", receiver.url],
+    "paysim",
+  );
   await createMany(server.url, COUNT, 50, (i) => ({ amount: 100 + i }));
   // Wait until every first attempt has failed and its retry is scheduled.
   for (;;) {
@@ -427,7 +459,10 @@ async function benchScheduler(dir) {
 async function benchReset(dir) {
   const COUNT = 10_000;
   const receiver = await startReceiver();
-  const server = await startServer([join(ROOT, "bin/paysim.js"), "start", "--no-ui", "--port", "0", "--db", join(dir, "reset.db"), "--secret-key", KEY, "--forward-to", receiver.url], "paysim");
+  const server = await startServer(
+    [join(ROOT, "bin/paysim.js"), "start", "--no-ui", "--port", "0", "--db", join(dir, "reset.db"), "--secret-key", KEY, "--forward-to", receiver.url],
+    "paysim",
+  );
   await createMany(server.url, COUNT, 50, (i) => ({ amount: 100 + i }), "reset");
   await receiver.waitFor(COUNT);
   const started = performance.now();
@@ -436,7 +471,8 @@ async function benchReset(dir) {
   await stop(server.child);
   await receiver.close();
   // A reset that deleted less than was made measured something else.
-  if (answer.deleted?.payment_intents !== COUNT) throw new Error(`The reset measure deleted ${JSON.stringify(answer.deleted ?? answer)}, not ${COUNT} payment intents.`);
+  if (answer.deleted?.payment_intents !== COUNT)
+    throw new Error(`The reset measure deleted ${JSON.stringify(answer.deleted ?? answer)}, not ${COUNT} payment intents.`);
   return { objects: COUNT, deleted: answer.deleted, reset_ms: Math.round(resetMs) };
 }
 
@@ -448,7 +484,10 @@ async function benchReset(dir) {
  */
 async function benchFaultRules(dir) {
   const RULES = 100;
-  const server = await startServer([join(ROOT, "bin/paysim.js"), "start", "--no-ui", "--port", "0", "--db", join(dir, "faults.db"), "--secret-key", KEY], "paysim");
+  const server = await startServer(
+    [join(ROOT, "bin/paysim.js"), "start", "--no-ui", "--port", "0", "--db", join(dir, "faults.db"), "--secret-key", KEY],
+    "paysim",
+  );
   const seed = await httpJson(server.url, "POST", "/v1/payment_intents", { amount: 1000 }, { "idempotency-key": "faults-seed" });
   const read = async () => {
     await quiet();
@@ -459,15 +498,22 @@ async function benchFaultRules(dir) {
   const runs = { without: [], with: [] };
   for (let pair = 0; pair < 3; pair++) {
     runs.without.push(await read());
-    for (let i = 0; i < RULES / 2; i++) await httpJson(server.url, "POST", "/v1/sandbox/faults", { fault: "server_error", match: { method: "DELETE", path: `/v1/payouts/*/rule${i}` } });
-    for (let i = 0; i < RULES / 2; i++) await httpJson(server.url, "POST", "/v1/sandbox/faults", { fault: "server_error", match: { path: "/v1/payment_intents/*" }, probability: 0, seed: i });
+    for (let i = 0; i < RULES / 2; i++)
+      await httpJson(server.url, "POST", "/v1/sandbox/faults", { fault: "server_error", match: { method: "DELETE", path: `/v1/payouts/*/rule${i}` } });
+    for (let i = 0; i < RULES / 2; i++)
+      await httpJson(server.url, "POST", "/v1/sandbox/faults", { fault: "server_error", match: { path: "/v1/payment_intents/*" }, probability: 0, seed: i });
     const held = (await httpJson(server.url, "GET", "/v1/sandbox/faults")).data.length;
     if (held !== RULES) throw new Error(`The fault-rules measure holds ${held} rules, not ${RULES}.`);
     runs.with.push(await read());
     await httpJson(server.url, "DELETE", "/v1/sandbox/faults");
   }
   await stop(server.child);
-  return { rules: RULES, without_rules: medianRun(runs.without), with_rules: medianRun(runs.with), runs_req_per_s: { without: runs.without.map((r) => r.req_per_s), with: runs.with.map((r) => r.req_per_s) } };
+  return {
+    rules: RULES,
+    without_rules: medianRun(runs.without),
+    with_rules: medianRun(runs.with),
+    runs_req_per_s: { without: runs.without.map((r) => r.req_per_s), with: runs.with.map((r) => r.req_per_s) },
+  };
 }
 
 /**
@@ -508,7 +554,15 @@ async function benchInstances() {
   const all = await Promise.all(Array.from({ length: LIMIT }, (_, i) => createOne(`all-${i}`)));
   const allMs = performance.now() - started;
   // Each one used once, as a test worker would, before the memory is read.
-  await Promise.all(all.map(({ instance }) => fetch(`${instance.url}/v1/payment_intents`, { method: "POST", headers: { authorization: `Bearer ${instance.secret_key}`, "content-type": "application/json", "idempotency-key": "one" }, body: CREATION_BODY }).then((r) => r.text())));
+  await Promise.all(
+    all.map(({ instance }) =>
+      fetch(`${instance.url}/v1/payment_intents`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${instance.secret_key}`, "content-type": "application/json", "idempotency-key": "one" },
+        body: CREATION_BODY,
+      }).then((r) => r.text()),
+    ),
+  );
   const rssAfter = rssMb(server.child.pid);
   await stop(server.child);
   return {
@@ -546,7 +600,10 @@ async function settled(pid, quietMs = 300) {
 
 /** A paysim for the waits measure, past its first request, and its RSS once quiet. */
 async function quietPaysim(dir, name) {
-  const server = await startServer([join(ROOT, "bin/paysim.js"), "start", "--no-ui", "--port", "0", "--db", join(dir, `${name}.db`), "--secret-key", KEY], "paysim");
+  const server = await startServer(
+    [join(ROOT, "bin/paysim.js"), "start", "--no-ui", "--port", "0", "--db", join(dir, `${name}.db`), "--secret-key", KEY],
+    "paysim",
+  );
   await firstHealth(server.url);
   // One wait first, so that what a first request loads is not counted as the held requests' cost.
   await httpJson(server.url, "GET", "/v1/sandbox/events/wait?type=payout.created&timeout_ms=1");
@@ -647,8 +704,12 @@ function print(r) {
   console.log(row("idempotent replay", t.idempotent_replay));
   console.log(`\ncold start               paysim ${r.cold_start.paysim.median_ms} ms, floor ${r.cold_start.floor.median_ms} ms (×${r.cold_start.ratio})`);
   console.log(`RSS                      idle ${r.rss_idle_mb} MB, after load ${r.rss_after_load_mb} MB`);
-  console.log(`webhooks                 ${r.webhooks.deliveries_per_s} deliveries/s, p50 ${r.webhooks.latency_p50_ms} ms, p99 ${r.webhooks.latency_p99_ms} ms (median of ${r.webhooks.rounds.length} rounds of ${r.webhooks.events} events from ${r.webhooks.creators} clients, after ${r.webhooks.warm_up_events} to warm up: ${r.webhooks.rounds.map((x) => x.deliveries_per_s).join(", ")}/s)`);
-  console.log(`scheduler                ${r.scheduler.due_retries} due retries drained in ${r.scheduler.drained_ms} ms (advance answered in ${r.scheduler.advance_answered_ms} ms)\n`);
+  console.log(
+    `webhooks                 ${r.webhooks.deliveries_per_s} deliveries/s, p50 ${r.webhooks.latency_p50_ms} ms, p99 ${r.webhooks.latency_p99_ms} ms (median of ${r.webhooks.rounds.length} rounds of ${r.webhooks.events} events from ${r.webhooks.creators} clients, after ${r.webhooks.warm_up_events} to warm up: ${r.webhooks.rounds.map((x) => x.deliveries_per_s).join(", ")}/s)`,
+  );
+  console.log(
+    `scheduler                ${r.scheduler.due_retries} due retries drained in ${r.scheduler.drained_ms} ms (advance answered in ${r.scheduler.advance_answered_ms} ms)\n`,
+  );
   if (r.reset) printReset(r.reset);
   if (r.fault_rules) printFaultRules(r.fault_rules);
   if (r.instances) printInstances(r.instances);
@@ -656,7 +717,9 @@ function print(r) {
 }
 
 function printReset(reset) {
-  console.log(`reset                    one reset of ${reset.objects} payment intents (with ${reset.deleted.events} events, their deliveries and attempts) answered in ${reset.reset_ms} ms\n`);
+  console.log(
+    `reset                    one reset of ${reset.objects} payment intents (with ${reset.deleted.events} events, their deliveries and attempts) answered in ${reset.reset_ms} ms\n`,
+  );
 }
 
 if (process.env.BENCH_ONLY === "reset") {

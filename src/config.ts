@@ -15,7 +15,7 @@ const endpointSchema = z.strictObject({
   secret: z.string().refine(isSigningSecret, { error: SIGNING_SECRET_RULE }).optional(),
   enabled_events: z
     .array(z.enum(["*", ...EVENT_TYPES], { error: `must be "*" or a known event type (${EVENT_TYPES.join(", ")})` }))
-    .min(1, { error: "must list at least one event type, or \"*\"" })
+    .min(1, { error: 'must list at least one event type, or "*"' })
     .default(["*"]),
   chaos: chaosSchema().nullable().optional(),
 });
@@ -29,20 +29,18 @@ const companySchema = z.strictObject({
   webhook_endpoints: z.array(endpointSchema).default([]),
 });
 
-const configSchema = z
-  .strictObject({ companies: z.array(companySchema).min(1, { error: "must declare at least one company" }) })
-  .superRefine((config, ctx) => {
-    const names = new Set<string>();
-    const keys = new Set<string>();
-    config.companies.forEach((company, i) => {
-      if (names.has(company.name)) ctx.addIssue({ code: "custom", path: ["companies", i, "name"], message: `"${company.name}" is declared twice` });
-      names.add(company.name);
-      if (company.secret_key !== undefined) {
-        if (keys.has(company.secret_key)) ctx.addIssue({ code: "custom", path: ["companies", i, "secret_key"], message: "is used by another company" });
-        keys.add(company.secret_key);
-      }
-    });
+const configSchema = z.strictObject({ companies: z.array(companySchema).min(1, { error: "must declare at least one company" }) }).superRefine((config, ctx) => {
+  const names = new Set<string>();
+  const keys = new Set<string>();
+  config.companies.forEach((company, i) => {
+    if (names.has(company.name)) ctx.addIssue({ code: "custom", path: ["companies", i, "name"], message: `"${company.name}" is declared twice` });
+    names.add(company.name);
+    if (company.secret_key !== undefined) {
+      if (keys.has(company.secret_key)) ctx.addIssue({ code: "custom", path: ["companies", i, "secret_key"], message: "is used by another company" });
+      keys.add(company.secret_key);
+    }
   });
+});
 
 /**
  * A config as written (the JSON of `--config`, or `startPaysim({ config })`): companies, their keys

@@ -108,7 +108,8 @@ function answerUnreadableRequest(error: NodeJS.ErrnoException, socket: Duplex): 
   );
 }
 
-const UNREADABLE_REQUEST = "The request could not be read as HTTP/1.1: check its request line (a method, a target starting with /, the HTTP version) and its headers.";
+const UNREADABLE_REQUEST =
+  "The request could not be read as HTTP/1.1: check its request line (a method, a target starting with /, the HTTP version) and its headers.";
 
 /**
  * The answer to a request Node parsed but the listener cannot turn into a web Request (a target

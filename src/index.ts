@@ -43,7 +43,19 @@ export type {
 
 /** Every option startPaysim() takes; the compiler checks that none of StartPaysimOptions is missing. */
 const START_OPTIONS = [
-  "port", "host", "db", "secretKey", "forwardTo", "webhookSecret", "chaos", "timeScale", "payouts", "webhookTimeout", "importFrom", "config", "onInternalError",
+  "port",
+  "host",
+  "db",
+  "secretKey",
+  "forwardTo",
+  "webhookSecret",
+  "chaos",
+  "timeScale",
+  "payouts",
+  "webhookTimeout",
+  "importFrom",
+  "config",
+  "onInternalError",
 ] as const satisfies readonly (keyof StartPaysimOptions)[];
 const allListed: Exclude<keyof StartPaysimOptions, (typeof START_OPTIONS)[number]> extends never ? true : never = true;
 void allListed;
@@ -54,7 +66,8 @@ void allListed;
  * as an unknown field of a request or a config file is.
  */
 function publicOptions(options: StartPaysimOptions): StartPaysimOptions {
-  if (typeof options !== "object" || options === null) throw new ConfigError(`startPaysim() takes an options object; got ${options === null ? "null" : typeof options}.`);
+  if (typeof options !== "object" || options === null)
+    throw new ConfigError(`startPaysim() takes an options object; got ${options === null ? "null" : typeof options}.`);
   const unknown = Object.keys(options).find((name) => !(START_OPTIONS as readonly string[]).includes(name));
   if (unknown !== undefined) throw new ConfigError(`startPaysim() has no option "${unknown}"; its options are ${START_OPTIONS.join(", ")}.`);
   return options;

@@ -149,24 +149,34 @@ export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimI
   const problem = startInputProblem({ secretKey: options.secretKey, webhookSecret: options.webhookSecret, forwardTo, chaos: options.chaos });
   if (problem) throw new ConfigError(startInputMessage(problem, (input) => input));
   const config =
-    typeof options.config === "string" ? loadConfigFile(options.config) : options.config === undefined ? undefined : parseConfig(options.config, "(options.config)");
+    typeof options.config === "string"
+      ? loadConfigFile(options.config)
+      : options.config === undefined
+        ? undefined
+        : parseConfig(options.config, "(options.config)");
   const timeScale = options.timeScale ?? 1;
   if (!isTimeScale(timeScale)) throw new ClockRangeError(`timeScale must be ${TIME_SCALE_RANGE}; got ${String(timeScale)}.`);
   const dbPath = options.db ?? ":memory:";
   let storedClock: StoredClock = { offsetMs: 0, notBeforeMs: 0 };
   // The stored clock is checked before the database changes at all: one out of range is refused, untouched.
   const openOptions = { checkStoredMeta: (meta: ReadonlyMap<string, string>) => void (storedClock = readStoredClock(dbPath, meta)) };
-  const db = options.importFrom === undefined ? openDatabase(dbPath, MIGRATIONS, openOptions) : await openFromSnapshot(options.importFrom, dbPath, MIGRATIONS, openOptions);
+  const db =
+    options.importFrom === undefined
+      ? openDatabase(dbPath, MIGRATIONS, openOptions)
+      : await openFromSnapshot(options.importFrom, dbPath, MIGRATIONS, openOptions);
   /** A start that fails leaves no database an import wrote: the import never happened. */
   const closeRefused = () => {
     if (db.open) db.close();
     if (options.importFrom !== undefined && dbPath !== ":memory:") removeDatabaseFiles(dbPath);
   };
   // The port is held next, so every service is built knowing paysim's URL; nothing is answered until `serve` below.
-  const listener = options.listen === false ? portlessListener(options.port ?? 0, host) : await listenHttp(options.port ?? 0, host).catch((error: unknown) => {
-    closeRefused();
-    throw error;
-  });
+  const listener =
+    options.listen === false
+      ? portlessListener(options.port ?? 0, host)
+      : await listenHttp(options.port ?? 0, host).catch((error: unknown) => {
+          closeRefused();
+          throw error;
+        });
   try {
     const store = createStore(db);
     const clock = createClock({ timeScale, realNow: options.realNow, ...storedClock });
@@ -219,7 +229,9 @@ export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimI
       clock,
       ids,
       runIdempotently,
-      start: options.startedByAnother ? undefined : (input) => startInstance(input, { host, webhookTimeout: options.webhookTimeout, onInternalError: reportError }),
+      start: options.startedByAnother
+        ? undefined
+        : (input) => startInstance(input, { host, webhookTimeout: options.webhookTimeout, onInternalError: reportError }),
     });
 
     const coverage = createCoverage({ bus, clock, defaultCompanyId: boot.companies[0]!.company.id });

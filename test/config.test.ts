@@ -38,32 +38,92 @@ describe("a bad config file is refused naming the file and the field", () => {
     ["a non-string currency", { companies: [company({ currency: 978 })] }, "companies[0].currency"],
     ["an unknown company field", { companies: [company({ colour: "red" })] }, 'unknown field "companies[0].colour"'],
     ["an unknown top-level field", { companies: [company()], compnies: [] }, 'unknown field "compnies"'],
-    ["an unknown endpoint field", { companies: [company({ webhook_endpoints: [endpoint({ events: [] })] })] }, 'unknown field "companies[0].webhook_endpoints[0].events"'],
+    [
+      "an unknown endpoint field",
+      { companies: [company({ webhook_endpoints: [endpoint({ events: [] })] })] },
+      'unknown field "companies[0].webhook_endpoints[0].events"',
+    ],
     ["a duplicate company name", { companies: [company(), { name: "Other" }, company()] }, "companies[2].name"],
     ["a secret_key without sk_test_", { companies: [company({ secret_key: "sk_live_0123456789" })] }, "companies[0].secret_key"],
     ["a secret_key with nothing after sk_test_", { companies: [company({ secret_key: "sk_test_" })] }, "companies[0].secret_key"],
     ["a secret_key of 201 characters after sk_test_", { companies: [company({ secret_key: `sk_test_${"a".repeat(201)}` })] }, "companies[0].secret_key"],
     ["a secret_key with a non-ASCII character", { companies: [company({ secret_key: "sk_test_acmé" })] }, "companies[0].secret_key"],
     ["a secret_key with a space", { companies: [company({ secret_key: "sk_test_0123 456789" })] }, "companies[0].secret_key"],
-    ["a secret_key used twice", { companies: [company({ secret_key: "sk_test_shared_0001" }), { name: "B", secret_key: "sk_test_shared_0001" }] }, "companies[1].secret_key"],
+    [
+      "a secret_key used twice",
+      { companies: [company({ secret_key: "sk_test_shared_0001" }), { name: "B", secret_key: "sk_test_shared_0001" }] },
+      "companies[1].secret_key",
+    ],
     ["an empty company name", { companies: [{ name: "  " }] }, "companies[0].name"],
     ["a missing company name", { companies: [{ currency: "EUR" }] }, "companies[0].name"],
     ["no companies", { companies: [] }, "companies"],
     ["a missing companies list", {}, "companies"],
-    ["an endpoint URL that is not http(s)", { companies: [company({ webhook_endpoints: [endpoint({ url: "ftp://example.com/x" })] })] }, "companies[0].webhook_endpoints[0].url"],
-    ["an endpoint URL holding a card number", { companies: [company({ webhook_endpoints: [endpoint({ url: "http://127.0.0.1:3000/hook/4242%204242%204242%204242" })] })] }, "companies[0].webhook_endpoints[0].url looks like a card number"],
-    ["an endpoint secret without whsec_", { companies: [company({ webhook_endpoints: [endpoint({ secret: "secret_0123456789" })] })] }, "companies[0].webhook_endpoints[0].secret"],
-    ["an endpoint secret with nothing after whsec_", { companies: [company({ webhook_endpoints: [endpoint({ secret: "whsec_" })] })] }, "companies[0].webhook_endpoints[0].secret"],
-    ["an endpoint secret with a space", { companies: [company({ webhook_endpoints: [endpoint({ secret: "whsec_a b" })] })] }, "companies[0].webhook_endpoints[0].secret"],
-    ["an endpoint URL that is not a URL", { companies: [company({ webhook_endpoints: [endpoint({ url: "notaurl" })] })] }, "companies[0].webhook_endpoints[0].url"],
-    ["an endpoint URL over 2048 characters", { companies: [company({ webhook_endpoints: [endpoint({ url: `http://127.0.0.1/${"a".repeat(2048)}` })] })] }, "companies[0].webhook_endpoints[0].url"],
-    ["an unknown event type", { companies: [company({ webhook_endpoints: [endpoint({ enabled_events: ["payment_intent.refunded"] })] })] }, "companies[0].webhook_endpoints[0].enabled_events[0]"],
-    ["an empty enabled_events", { companies: [company({ webhook_endpoints: [endpoint({ enabled_events: [] })] })] }, "companies[0].webhook_endpoints[0].enabled_events"],
+    [
+      "an endpoint URL that is not http(s)",
+      { companies: [company({ webhook_endpoints: [endpoint({ url: "ftp://example.com/x" })] })] },
+      "companies[0].webhook_endpoints[0].url",
+    ],
+    [
+      "an endpoint URL holding a card number",
+      { companies: [company({ webhook_endpoints: [endpoint({ url: "http://127.0.0.1:3000/hook/4242%204242%204242%204242" })] })] },
+      "companies[0].webhook_endpoints[0].url looks like a card number",
+    ],
+    [
+      "an endpoint secret without whsec_",
+      { companies: [company({ webhook_endpoints: [endpoint({ secret: "secret_0123456789" })] })] },
+      "companies[0].webhook_endpoints[0].secret",
+    ],
+    [
+      "an endpoint secret with nothing after whsec_",
+      { companies: [company({ webhook_endpoints: [endpoint({ secret: "whsec_" })] })] },
+      "companies[0].webhook_endpoints[0].secret",
+    ],
+    [
+      "an endpoint secret with a space",
+      { companies: [company({ webhook_endpoints: [endpoint({ secret: "whsec_a b" })] })] },
+      "companies[0].webhook_endpoints[0].secret",
+    ],
+    [
+      "an endpoint URL that is not a URL",
+      { companies: [company({ webhook_endpoints: [endpoint({ url: "notaurl" })] })] },
+      "companies[0].webhook_endpoints[0].url",
+    ],
+    [
+      "an endpoint URL over 2048 characters",
+      { companies: [company({ webhook_endpoints: [endpoint({ url: `http://127.0.0.1/${"a".repeat(2048)}` })] })] },
+      "companies[0].webhook_endpoints[0].url",
+    ],
+    [
+      "an unknown event type",
+      { companies: [company({ webhook_endpoints: [endpoint({ enabled_events: ["payment_intent.refunded"] })] })] },
+      "companies[0].webhook_endpoints[0].enabled_events[0]",
+    ],
+    [
+      "an empty enabled_events",
+      { companies: [company({ webhook_endpoints: [endpoint({ enabled_events: [] })] })] },
+      "companies[0].webhook_endpoints[0].enabled_events",
+    ],
     ["a top-level array", [company()], "(top level)"],
-    ["a chaos duplicate above 1", { companies: [company({ webhook_endpoints: [endpoint({ chaos: { duplicate: 1.5 } })] })] }, "companies[0].webhook_endpoints[0].chaos.duplicate must be a number from 0 to 1 (got 1.5)"],
-    ["a chaos delay_ms with min above max", { companies: [company({ webhook_endpoints: [endpoint({ chaos: { delay_ms: [50, 10] } })] })] }, "companies[0].webhook_endpoints[0].chaos.delay_ms must be a list [min, max]"],
-    ["a chaos seed that is not an integer", { companies: [company({ webhook_endpoints: [endpoint({ chaos: { seed: "x" } })] })] }, "companies[0].webhook_endpoints[0].chaos.seed must be an integer"],
-    ["an unknown chaos setting", { companies: [company({ webhook_endpoints: [endpoint({ chaos: { shuffle: 1 } })] })] }, 'unknown field "companies[0].webhook_endpoints[0].chaos.shuffle"'],
+    [
+      "a chaos duplicate above 1",
+      { companies: [company({ webhook_endpoints: [endpoint({ chaos: { duplicate: 1.5 } })] })] },
+      "companies[0].webhook_endpoints[0].chaos.duplicate must be a number from 0 to 1 (got 1.5)",
+    ],
+    [
+      "a chaos delay_ms with min above max",
+      { companies: [company({ webhook_endpoints: [endpoint({ chaos: { delay_ms: [50, 10] } })] })] },
+      "companies[0].webhook_endpoints[0].chaos.delay_ms must be a list [min, max]",
+    ],
+    [
+      "a chaos seed that is not an integer",
+      { companies: [company({ webhook_endpoints: [endpoint({ chaos: { seed: "x" } })] })] },
+      "companies[0].webhook_endpoints[0].chaos.seed must be an integer",
+    ],
+    [
+      "an unknown chaos setting",
+      { companies: [company({ webhook_endpoints: [endpoint({ chaos: { shuffle: 1 } })] })] },
+      'unknown field "companies[0].webhook_endpoints[0].chaos.shuffle"',
+    ],
   ])("%s", (_name, content, field) => {
     const path = configFile(content);
     const error = refusal(() => loadConfigFile(path));
@@ -101,7 +161,7 @@ describe("a bad config file is refused naming the file and the field", () => {
 });
 
 describe("a good config file", () => {
-  it("fills the documented defaults: currency EUR, no endpoints, enabled_events [\"*\"], no secret", () => {
+  it('fills the documented defaults: currency EUR, no endpoints, enabled_events ["*"], no secret', () => {
     const config = loadConfigFile(configFile({ companies: [company({ webhook_endpoints: [endpoint()] }), { name: "Globex", currency: "USD" }] }));
     expect(config).toEqual({
       companies: [
@@ -142,7 +202,10 @@ describe("a good config file", () => {
   });
 
   it("accepts listed event types in enabled_events", () => {
-    const config = parseConfig({ companies: [company({ webhook_endpoints: [endpoint({ enabled_events: ["payment_intent.captured", "payout.failed"] })] })] }, "x");
+    const config = parseConfig(
+      { companies: [company({ webhook_endpoints: [endpoint({ enabled_events: ["payment_intent.captured", "payout.failed"] })] })] },
+      "x",
+    );
     expect(config.companies[0]!.webhook_endpoints[0]!.enabled_events).toEqual(["payment_intent.captured", "payout.failed"]);
   });
 });

@@ -36,7 +36,12 @@ describe("startPaysim", () => {
   });
 
   it("takes the start options in camelCase", async () => {
-    const paysim = await start({ secretKey: "sk_test_integration_0001", forwardTo: "http://127.0.0.1:9/hooks", webhookSecret: "whsec_integration_0001", timeScale: 2 });
+    const paysim = await start({
+      secretKey: "sk_test_integration_0001",
+      forwardTo: "http://127.0.0.1:9/hooks",
+      webhookSecret: "whsec_integration_0001",
+      timeScale: 2,
+    });
     expect(paysim.secretKey).toBe("sk_test_integration_0001");
     expect(paysim.signingSecret).toBe("whsec_integration_0001");
     const clock = await api(paysim, "GET", "/v1/sandbox/clock");

@@ -112,7 +112,9 @@ beforeAll(() => {
 
 describe("the published type declarations", () => {
   it("compile in a strict project with skipLibCheck false and only what a merchant installs", () => {
-    const diagnostics = ts.getPreEmitDiagnostics(program).map((d) => ts.formatDiagnostic(d, { getCanonicalFileName: (f) => f, getCurrentDirectory: () => project, getNewLine: () => "\n" }));
+    const diagnostics = ts
+      .getPreEmitDiagnostics(program)
+      .map((d) => ts.formatDiagnostic(d, { getCanonicalFileName: (f) => f, getCurrentDirectory: () => project, getNewLine: () => "\n" }));
     expect(diagnostics).toEqual([]);
   });
 

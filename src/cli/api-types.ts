@@ -11,7 +11,15 @@ import type { CreatedInstanceResource, InstanceResource } from "../contracts/ins
 import type { clockSchema, resetAnswerSchema } from "../contracts/sandbox.js";
 import type { WebhookEndpointResource } from "../contracts/webhook-endpoints.js";
 
-export type { DeliveryView as Delivery, EventResource, EventWithDeliveries, FaultResource as FaultRule, InstanceResource, CreatedInstanceResource, WebhookEndpointResource as Endpoint };
+export type {
+  DeliveryView as Delivery,
+  EventResource,
+  EventWithDeliveries,
+  FaultResource as FaultRule,
+  InstanceResource,
+  CreatedInstanceResource,
+  WebhookEndpointResource as Endpoint,
+};
 
 export type ClockResource = z.infer<typeof clockSchema>;
 export type ResetResource = z.infer<typeof resetAnswerSchema>;

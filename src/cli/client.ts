@@ -31,7 +31,10 @@ export class UsageError extends CliError {
 
 /** Nothing answered at the URL (connection refused, unknown host, no answer in time): exit 2. */
 export class ServerUnreachableError extends CliError {
-  constructor(readonly url: string, reason: string) {
+  constructor(
+    readonly url: string,
+    reason: string,
+  ) {
     super(
       `no paysim server reachable at ${url} (${reason}). Start one with \`paysim start\`, or point to a running one with --url and --key (or PAYSIM_URL and PAYSIM_SECRET_KEY).`,
       2,

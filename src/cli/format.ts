@@ -54,7 +54,10 @@ export function table<Row>(rows: readonly Row[], columns: readonly Column<Row>[]
   const widths = columns.map((column, i) => Math.max(column.header.length, ...cells.map((r) => r[i]!.length)));
   const lastIndex = columns.length - 1;
   const pad = (text: string, i: number) => (i === lastIndex ? text : text.padEnd(widths[i]!));
-  const header = columns.map((column, i) => pad(column.header, i)).join("  ").trimEnd();
+  const header = columns
+    .map((column, i) => pad(column.header, i))
+    .join("  ")
+    .trimEnd();
   return [
     paint(header, "dim", enabled),
     ...cells.map((r) =>

@@ -61,26 +61,49 @@ export function collect(value: string, previous: string[] | undefined): string[]
 /** Adds the server options to `command`; each can also be set as PAYSIM_<NAME>. */
 export function addServerOptions(command: Command, defaults: ServerDefaults): Command {
   return command
-    .addOption(new Option("-p, --port <port>", "TCP port (0 picks a free one)").env("PAYSIM_PORT").default(defaults.port).argParser(integer("--port", 0, 65535)))
+    .addOption(
+      new Option("-p, --port <port>", "TCP port (0 picks a free one)")
+        .env("PAYSIM_PORT")
+        .default(defaults.port)
+        .argParser(integer("--port", 0, 65535)),
+    )
     .addOption(new Option("--host <host>", "address to listen on").env("PAYSIM_HOST").default("127.0.0.1"))
     .addOption(new Option("--db <path>", defaults.dbHelp).env("PAYSIM_DB").default(defaults.db))
     .addOption(new Option("--secret-key <key>", defaults.secretKeyHelp).env("PAYSIM_SECRET_KEY"))
     .addOption(new Option("--config <file>", "JSON file declaring companies, keys and webhook endpoints").env("PAYSIM_CONFIG"))
     .addOption(new Option("--forward-to <url>", defaults.forwardToHelp).env("PAYSIM_FORWARD_TO").argParser(collect))
     .addOption(new Option("--webhook-secret <whsec>", "signing secret of the --forward-to endpoints").env("PAYSIM_WEBHOOK_SECRET"))
-    .addOption(new Option("--chaos <spec>", "webhook chaos on the --forward-to endpoints, e.g. duplicate=0.2,reorder=0.2,delay=0-3000,seed=42").env("PAYSIM_CHAOS"))
+    .addOption(
+      new Option("--chaos <spec>", "webhook chaos on the --forward-to endpoints, e.g. duplicate=0.2,reorder=0.2,delay=0-3000,seed=42").env("PAYSIM_CHAOS"),
+    )
     .addOption(new Option("--time-scale <n>", "run the clock n times faster than real time").env("PAYSIM_TIME_SCALE").default(1).argParser(timeScale))
-    .addOption(new Option("--payouts <mode>", "auto: payouts move by their token's outcome; manual: only when told").env("PAYSIM_PAYOUTS").choices(["auto", "manual"]).default("auto"))
-    .addOption(new Option("--webhook-timeout <ms>", "how long a webhook receiver has to answer").env("PAYSIM_WEBHOOK_TIMEOUT").default(20000).argParser(integer("--webhook-timeout", 1, 600000)))
+    .addOption(
+      new Option("--payouts <mode>", "auto: payouts move by their token's outcome; manual: only when told")
+        .env("PAYSIM_PAYOUTS")
+        .choices(["auto", "manual"])
+        .default("auto"),
+    )
+    .addOption(
+      new Option("--webhook-timeout <ms>", "how long a webhook receiver has to answer")
+        .env("PAYSIM_WEBHOOK_TIMEOUT")
+        .default(20000)
+        .argParser(integer("--webhook-timeout", 1, 600000)),
+    )
     .addOption(new Option("--import <file>", "start from a copy of this snapshot (the file is only read); --db must be missing or empty").env("PAYSIM_IMPORT"))
     .addOption(
-      new Option("--export-on-exit <file>", `write a snapshot here when ${defaults.stopsWhen}; it replaces only an earlier snapshot, never a database in use or another file`).env(
-        "PAYSIM_EXPORT_ON_EXIT",
-      ),
+      new Option(
+        "--export-on-exit <file>",
+        `write a snapshot here when ${defaults.stopsWhen}; it replaces only an earlier snapshot, never a database in use or another file`,
+      ).env("PAYSIM_EXPORT_ON_EXIT"),
     );
 }
 
-const FLAG_OF: Record<keyof StartInputs, string> = { secretKey: "--secret-key", webhookSecret: "--webhook-secret", forwardTo: "--forward-to", chaos: "--chaos" };
+const FLAG_OF: Record<keyof StartInputs, string> = {
+  secretKey: "--secret-key",
+  webhookSecret: "--webhook-secret",
+  forwardTo: "--forward-to",
+  chaos: "--chaos",
+};
 
 /** The message for a key, secret or URL that breaks its rule, naming the flag; undefined when all are fine. */
 export function serverFlagsProblem(flags: ServerFlags): string | undefined {
@@ -89,7 +112,9 @@ export function serverFlagsProblem(flags: ServerFlags): string | undefined {
 }
 
 /** The options of `createPaysim` the flags give. */
-export function paysimOptionsOf(flags: ServerFlags): Pick<
+export function paysimOptionsOf(
+  flags: ServerFlags,
+): Pick<
   PaysimOptions,
   "port" | "host" | "db" | "secretKey" | "config" | "forwardTo" | "webhookSecret" | "chaos" | "timeScale" | "payouts" | "webhookTimeout" | "importFrom"
 > {

@@ -15,9 +15,10 @@ function collectOverride(value: string, previous: string[] | undefined): string[
 
 /** `--override step.field=value` of `trigger` and `fixtures run`, collected in order into `override`. */
 export function overrideOption(): Option {
-  return new Option("--override <step.field=value>", "change a field of a step before running it (repeatable); the value is JSON when it parses, else text").argParser(
-    collectOverride,
-  );
+  return new Option(
+    "--override <step.field=value>",
+    "change a field of a step before running it (repeatable); the value is JSON when it parses, else text",
+  ).argParser(collectOverride);
 }
 
 /** Parses every `--override`; a malformed one is a bad argument (exit 1). */

@@ -8,7 +8,8 @@ export { COVERAGE_AREAS, type CoverageArea } from "../domain/coverage-report.js"
 
 const tally = z.record(z.string(), z.number().int().min(0));
 const byMachine = z.strictObject({ payment_intent: tally, payout: tally });
-const byArea = <T extends z.ZodType>(value: T) => z.strictObject(Object.fromEntries(COVERAGE_AREAS.map((area) => [area, value])) as Record<(typeof COVERAGE_AREAS)[number], T>);
+const byArea = <T extends z.ZodType>(value: T) =>
+  z.strictObject(Object.fromEntries(COVERAGE_AREAS.map((area) => [area, value])) as Record<(typeof COVERAGE_AREAS)[number], T>);
 
 /** What `GET /v1/sandbox/coverage` answers (docs/testing.md, "Coverage"). */
 export const coverageSchema = z.strictObject({
@@ -49,4 +50,3 @@ export const COVERAGE_EXAMPLE: CoverageReport & { request_id: string } = {
   summary: { operations: "2/2", transitions: "2/3", events: "2/3", webhooks: "1/2", errors: "1/2", faults: "0/1" },
   request_id: "req_7hTq2WbX9mKc4LrN0ZpYs3Ad",
 };
-

@@ -33,11 +33,19 @@ export const createInstanceSchema = z
     name: company.name.optional(),
     currency: company.currency.optional(),
     // The superRefine below checks keys, secrets, URLs and chaos; each `meta` tells the OpenAPI document its shape.
-    secret_key: z.string({ error: need("secret_key", "a string such as sk_test_x") }).meta({ pattern: SECRET_KEY_PATTERN }).optional(),
-    webhook_secret: z.string({ error: need("webhook_secret", "a string such as whsec_acme") }).meta({ pattern: SIGNING_SECRET_PATTERN }).optional(),
+    secret_key: z
+      .string({ error: need("secret_key", "a string such as sk_test_x") })
+      .meta({ pattern: SECRET_KEY_PATTERN })
+      .optional(),
+    webhook_secret: z
+      .string({ error: need("webhook_secret", "a string such as whsec_acme") })
+      .meta({ pattern: SIGNING_SECRET_PATTERN })
+      .optional(),
     forward_to: z
       .array(
-        z.string({ error: need("forward_to", "a list of URLs") }).meta({ format: "uri", pattern: WEBHOOK_URL_PATTERN, maxLength: WEBHOOK_URL_MAX_LENGTH, description: WEBHOOK_URL_DESCRIPTION }),
+        z
+          .string({ error: need("forward_to", "a list of URLs") })
+          .meta({ format: "uri", pattern: WEBHOOK_URL_PATTERN, maxLength: WEBHOOK_URL_MAX_LENGTH, description: WEBHOOK_URL_DESCRIPTION }),
         { error: need("forward_to", "a list of URLs") },
       )
       .optional(),
@@ -69,7 +77,10 @@ export const instanceSchema = z.strictObject({
   /** The key of the instance's one company, in clear: the caller needs it to use the instance. */
   secret_key: z.string().regex(/^sk_test_/),
   /** The signing secret of its forward_to endpoints; null without forward_to. */
-  signing_secret: z.string().regex(/^whsec_/).nullable(),
+  signing_secret: z
+    .string()
+    .regex(/^whsec_/)
+    .nullable(),
   created_at: timestampSchema,
 });
 

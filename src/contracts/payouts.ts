@@ -19,7 +19,8 @@ export type { PayoutResource };
 export const payoutAnswer = withRequestIdSchema(payoutSchema);
 
 /** The refusal of a card number where a destination token belongs. */
-export const CARD_NUMBER_TOKEN = "destination_token must be a destination token (e.g. tok_card_visa), never a card number: card numbers are not accepted by this API.";
+export const CARD_NUMBER_TOKEN =
+  "destination_token must be a destination token (e.g. tok_card_visa), never a card number: card numbers are not accepted by this API.";
 /** The refusal of a token that is not a test destination. */
 export const unknownToken = (token: string | undefined, destinations: readonly TestDestination[]) =>
   `Unknown destination_token${token === undefined ? "" : ` "${token}"`}. Use a test token: ${destinations.map((d) => d.token).join(", ")}.`;
@@ -31,7 +32,8 @@ export const unknownToken = (token: string | undefined, destinations: readonly T
 export function destinationTokenSchema(destinations: readonly TestDestination[]) {
   const wrongType = need("destination_token", "a destination token such as tok_card_visa");
   return z.enum(destinations.map((d) => d.token) as [string, ...string[]], {
-    error: (issue) => (typeof issue.input !== "string" ? wrongType(issue) : holdsCardNumber(issue.input) ? CARD_NUMBER_TOKEN : unknownToken(issue.input, destinations)),
+    error: (issue) =>
+      typeof issue.input !== "string" ? wrongType(issue) : holdsCardNumber(issue.input) ? CARD_NUMBER_TOKEN : unknownToken(issue.input, destinations),
   });
 }
 

@@ -48,10 +48,18 @@ const typesQuery = z
     }
     return types;
   })
-  .meta({ type: "string", pattern: `^(${typeAlternatives})(,(${typeAlternatives}))*$`, description: "One event type, or a comma-separated list of them (any one matches)." });
+  .meta({
+    type: "string",
+    pattern: `^(${typeAlternatives})(,(${typeAlternatives}))*$`,
+    description: "One event type, or a comma-separated list of them (any one matches).",
+  });
 
 const nonEmpty = (name: string, description: string) =>
-  z.string().min(1, { error: `${name} must not be empty: leave it out to match any.` }).optional().meta({ description });
+  z
+    .string()
+    .min(1, { error: `${name} must not be empty: leave it out to match any.` })
+    .optional()
+    .meta({ description });
 
 export const eventsWaitQuery = z.strictObject({
   type: typesQuery,
@@ -64,8 +72,15 @@ export const webhooksWaitQuery = eventsWaitQuery.extend({
   status: oneOfQuery("status", ["succeeded", "failed", "attempted"] as const).meta({
     description: "succeeded (the default without attempt or chaos): a 2xx was recorded; failed: given up; attempted: any attempt has ended.",
   }),
-  attempt: integerQuery("attempt", { min: 1, max: MAX_ATTEMPTS }, undefined, "The delivery's attempt with this number (1 the first, 2 the first retry…) has ended, whatever it got; chaos duplicates are not counted."),
-  chaos: oneOfQuery("chaos", chaosMarkSchema.options).meta({ description: "An attempt that webhook chaos made (duplicate) or marked (reordered, delayed) has ended." }),
+  attempt: integerQuery(
+    "attempt",
+    { min: 1, max: MAX_ATTEMPTS },
+    undefined,
+    "The delivery's attempt with this number (1 the first, 2 the first retry…) has ended, whatever it got; chaos duplicates are not counted.",
+  ),
+  chaos: oneOfQuery("chaos", chaosMarkSchema.options).meta({
+    description: "An attempt that webhook chaos made (duplicate) or marked (reordered, delayed) has ended.",
+  }),
 });
 
 /** What a webhooks wait answers. */
@@ -106,4 +121,3 @@ export const EXAMPLE_DELIVERY = {
     { attempted_at: "2025-01-01T12:00:30.122Z", status_code: 200, error: null, duration_ms: 2, response_body: "", chaos: null },
   ],
 } as const;
-

@@ -53,7 +53,7 @@ export const createEndpointInput = z.strictObject({
     .array(z.enum(["*", ...EVENT_TYPES], { error: ENABLED_EVENTS_RULE }), {
       error: need("enabled_events", `a list of event types (${EVENT_TYPES.join(", ")}) or ["*"]`),
     })
-    .min(1, { error: "enabled_events must list at least one event type, or \"*\"." })
+    .min(1, { error: 'enabled_events must list at least one event type, or "*".' })
     .optional(),
   chaos: chaosSchema("chaos").nullable().optional(),
 });

@@ -94,7 +94,7 @@ function kindOf(cp: number, countStars: boolean): number {
 
 function unitsOf(text: string): Unit[] {
   const units: Unit[] = [];
-  for (let i = 0; i < text.length; ) {
+  for (let i = 0; i < text.length;) {
     const cp = text.codePointAt(i)!;
     const width = cp > 0xffff ? 2 : 1;
     units.push({ cp, start: i, end: i + width });
@@ -135,7 +135,7 @@ function utf8Length(lead: number): number {
  */
 function percentDecoded(units: readonly Unit[]): Unit[] | undefined {
   let out: Unit[] | undefined;
-  for (let i = 0; i < units.length; ) {
+  for (let i = 0; i < units.length;) {
     const lead = percentByte(units, i);
     if (lead < 0) {
       out?.push(units[i]!);
@@ -259,8 +259,7 @@ export function digitRuns(text: string, options: { min?: number; countStars?: bo
   const ascii = longestAsciiRun(text, countStars);
   if (ascii >= 0 && ascii < min) return [];
   const ids = idSpans(text);
-  const insideId = (digits: readonly Spot[]) =>
-    digits.length > 0 && ids.some((id) => id.start <= digits[0]!.start && digits.at(-1)!.end <= id.end);
+  const insideId = (digits: readonly Spot[]) => digits.length > 0 && ids.some((id) => id.start <= digits[0]!.start && digits.at(-1)!.end <= id.end);
   const runs: DigitRun[] = [];
   let run: DigitRun = { digits: [], stars: 0 };
   let gap = 0;

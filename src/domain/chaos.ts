@@ -89,19 +89,29 @@ export function chaosSchema(label?: string) {
   const name = (field: string) => (label === undefined ? "" : `${[label, field].filter(Boolean).join(".")} `);
   const say = (field: string, what: string) => (issue: { input?: unknown }) =>
     `${name(field)}must be ${what}${issue.input === undefined ? "" : ` (got ${describe(issue.input)})`}.`;
-  const probability = (field: string) => z.number({ error: say(field, PROBABILITY) }).min(0, { error: say(field, PROBABILITY) }).max(1, { error: say(field, PROBABILITY) });
-  const delayBound = z.int({ error: say("delay_ms", DELAY_RULE) }).min(0, { error: say("delay_ms", DELAY_RULE) }).max(DELAY_MAX_MS, { error: say("delay_ms", DELAY_RULE) });
+  const probability = (field: string) =>
+    z
+      .number({ error: say(field, PROBABILITY) })
+      .min(0, { error: say(field, PROBABILITY) })
+      .max(1, { error: say(field, PROBABILITY) });
+  const delayBound = z
+    .int({ error: say("delay_ms", DELAY_RULE) })
+    .min(0, { error: say("delay_ms", DELAY_RULE) })
+    .max(DELAY_MAX_MS, { error: say("delay_ms", DELAY_RULE) });
   return z
-    .strictObject({
-      duplicate: probability("duplicate").default(0),
-      reorder: probability("reorder").default(0),
-      delay_ms: z
-        .tuple([delayBound, delayBound], { error: say("delay_ms", DELAY_RULE) })
-        .refine(([min, max]) => min <= max, { error: say("delay_ms", DELAY_RULE) })
-        .meta({ description: `[min, max] in ms of clock time, min not above max.` })
-        .default([0, 0]),
-      seed: z.int({ error: say("seed", "an integer") }).default(0),
-    }, { error: say("", "an object such as {\"duplicate\": 0.2, \"reorder\": 0.2, \"delay_ms\": [0, 3000], \"seed\": 42}, or null") })
+    .strictObject(
+      {
+        duplicate: probability("duplicate").default(0),
+        reorder: probability("reorder").default(0),
+        delay_ms: z
+          .tuple([delayBound, delayBound], { error: say("delay_ms", DELAY_RULE) })
+          .refine(([min, max]) => min <= max, { error: say("delay_ms", DELAY_RULE) })
+          .meta({ description: `[min, max] in ms of clock time, min not above max.` })
+          .default([0, 0]),
+        seed: z.int({ error: say("seed", "an integer") }).default(0),
+      },
+      { error: say("", 'an object such as {"duplicate": 0.2, "reorder": 0.2, "delay_ms": [0, 3000], "seed": 42}, or null') },
+    )
     .transform((chaos): Chaos => ({ ...chaos, delay_ms: [chaos.delay_ms[0], chaos.delay_ms[1]] }));
 }
 
@@ -113,7 +123,11 @@ function describe(input: unknown): string {
 function checkedSpec(value: Record<string, unknown>): { chaos: Chaos } | { problem: string } {
   const result = chaosSchema("").safeParse(value);
   if (result.success) return { chaos: result.data };
-  return { problem: reportedProblem(result.error).message.replace(/^delay_ms/, "delay").replace(/\.$/, "") };
+  return {
+    problem: reportedProblem(result.error)
+      .message.replace(/^delay_ms/, "delay")
+      .replace(/\.$/, ""),
+  };
 }
 
 export const CHAOS_SPEC_EXAMPLE = "duplicate=0.2,reorder=0.2,delay=0-3000,seed=42";

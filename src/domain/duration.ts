@@ -74,7 +74,12 @@ export function formatSeconds(seconds: number): string {
   if (seconds === 0) return "0s";
   const parts: string[] = [];
   let rest = Math.floor(seconds);
-  for (const [unit, size] of [["d", 86_400], ["h", 3_600], ["m", 60], ["s", 1]] as const) {
+  for (const [unit, size] of [
+    ["d", 86_400],
+    ["h", 3_600],
+    ["m", 60],
+    ["s", 1],
+  ] as const) {
     const count = Math.floor(rest / size);
     if (count > 0) parts.push(`${count}${unit}`);
     rest -= count * size;

@@ -39,7 +39,11 @@ export function isFaultablePath(path: string): boolean {
 /** An integer field from 1 to `max`, every refusal saying `rule`. */
 function integerFrom1(field: string, max: number, rule: string) {
   const wrong = { error: `${field} must be ${rule}.` };
-  return z.number({ error: need(field, rule) }).int(wrong).min(1, wrong).max(max, wrong);
+  return z
+    .number({ error: need(field, rule) })
+    .int(wrong)
+    .min(1, wrong)
+    .max(max, wrong);
 }
 
 /**
@@ -68,7 +72,10 @@ export const faultRuleSchema = z
               error: "match.path may not name /v1/sandbox/…: the sandbox controls are never faulted.",
             })
             // For the OpenAPI document: the shape and the sandbox refusal as one pattern; the card-number rule in words.
-            .meta({ pattern: `^(?!/v1/sandbox(?:/|$))${PATH_PATTERN.source.slice(1)}`, description: "A path pattern; it holds no card number (write * for such a segment)." })
+            .meta({
+              pattern: `^(?!/v1/sandbox(?:/|$))${PATH_PATTERN.source.slice(1)}`,
+              description: "A path pattern; it holds no card number (write * for such a segment).",
+            })
             .optional(),
         },
         { error: need("match", 'an object with "method" and/or "path"') },
@@ -81,7 +88,10 @@ export const faultRuleSchema = z
       .max(1, { error: "probability must be a number from 0 to 1." })
       .optional(),
     latency_ms: integerFrom1("latency_ms", MAX_FAULT_LATENCY_MS, LATENCY_RULE).optional(),
-    seed: z.number({ error: need("seed", "an integer") }).int({ error: "seed must be an integer." }).optional(),
+    seed: z
+      .number({ error: need("seed", "an integer") })
+      .int({ error: "seed must be an integer." })
+      .optional(),
   })
   // What the refinement below checks, for the OpenAPI document.
   .meta({

@@ -39,7 +39,10 @@ function starred(text: string, spots: readonly Spot[]): string {
 export function maskText(text: string): string {
   const runs = digitRuns(text);
   if (runs.length === 0) return text;
-  return starred(text, runs.flatMap((run) => run.digits.slice(0, -KEPT_DIGITS)));
+  return starred(
+    text,
+    runs.flatMap((run) => run.digits.slice(0, -KEPT_DIGITS)),
+  );
 }
 
 /**

@@ -3,7 +3,10 @@
 export const MAX_AMOUNT = 999_999_999_999;
 
 /** The upper-case ISO 4217 codes this runtime knows (its ICU data), in order: every one paysim accepts. */
-export const CURRENCY_CODES: readonly [string, ...string[]] = Intl.supportedValuesOf("currency").filter((code) => /^[A-Z]{3}$/.test(code)) as [string, ...string[]];
+export const CURRENCY_CODES: readonly [string, ...string[]] = Intl.supportedValuesOf("currency").filter((code) => /^[A-Z]{3}$/.test(code)) as [
+  string,
+  ...string[],
+];
 
 const CURRENCIES: ReadonlySet<string> = new Set(CURRENCY_CODES);
 

@@ -6,11 +6,7 @@ export type PaymentIntentState = (typeof PAYMENT_INTENT_STATES)[number];
 export type PaymentIntentTrigger = "authorize" | "fail" | "capture" | "cancel";
 
 export type PaymentIntentEventType =
-  | "payment_intent.created"
-  | "payment_intent.authorized"
-  | "payment_intent.captured"
-  | "payment_intent.canceled"
-  | "payment_intent.failed";
+  "payment_intent.created" | "payment_intent.authorized" | "payment_intent.captured" | "payment_intent.canceled" | "payment_intent.failed";
 
 interface Transition {
   from: PaymentIntentState;
@@ -50,10 +46,7 @@ export const PAST: Record<PaymentIntentTrigger, PaymentIntentState> = {
  * @example
  * transitionPaymentIntent("authorized", "capture") // { to: "captured", event: "payment_intent.captured" }
  */
-export function transitionPaymentIntent(
-  from: PaymentIntentState,
-  trigger: PaymentIntentTrigger,
-): { to: PaymentIntentState; event: PaymentIntentEventType } {
+export function transitionPaymentIntent(from: PaymentIntentState, trigger: PaymentIntentTrigger): { to: PaymentIntentState; event: PaymentIntentEventType } {
   const row = PAYMENT_INTENT_TRANSITIONS.find((t) => t.from === from && t.trigger === trigger);
   if (!row) {
     throw new ApiError(

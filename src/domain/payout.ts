@@ -1,14 +1,6 @@
 import { ApiError } from "./errors.js";
 
-export const PAYOUT_STATUSES = [
-  "pending",
-  "processing",
-  "succeeded",
-  "failed",
-  "returned",
-  "reversed",
-  "partially_reversed",
-] as const;
+export const PAYOUT_STATUSES = ["pending", "processing", "succeeded", "failed", "returned", "reversed", "partially_reversed"] as const;
 export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
 
 export const DESTINATION_TYPES = ["card", "account", "wallet"] as const;
@@ -54,7 +46,7 @@ export function transitionPayout(from: PayoutStatus, to: PayoutStatus): PayoutEv
 export function statusEffects(to: PayoutStatus, amount: number, partialAmount: number | undefined) {
   return {
     failure_reason: to === "failed" ? "destination_rejected" : to === "returned" ? "returned_by_bank" : null,
-    amount_reversed: to === "reversed" ? amount : to === "partially_reversed" ? partialAmount ?? 0 : 0,
+    amount_reversed: to === "reversed" ? amount : to === "partially_reversed" ? (partialAmount ?? 0) : 0,
   };
 }
 

@@ -147,7 +147,8 @@ export function gradeCase(expected: ExpectedClass, answers: readonly Answer[], t
   const failed = answers.map((answer) => failure(expected, answer, timeoutMs)).find((reason) => reason !== null);
   if (failed) return { verdict: "FAIL", got, durationMs, reason: failed };
   const warnMs = warnAfterMs(timeoutMs);
-  if (durationMs >= warnMs) return { verdict: "warn", got, durationMs, reason: `took ${durationMs} ms; answer within ${warnMs} ms, the limit is ${timeoutMs} ms` };
+  if (durationMs >= warnMs)
+    return { verdict: "warn", got, durationMs, reason: `took ${durationMs} ms; answer within ${warnMs} ms, the limit is ${timeoutMs} ms` };
   return { verdict: "pass", got, durationMs, reason: null };
 }
 
@@ -196,7 +197,10 @@ export function summarize(verdicts: readonly Verdict[]): Summary {
  * parseOnly("vaild")           // { problem: 'unknown case "vaild"; the cases are valid, duplicate, …' }
  */
 export function parseOnly(text: string): { cases: ReceiverCase[] } | { problem: string } {
-  const names = text.split(",").map((name) => name.trim()).filter((name) => name !== "");
+  const names = text
+    .split(",")
+    .map((name) => name.trim())
+    .filter((name) => name !== "");
   const unknown = names.filter((name) => !(RECEIVER_CASES as readonly string[]).includes(name));
   if (names.length === 0 || unknown.length > 0) {
     const what = names.length === 0 ? "names no case" : `has an unknown case ${unknown.map((name) => JSON.stringify(name)).join(", ")}`;

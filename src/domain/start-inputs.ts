@@ -36,7 +36,13 @@ export function companyFieldSchemas(label?: boolean) {
     // Masked as any text paysim takes in: a name is stored and shown. Keys and secrets are not
     // text but credentials, compared as given (and never stored in clear or shown).
     // The pattern tells the OpenAPI document what the trim and the minimum say together: not blank.
-    name: z.string({ error: say("name", NAME_RULE) }).trim().min(1, { error: say("name", NAME_RULE) }).max(200).meta({ pattern: "\\S" }).transform(maskText),
+    name: z
+      .string({ error: say("name", NAME_RULE) })
+      .trim()
+      .min(1, { error: say("name", NAME_RULE) })
+      .max(200)
+      .meta({ pattern: "\\S" })
+      .transform(maskText),
     currency: z.enum(CURRENCY_CODES, { error: say("currency", CURRENCY_RULE) }),
   };
 }

@@ -95,9 +95,7 @@ export const currencySchema = z
   .enum(CURRENCY_CODES, { error: needChoice("currency", CURRENCY_RULE) })
   .meta({ description: "An ISO 4217 currency code such as EUR." });
 
-export const descriptionSchema = z
-  .string({ error: need("description", "a string") })
-  .max(1000, { error: "description must be at most 1000 characters." });
+export const descriptionSchema = z.string({ error: need("description", "a string") }).max(1000, { error: "description must be at most 1000 characters." });
 
 /** Where something sits in a parsed JSON value (`path`), and whether it is a field name rather than a string value. */
 export interface JsonSpot {

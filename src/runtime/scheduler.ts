@@ -6,7 +6,17 @@ import type { Clock } from "./clock.js";
 import { createCommitGate } from "./commit-gate.js";
 import { createDueTimer } from "./due-timer.js";
 import { createFairQueues, type Slot } from "./fair-queues.js";
-import { jobFromRow, rowFromJob, type AsyncJobHandler, type ConcurrencyLimit, type Job, type NewJob, type SyncJobHandler, type TrackedJob, type TransactionPort } from "./job.js";
+import {
+  jobFromRow,
+  rowFromJob,
+  type AsyncJobHandler,
+  type ConcurrencyLimit,
+  type Job,
+  type NewJob,
+  type SyncJobHandler,
+  type TrackedJob,
+  type TransactionPort,
+} from "./job.js";
 import { createJobCursor } from "./job-cursor.js";
 import { createSyncJobs } from "./sync-jobs.js";
 import type { Timers } from "./timers.js";

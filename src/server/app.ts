@@ -73,11 +73,9 @@ export function createApp(deps: AppDeps): PaysimApp {
   const notFound = (c: Context<AppEnv>) => {
     const methods = allowedMethods(c.req.path);
     if (methods.length > 0 && !methods.includes(c.req.method)) {
-      return errorResponse(
-        requestIdOf(c),
-        new ApiError("method_not_allowed", `${c.req.method} is not allowed on ${c.req.path}; use ${methods.join(", ")}.`),
-        { Allow: methods.join(", ") },
-      );
+      return errorResponse(requestIdOf(c), new ApiError("method_not_allowed", `${c.req.method} is not allowed on ${c.req.path}; use ${methods.join(", ")}.`), {
+        Allow: methods.join(", "),
+      });
     }
     return errorResponse(requestIdOf(c), new ApiError("not_found", `No route ${c.req.method} ${c.req.path}. The /v1 endpoints are listed in docs/api.md.`));
   };

@@ -83,8 +83,5 @@ export function errorResponse(requestId: string, error: ApiError, headers: Recor
 export function thrownResponse(requestId: string, error: unknown, report: (requestId: string, error: unknown) => void): Response {
   if (error instanceof ApiError) return errorResponse(requestId, error);
   report(requestId, error);
-  return errorResponse(
-    requestId,
-    new ApiError("internal_error", `Something went wrong inside paysim; the log has details under request ${requestId}.`),
-  );
+  return errorResponse(requestId, new ApiError("internal_error", `Something went wrong inside paysim; the log has details under request ${requestId}.`));
 }

@@ -23,7 +23,12 @@ export function singleQuery(c: Context): Record<string, string> {
  * A list's page from its validated query (contracts/common.ts `listQuerySchema`): `starting_after`
  * must name an object of this list (`seqOf` finds its place), else 400.
  */
-export function pageQuery(query: ListQueryInput, filterName: string, companyId: string, seqOf: (companyId: string, id: string) => number | undefined): PageQuery {
+export function pageQuery(
+  query: ListQueryInput,
+  filterName: string,
+  companyId: string,
+  seqOf: (companyId: string, id: string) => number | undefined,
+): PageQuery {
   let beforeSeq: number | undefined;
   if (query.starting_after !== undefined) {
     beforeSeq = seqOf(companyId, query.starting_after);

@@ -167,14 +167,7 @@ export function bootstrap(store: Store, clock: Clock, ids: Ids, options: Bootstr
  * one is given; its chaos set to what this start declares, none when it declares none), or a new
  * one, marked as made by --forward-to when `fromForwardTo`.
  */
-function ensureEndpoint(
-  store: Store,
-  ids: Ids,
-  companyId: string,
-  declared: DeclaredEndpoint,
-  now: string,
-  fromForwardTo: boolean,
-): WebhookEndpointRow {
+function ensureEndpoint(store: Store, ids: Ids, companyId: string, declared: DeclaredEndpoint, now: string, fromForwardTo: boolean): WebhookEndpointRow {
   const { url, secret, chaos } = declared;
   const existing = store.webhookEndpoints.byUrl(companyId, url);
   if (existing) {

@@ -150,7 +150,9 @@ function coverageReport(counts: Counts, catalogue: CoverageCatalogue): CoverageR
   };
   const areas = {
     operations: Object.fromEntries(Object.entries(operations).map(([id, { calls }]) => [id, calls])),
-    transitions: Object.fromEntries((["payment_intent", "payout"] as const).flatMap((machine) => Object.entries(transitions[machine]).map(([move, n]) => [`${machine}: ${move}`, n]))),
+    transitions: Object.fromEntries(
+      (["payment_intent", "payout"] as const).flatMap((machine) => Object.entries(transitions[machine]).map(([move, n]) => [`${machine}: ${move}`, n])),
+    ),
     events: tally(catalogue.events, counts.events),
     webhooks: tally(WEBHOOK_OUTCOMES, counts.webhooks),
     errors: tally(catalogue.errors, counts.errors),

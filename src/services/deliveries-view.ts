@@ -33,7 +33,6 @@ export function deliveriesOf(store: Store, eventId: string): DeliveryView[] {
   }));
 }
 
-
 /** The event as `GET /v1/events/:id` shows it, deliveries included. */
 export function eventWithDeliveries(store: Store, event: Pick<StoredEvent, "id" | "body">): EventWithDeliveries {
   return { ...eventResource(event), deliveries: deliveriesOf(store, event.id) };

@@ -64,9 +64,10 @@ export function createIdempotentRunner(store: Store, clock: Clock, unitOfWork: U
   function lookup(request: IdempotentRequest) {
     // A key is the client's free text and may hold anything, even a card number: only its
     // hash is stored (docs/guarantees.md). Masking it instead would merge keys that differ in masked digits.
-    const scope = request.idempotencyKey === undefined
-      ? undefined
-      : { company_id: request.companyId, method: request.method, path: request.path, key: sha256Hex(request.idempotencyKey) };
+    const scope =
+      request.idempotencyKey === undefined
+        ? undefined
+        : { company_id: request.companyId, method: request.method, path: request.path, key: sha256Hex(request.idempotencyKey) };
     const print = scope ? fingerprint(request.body) : "";
     const now = clock.now();
     const stored = scope && storedAnswer(scope, print, now);

@@ -61,7 +61,10 @@ export function createInstanceRegistry({ clock, ids, runIdempotently, start }: I
         request,
         async () => {
           if (start === undefined) {
-            throw new ApiError("nested_instance", "This paysim is an instance another paysim started, and cannot start instances of its own: send this request to the paysim that started it.");
+            throw new ApiError(
+              "nested_instance",
+              "This paysim is an instance another paysim started, and cannot start instances of its own: send this request to the paysim that started it.",
+            );
           }
           if (closed) throw new Error("This paysim is stopping: it starts no more instances.");
           if (live.size + starting.size >= MAX_LIVE_INSTANCES) {

@@ -2,13 +2,7 @@ import type { Bus } from "../bus.js";
 import { unknownPaymentMethod } from "../contracts/payment-intents.js";
 import { ApiError } from "../domain/errors.js";
 import type { Ids } from "../domain/ids.js";
-import {
-  PAST,
-  transitionPaymentIntent,
-  type CaptureMethod,
-  type PaymentIntentState,
-  type PaymentIntentTrigger,
-} from "../domain/payment-intent.js";
+import { PAST, transitionPaymentIntent, type CaptureMethod, type PaymentIntentState, type PaymentIntentTrigger } from "../domain/payment-intent.js";
 import { outcomeForPaymentMethod, type TestCard } from "../domain/test-cards.js";
 import type { Clock } from "../runtime/clock.js";
 import type { Store } from "../store/index.js";
@@ -73,7 +67,10 @@ export function createPaymentIntentService({ store, clock, testCards, baseUrl, i
       const row = store.paymentIntents.insert({
         id: ids.newId("pi"),
         company_id: company.id,
-        reference: uniqueReference(() => ids.newReference("PAY", clock.now()), (ref) => store.paymentIntents.referenceTaken(company.id, ref)),
+        reference: uniqueReference(
+          () => ids.newReference("PAY", clock.now()),
+          (ref) => store.paymentIntents.referenceTaken(company.id, ref),
+        ),
         amount: input.amount,
         currency: input.currency ?? company.currency,
         description: input.description ?? null,

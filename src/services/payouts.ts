@@ -72,10 +72,7 @@ export function createPayoutService(deps: {
     const from = row.status as PayoutStatus;
     const event = moves.checked(row.company_id, from, to, () => transitionPayout(from, to));
     checkMoveAmount(to, row.amount, amount);
-    const updated = store.payouts.update(
-      { ...row, status: to, ...statusEffects(to, row.amount, amount), updated_at: clock.nowIso() },
-      row.status,
-    );
+    const updated = store.payouts.update({ ...row, status: to, ...statusEffects(to, row.amount, amount), updated_at: clock.nowIso() }, row.status);
     moves.made(work, row.company_id, from, to);
     work.recordEvent({ companyId: row.company_id, type: event, objectId: row.id, data: toPayoutResource(updated) });
     return updated;
@@ -96,7 +93,10 @@ export function createPayoutService(deps: {
       const row = store.payouts.insert({
         id: ids.newId("po"),
         company_id: company.id,
-        reference: uniqueReference(() => ids.newReference("POUT", clock.now()), (ref) => store.payouts.referenceTaken(company.id, ref)),
+        reference: uniqueReference(
+          () => ids.newReference("POUT", clock.now()),
+          (ref) => store.payouts.referenceTaken(company.id, ref),
+        ),
         amount: input.amount,
         currency: input.currency,
         status: "pending",

@@ -9,7 +9,10 @@ export function signaturesSent(store: Store, deliveryIds: readonly string[]): Ma
   const sent = new Map<string, (string | null)[]>();
   const attempts = store.deliveryAttempts.forDeliveries(deliveryIds);
   for (const id of deliveryIds) {
-    sent.set(id, attempts.filter((attempt) => attempt.delivery_id === id).map((attempt) => attempt.service_signature));
+    sent.set(
+      id,
+      attempts.filter((attempt) => attempt.delivery_id === id).map((attempt) => attempt.service_signature),
+    );
   }
   return sent;
 }

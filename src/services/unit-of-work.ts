@@ -117,7 +117,12 @@ export function createUnitOfWork(store: Store, bus: Bus, clock: Clock, ids: Ids)
 
   function run<T>(requestId: string, fn: (work: Work) => T): T {
     if (current) return fn(current.work);
-    return within(requestId, fn, (body) => store.transaction(body), (result, done) => (done(), result));
+    return within(
+      requestId,
+      fn,
+      (body) => store.transaction(body),
+      (result, done) => (done(), result),
+    );
   }
 
   function grouped<T>(requestId: string, fn: (work: Work) => T): Promise<T> {

@@ -15,7 +15,13 @@ import type { OutboxPort } from "./outbox-port.js";
 export function createWebhookEndpointService({ store, ids, clock, outbox }: { store: Store; ids: Ids; clock: Clock; outbox: OutboxPort }) {
   return {
     create(companyId: string, input: CreateEndpointInput): WebhookEndpointResource {
-      const row = insertEndpoint(store, ids, { companyId, url: input.url, enabledEvents: input.enabled_events ?? ["*"], createdAt: clock.nowIso(), chaos: input.chaos });
+      const row = insertEndpoint(store, ids, {
+        companyId,
+        url: input.url,
+        enabledEvents: input.enabled_events ?? ["*"],
+        createdAt: clock.nowIso(),
+        chaos: input.chaos,
+      });
       return toEndpointResource(row);
     },
 

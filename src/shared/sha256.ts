@@ -9,6 +9,4 @@ import * as crypto from "node:crypto";
  * sha256Hex("abc") // "ba7816bf…f20015ad"
  */
 export const sha256Hex: (text: string) => string =
-  typeof crypto.hash === "function"
-    ? (text) => crypto.hash("sha256", text, "hex")
-    : (text) => crypto.createHash("sha256").update(text, "utf8").digest("hex");
+  typeof crypto.hash === "function" ? (text) => crypto.hash("sha256", text, "hex") : (text) => crypto.createHash("sha256").update(text, "utf8").digest("hex");

@@ -93,7 +93,10 @@ function refuseUnlessOwnWritableFile(path: string, stats: Stats): void {
     );
   }
   if (!canAccess(dirname(path), constants.W_OK)) {
-    throw new UnusableDatabaseError(path, `The folder of the database ${path} is not writable; SQLite writes its log beside the database. Choose another --db.`);
+    throw new UnusableDatabaseError(
+      path,
+      `The folder of the database ${path} is not writable; SQLite writes its log beside the database. Choose another --db.`,
+    );
   }
 }
 

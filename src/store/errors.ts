@@ -4,10 +4,7 @@
 /** The database at `path` comes from a newer paysim: its schema version is higher than this one knows. */
 export class NewerDatabaseError extends Error {
   constructor(path: string, found: number, known: number) {
-    super(
-      `The database ${path} has schema version ${found}, newer than this paysim understands (${known}). ` +
-        `Upgrade paysim, or start with another --db.`,
-    );
+    super(`The database ${path} has schema version ${found}, newer than this paysim understands (${known}). ` + `Upgrade paysim, or start with another --db.`);
     this.name = "NewerDatabaseError";
   }
 }
@@ -15,10 +12,7 @@ export class NewerDatabaseError extends Error {
 /** Another process (or another connection in this one) holds the database's lock. */
 export class DatabaseInUseError extends Error {
   constructor(path: string) {
-    super(
-      `The database ${path} is in use by another paysim (another process holds its lock). ` +
-        `Stop that one first, or start with another --db.`,
-    );
+    super(`The database ${path} is in use by another paysim (another process holds its lock). ` + `Stop that one first, or start with another --db.`);
     this.name = "DatabaseInUseError";
   }
 }

@@ -147,7 +147,10 @@ function lockExclusively(db: Db, path: string): void {
     if (typeof code === "string" && (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED"))) throw new DatabaseInUseError(path);
     if (code === "SQLITE_NOTADB") throw notPaysim(path, "is not a SQLite database");
     if (typeof code === "string") {
-      throw new UnusableDatabaseError(path, `The database ${path} cannot be read (${(error as Error).message}); paysim leaves it as it is. Choose another --db.`);
+      throw new UnusableDatabaseError(
+        path,
+        `The database ${path} cannot be read (${(error as Error).message}); paysim leaves it as it is. Choose another --db.`,
+      );
     }
     throw error;
   }

@@ -22,7 +22,10 @@ const SCHEMA_QUERY = "SELECT type, name, tbl_name, sql FROM sqlite_master ORDER 
 export function requireSchemaOf(db: Db, path: string, version: number, migrations: readonly Migration[]): void {
   const steps = migrations.filter((step) => step.version <= version);
   if (steps.at(-1)?.version !== version) {
-    throw new UnusableDatabaseError(path, `The snapshot ${path} has schema version ${version}, which no paysim release made; paysim leaves it as it is. Pass a file written by a paysim snapshot.`);
+    throw new UnusableDatabaseError(
+      path,
+      `The snapshot ${path} has schema version ${version}, which no paysim release made; paysim leaves it as it is. Pass a file written by a paysim snapshot.`,
+    );
   }
   const reference = openDatabase(":memory:", steps);
   let expected: SchemaEntry[];
@@ -95,10 +98,12 @@ const REFUSED_IF_MASKED = new Set(["webhook_endpoints.url", "deliveries.url"]);
  */
 export function maskCardNumbersIn(db: Db, path: string): number {
   let masked = 0;
-  const tables = db.prepare("SELECT name, wr FROM pragma_table_list WHERE schema = 'main' AND type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").all() as { name: string; wr: number }[];
+  const tables = db
+    .prepare("SELECT name, wr FROM pragma_table_list WHERE schema = 'main' AND type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+    .all() as { name: string; wr: number }[];
   db.transaction(() => {
     for (const { name: table, wr: withoutRowid } of tables) {
-      const columns = (db.prepare(`SELECT name, pk FROM pragma_table_info(?) ORDER BY cid`).all(table) as { name: string; pk: number }[]);
+      const columns = db.prepare(`SELECT name, pk FROM pragma_table_info(?) ORDER BY cid`).all(table) as { name: string; pk: number }[];
       const keys = withoutRowid ? columns.filter((column) => column.pk > 0).map((column) => column.name) : ["rowid"];
       const select = db.prepare(`SELECT ${[...keys, ...columns.map((column) => column.name)].map(quoted).join(", ")} FROM ${quoted(table)}`).raw();
       const changes: { column: string; value: string; key: unknown[] }[] = [];
@@ -111,7 +116,11 @@ export function maskCardNumbersIn(db: Db, path: string): number {
           if (typeof value === "string") {
             const clean = COMPUTED_TEXT[place]?.(value, named) ? value : maskStoredText(value);
             if (clean === value) return;
-            if (REFUSED_IF_MASKED.has(place)) throw unmaskable(path, `${place} holds a webhook URL with a card number in it (${clean}), which paysim refuses rather than send deliveries elsewhere`);
+            if (REFUSED_IF_MASKED.has(place))
+              throw unmaskable(
+                path,
+                `${place} holds a webhook URL with a card number in it (${clean}), which paysim refuses rather than send deliveries elsewhere`,
+              );
             changes.push({ column: column.name, value: clean, key });
           } else if (Buffer.isBuffer(value)) {
             throw unmaskable(path, `${place} holds binary data, which paysim never stores`);

@@ -93,11 +93,13 @@ function replaceRefusal(path: string): string | undefined {
   // without closing a descriptor that would drop this process's own locks on it. Only then is it
   // read as plain bytes.
   const walHasWrites = nonEmptyFile(`${path}-wal`);
-  if (lockHeld(path, walHasWrites)) return "it is the database of a running paysim (another connection holds its lock), and replacing it would destroy that paysim's data";
+  if (lockHeld(path, walHasWrites))
+    return "it is the database of a running paysim (another connection holds its lock), and replacing it would destroy that paysim's data";
   if (walHasWrites) return `it is a database that did not stop cleanly (its latest writes are in ${path}-wal), and replacing it would destroy them`;
   const header = readHeader(path);
   if (!isSqlite(header)) return "it is not a paysim snapshot (not a SQLite file), and paysim replaces only an earlier snapshot";
-  if (header.readInt32BE(APPLICATION_ID_OFFSET) !== PAYSIM_APPLICATION_ID) return "it is not a paysim snapshot (a SQLite file without paysim's mark), and paysim replaces only an earlier snapshot";
+  if (header.readInt32BE(APPLICATION_ID_OFFSET) !== PAYSIM_APPLICATION_ID)
+    return "it is not a paysim snapshot (a SQLite file without paysim's mark), and paysim replaces only an earlier snapshot";
   if (header[18] !== 1 || header[19] !== 1) return "it is a paysim database (in WAL mode), not a snapshot, and replacing it would destroy its data";
   return undefined;
 }
@@ -172,14 +174,24 @@ export function readSnapshot(path: string, migrations: readonly Migration[]): Bu
   }
   if (!isSqlite(header)) throw notSnapshot(path, "is not a SQLite database");
   const applicationId = header.readInt32BE(APPLICATION_ID_OFFSET);
-  if (applicationId !== PAYSIM_APPLICATION_ID) throw notSnapshot(path, applicationId === 0 ? "has no paysim mark" : `is the database of another application (application_id 0x${(applicationId >>> 0).toString(16)})`);
+  if (applicationId !== PAYSIM_APPLICATION_ID)
+    throw notSnapshot(
+      path,
+      applicationId === 0 ? "has no paysim mark" : `is the database of another application (application_id 0x${(applicationId >>> 0).toString(16)})`,
+    );
   const version = header.readInt32BE(USER_VERSION_OFFSET);
   const latest = migrations.at(-1)?.version ?? 0;
   if (version > latest) {
-    throw new UnusableDatabaseError(path, `The snapshot ${path} comes from a newer paysim (schema version ${version}; this paysim understands up to ${latest}). Upgrade paysim to import it.`);
+    throw new UnusableDatabaseError(
+      path,
+      `The snapshot ${path} comes from a newer paysim (schema version ${version}; this paysim understands up to ${latest}). Upgrade paysim to import it.`,
+    );
   }
   if (nonEmptyFile(`${path}-wal`)) {
-    throw new UnusableDatabaseError(path, `The file ${path} has writes in ${path}-wal beside it (a database in use, or not closed cleanly), so the file alone is not a snapshot. Stop the paysim using it, or pass a file written by a paysim snapshot.`);
+    throw new UnusableDatabaseError(
+      path,
+      `The file ${path} has writes in ${path}-wal beside it (a database in use, or not closed cleanly), so the file alone is not a snapshot. Stop the paysim using it, or pass a file written by a paysim snapshot.`,
+    );
   }
   let bytes: Buffer;
   try {
@@ -192,7 +204,8 @@ export function readSnapshot(path: string, migrations: readonly Migration[]): Bu
   try {
     db = new Database(bytes);
     // What the header said must be what SQLite reads (the file may have changed since).
-    if (db.pragma("application_id", { simple: true }) !== PAYSIM_APPLICATION_ID || db.pragma("user_version", { simple: true }) !== version) throw notSnapshot(path, "changed while it was read");
+    if (db.pragma("application_id", { simple: true }) !== PAYSIM_APPLICATION_ID || db.pragma("user_version", { simple: true }) !== version)
+      throw notSnapshot(path, "changed while it was read");
     requireSchemaOf(db, path, version, migrations);
     const check = db.pragma("quick_check", { simple: true }) as string;
     if (check !== "ok") throw notSnapshot(path, `is damaged (SQLite's check says: ${check})`);
@@ -203,7 +216,8 @@ export function readSnapshot(path: string, migrations: readonly Migration[]): Bu
   } catch (error) {
     if (error instanceof UnusableDatabaseError) throw error;
     const code = (error as { code?: unknown }).code;
-    if (code === "SQLITE_NOTADB" || (typeof code === "string" && code.startsWith("SQLITE_CORRUPT"))) throw notSnapshot(path, "is not a readable SQLite database");
+    if (code === "SQLITE_NOTADB" || (typeof code === "string" && code.startsWith("SQLITE_CORRUPT")))
+      throw notSnapshot(path, "is not a readable SQLite database");
     throw new UnusableDatabaseError(path, `Cannot read the snapshot ${path}: ${(error as Error).message}.`);
   } finally {
     db?.close();
@@ -211,7 +225,10 @@ export function readSnapshot(path: string, migrations: readonly Migration[]): Bu
 }
 
 function cannotRead(path: string, error: unknown): UnusableDatabaseError {
-  return new UnusableDatabaseError(path, `Cannot read the snapshot ${path}: ${(error as Error).message}. Pass the path of a file written by a paysim snapshot.`);
+  return new UnusableDatabaseError(
+    path,
+    `Cannot read the snapshot ${path}: ${(error as Error).message}. Pass the path of a file written by a paysim snapshot.`,
+  );
 }
 
 function nonEmptyFile(path: string): boolean {
@@ -223,7 +240,10 @@ function nonEmptyFile(path: string): boolean {
 }
 
 function notSnapshot(path: string, what: string): UnusableDatabaseError {
-  return new UnusableDatabaseError(path, `The file ${path} ${what}, so it is not a paysim snapshot; paysim leaves it as it is. Pass a file written by a paysim snapshot.`);
+  return new UnusableDatabaseError(
+    path,
+    `The file ${path} ${what}, so it is not a paysim snapshot; paysim leaves it as it is. Pass a file written by a paysim snapshot.`,
+  );
 }
 
 /** Removes the database file at `path` and the files SQLite keeps beside it. */
@@ -256,7 +276,10 @@ export async function openFromSnapshot(snapshotPath: string, dbPath: string, mig
 /** Refuses any `path` but a missing or empty regular file: what is there would be replaced. */
 function refuseHoldingData(path: string): void {
   if (nonEmptyFile(`${path}-wal`)) {
-    throw new UnusableDatabaseError(path, `The database ${path} already holds data (in ${path}-wal); remove it or choose another --db to import a snapshot into.`);
+    throw new UnusableDatabaseError(
+      path,
+      `The database ${path} already holds data (in ${path}-wal); remove it or choose another --db to import a snapshot into.`,
+    );
   }
   let stats;
   try {

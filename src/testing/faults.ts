@@ -13,7 +13,8 @@ export function companyFaults(faults: FaultRules, companyId: string): PaysimFaul
       try {
         return faults.add(companyId, rule);
       } catch (error) {
-        if (error instanceof ApiError) throw new Error(`faults.add: ${error.message}${error.param === undefined ? "" : ` (field: ${error.param})`}`, { cause: error });
+        if (error instanceof ApiError)
+          throw new Error(`faults.add: ${error.message}${error.param === undefined ? "" : ` (field: ${error.param})`}`, { cause: error });
         throw error;
       }
     },

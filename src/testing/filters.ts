@@ -107,7 +107,9 @@ function problems(issues: readonly z.core.$ZodIssue[], value: unknown, what: str
     } else if (field === "type") {
       sentences.push(typeProblem((value as Record<string, unknown>).type));
     } else {
-      sentences.push(`${String(field)} is ${shown((value as Record<string, unknown>)[field as string])}; it must be ${RULES[field as string] ?? issue.message}.`);
+      sentences.push(
+        `${String(field)} is ${shown((value as Record<string, unknown>)[field as string])}; it must be ${RULES[field as string] ?? issue.message}.`,
+      );
     }
   }
   return [...new Set(sentences)];
@@ -134,7 +136,12 @@ export function eventMatcher(filter: unknown = {}): EventMatcher {
  * the delivery's status) when the filter asks for an `attempt` or a `chaos` mark.
  */
 export function webhookMatcher(filter: unknown = {}): WebhookMatcher {
-  const parsed: WebhookFilter = parse(webhookFilterSchema, filter, "webhooks filter", '{ type: "payment_intent.succeeded", status: "succeeded" }, or {} for every delivery');
+  const parsed: WebhookFilter = parse(
+    webhookFilterSchema,
+    filter,
+    "webhooks filter",
+    '{ type: "payment_intent.succeeded", status: "succeeded" }, or {} for every delivery',
+  );
   const byAttempt = parsed.attempt !== undefined || parsed.chaos !== undefined;
   return {
     types: typesOf(parsed.type),

@@ -167,7 +167,13 @@ export function createWaits({ bus, store, afterSeq }: { bus: Bus; store: Store; 
    * milliseconds pass, when paysim closes, or with the signal's reason when it aborts. Every
    * listener and the timer go when it settles.
    */
-  function wait<T>(what: string, request: WaitRequest, now: () => T | undefined, listen: (settle: (value: T) => void) => () => void, history: () => string): Promise<T> {
+  function wait<T>(
+    what: string,
+    request: WaitRequest,
+    now: () => T | undefined,
+    listen: (settle: (value: T) => void) => () => void,
+    history: () => string,
+  ): Promise<T> {
     const { described, timeoutMs, signal, errors } = request;
     if (closed) return Promise.reject(errors.closed(`paysim is closed: cannot wait for ${what} matching ${described}.`));
     if (signal?.aborted) return Promise.reject(signal.reason as Error);
@@ -261,14 +267,24 @@ export function createWaits({ bus, store, afterSeq }: { bus: Bus; store: Store; 
   }
 
   /** A delivery and its event as the store has them now, if it matches. */
-  function deliveryIfMatching(matcher: WebhookMatcher, deliveryId: string, lookup: DeliveryLookup, facts: (view: DeliveryView) => DeliveryFacts): WebhookWaitRow | undefined {
+  function deliveryIfMatching(
+    matcher: WebhookMatcher,
+    deliveryId: string,
+    lookup: DeliveryLookup,
+    facts: (view: DeliveryView) => DeliveryFacts,
+  ): WebhookWaitRow | undefined {
     const found = lookup(deliveryId);
     const view = found?.views.find((candidate) => candidate.id === deliveryId);
     if (!found || !view || !matchesDelivery(matcher, factsOf(found.event), facts(view))) return undefined;
     return { event: found.event, delivery: view };
   }
 
-  const inProcess = (filter: unknown, options: unknown): WaitRequest => ({ described: describeFilter(filter), timeoutMs: waitTimeout(options), signal: undefined, errors: IN_PROCESS_ERRORS });
+  const inProcess = (filter: unknown, options: unknown): WaitRequest => ({
+    described: describeFilter(filter),
+    timeoutMs: waitTimeout(options),
+    signal: undefined,
+    errors: IN_PROCESS_ERRORS,
+  });
   const asDelivered = ({ event, delivery }: WebhookWaitRow): DeliveredWebhook => ({ event: asEvent(event), delivery: asDelivery(delivery) });
 
   const events: PaysimEvents = {
@@ -324,7 +340,8 @@ export function createWaits({ bus, store, afterSeq }: { bus: Bus; store: Store; 
 /** One line of a timeout's list: the event type, where it went, and how it stands. */
 function describeDelivery(type: string, view: DeliveryView): string {
   const last = view.attempts.filter(ended).at(-1);
-  const outcome = last === undefined ? "no attempt ended yet" : last.status_code !== null ? `last status ${last.status_code}` : `last attempt got no answer (${last.error})`;
+  const outcome =
+    last === undefined ? "no attempt ended yet" : last.status_code !== null ? `last status ${last.status_code}` : `last attempt got no answer (${last.error})`;
   return `  ${type} ${view.url} ${view.status}, ${outcome}`;
 }
 

@@ -21,7 +21,6 @@ export interface BannerFacts {
   keptFromBeforeMarking?: { id: string; url: string }[] | undefined;
 }
 
-
 /**
  * The banner as lines (masked), the same in the plain log and at the top of the live view.
  * Other tools read these lines (`listening on`, `  key       sk_test_…`): keep their shape.

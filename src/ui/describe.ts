@@ -189,6 +189,9 @@ export function deliveryLogText(state: Exclude<DeliveryState, { kind: "sending" 
     case "stopped":
       return { text: `stopped after ${state.attempts} attempts (endpoint deleted)` };
     case "failing":
-      return { text: `${retryLabel(state.attempts)} ${state.nextAttemptMs === null ? "scheduled" : `at ${new Date(state.nextAttemptMs).toISOString()}`}`, tone: "warn" };
+      return {
+        text: `${retryLabel(state.attempts)} ${state.nextAttemptMs === null ? "scheduled" : `at ${new Date(state.nextAttemptMs).toISOString()}`}`,
+        tone: "warn",
+      };
   }
 }

@@ -1,6 +1,19 @@
 import type { Bus, DeliveriesStopped, DeliveryAttempted, EventCreated, RequestLogged, RequestStarted, SandboxReset } from "../bus.js";
 import type { Clock } from "../runtime/clock.js";
-import { applyActions, createLiveModel, deliveryAction, eventAction, requestAction, resetAction, startedAction, stoppedAction, takePrinted, type LiveAction, type LiveModel, type Printed } from "./model.js";
+import {
+  applyActions,
+  createLiveModel,
+  deliveryAction,
+  eventAction,
+  requestAction,
+  resetAction,
+  startedAction,
+  stoppedAction,
+  takePrinted,
+  type LiveAction,
+  type LiveModel,
+  type Printed,
+} from "./model.js";
 
 /** What the live view listens to: the instance's bus, and its clock for the countdowns. */
 export interface LiveSource {

@@ -2,7 +2,6 @@ import type { AttemptResult, DeliveriesStopped, DeliveryAttempted, EventCreated,
 import { maskText } from "../domain/masking.js";
 import { deliveryStateOf, isFinished, type DeliveryState } from "./delivery-state.js";
 
-
 /**
  * The live view's state, kept outside React: pure reducers over what the bus
  * announced, bounded whatever the traffic. Events whose deliveries are all
@@ -142,7 +141,12 @@ export function deliveryAction(update: DeliveryAttempted): LiveAction {
       status: update.status,
       attempts: update.attempts,
       nextAttemptMs: update.nextAttemptMs,
-      last: { statusCode: attempt.statusCode, error: attempt.error === null ? null : maskText(attempt.error), durationMs: attempt.durationMs, chaos: attempt.chaos ?? null },
+      last: {
+        statusCode: attempt.statusCode,
+        error: attempt.error === null ? null : maskText(attempt.error),
+        durationMs: attempt.durationMs,
+        chaos: attempt.chaos ?? null,
+      },
     },
   };
 }
@@ -300,7 +304,14 @@ function printEvent(draft: Draft, event: EventView): void {
 }
 
 function onEvent(draft: Draft, facts: EventFacts): void {
-  const summary: EventSummary = { id: facts.id, requestId: facts.requestId ?? null, type: facts.type, objectId: facts.objectId, companyId: facts.companyId, createdAt: facts.createdAt };
+  const summary: EventSummary = {
+    id: facts.id,
+    requestId: facts.requestId ?? null,
+    type: facts.type,
+    objectId: facts.objectId,
+    companyId: facts.companyId,
+    createdAt: facts.createdAt,
+  };
   remember(draft, summary);
   const view: EventView = {
     ...summary,
@@ -317,7 +328,10 @@ function onDelivery(draft: Draft, facts: DeliveryFacts): void {
     deliveries: [],
   };
   const state = deliveryStateOf(facts);
-  const view: EventView = { ...base, deliveries: upsert(base.deliveries, { deliveryId: facts.deliveryId, endpointId: facts.endpointId, url: facts.url, state }) };
+  const view: EventView = {
+    ...base,
+    deliveries: upsert(base.deliveries, { deliveryId: facts.deliveryId, endpointId: facts.endpointId, url: facts.url, state }),
+  };
   settle(draft, view, existing !== undefined);
 }
 

@@ -20,7 +20,12 @@ import { DELIVERY_JOB, type DeliveryJobPayload } from "./delivery-job.js";
  */
 export function createWebhookChaos({ store, clock, scheduler }: { store: Store; clock: Clock; scheduler: Scheduler<Work> }) {
   const job = (delivery: Pick<DeliveryRow, "id" | "endpoint_id">, dueMs: number, chaos: ChaosMark) =>
-    scheduler.schedule({ kind: DELIVERY_JOB, subjectId: delivery.id, dueMs, payload: { endpoint_id: delivery.endpoint_id, chaos } satisfies DeliveryJobPayload });
+    scheduler.schedule({
+      kind: DELIVERY_JOB,
+      subjectId: delivery.id,
+      dueMs,
+      payload: { endpoint_id: delivery.endpoint_id, chaos } satisfies DeliveryJobPayload,
+    });
 
   /** Holds back every delivery to this endpoint made before this one whose first attempt chaos holds: they go now. */
   function releaseHeldBefore(delivery: DeliveryRow): void {

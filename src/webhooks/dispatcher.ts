@@ -45,7 +45,16 @@ interface Outcome extends Omit<AttemptResult, "chaos"> {
 const markOf = (job: Job): ChaosMark | null => (job.payload as DeliveryJobPayload).chaos ?? null;
 
 /** POSTs the exact stored bytes, signed at the real time of this attempt (the signature is kept, to be shown again). */
-async function send(client: WebhookClient, timers: Timers, url: string, body: string, secret: string, eventId: string, timeoutMs: number, stop: AbortSignal): Promise<Outcome> {
+async function send(
+  client: WebhookClient,
+  timers: Timers,
+  url: string,
+  body: string,
+  secret: string,
+  eventId: string,
+  timeoutMs: number,
+  stop: AbortSignal,
+): Promise<Outcome> {
   const started = timers.now();
   const headers = deliveryHeaders(body, secret, eventId);
   // Rejects only when paysim is stopping: the job then stays for the next start.
@@ -154,7 +163,12 @@ export function createDispatcher(options: { store: Store; clock: Clock; schedule
       const updated: DeliveryRow = { ...current, status, attempt_count: attemptCount, next_attempt_ms: next ?? null, updated_at: clock.nowIso() };
       store.deliveries.update(updated);
       if (next !== undefined) {
-        scheduler.schedule({ kind: DELIVERY_JOB, subjectId: delivery.id, dueMs: next, payload: { endpoint_id: delivery.endpoint_id } satisfies DeliveryJobPayload });
+        scheduler.schedule({
+          kind: DELIVERY_JOB,
+          subjectId: delivery.id,
+          dueMs: next,
+          payload: { endpoint_id: delivery.endpoint_id } satisfies DeliveryJobPayload,
+        });
       }
       chaos.afterAttempt(started, current, succeeded && current.status === "pending");
       announce(updated);
@@ -175,4 +189,3 @@ export function createDispatcher(options: { store: Store; clock: Clock; schedule
     recover: () => firstAttempts.recover(),
   };
 }
-

@@ -13,7 +13,8 @@ export const MAX_ANSWER_HEADER_BYTES = 256 * 1024;
 /** Why a request got no HTTP answer, in words a developer can act on. */
 export function describeFailure(error: unknown, timeoutMs: number): string {
   const err = error as { name?: string; code?: string; connected?: boolean };
-  if (err?.name === "TimeoutError") return err.connected === false ? `timeout: no connection within ${timeoutMs} ms` : `timeout: no response within ${timeoutMs} ms`;
+  if (err?.name === "TimeoutError")
+    return err.connected === false ? `timeout: no connection within ${timeoutMs} ms` : `timeout: no response within ${timeoutMs} ms`;
   const code = err?.code;
   if (code === "ECONNREFUSED") return "connection refused";
   if (code === "ECONNRESET" || code === "EPIPE") return "connection reset";

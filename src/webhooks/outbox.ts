@@ -11,7 +11,6 @@ import { createWebhookChaos } from "./chaos.js";
 import { DELIVERY_JOB } from "./delivery-job.js";
 import { createFirstAttempts } from "./first-attempts.js";
 
-
 /**
  * The outbox: the deliveries to make are written in the same transaction as
  * their event, each with its first attempt going out at once (see first-attempts.ts), unless the

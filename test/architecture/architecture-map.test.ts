@@ -43,6 +43,8 @@ describe("the server's pages", () => {
       .filter((entry) => entry.isFile() && entry.name.endsWith(".tsx"))
       .map((entry) => join(entry.parentPath, entry.name));
     expect(pages.length).toBeGreaterThan(10);
-    expect(pages.filter((path) => !readFileSync(path, "utf8").startsWith("/** @jsxImportSource hono/jsx */\n")).map((path) => relative(ROOT, path))).toEqual([]);
+    expect(pages.filter((path) => !readFileSync(path, "utf8").startsWith("/** @jsxImportSource hono/jsx */\n")).map((path) => relative(ROOT, path))).toEqual(
+      [],
+    );
   });
 });

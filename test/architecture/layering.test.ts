@@ -35,25 +35,89 @@ describe("the dependency check (npm run lint:deps)", () => {
   // One tree holds a violation of every rule (each in files of its own) and one chain that goes
   // down the layers as it should: one run of the checker, then a look at what it named.
   const violations: { rule: string; from: string; files: Record<string, string> }[] = [
-    { rule: "no-cycles", from: "src/services/cycle-a.ts", files: { "src/services/cycle-a.ts": importing("./cycle-b.js"), "src/services/cycle-b.ts": importing("./cycle-a.js") } },
+    {
+      rule: "no-cycles",
+      from: "src/services/cycle-a.ts",
+      files: { "src/services/cycle-a.ts": importing("./cycle-b.js"), "src/services/cycle-b.ts": importing("./cycle-a.js") },
+    },
     { rule: "domain-is-pure", from: "src/domain/impure.ts", files: { "src/domain/impure.ts": importing("../store/leaf-1.js"), "src/store/leaf-1.ts": leaf } },
-    { rule: "store-only-domain", from: "src/store/upward.ts", files: { "src/store/upward.ts": importing("../runtime/leaf-2.js"), "src/runtime/leaf-2.ts": leaf } },
-    { rule: "runtime-is-low", from: "src/runtime/upward.ts", files: { "src/runtime/upward.ts": importing("../services/leaf-3.js"), "src/services/leaf-3.ts": leaf } },
+    {
+      rule: "store-only-domain",
+      from: "src/store/upward.ts",
+      files: { "src/store/upward.ts": importing("../runtime/leaf-2.js"), "src/runtime/leaf-2.ts": leaf },
+    },
+    {
+      rule: "runtime-is-low",
+      from: "src/runtime/upward.ts",
+      files: { "src/runtime/upward.ts": importing("../services/leaf-3.js"), "src/services/leaf-3.ts": leaf },
+    },
     { rule: "bus-owns-its-payloads", from: "src/bus.ts", files: { "src/bus.ts": importing("./store/leaf-4.js"), "src/store/leaf-4.ts": leaf } },
-    { rule: "services-below-adapters", from: "src/services/upward.ts", files: { "src/services/upward.ts": importing("../webhooks/leaf-5.js"), "src/webhooks/leaf-5.ts": leaf } },
-    { rule: "adapters-below-wiring", from: "src/server/upward.ts", files: { "src/server/upward.ts": importing("../cli/leaf-6.js"), "src/cli/leaf-6.ts": leaf } },
-    { rule: "adapters-meet-in-services", from: "src/server/sideways.ts", files: { "src/server/sideways.ts": importing("../webhooks/leaf-11.js"), "src/webhooks/leaf-11.ts": leaf } },
-    { rule: "cli-through-its-client", from: "src/cli/inside.ts", files: { "src/cli/inside.ts": importing("../services/leaf-12.js"), "src/services/leaf-12.ts": leaf } },
-    { rule: "cli-through-its-client", from: "src/fixtures/inside.ts", files: { "src/fixtures/inside.ts": importing("../runtime/leaf-13.js"), "src/runtime/leaf-13.ts": leaf } },
-    { rule: "services-take-their-config", from: "src/services/configured.ts", files: { "src/services/configured.ts": importing("../config.js"), "src/config.ts": leaf } },
-    { rule: "routes-stand-alone", from: "src/server/routes/one.ts", files: { "src/server/routes/one.ts": importing("./two.js"), "src/server/routes/two.ts": leaf } },
+    {
+      rule: "services-below-adapters",
+      from: "src/services/upward.ts",
+      files: { "src/services/upward.ts": importing("../webhooks/leaf-5.js"), "src/webhooks/leaf-5.ts": leaf },
+    },
+    {
+      rule: "adapters-below-wiring",
+      from: "src/server/upward.ts",
+      files: { "src/server/upward.ts": importing("../cli/leaf-6.js"), "src/cli/leaf-6.ts": leaf },
+    },
+    {
+      rule: "adapters-meet-in-services",
+      from: "src/server/sideways.ts",
+      files: { "src/server/sideways.ts": importing("../webhooks/leaf-11.js"), "src/webhooks/leaf-11.ts": leaf },
+    },
+    {
+      rule: "cli-through-its-client",
+      from: "src/cli/inside.ts",
+      files: { "src/cli/inside.ts": importing("../services/leaf-12.js"), "src/services/leaf-12.ts": leaf },
+    },
+    {
+      rule: "cli-through-its-client",
+      from: "src/fixtures/inside.ts",
+      files: { "src/fixtures/inside.ts": importing("../runtime/leaf-13.js"), "src/runtime/leaf-13.ts": leaf },
+    },
+    {
+      rule: "services-take-their-config",
+      from: "src/services/configured.ts",
+      files: { "src/services/configured.ts": importing("../config.js"), "src/config.ts": leaf },
+    },
+    {
+      rule: "routes-stand-alone",
+      from: "src/server/routes/one.ts",
+      files: { "src/server/routes/one.ts": importing("./two.js"), "src/server/routes/two.ts": leaf },
+    },
     { rule: "ui-reads-the-bus", from: "src/ui/upward.ts", files: { "src/ui/upward.ts": importing("../store/leaf-7.js"), "src/store/leaf-7.ts": leaf } },
-    { rule: "test-helpers-read-below", from: "src/testing/upward.ts", files: { "src/testing/upward.ts": importing("../server/leaf-9.js"), "src/server/leaf-9.ts": leaf } },
-    { rule: "dashboard-pages-stand-alone", from: "src/server/dashboard/pages/one.tsx", files: { "src/server/dashboard/pages/one.tsx": importing("./two.js"), "src/server/dashboard/pages/two.tsx": leaf } },
-    { rule: "dashboard-pages-stand-alone", from: "src/server/dashboard/pages/three.tsx", files: { "src/server/dashboard/pages/three.tsx": importing("../../routes/leaf-10.js"), "src/server/routes/leaf-10.ts": leaf } },
-    { rule: "cli-types-from-contracts", from: "src/cli/schema-value.ts", files: { "src/cli/schema-value.ts": importing("../contracts/leaf-12.js"), "src/contracts/leaf-12.ts": leaf } },
-    { rule: "contracts-are-schemas", from: "src/contracts/upward.ts", files: { "src/contracts/upward.ts": importing("../services/leaf-11.js"), "src/services/leaf-11.ts": leaf } },
-    { rule: "shared-imports-nothing", from: "src/shared/upward.ts", files: { "src/shared/upward.ts": importing("../domain/leaf-8.js"), "src/domain/leaf-8.ts": leaf } },
+    {
+      rule: "test-helpers-read-below",
+      from: "src/testing/upward.ts",
+      files: { "src/testing/upward.ts": importing("../server/leaf-9.js"), "src/server/leaf-9.ts": leaf },
+    },
+    {
+      rule: "dashboard-pages-stand-alone",
+      from: "src/server/dashboard/pages/one.tsx",
+      files: { "src/server/dashboard/pages/one.tsx": importing("./two.js"), "src/server/dashboard/pages/two.tsx": leaf },
+    },
+    {
+      rule: "dashboard-pages-stand-alone",
+      from: "src/server/dashboard/pages/three.tsx",
+      files: { "src/server/dashboard/pages/three.tsx": importing("../../routes/leaf-10.js"), "src/server/routes/leaf-10.ts": leaf },
+    },
+    {
+      rule: "cli-types-from-contracts",
+      from: "src/cli/schema-value.ts",
+      files: { "src/cli/schema-value.ts": importing("../contracts/leaf-12.js"), "src/contracts/leaf-12.ts": leaf },
+    },
+    {
+      rule: "contracts-are-schemas",
+      from: "src/contracts/upward.ts",
+      files: { "src/contracts/upward.ts": importing("../services/leaf-11.js"), "src/services/leaf-11.ts": leaf },
+    },
+    {
+      rule: "shared-imports-nothing",
+      from: "src/shared/upward.ts",
+      files: { "src/shared/upward.ts": importing("../domain/leaf-8.js"), "src/domain/leaf-8.ts": leaf },
+    },
   ];
   const downward = {
     "src/cli/down.ts": importing("../domain/down.js"),

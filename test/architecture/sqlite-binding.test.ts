@@ -19,7 +19,9 @@ describe("the SQLite binding", () => {
     const loaders = ["src", "test", "bench", "scripts", "bin"].flatMap(sources).filter((path) => {
       if (path === DRIVER) return false;
       const text = readFileSync(join(ROOT, path), "utf8");
-      return /^import (?!type )[^;]*from "better-sqlite3(-v12)?"/m.test(text) || /require\(["']better-sqlite3(-v12)?["']\)|import\(["']better-sqlite3/.test(text);
+      return (
+        /^import (?!type )[^;]*from "better-sqlite3(-v12)?"/m.test(text) || /require\(["']better-sqlite3(-v12)?["']\)|import\(["']better-sqlite3/.test(text)
+      );
     });
     expect(loaders).toEqual([]);
   });

@@ -27,7 +27,15 @@ describe.skipIf(!hasChromium)("the checkout page in headless Chromium, with Java
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       headless: true,
-      args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
     });
     defer(() => browser.close(), thisSuite);
     // The page must work with plain form posts: JavaScript is off for every test.

@@ -38,7 +38,15 @@ describe.skipIf(!hasChromium)("the dashboard in headless Chromium", () => {
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       headless: true,
-      args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
     });
     defer(() => browser.close(), thisSuite);
     mkdirSync(SCREENSHOTS, { recursive: true });
@@ -141,7 +149,15 @@ describe.skipIf(!hasChromium)("the dashboard in headless Chromium", () => {
       const scope = new URL(page.url()).pathname.split("/")[2]!;
       const wrongScope = `${scope.slice(0, -1)}${scope.endsWith("A") ? "B" : "A"}`;
       // The other server's page asks its own origin for the dashboard's paths, with credentials, as the attack does.
-      const paths = ["/dashboard", "/dashboard/", "/dashboard/events", "/dashboard/login", `/dashboard/${"A".repeat(22)}/events`, `/dashboard/${wrongScope}/events`, `/dashboard/${wrongScope}/`];
+      const paths = [
+        "/dashboard",
+        "/dashboard/",
+        "/dashboard/events",
+        "/dashboard/login",
+        `/dashboard/${"A".repeat(22)}/events`,
+        `/dashboard/${wrongScope}/events`,
+        `/dashboard/${wrongScope}/`,
+      ];
       const origin = `http://${host}:${other.port}`;
       await page.goto(`${origin}/attack?paths=${encodeURIComponent(JSON.stringify(paths))}`);
       await page.locator("#done").waitFor({ state: "attached" });
@@ -283,7 +299,10 @@ describe.skipIf(!hasChromium)("the dashboard in headless Chromium", () => {
 
   it("the Instances page lists this company's instances; Open its dashboard leads, through a fresh link, into that instance's own dashboard", async () => {
     const started = [];
-    for (const body of [{ name: "Worker 1", secret_key: "sk_test_worker_1" }, { name: "Worker 2", forward_to: ["http://127.0.0.1:9/hooks"], webhook_secret: "whsec_worker_2" }]) {
+    for (const body of [
+      { name: "Worker 1", secret_key: "sk_test_worker_1" },
+      { name: "Worker 2", forward_to: ["http://127.0.0.1:9/hooks"], webhook_secret: "whsec_worker_2" },
+    ]) {
       const answer = await paysim.api("POST", "/v1/sandbox/instances", { body, idempotencyKey: freshKey() });
       expect(answer.status).toBe(201);
       started.push(answer.body);
@@ -331,7 +350,9 @@ describe.skipIf(!hasChromium)("the dashboard in headless Chromium", () => {
     const failingEvent = (await paysim.api("GET", "/v1/events?type=payout.created&limit=1")).body.data[0].id;
     await paysim.api("POST", `/v1/payment_intents/${intent.id}/authorize`, { body: { payment_method: "pm_card_visa" }, idempotencyKey: freshKey() });
     // An endpoint with chaos, and fault rules for the Faults page: added last, so they touch nothing above.
-    await paysim.api("POST", "/v1/webhook_endpoints", { body: { url: "http://127.0.0.1:9/chaos-drill", chaos: { duplicate: 0.2, reorder: 0.1, delay_ms: [0, 3000], seed: 42 } } });
+    await paysim.api("POST", "/v1/webhook_endpoints", {
+      body: { url: "http://127.0.0.1:9/chaos-drill", chaos: { duplicate: 0.2, reorder: 0.1, delay_ms: [0, 3000], seed: 42 } },
+    });
     defer(() => paysim.api("DELETE", "/v1/sandbox/faults"));
     for (const rule of [
       { fault: "lost_response", match: { method: "POST", path: "/v1/payment_intents/*/capture" } },

@@ -8,7 +8,13 @@ const answers = (statusCode: number, durationMs = 3) => [{ statusCode, error: nu
 const results: CaseResult[] = [
   { case: "valid", sent: "payment_intent.captured, correctly signed", expected: "2xx", answers: answers(200), ...gradeCase("2xx", answers(200), 20_000) },
   { case: "wrong-secret", sent: "signed with another secret", expected: "4xx", answers: answers(200), ...gradeCase("4xx", answers(200), 20_000) },
-  { case: "stale-timestamp", sent: "a correct signature, t 10 minutes old", expected: "4xx", answers: answers(401, 6_000), ...gradeCase("4xx", answers(401, 6_000), 20_000) },
+  {
+    case: "stale-timestamp",
+    sent: "a correct signature, t 10 minutes old",
+    expected: "4xx",
+    answers: answers(401, 6_000),
+    ...gradeCase("4xx", answers(401, 6_000), 20_000),
+  },
 ];
 const summary = summarize(results.map((r) => r.verdict));
 

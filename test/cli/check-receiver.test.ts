@@ -83,13 +83,19 @@ interface JsonCase {
 
 async function checkJson(url: string, ...args: string[]) {
   const run = await runCli(["check-receiver", url, "--secret", SECRET, "--json", ...args]);
-  return { ...run, document: JSON.parse(run.stdout) as { passed: boolean; summary: Record<string, number>; cases: JsonCase[]; timeout_ms: number; warn_after_ms: number } };
+  return {
+    ...run,
+    document: JSON.parse(run.stdout) as { passed: boolean; summary: Record<string, number>; cases: JsonCase[]; timeout_ms: number; warn_after_ms: number },
+  };
 }
 
 /** `paysim check-receiver <args>` on a real pseudo-terminal (util-linux `script`): what it printed, escapes and all. */
 function inTerminal(args: string[], env: Record<string, string | undefined>): Promise<string> {
   const command = `exec "${process.execPath}" "${PAYSIM_BIN}" check-receiver ${args.join(" ")}`;
-  const child = spawn("script", ["-qfec", command, "/dev/null"], { env: cliEnv({ TERM: "xterm-256color", CI: undefined, CONTINUOUS_INTEGRATION: undefined, ...env }), stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn("script", ["-qfec", command, "/dev/null"], {
+    env: cliEnv({ TERM: "xterm-256color", CI: undefined, CONTINUOUS_INTEGRATION: undefined, ...env }),
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   defer(() => {
     if (child.exitCode === null) child.kill("SIGKILL");
   });
@@ -136,7 +142,11 @@ describe("paysim check-receiver", () => {
     { fault: "answers-500-to-a-duplicate", fails: ["duplicate"], reason: /^answered 500, expected 2xx$/ },
     { fault: "answers-a-duplicate-after-the-timeout", fails: ["duplicate"], args: ["--timeout", "1000"], reason: /^timeout: no response within 1000 ms$/ },
     { fault: "refuses-an-older-event", fails: ["out-of-order"], reason: /^answered 409, expected 2xx$/ },
-    { fault: "answers-500-to-a-bad-signature", fails: SIGNATURE_CASES, reason: /^answered 500: a 5xx makes the service retry a delivery that can never verify; answer 4xx$/ },
+    {
+      fault: "answers-500-to-a-bad-signature",
+      fails: SIGNATURE_CASES,
+      reason: /^answered 500: a 5xx makes the service retry a delivery that can never verify; answer 4xx$/,
+    },
   ])("against a receiver that $fault, fails exactly $fails", async ({ fault, fails, args = [], reason }) => {
     const receiver = await useReceiver(merchantReceiver(fault));
     const { code, document } = await checkJson(receiver.url, ...args);
@@ -177,7 +187,12 @@ describe("paysim check-receiver", () => {
       ["out-of-order", "pass", "200, 200"],
     ]);
     const sent = receiver.requests.map((r) => JSON.parse(r.body.toString("utf8")) as { id: string; type: string; data: { id: string } });
-    expect(sent.map((event) => event.type)).toEqual(["payment_intent.captured", "payment_intent.captured", "payment_intent.captured", "payment_intent.authorized"]);
+    expect(sent.map((event) => event.type)).toEqual([
+      "payment_intent.captured",
+      "payment_intent.captured",
+      "payment_intent.captured",
+      "payment_intent.authorized",
+    ]);
     // The duplicate is the same event, byte for byte; out-of-order is another intent's captured, then its authorized.
     expect(receiver.requests[1]!.body.equals(receiver.requests[0]!.body)).toBe(true);
     expect(sent[2]!.data.id).toBe(sent[3]!.data.id);
@@ -235,13 +250,30 @@ describe("paysim check-receiver", () => {
   });
 
   it.each([
-    { name: "no --secret", args: ["URL"], message: /^paysim check-receiver: --secret is required: write --secret <whsec_…>\.\nsee paysim check-receiver --help\n$/ },
-    { name: "a secret that is not whsec_…", args: ["URL", "--secret", "sk_test_123"], message: /--secret must be the endpoint's signing secret, whsec_ followed by its characters/ },
+    {
+      name: "no --secret",
+      args: ["URL"],
+      message: /^paysim check-receiver: --secret is required: write --secret <whsec_…>\.\nsee paysim check-receiver --help\n$/,
+    },
+    {
+      name: "a secret that is not whsec_…",
+      args: ["URL", "--secret", "sk_test_123"],
+      message: /--secret must be the endpoint's signing secret, whsec_ followed by its characters/,
+    },
     { name: "an empty whsec_", args: ["URL", "--secret", "whsec_"], message: /--secret must be the endpoint's signing secret/ },
     { name: "a URL that is not http(s)", args: ["ftp://127.0.0.1/hooks", "--secret", SECRET], message: /"ftp:\/\/127.0.0.1\/hooks" is not an http\(s\) URL/ },
     { name: "a URL that is not a URL", args: ["not a url", "--secret", SECRET], message: /"not a url" is not a URL/ },
-    { name: "an unknown --only case", args: ["URL", "--secret", SECRET, "--only", "valid,replay"], message: /--only has an unknown case "replay"; the cases are valid, duplicate, out-of-order, tampered-body, wrong-secret, stale-timestamp, missing-signature, malformed-signature\./ },
-    { name: "a --timeout of 0", args: ["URL", "--secret", SECRET, "--timeout", "0"], message: /--timeout must be a whole number of milliseconds from 1 to 20000; got "0"/ },
+    {
+      name: "an unknown --only case",
+      args: ["URL", "--secret", SECRET, "--only", "valid,replay"],
+      message:
+        /--only has an unknown case "replay"; the cases are valid, duplicate, out-of-order, tampered-body, wrong-secret, stale-timestamp, missing-signature, malformed-signature\./,
+    },
+    {
+      name: "a --timeout of 0",
+      args: ["URL", "--secret", SECRET, "--timeout", "0"],
+      message: /--timeout must be a whole number of milliseconds from 1 to 20000; got "0"/,
+    },
     { name: "a --timeout above the limit", args: ["URL", "--secret", SECRET, "--timeout", "20001"], message: /--timeout must be a whole number/ },
     { name: "a --timeout that is not a number", args: ["URL", "--secret", SECRET, "--timeout", "5s"], message: /--timeout must be a whole number/ },
   ])("refuses $name with exit 1 before sending anything", async ({ args, message }) => {

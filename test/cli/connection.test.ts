@@ -7,7 +7,14 @@ import { runCli } from "../helpers/cli.js";
 
 /** What `paysim start` would leave at `path` for a server at `url` run by this (live) process. */
 function writeInstance(path: string, url: string, key: string): void {
-  writeInstanceFile(path, { url, secret_key: key, db: join(path, "..", "paysim.db"), pid: process.pid, started_at: new Date().toISOString(), webhook_endpoints: [] });
+  writeInstanceFile(path, {
+    url,
+    secret_key: key,
+    db: join(path, "..", "paysim.db"),
+    pid: process.pid,
+    started_at: new Date().toISOString(),
+    webhook_endpoints: [],
+  });
 }
 
 describe("how the commands find the server", () => {
@@ -80,7 +87,11 @@ describe("how the commands find the server", () => {
     const gone = await startTestPaysim();
     const { url, secretKey } = gone;
     await gone.dispose();
-    for (const args of [["clock", "show"], ["trigger", "payment_intent.created"], ["events", "list"]]) {
+    for (const args of [
+      ["clock", "show"],
+      ["trigger", "payment_intent.created"],
+      ["events", "list"],
+    ]) {
       const { code, stdout, stderr } = await runCli([...args, "--url", url, "--key", secretKey], { cwd: cwd });
       expect(code).toBe(2);
       expect(stdout).toBe("");
@@ -100,7 +111,14 @@ describe("how the commands find the server", () => {
   it("skips the entry of a server that is gone (killed without a clean stop) and exits 2", async () => {
     const dir = useTempDir("paysim-gone-");
     // A pid no process has: the kernel's pid_max is far below it.
-    writeInstanceFile(registryEntryPath(dir, 2 ** 30), { url: paysim.url, secret_key: paysim.secretKey, db: ":memory:", pid: 2 ** 30, started_at: new Date().toISOString(), webhook_endpoints: [] });
+    writeInstanceFile(registryEntryPath(dir, 2 ** 30), {
+      url: paysim.url,
+      secret_key: paysim.secretKey,
+      db: ":memory:",
+      pid: 2 ** 30,
+      started_at: new Date().toISOString(),
+      webhook_endpoints: [],
+    });
     const { code, stderr } = await runCli(["clock", "show"], { cwd: dir });
     expect(code).toBe(2);
     expect(stderr).toContain("no running paysim started from this folder");

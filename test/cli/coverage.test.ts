@@ -85,7 +85,9 @@ describe("paysim exec --coverage", () => {
 
 describe("docs/testing.md's coverage check for CI", () => {
   it("fails, naming the items, when a required item was never exercised (its walk-through shows it passing)", async () => {
-    const block = readBlocks(TESTING_MD).find((b) => b.marker?.kind === "example-file" && b.marker.name === "coverage" && b.marker.path === "check-coverage.mjs");
+    const block = readBlocks(TESTING_MD).find(
+      (b) => b.marker?.kind === "example-file" && b.marker.name === "coverage" && b.marker.path === "check-coverage.mjs",
+    );
     expect(block, "the check-coverage.mjs block of docs/testing.md").toBeDefined();
     const dir = useTempDir("paysim-cli-coverage-check-");
     writeFileSync(join(dir, "check-coverage.mjs"), block!.body);
@@ -97,7 +99,10 @@ describe("docs/testing.md's coverage check for CI", () => {
     expect(failing.stderr).toBe("Never exercised:\n  operations: createPaymentIntent\n  events: payment_intent.created\n");
 
     // The same check passes once the suite creates a payment intent.
-    const covering = await runCli(["exec", "--coverage", "coverage.json", "--", process.execPath, "-e", `${CREATE_INTENT}.then((r) => process.exit(r.status === 201 ? 0 : 1))`], { cwd: dir });
+    const covering = await runCli(
+      ["exec", "--coverage", "coverage.json", "--", process.execPath, "-e", `${CREATE_INTENT}.then((r) => process.exit(r.status === 201 ? 0 : 1))`],
+      { cwd: dir },
+    );
     expect(covering.code).toBe(0);
     const passing = spawnSync(process.execPath, ["check-coverage.mjs"], { cwd: dir, encoding: "utf8" });
     expect({ status: passing.status, stdout: passing.stdout }).toEqual({ status: 0, stdout: "All 2 required items covered.\n" });

@@ -65,14 +65,22 @@ describe("paysim endpoints", () => {
     const { code, stdout, stderr } = await cli("endpoints", "add", "http://127.0.0.1:9/chaos", "--chaos", "duplicate=2");
     expect(code).toBe(1);
     expect(stdout).toBe("");
-    expect(stderr).toBe('paysim endpoints add: --chaos "duplicate=2" is invalid: duplicate must be a number from 0 to 1 (got 2).\nsee paysim endpoints add --help\n');
+    expect(stderr).toBe(
+      'paysim endpoints add: --chaos "duplicate=2" is invalid: duplicate must be a number from 0 to 1 (got 2).\nsee paysim endpoints add --help\n',
+    );
     expect(await listed()).toEqual([]);
   });
 
   it.each([
     [["add", "notaurl"], "paysim: invalid_request: url must be an http:// or https:// URL, e.g. http://localhost:3000/webhooks. (param: url)\n"],
-    [["add", "ftp://example.com/hooks"], "paysim: invalid_request: url must be an http:// or https:// URL, e.g. http://localhost:3000/webhooks. (param: url)\n"],
-    [["add", "http://127.0.0.1:9/hooks", "--events", "payment_intent.refunded"], /^paysim: invalid_request: enabled_events must be a list of event types .*\(param: enabled_events(\.0)?\)\n$/],
+    [
+      ["add", "ftp://example.com/hooks"],
+      "paysim: invalid_request: url must be an http:// or https:// URL, e.g. http://localhost:3000/webhooks. (param: url)\n",
+    ],
+    [
+      ["add", "http://127.0.0.1:9/hooks", "--events", "payment_intent.refunded"],
+      /^paysim: invalid_request: enabled_events must be a list of event types .*\(param: enabled_events(\.0)?\)\n$/,
+    ],
     [["remove", "we_3kTq0cXbVd9pHnRw2LmYs4Ae"], 'paysim: not_found: No such webhook endpoint: "we_3kTq0cXbVd9pHnRw2LmYs4Ae".\n'],
     [["remove", "nonsense"], 'paysim: not_found: No such webhook endpoint: "nonsense".\n'],
   ])("exits 1 with the server's code and message for %j, changing nothing", async (args, message) => {

@@ -24,7 +24,9 @@ describe("paysim events show / resend with webhook deliveries", () => {
     expect(code).toBe(0);
     const endpointId = paysim.forwardEndpoints[0]!.id;
     expect(stdout).toMatch(new RegExp(`\\ndeliveries\\n  ${endpointId}  ${receiver.url}  succeeded  next attempt —\\n`));
-    expect(stdout).toMatch(/\n {4}ATTEMPTED AT {2,}HTTP {2}DURATION {2}ERROR {2}CHAOS {2}RESPONSE\n {4}\d{4}-\d\d-\d\dT[\d:.]+Z {2,}200 {3}\d+ ms +— +— +answered 200\n$/);
+    expect(stdout).toMatch(
+      /\n {4}ATTEMPTED AT {2,}HTTP {2}DURATION {2}ERROR {2}CHAOS {2}RESPONSE\n {4}\d{4}-\d\d-\d\dT[\d:.]+Z {2,}200 {3}\d+ ms +— +— +answered 200\n$/,
+    );
   });
 
   it("resends an event to the endpoint, which receives the same event again", async () => {
@@ -32,7 +34,11 @@ describe("paysim events show / resend with webhook deliveries", () => {
     expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
     const endpointId = paysim.forwardEndpoints[0]!.id;
     // Only the delivery this resend made is listed, not the first one.
-    expect(stdout).toMatch(new RegExp(`^Resent ${eventId}: a new delivery to 1 endpoint\\.\\ndeliveries\\n  ${endpointId}  ${receiver.url}  \\w+  next attempt [^\\n]+\\n(?!  ${endpointId})`));
+    expect(stdout).toMatch(
+      new RegExp(
+        `^Resent ${eventId}: a new delivery to 1 endpoint\\.\\ndeliveries\\n  ${endpointId}  ${receiver.url}  \\w+  next attempt [^\\n]+\\n(?!  ${endpointId})`,
+      ),
+    );
     expect(stdout.match(new RegExp(`^  ${endpointId}`, "gm"))).toHaveLength(1);
     const [, again] = await receiver.waitForRequests(2);
     expect(again!.headers["service-event-id"]).toBe(eventId);

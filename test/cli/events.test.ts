@@ -65,7 +65,13 @@ describe("paysim events", () => {
     expect(first.stdout).toMatch(new RegExp(`\nMore events: paysim events list --type payment_intent.created --limit 1 --starting-after ${newest}\n$`));
 
     const next = await cli("events", "list", "--type", "payment_intent.created", "--limit", "1", "--starting-after", newest);
-    expect(next.stdout.trimEnd().split("\n").slice(1).map((l) => l.split(/\s+/).slice(1, 3))).toEqual([["payment_intent.created", intent.id]]);
+    expect(
+      next.stdout
+        .trimEnd()
+        .split("\n")
+        .slice(1)
+        .map((l) => l.split(/\s+/).slice(1, 3)),
+    ).toEqual([["payment_intent.created", intent.id]]);
   });
 
   it("refuses --starting-after naming no event of the list with the server's error", async () => {

@@ -235,7 +235,10 @@ describe("paysim exec", () => {
       const bogus = join(dir, "notes.txt");
       writeFileSync(bogus, "not a database ".repeat(10));
       const marker = join(dir, "ran");
-      const result = await runCli(["exec", "--import", bogus, "--", process.execPath, "-e", `require("node:fs").writeFileSync(${JSON.stringify(marker)}, "")`], { cwd: dir });
+      const result = await runCli(
+        ["exec", "--import", bogus, "--", process.execPath, "-e", `require("node:fs").writeFileSync(${JSON.stringify(marker)}, "")`],
+        { cwd: dir },
+      );
       expect(result.code).toBe(1);
       expect(result.stderr).toContain(`The file ${bogus} is not a SQLite database, so it is not a paysim snapshot`);
       expect(result.stderr).toContain("the command was not run");
@@ -255,7 +258,9 @@ describe("paysim exec", () => {
     const help = result.stdout.replace(/\s+/g, " ");
     expect(help).not.toContain("generated on first start");
     expect(help).not.toContain("earlier --forward-to URLs");
-    expect(help).toContain("--secret-key <key> the default company's key (sk_test_…), given to the command as PAYSIM_SECRET_KEY; without it (or a key in --config) each run makes a new one");
+    expect(help).toContain(
+      "--secret-key <key> the default company's key (sk_test_…), given to the command as PAYSIM_SECRET_KEY; without it (or a key in --config) each run makes a new one",
+    );
     expect(help).toContain("--forward-to <url> send the run's events to this URL (repeatable); the command gets their signing secret as PAYSIM_WEBHOOK_SECRET");
     expect(help).toContain("SIGINT, SIGTERM, SIGHUP (a closed terminal), SIGQUIT, SIGUSR2 and SIGALRM are passed to the command");
     const start = (await runCli(["start", "--help"], { cwd: useTempDir("paysim-cli-exec-") })).stdout.replace(/\s+/g, " ");

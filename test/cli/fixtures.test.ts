@@ -46,20 +46,33 @@ describe("paysim fixtures run", () => {
     const { code, stdout } = await run("checkout-json.json", checkout, "--json", "--override", "pi.body.amount=777");
     expect(code).toBe(0);
     const { steps } = JSON.parse(stdout);
-    expect(steps.map((s: any) => [s.step, s.status, s.response.state])).toEqual([["pi", 201, "created"], ["auth", 200, "authorized"], ["capture", 200, "captured"]]);
+    expect(steps.map((s: any) => [s.step, s.status, s.response.state])).toEqual([
+      ["pi", 201, "created"],
+      ["auth", 200, "authorized"],
+      ["capture", 200, "captured"],
+    ]);
     expect(steps[0].response.amount).toBe(777);
   });
 
   it.each([
-    ["not JSON", "{ \"steps\": [", /^paysim: bad fixture: .*not-json\.json: is not valid JSON/],
+    ["not JSON", '{ "steps": [', /^paysim: bad fixture: .*not-json\.json: is not valid JSON/],
     ["no steps", { stepz: [] }, /field "stepz": is not a fixture field/],
     ["an empty steps list", { steps: [] }, /field "steps": is empty/],
     ["a step without method", { steps: [{ name: "pi", path: "/v1/payment_intents" }] }, /step "pi", field "method": is missing/],
     ["a step without path", { steps: [{ name: "pi", method: "POST" }] }, /step "pi", field "path": is missing/],
-    ["an unknown method", { steps: [{ name: "pi", method: "PUT", path: "/v1/payment_intents" }] }, /step "pi", field "method": "PUT" is not a method paysim serves/],
+    [
+      "an unknown method",
+      { steps: [{ name: "pi", method: "PUT", path: "/v1/payment_intents" }] },
+      /step "pi", field "method": "PUT" is not a method paysim serves/,
+    ],
     [
       "a reference to an unknown step",
-      { steps: [{ name: "pi", method: "POST", path: "/v1/payment_intents", body: { amount: 1 } }, { name: "auth", method: "POST", path: "/v1/payment_intents/${intent.id}/authorize" }] },
+      {
+        steps: [
+          { name: "pi", method: "POST", path: "/v1/payment_intents", body: { amount: 1 } },
+          { name: "auth", method: "POST", path: "/v1/payment_intents/${intent.id}/authorize" },
+        ],
+      },
       /step "auth", field "path": \$\{intent.id\} refers to "intent", which is not the name of an earlier step/,
     ],
   ])("refuses a file with %s, naming the step and field, and calls nothing", async (kind, content, message) => {

@@ -57,6 +57,15 @@ describe("CLI output formatting", () => {
   });
 
   it("aligns label/value blocks", () => {
-    expect(fields([["id", "po_1"], ["status", "—"]], "  ", false)).toEqual(["  id      po_1", "  status  —"]);
+    expect(
+      fields(
+        [
+          ["id", "po_1"],
+          ["status", "—"],
+        ],
+        "  ",
+        false,
+      ),
+    ).toEqual(["  id      po_1", "  status  —"]);
   });
 });

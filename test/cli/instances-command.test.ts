@@ -13,7 +13,10 @@ describe("paysim instances", () => {
     const cwd = useTempDir("paysim-instances-cmd-");
     const parent = await usePaysimCli(["--no-ui"], { cwd });
 
-    const created = await runCli(["instances", "create", "--name", "Worker 3", "--currency", "USD", "--secret-key", "sk_test_worker_3", "--payouts", "manual", "--time-scale", "60"], { cwd });
+    const created = await runCli(
+      ["instances", "create", "--name", "Worker 3", "--currency", "USD", "--secret-key", "sk_test_worker_3", "--payouts", "manual", "--time-scale", "60"],
+      { cwd },
+    );
     expect(created.code, created.stderr).toBe(0);
     const [, id, url] = /^Started (ins_\w+) at (http:\/\/127\.0\.0\.1:\d+)$/m.exec(created.stdout)!;
     expect(created.stdout).toMatch(/^key +sk_test_worker_3$/m);
@@ -24,7 +27,10 @@ describe("paysim instances", () => {
     expect((await callApi(url!, "sk_test_worker_3", "GET", "/v1/sandbox/clock")).body.time_scale).toBe(60);
     expect(entries(cwd)).toEqual([`${parent.cli.child.pid}.json`]);
 
-    const json = await runCli(["instances", "create", "--forward-to", "http://127.0.0.1:9/a", "--forward-to", "http://127.0.0.1:9/b", "--webhook-secret", "whsec_cli", "--json"], { cwd });
+    const json = await runCli(
+      ["instances", "create", "--forward-to", "http://127.0.0.1:9/a", "--forward-to", "http://127.0.0.1:9/b", "--webhook-secret", "whsec_cli", "--json"],
+      { cwd },
+    );
     expect(json.code, json.stderr).toBe(0);
     const second = JSON.parse(json.stdout);
     expect(second).toMatchObject({ object: "instance", signing_secret: "whsec_cli" });
@@ -55,10 +61,14 @@ describe("paysim instances", () => {
     await usePaysimCli(["--no-ui"], { cwd });
     const refused = await runCli(["instances", "create", "--secret-key", "pk_live_nope"], { cwd });
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toBe("paysim: invalid_request: secret_key must be sk_test_ followed by 1 to 200 printable ASCII characters without spaces, e.g. sk_test_x. (param: secret_key)\n");
+    expect(refused.stderr).toBe(
+      "paysim: invalid_request: secret_key must be sk_test_ followed by 1 to 200 printable ASCII characters without spaces, e.g. sk_test_x. (param: secret_key)\n",
+    );
     const scale = await runCli(["instances", "create", "--time-scale", "0"], { cwd });
     expect(scale.code).toBe(1);
-    expect(scale.stderr).toBe('paysim instances create: --time-scale "0" is invalid: it must be a number greater than 0 and at most 1000000, e.g. 60.\nsee paysim instances create --help\n');
+    expect(scale.stderr).toBe(
+      'paysim instances create: --time-scale "0" is invalid: it must be a number greater than 0 and at most 1000000, e.g. 60.\nsee paysim instances create --help\n',
+    );
     const listed = await runCli(["instances", "list"], { cwd });
     expect(listed.stdout).toBe("No instances running.\n");
   });

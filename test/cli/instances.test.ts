@@ -69,7 +69,9 @@ describe("a throwaway run beside the real server", () => {
 
     const used = await triggerFrom(cwd);
     expect(await hasEvent(first, used.eventId)).toBe(true);
-    expect(used.stderr).toContain(`paysim: 2 paysim servers started from this folder are running; using the first started, ${first.url} (pid ${first.cli.child.pid}, database ${join(cwd, ".paysim", "paysim.db")}`);
+    expect(used.stderr).toContain(
+      `paysim: 2 paysim servers started from this folder are running; using the first started, ${first.url} (pid ${first.cli.child.pid}, database ${join(cwd, ".paysim", "paysim.db")}`,
+    );
     expect(used.stderr).toContain("To use another, pass its --url:");
     expect(used.stderr).toContain(`--url ${second.url}   (pid ${second.cli.child.pid}, database :memory:`);
 

@@ -47,6 +47,9 @@ describe("paysim on a Node.js it does not support", () => {
     const result = await runCli(["start", "--port", "0", "--db", ":memory:"], { env: { NODE_OPTIONS: `--require ${preload}` } });
     expect(result.code).toBe(1);
     expect(result.stdout).toBe("");
-    expect(result.stderr.split("\n")).toEqual([expect.stringMatching(/^paysim cannot load its SQLite binding for Node\.js v\d+\.\d+\.\d+ \(better-sqlite3(-v12)?\): Cannot find module/), ""]);
+    expect(result.stderr.split("\n")).toEqual([
+      expect.stringMatching(/^paysim cannot load its SQLite binding for Node\.js v\d+\.\d+\.\d+ \(better-sqlite3(-v12)?\): Cannot find module/),
+      "",
+    ]);
   });
 });

@@ -57,7 +57,9 @@ describe("paysim payouts transition", () => {
     const payout = await createPayout();
     const { code, stderr } = await cli("payouts", "transition", payout.id, "processing", "--amount", amount);
     expect(code).toBe(1);
-    expect(stderr).toBe(`paysim payouts transition: --amount "${amount}" is invalid: it must be a positive whole number of minor units, e.g. 250.\nsee paysim payouts transition --help\n`);
+    expect(stderr).toBe(
+      `paysim payouts transition: --amount "${amount}" is invalid: it must be a positive whole number of minor units, e.g. 250.\nsee paysim payouts transition --help\n`,
+    );
     expect((await paysim.api("GET", `/v1/payouts/${payout.id}`)).body.status).toBe("pending");
   });
 

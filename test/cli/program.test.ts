@@ -49,17 +49,33 @@ describe("the paysim program", () => {
     [["launch"], 'paysim: unknown command "launch".', "paysim"],
     [["statr"], 'paysim: unknown command "statr"; did you mean start?', "paysim"],
     [["events", "delete"], 'paysim events: unknown command "delete".', "paysim events"],
-    [["clock", "advance", "6h", "7h"], "paysim clock advance: too many arguments: it takes 1 and got 2 (quote a value that holds spaces).", "paysim clock advance"],
+    [
+      ["clock", "advance", "6h", "7h"],
+      "paysim clock advance: too many arguments: it takes 1 and got 2 (quote a value that holds spaces).",
+      "paysim clock advance",
+    ],
     [["clock", "advance", "6x"], 'paysim clock advance: "6x" is not a duration: write a number and a unit, e.g. 90s, 10m, 6h or 1d.', "paysim clock advance"],
     [["events", "list", "--colour"], "paysim events list: unknown option --colour.", "paysim events list"],
     [["events", "list", "--tpye", "x"], "paysim events list: unknown option --tpye; did you mean --type?", "paysim events list"],
     [["events", "list", "--limit"], "paysim events list: --limit needs a value: write --limit <n>.", "paysim events list"],
     [["events", "show"], "paysim events show: the <evt_id> argument is missing.", "paysim events show"],
     [["start", "--port", "abc"], 'paysim start: --port "abc" is invalid: it must be an integer from 0 to 65535.', "paysim start"],
-    [["start", "--time-scale", "0"], 'paysim start: --time-scale "0" is invalid: it must be a number greater than 0 and at most 1000000, e.g. 60.', "paysim start"],
+    [
+      ["start", "--time-scale", "0"],
+      'paysim start: --time-scale "0" is invalid: it must be a number greater than 0 and at most 1000000, e.g. 60.',
+      "paysim start",
+    ],
     [["endpoints", "add", "http://127.0.0.1:9/hooks", "--chaos"], "paysim endpoints add: --chaos needs a value: write --chaos <spec>.", "paysim endpoints add"],
-    [["endpoints", "add", "http://127.0.0.1:9/hooks", "--chaos", "bogus"], 'paysim endpoints add: --chaos "bogus" is invalid: "bogus" is not key=value; give e.g. duplicate=0.2,reorder=0.2,delay=0-3000,seed=42.', "paysim endpoints add"],
-    [["trigger", "payment_intent.captureed"], `paysim trigger: "payment_intent.captureed" is not an event type; did you mean payment_intent.captured? The event types are: ${EVENT_TYPES.join(", ")}.`, "paysim trigger"],
+    [
+      ["endpoints", "add", "http://127.0.0.1:9/hooks", "--chaos", "bogus"],
+      'paysim endpoints add: --chaos "bogus" is invalid: "bogus" is not key=value; give e.g. duplicate=0.2,reorder=0.2,delay=0-3000,seed=42.',
+      "paysim endpoints add",
+    ],
+    [
+      ["trigger", "payment_intent.captureed"],
+      `paysim trigger: "payment_intent.captureed" is not an event type; did you mean payment_intent.captured? The event types are: ${EVENT_TYPES.join(", ")}.`,
+      "paysim trigger",
+    ],
   ])("exits 1 for %j with one line that says what is wrong and where the help is", async (args, line, command) => {
     const { code, stdout, stderr } = await runCli(args);
     expect(code).toBe(1);

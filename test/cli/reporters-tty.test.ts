@@ -12,7 +12,11 @@ import { callApi, createIntent, clientFor } from "../helpers/paysim.js";
 function startInTerminal(args: string[], env: Record<string, string | undefined> = {}) {
   const dir = useTempDir("paysim-tty-");
   const command = `stty cols 120 rows 40; exec "${process.execPath}" "${PAYSIM_BIN}" start ${args.join(" ")}`;
-  const child = spawn("script", ["-qfec", command, "/dev/null"], { cwd: dir, env: cliEnv({ TERM: "xterm-256color", CI: undefined, CONTINUOUS_INTEGRATION: undefined, ...env }), stdio: ["pipe", "pipe", "pipe"] });
+  const child = spawn("script", ["-qfec", command, "/dev/null"], {
+    cwd: dir,
+    env: cliEnv({ TERM: "xterm-256color", CI: undefined, CONTINUOUS_INTEGRATION: undefined, ...env }),
+    stdio: ["pipe", "pipe", "pipe"],
+  });
   defer(() => {
     if (child.exitCode === null) child.kill("SIGKILL");
   });

@@ -26,27 +26,48 @@ function update(status: DeliveryAttempted["status"], attempts: number, statusCod
 
 describe("plain log lines", () => {
   it.each([
-    ["a request", requestLine({ requestId: "req_1", method: "POST", path: "/v1/payment_intents", status: 201, durationMs: 12.34 }), "POST /v1/payment_intents 201 12.3ms"],
+    [
+      "a request",
+      requestLine({ requestId: "req_1", method: "POST", path: "/v1/payment_intents", status: 201, durationMs: 12.34 }),
+      "POST /v1/payment_intents 201 12.3ms",
+    ],
     [
       "a request whose answer a fault withheld",
-      requestLine({ requestId: "req_1", method: "POST", path: "/v1/payment_intents", status: 201, durationMs: 3.04, fault: { ruleId: "flt_1", fault: "lost_response", unanswered: true } }),
+      requestLine({
+        requestId: "req_1",
+        method: "POST",
+        path: "/v1/payment_intents",
+        status: 201,
+        durationMs: 3.04,
+        fault: { ruleId: "flt_1", fault: "lost_response", unanswered: true },
+      }),
       "POST /v1/payment_intents 201 3.0ms fault lost_response flt_1, no answer sent",
     ],
     [
       "a request a timeout fault held",
-      requestLine({ requestId: "req_1", method: "GET", path: "/v1/events", status: 0, durationMs: 200.5, fault: { ruleId: "flt_2", fault: "timeout", unanswered: true } }),
+      requestLine({
+        requestId: "req_1",
+        method: "GET",
+        path: "/v1/events",
+        status: 0,
+        durationMs: 200.5,
+        fault: { ruleId: "flt_2", fault: "timeout", unanswered: true },
+      }),
       "GET /v1/events — 200.5ms fault timeout flt_2, no answer sent",
     ],
     [
       "a request a fault answered",
-      requestLine({ requestId: "req_1", method: "GET", path: "/v1/events", status: 500, durationMs: 1, fault: { ruleId: "flt_3", fault: "server_error", unanswered: false } }),
+      requestLine({
+        requestId: "req_1",
+        method: "GET",
+        path: "/v1/events",
+        status: 500,
+        durationMs: 1,
+        fault: { ruleId: "flt_3", fault: "server_error", unanswered: false },
+      }),
       "GET /v1/events 500 1.0ms fault server_error flt_3",
     ],
-    [
-      "an event",
-      eventLine({ id: "evt_1", type: "payout.created", objectId: "po_1" }),
-      "event evt_1 payout.created po_1",
-    ],
+    ["an event", eventLine({ id: "evt_1", type: "payout.created", objectId: "po_1" }), "event evt_1 payout.created po_1"],
     [
       "a failed attempt with a retry ahead",
       deliveryLine(update("pending", 1, 500, T0 + 30_000)),
@@ -63,7 +84,11 @@ describe("plain log lines", () => {
       deliveryLine({ ...update("succeeded", 1, 200, null), attempt: { statusCode: 200, error: null, durationMs: 12.4, chaos: "duplicate" } }),
       "delivery evt_1 → http://127.0.0.1:3000/hooks 200 12ms (chaos: duplicate), delivered",
     ],
-    ["the last failed attempt", deliveryLine(update("failed", 7, 500, null)), "delivery evt_1 → http://127.0.0.1:3000/hooks 500 12ms, gave up after 7 attempts"],
+    [
+      "the last failed attempt",
+      deliveryLine(update("failed", 7, 500, null)),
+      "delivery evt_1 → http://127.0.0.1:3000/hooks 500 12ms, gave up after 7 attempts",
+    ],
     [
       "an attempt to a deleted endpoint",
       deliveryLine(update("failed", 2, 500, null)),
@@ -105,7 +130,10 @@ describe("paysim start outside a TTY", () => {
     await cli.waitFor(new RegExp(`^delivery ${secondEventId} → ${receiver.url} 500 \\d+ms, gave up after 7 attempts$`, "m"));
 
     // Request lines keep their shape, and nothing else starts like one.
-    const requestLines = cli.stdout().split("\n").filter((line) => /^[A-Z]+ \//.test(line));
+    const requestLines = cli
+      .stdout()
+      .split("\n")
+      .filter((line) => /^[A-Z]+ \//.test(line));
     expect(requestLines.length).toBe(2 + 2 + RETRY_DELAYS_MS.length);
     for (const line of requestLines) expect(line).toMatch(/^(POST|GET) \/v1\/[\w/]+ 20[01] \d+\.\dms$/);
   });
@@ -117,7 +145,11 @@ describe("paysim start outside a TTY", () => {
     const started = JSON.parse(cli.stdout().split("\n")[0]!);
     const url: string = started.url;
     const key: string = started.companies[0].secret_key;
-    expect(started).toMatchObject({ type: "started", db: ":memory:", companies: [{ webhook_endpoints: [{ url: receiver.url, secret: expect.stringMatching(/^whsec_/) }] }] });
+    expect(started).toMatchObject({
+      type: "started",
+      db: ":memory:",
+      companies: [{ webhook_endpoints: [{ url: receiver.url, secret: expect.stringMatching(/^whsec_/) }] }],
+    });
     // The one-time dashboard sign-in link, as the banner prints it.
     expect(started.dashboard_login_url).toMatch(new RegExp(`^${url}/dashboard/login/[0-9A-Za-z]+$`));
 
@@ -126,9 +158,17 @@ describe("paysim start outside a TTY", () => {
     const { code, stdout } = await cli.stop("SIGTERM");
     expect(code).toBe(0);
 
-    const lines = stdout.trimEnd().split("\n").map((line) => JSON.parse(line));
+    const lines = stdout
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line));
     expect(lines[0].type).toBe("started");
-    expect(lines.slice(1).map((line) => line.type).sort()).toEqual(["delivery", "event", "request"]);
+    expect(
+      lines
+        .slice(1)
+        .map((line) => line.type)
+        .sort(),
+    ).toEqual(["delivery", "event", "request"]);
     const [event, request, delivery] = ["event", "request", "delivery"].map((type) => lines.find((line) => line.type === type));
     expect(event).toEqual({
       type: "event",
@@ -184,7 +224,10 @@ describe("paysim start --no-ui and --json on a sandbox reset", () => {
     await createIntent(clientFor(started.url, key));
     expect((await callApi(started.url, key, "POST", "/v1/sandbox/reset")).status).toBe(200);
     await cli.waitFor(/"type":"reset"/);
-    const line = cli.stdout().split("\n").find((text) => text.includes('"type":"reset"'))!;
+    const line = cli
+      .stdout()
+      .split("\n")
+      .find((text) => text.includes('"type":"reset"'))!;
     expect(JSON.parse(line)).toEqual({ type: "reset", company_id: expect.stringMatching(/^co_/), deleted: { payment_intents: 1, payouts: 0, events: 1 } });
   });
 });
@@ -236,7 +279,11 @@ describe("paysim start --no-ui and --json after time passed while it was down", 
     expect((await callApi(started.url, started.companies[0].secret_key, "GET", "/v1/payouts")).status).toBe(200);
     await cli.waitFor(/"type":"request"/);
 
-    const lines = cli.stdout().trimEnd().split("\n").map((line) => JSON.parse(line));
+    const lines = cli
+      .stdout()
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line));
     expect(lines[0].type).toBe("started");
     const failed = lines.findIndex((line) => line.type === "event" && line.event_type === "payout.failed" && line.object_id === payoutId);
     const request = lines.findIndex((line) => line.type === "request" && line.path === "/v1/payouts");

@@ -22,7 +22,12 @@ function storedIntents(path: string): string[] {
 }
 
 /** Nothing but `names` in `dir` (a temporary file of a snapshot would show here). */
-const onlyFiles = (dir: string, names: string[]) => expect(readdirSync(dir).filter((name) => name !== ".paysim").sort()).toEqual([...names].sort());
+const onlyFiles = (dir: string, names: string[]) =>
+  expect(
+    readdirSync(dir)
+      .filter((name) => name !== ".paysim")
+      .sort(),
+  ).toEqual([...names].sort());
 
 describe("an export never replaces a database in use, nor a file that is not a paysim snapshot", () => {
   it("two paysim start on one database: the second's --export-on-exit is refused, and the first keeps every payment", async () => {
@@ -52,7 +57,9 @@ describe("an export never replaces a database in use, nor a file that is not a p
     const result = await runCli(["exec", "--export-on-exit", ".paysim/paysim.db", "--", process.execPath, "-e", "console.log('passed')"], { cwd: dir });
     expect(result.stdout).toBe("passed\n");
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain("paysim: Cannot write the snapshot .paysim/paysim.db: it is the database of a running paysim (another connection holds its lock)");
+    expect(result.stderr).toContain(
+      "paysim: Cannot write the snapshot .paysim/paysim.db: it is the database of a running paysim (another connection holds its lock)",
+    );
     expect((await createIntent(clientFor(started.url, started.key))).id).toMatch(/^pi_/);
     expect((await started.cli.stop("SIGTERM")).code).toBe(0);
     expect(storedIntents(join(dir, ".paysim", "paysim.db"))).toContain(intent.id);
@@ -65,7 +72,9 @@ describe("an export never replaces a database in use, nor a file that is not a p
     const before = sha256(mine);
     const result = await runCli(["exec", "--export-on-exit", mine, "--", process.execPath, "-e", "0"], { cwd: dir });
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain(`paysim: Cannot write the snapshot ${mine}: it is not a paysim snapshot (not a SQLite file), and paysim replaces only an earlier snapshot; paysim left it as it is.`);
+    expect(result.stderr).toContain(
+      `paysim: Cannot write the snapshot ${mine}: it is not a paysim snapshot (not a SQLite file), and paysim replaces only an earlier snapshot; paysim left it as it is.`,
+    );
     expect(sha256(mine)).toBe(before);
     onlyFiles(dir, ["payments.ts"]);
   });
@@ -83,7 +92,11 @@ describe("an export never replaces a database in use, nor a file that is not a p
       (e: unknown) => e as Error,
     );
     expect(error).toBeInstanceOf(SnapshotError);
-    expect(error?.message).toMatch(new RegExp(`^Cannot write the snapshot ${db.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: it is the database of a running paysim \\(another connection holds its lock\\)`));
+    expect(error?.message).toMatch(
+      new RegExp(
+        `^Cannot write the snapshot ${db.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: it is the database of a running paysim \\(another connection holds its lock\\)`,
+      ),
+    );
     // Its lock still holds: nothing closed a descriptor of the file behind SQLite's back.
     await expect(startPaysim({ db })).rejects.toBeInstanceOf(DatabaseInUseError);
     expect((await createIntent(clientFor(live.url, live.secretKey))).id).toMatch(/^pi_/);
@@ -102,7 +115,9 @@ describe("an export never replaces a database in use, nor a file that is not a p
     copyFileSync(join(dir, "live.db"), killed);
     copyFileSync(join(dir, "live.db-wal"), `${killed}-wal`);
     const before = [sha256(killed), sha256(`${killed}-wal`)];
-    await expect(live.snapshot(killed)).rejects.toThrow(`Cannot write the snapshot ${killed}: it is a database that did not stop cleanly (its latest writes are in ${killed}-wal)`);
+    await expect(live.snapshot(killed)).rejects.toThrow(
+      `Cannot write the snapshot ${killed}: it is a database that did not stop cleanly (its latest writes are in ${killed}-wal)`,
+    );
     expect([sha256(killed), sha256(`${killed}-wal`)]).toEqual(before);
     expect(readdirSync(dir).filter((name) => name.startsWith("killed"))).toEqual(["killed.db", "killed.db-wal"]);
   });
@@ -114,7 +129,9 @@ describe("an export never replaces a database in use, nor a file that is not a p
     const before = sha256(db);
     const paysim = await startPaysim();
     defer(() => paysim.close());
-    await expect(paysim.snapshot(db)).rejects.toThrow(`Cannot write the snapshot ${db}: it is a paysim database (in WAL mode), not a snapshot, and replacing it would destroy its data; paysim left it as it is.`);
+    await expect(paysim.snapshot(db)).rejects.toThrow(
+      `Cannot write the snapshot ${db}: it is a paysim database (in WAL mode), not a snapshot, and replacing it would destroy its data; paysim left it as it is.`,
+    );
     expect(sha256(db)).toBe(before);
     onlyFiles(dir, ["stopped.db"]);
   });

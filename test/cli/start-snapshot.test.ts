@@ -13,22 +13,25 @@ import { requireTmux } from "../helpers/tmux.js";
 const sha256 = (path: string) => createHash("sha256").update(readFileSync(path)).digest("hex");
 
 describe("paysim start --export-on-exit / --import", () => {
-  it.each(["SIGTERM", "SIGINT", "SIGHUP", "SIGQUIT"] as const)("--export-on-exit writes a 0600 snapshot on %s that the next --import starts from, unchanged", async (signal) => {
-    const dir = useTempDir("paysim-cli-snapshot-");
-    const snapshot = join(dir, "exported.db");
-    const first = await usePaysimCli(["--db", ":memory:", "--no-ui", "--export-on-exit", snapshot], { cwd: dir });
-    const intent = await createIntent(clientFor(first.url, first.key), { amount: 3100 });
-    expect((await first.cli.stop(signal)).code).toBe(0);
-    expect(statSync(snapshot).mode & 0o777).toBe(0o600);
-    const exported = sha256(snapshot);
+  it.each(["SIGTERM", "SIGINT", "SIGHUP", "SIGQUIT"] as const)(
+    "--export-on-exit writes a 0600 snapshot on %s that the next --import starts from, unchanged",
+    async (signal) => {
+      const dir = useTempDir("paysim-cli-snapshot-");
+      const snapshot = join(dir, "exported.db");
+      const first = await usePaysimCli(["--db", ":memory:", "--no-ui", "--export-on-exit", snapshot], { cwd: dir });
+      const intent = await createIntent(clientFor(first.url, first.key), { amount: 3100 });
+      expect((await first.cli.stop(signal)).code).toBe(0);
+      expect(statSync(snapshot).mode & 0o777).toBe(0o600);
+      const exported = sha256(snapshot);
 
-    const second = await usePaysimCli(["--db", ":memory:", "--no-ui", "--import", snapshot, "--secret-key", first.key], { cwd: dir });
-    const found = await callApi(second.url, second.key, "GET", `/v1/payment_intents/${intent.id}`);
-    expect(found.status).toBe(200);
-    expect(found.body.amount).toBe(3100);
-    expect((await second.cli.stop("SIGTERM")).code).toBe(0);
-    expect(sha256(snapshot)).toBe(exported);
-  });
+      const second = await usePaysimCli(["--db", ":memory:", "--no-ui", "--import", snapshot, "--secret-key", first.key], { cwd: dir });
+      const found = await callApi(second.url, second.key, "GET", `/v1/payment_intents/${intent.id}`);
+      expect(found.status).toBe(200);
+      expect(found.body.amount).toBe(3100);
+      expect((await second.cli.stop("SIGTERM")).code).toBe(0);
+      expect(sha256(snapshot)).toBe(exported);
+    },
+  );
 
   it("--import into a --db that already holds data is refused with exit 1, the database untouched", async () => {
     const dir = useTempDir("paysim-cli-snapshot-");
@@ -70,11 +73,14 @@ describe("paysim start --export-on-exit / --import", () => {
     const snapshot = join(dir, "on-q.db");
     const key = "sk_test_export_on_q_0001";
     const port = Number(new URL(await closedPortUrl()).port);
-    const terminal = await useTmux([process.execPath, PAYSIM_BIN, "start", "--port", String(port), "--db", ":memory:", "--secret-key", key, "--export-on-exit", snapshot], {
-      columns: 140,
-      rows: 40,
-      cwd: dir,
-    });
+    const terminal = await useTmux(
+      [process.execPath, PAYSIM_BIN, "start", "--port", String(port), "--db", ":memory:", "--secret-key", key, "--export-on-exit", snapshot],
+      {
+        columns: 140,
+        rows: 40,
+        cwd: dir,
+      },
+    );
     const url = `http://127.0.0.1:${port}`;
     await terminal.waitForScreen((screen) => screen.includes("q to quit"), "the live view's status line");
     const intent = await createIntent(clientFor(url, key), { amount: 777 });

@@ -75,7 +75,10 @@ describe("paysim start", () => {
     await callApi(url, key, "GET", "/v1/payment_intents/4242424242424242");
     await callApi(url, key, "GET", "/v1/events", { key: null });
     await cli.waitFor(/^GET \/v1\/events 401 \d+(\.\d+)?ms$/m);
-    const lines = cli.stdout().split("\n").filter((line) => /^[A-Z]+ \//.test(line));
+    const lines = cli
+      .stdout()
+      .split("\n")
+      .filter((line) => /^[A-Z]+ \//.test(line));
     expect(lines).toHaveLength(3);
     expect(lines[0]).toMatch(/^GET \/v1\/payment_intents 200 \d+(\.\d+)?ms$/);
     expect(lines[1]).toMatch(/^GET \/v1\/payment_intents\/\*{12}4242 404 \d+(\.\d+)?ms$/);
@@ -115,7 +118,15 @@ describe("paysim start", () => {
   it("starts with the companies of a good config file", async () => {
     const dir = folder();
     const config = join(dir, "paysim.config.json");
-    writeFileSync(config, JSON.stringify({ companies: [{ name: "Acme", secret_key: "sk_test_acme_cli_0001" }, { name: "Globex", currency: "USD", secret_key: "sk_test_globex_cli_0001" }] }));
+    writeFileSync(
+      config,
+      JSON.stringify({
+        companies: [
+          { name: "Acme", secret_key: "sk_test_acme_cli_0001" },
+          { name: "Globex", currency: "USD", secret_key: "sk_test_globex_cli_0001" },
+        ],
+      }),
+    );
     const { cli, url, key } = await serving(["--db", join(dir, "paysim.db"), "--config", config]);
     expect(key).toBe("sk_test_acme_cli_0001");
     expect(cli.stdout()).toMatch(/company {3}Globex \(USD\)/);
@@ -124,7 +135,16 @@ describe("paysim start", () => {
   });
 
   it("starts with the short key and signing secret the docs allow, and that key authenticates", async () => {
-    const { cli, url, key } = await serving(["--db", ":memory:", "--secret-key", "sk_test_fw_0001", "--forward-to", "http://127.0.0.1:9/hooks", "--webhook-secret", "whsec_acme"]);
+    const { cli, url, key } = await serving([
+      "--db",
+      ":memory:",
+      "--secret-key",
+      "sk_test_fw_0001",
+      "--forward-to",
+      "http://127.0.0.1:9/hooks",
+      "--webhook-secret",
+      "whsec_acme",
+    ]);
     expect(key).toBe("sk_test_fw_0001");
     expect(cli.stdout()).toMatch(/whsec_acme/);
     expect((await callApi(url, "sk_test_fw_0001", "GET", "/v1/payment_intents")).status).toBe(200);
@@ -133,11 +153,21 @@ describe("paysim start", () => {
   });
 
   it.each([
-    ["--secret-key", "without the sk_test_ prefix", "sk_live_0123456789", "--secret-key must be sk_test_ followed by 1 to 200 printable ASCII characters without spaces, e.g. sk_test_x."],
+    [
+      "--secret-key",
+      "without the sk_test_ prefix",
+      "sk_live_0123456789",
+      "--secret-key must be sk_test_ followed by 1 to 200 printable ASCII characters without spaces, e.g. sk_test_x.",
+    ],
     ["--secret-key", "with nothing after sk_test_", "sk_test_", "--secret-key must be sk_test_ followed by"],
     ["--secret-key", "with a space", "sk_test_a b", "--secret-key must be sk_test_ followed by"],
     ["--secret-key", "of 201 characters after sk_test_", `sk_test_${"a".repeat(201)}`, "--secret-key must be sk_test_ followed by"],
-    ["--webhook-secret", "with nothing after whsec_", "whsec_", "--webhook-secret must be whsec_ followed by 1 to 200 printable ASCII characters without spaces, e.g. whsec_acme."],
+    [
+      "--webhook-secret",
+      "with nothing after whsec_",
+      "whsec_",
+      "--webhook-secret must be whsec_ followed by 1 to 200 printable ASCII characters without spaces, e.g. whsec_acme.",
+    ],
     ["--webhook-secret", "with a non-ASCII character", "whsec_acmé", "--webhook-secret must be whsec_ followed by"],
   ])("refuses a %s %s with exit 1 and a message, writing nothing", async (flag, _name, value, message) => {
     const dir = folder();
@@ -158,7 +188,9 @@ describe("paysim start", () => {
     const db = join(dir, "paysim.db");
     const result = await runCli(["start", "--port", "0", "--db", db, ...args], { cwd: dir });
     expect(result.code).toBe(1);
-    expect(result.stderr).toBe(`paysim: --forward-to ${JSON.stringify(url)} must be an http:// or https:// URL, e.g. http://localhost:3000/webhooks (at most 2048 characters).\n`);
+    expect(result.stderr).toBe(
+      `paysim: --forward-to ${JSON.stringify(url)} must be an http:// or https:// URL, e.g. http://localhost:3000/webhooks (at most 2048 characters).\n`,
+    );
     expect(result.stdout).not.toMatch(/listening/);
     expect(existsSync(db)).toBe(false);
   });

@@ -52,7 +52,9 @@ describe("paysim trigger (payouts auto)", () => {
 
   it("prints the objects it made and the event id", async () => {
     // NO_COLOR unset: that stdout is not a terminal is enough to print no colour codes.
-    const { code, stdout } = await runCli(["trigger", "payment_intent.captured", "--url", paysim.url, "--key", paysim.secretKey], { env: { NO_COLOR: undefined } });
+    const { code, stdout } = await runCli(["trigger", "payment_intent.captured", "--url", paysim.url, "--key", paysim.secretKey], {
+      env: { NO_COLOR: undefined },
+    });
     expect(code).toBe(0);
     const lines = stdout.trimEnd().split("\n");
     expect(lines[0]).toMatch(/^STEP\s+CALL\s+HTTP\s+OBJECT\s+STATE$/);
@@ -67,10 +69,17 @@ describe("paysim trigger (payouts auto)", () => {
 
   it("changes a step's parameters with --override (JSON when it parses, else text)", async () => {
     const { code, stdout } = await runCli([
-      "trigger", "payment_intent.created", "--json",
-      "--override", "pi.body.amount=5000",
-      "--override", "pi.body.currency=USD",
-      "--url", paysim.url, "--key", paysim.secretKey,
+      "trigger",
+      "payment_intent.created",
+      "--json",
+      "--override",
+      "pi.body.amount=5000",
+      "--override",
+      "pi.body.currency=USD",
+      "--url",
+      paysim.url,
+      "--key",
+      paysim.secretKey,
     ]);
     expect(code).toBe(0);
     const { event } = JSON.parse(stdout);
@@ -80,9 +89,14 @@ describe("paysim trigger (payouts auto)", () => {
   it("stops at the step the server refuses, naming it with the error's code and message", async () => {
     const before = await paysim.api("GET", "/v1/events?limit=1");
     const { code, stdout, stderr } = await runCli([
-      "trigger", "payment_intent.failed",
-      "--override", "authorize.body.payment_method=pm_card_unknown",
-      "--url", paysim.url, "--key", paysim.secretKey,
+      "trigger",
+      "payment_intent.failed",
+      "--override",
+      "authorize.body.payment_method=pm_card_unknown",
+      "--url",
+      paysim.url,
+      "--key",
+      paysim.secretKey,
     ]);
     expect(code).toBe(1);
     expect(stderr).toMatch(/^paysim: step "authorize" failed \(HTTP 400\): invalid_request: .+ \(param: payment_method\)\n$/);
@@ -112,7 +126,9 @@ describe("paysim trigger (payouts auto)", () => {
     const { code, stdout, stderr } = await runCli(["trigger", "payment_intent.paid", "--url", paysim.url, "--key", paysim.secretKey]);
     expect(code).toBe(1);
     expect(stdout).toBe("");
-    expect(stderr).toBe(`paysim trigger: "payment_intent.paid" is not an event type; did you mean payment_intent.failed? The event types are: ${EVENT_TYPES.join(", ")}.\nsee paysim trigger --help\n`);
+    expect(stderr).toBe(
+      `paysim trigger: "payment_intent.paid" is not an event type; did you mean payment_intent.failed? The event types are: ${EVENT_TYPES.join(", ")}.\nsee paysim trigger --help\n`,
+    );
   });
 
   it("refuses a missing event type with the usage", async () => {

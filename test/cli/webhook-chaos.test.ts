@@ -22,13 +22,23 @@ async function kill(started: StartedPaysim): Promise<void> {
   expect((await started.cli.stop("SIGKILL")).signal).toBe("SIGKILL");
 }
 
-
-
 describe("--chaos", () => {
   it.each([
-    ["a probability above 1", ["--forward-to", "http://127.0.0.1:9/hooks", "--chaos", "duplicate=2"], "--chaos is refused: duplicate must be a number from 0 to 1 (got 2)."],
-    ["an unknown setting", ["--forward-to", "http://127.0.0.1:9/hooks", "--chaos", "shuffle=1"], '--chaos is refused: unknown setting "shuffle" (known: duplicate, reorder, delay, seed).'],
-    ["a delay out of range", ["--forward-to", "http://127.0.0.1:9/hooks", "--chaos", "delay=0-90000"], "--chaos is refused: delay must be a list [min, max] of integers from 0 to 60000, min not above max (got 90000)."],
+    [
+      "a probability above 1",
+      ["--forward-to", "http://127.0.0.1:9/hooks", "--chaos", "duplicate=2"],
+      "--chaos is refused: duplicate must be a number from 0 to 1 (got 2).",
+    ],
+    [
+      "an unknown setting",
+      ["--forward-to", "http://127.0.0.1:9/hooks", "--chaos", "shuffle=1"],
+      '--chaos is refused: unknown setting "shuffle" (known: duplicate, reorder, delay, seed).',
+    ],
+    [
+      "a delay out of range",
+      ["--forward-to", "http://127.0.0.1:9/hooks", "--chaos", "delay=0-90000"],
+      "--chaos is refused: delay must be a list [min, max] of integers from 0 to 60000, min not above max (got 90000).",
+    ],
     ["no --forward-to", ["--chaos", "duplicate=0.5"], "--chaos is refused: it applies to the forward-to endpoints only, and none is given."],
   ])("refuses %s with exit 1 and a message, writing nothing", async (_name, args, message) => {
     const dir = useTempDir("paysim-cli-chaos-");
@@ -42,7 +52,20 @@ describe("--chaos", () => {
   it("is refused by exec too, which then runs no command", async () => {
     const dir = useTempDir("paysim-cli-chaos-");
     const marker = join(dir, "ran");
-    const result = await runCli(["exec", "--forward-to", "http://127.0.0.1:9/hooks", "--chaos", "reorder=x", "--", process.execPath, "-e", `require("fs").writeFileSync(${JSON.stringify(marker)}, "")`], { cwd: dir });
+    const result = await runCli(
+      [
+        "exec",
+        "--forward-to",
+        "http://127.0.0.1:9/hooks",
+        "--chaos",
+        "reorder=x",
+        "--",
+        process.execPath,
+        "-e",
+        `require("fs").writeFileSync(${JSON.stringify(marker)}, "")`,
+      ],
+      { cwd: dir },
+    );
     expect(result.code).toBe(1);
     expect(result.stderr).toContain("--chaos is refused: reorder must be a number from 0 to 1 (got a string).");
     expect(existsSync(marker)).toBe(false);

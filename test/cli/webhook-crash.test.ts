@@ -27,8 +27,6 @@ async function kill(started: StartedPaysim): Promise<void> {
   expect(result.signal).toBe("SIGKILL");
 }
 
-
-
 describe("webhook deliveries survive paysim being killed (SIGKILL)", () => {
   it("keeps a failed delivery's retry across a kill: it is sent after the restart when the clock reaches it, not before", async () => {
     const { dir, db } = databaseFolder();

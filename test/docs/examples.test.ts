@@ -22,9 +22,12 @@ import {
 } from "./markdown-examples.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-const DOCS = ["README.md", ...readdirSync(join(ROOT, "docs")).filter((name) => name.endsWith(".md")).map((name) => `docs/${name}`)].map(
-  (name) => join(ROOT, name),
-);
+const DOCS = [
+  "README.md",
+  ...readdirSync(join(ROOT, "docs"))
+    .filter((name) => name.endsWith(".md"))
+    .map((name) => `docs/${name}`),
+].map((name) => join(ROOT, name));
 const BLOCKS = DOCS.flatMap((file) => readBlocks(file));
 
 interface Walkthrough {
@@ -64,7 +67,11 @@ interface Ran {
 /** Runs a command line in bash, in the walk-through's folder, with `paysim` on the PATH; npm stays offline, so `npx paysim` never fetches a package. */
 function sh(script: string, cwd: string, binDir: string): Promise<Ran> {
   return new Promise((done, fail) => {
-    const child = spawn("bash", ["-c", script], { cwd, env: cliEnv({ PATH: `${binDir}:${process.env.PATH ?? ""}`, npm_config_offline: "true" }), stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn("bash", ["-c", script], {
+      cwd,
+      env: cliEnv({ PATH: `${binDir}:${process.env.PATH ?? ""}`, npm_config_offline: "true" }),
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
@@ -153,9 +160,7 @@ describe("the documentation's examples", () => {
     const unmarked = BLOCKS.filter((block) => (SHELL_LANGS.has(block.lang) || CODE_LANGS.has(block.lang)) && block.marker === undefined);
     expect(unmarked.map((block) => `${where(block)} (${block.lang})${block.badMarker ? `: unreadable marker "${block.badMarker}"` : ""}`)).toEqual([]);
     const misplaced = BLOCKS.filter(
-      (block) =>
-        (block.marker?.kind === "example" && !SHELL_LANGS.has(block.lang)) ||
-        (block.marker?.kind === "example-code" && !CODE_LANGS.has(block.lang)),
+      (block) => (block.marker?.kind === "example" && !SHELL_LANGS.has(block.lang)) || (block.marker?.kind === "example-code" && !CODE_LANGS.has(block.lang)),
     );
     expect(misplaced.map(where)).toEqual([]);
   });

@@ -110,7 +110,9 @@ describe("links", () => {
   });
 
   it("finds headings and relative links outside code, and leaves web addresses out", () => {
-    const text = ["# Top", "```sh", "# not a heading", "[x](in-code.md)", "```", "See [a](a.md#top), [b](#top), [c](https://example.com), `[d](e.md)`."].join("\n");
+    const text = ["# Top", "```sh", "# not a heading", "[x](in-code.md)", "```", "See [a](a.md#top), [b](#top), [c](https://example.com), `[d](e.md)`."].join(
+      "\n",
+    );
     expect([...anchorsOf(text)]).toEqual(["top"]);
     expect(relativeLinksOf(text)).toEqual(["a.md#top", "#top"]);
   });

@@ -16,7 +16,12 @@ let checker: ts.TypeChecker;
 let exported: Map<string, ts.Symbol>;
 beforeAll(() => {
   if (!existsSync(DIST_TYPES)) throw new Error(`${DIST_TYPES} is missing: run \`npm run build\` first.`);
-  const program = ts.createProgram([DIST_TYPES], { strict: true, noEmit: true, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext });
+  const program = ts.createProgram([DIST_TYPES], {
+    strict: true,
+    noEmit: true,
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+  });
   checker = program.getTypeChecker();
   const index = program.getSourceFile(DIST_TYPES)!;
   exported = new Map(checker.getExportsOfModule(checker.getSymbolAtLocation(index)!).map((symbol) => [symbol.getName(), symbol]));

@@ -175,7 +175,10 @@ describe("checkCardForm", () => {
     [{ cvc: "" }, { cvc: "Enter the card's security code (CVC)." }],
     [{ cvc: "12" }, { cvc: "The security code is 3 or 4 digits." }],
     [{ cvc: "12345" }, { cvc: "The security code is 3 or 4 digits." }],
-    [{ number: "", expiry: "", cvc: "" }, { number: "Enter your card number.", expiry: "Enter the card's expiry date.", cvc: "Enter the card's security code (CVC)." }],
+    [
+      { number: "", expiry: "", cvc: "" },
+      { number: "Enter your card number.", expiry: "Enter the card's expiry date.", cvc: "Enter the card's security code (CVC)." },
+    ],
   ])("refuses %j with %j", (change, errors) => {
     expect(checkCardForm({ ...good, ...change }, NOW, TEST_CARDS)).toEqual({ ok: false, errors });
   });

@@ -36,9 +36,17 @@ describe("chaos decisions", () => {
   });
 
   it.each([
-    ["duplicate: 1", { ...NONE, duplicate: 1 }, (p: ReturnType<typeof planChaos>) => p.duplicateAfterMs !== null && p.duplicateAfterMs >= 1000 && p.duplicateAfterMs <= 10_000],
+    [
+      "duplicate: 1",
+      { ...NONE, duplicate: 1 },
+      (p: ReturnType<typeof planChaos>) => p.duplicateAfterMs !== null && p.duplicateAfterMs >= 1000 && p.duplicateAfterMs <= 10_000,
+    ],
     ["reorder: 1", { ...NONE, reorder: 1 }, (p: ReturnType<typeof planChaos>) => p.held && firstAttemptMark(p) === "reordered"],
-    ["delay_ms [200, 300]", { ...NONE, delay_ms: [200, 300] as [number, number] }, (p: ReturnType<typeof planChaos>) => p.delayMs >= 200 && p.delayMs <= 300 && firstAttemptMark(p) === "delayed"],
+    [
+      "delay_ms [200, 300]",
+      { ...NONE, delay_ms: [200, 300] as [number, number] },
+      (p: ReturnType<typeof planChaos>) => p.delayMs >= 200 && p.delayMs <= 300 && firstAttemptMark(p) === "delayed",
+    ],
     ["delay_ms [500, 500]", { ...NONE, delay_ms: [500, 500] as [number, number] }, (p: ReturnType<typeof planChaos>) => p.delayMs === 500],
   ])("with %s, every event gets it", (_, chaos, holds) => {
     for (const id of eventIds.slice(0, 200)) expect(holds(planChaos(chaos, id))).toBe(true);
@@ -63,7 +71,12 @@ describe("the chaos object", () => {
   const schema = chaosSchema("chaos");
   it("fills what is left out", () => {
     expect(schema.parse({})).toEqual(NONE);
-    expect(schema.parse({ duplicate: 0.2, reorder: 0.2, delay_ms: [0, 3000], seed: 42 })).toEqual({ duplicate: 0.2, reorder: 0.2, delay_ms: [0, 3000], seed: 42 });
+    expect(schema.parse({ duplicate: 0.2, reorder: 0.2, delay_ms: [0, 3000], seed: 42 })).toEqual({
+      duplicate: 0.2,
+      reorder: 0.2,
+      delay_ms: [0, 3000],
+      seed: 42,
+    });
   });
 
   it.each([
@@ -86,7 +99,7 @@ describe("the chaos object", () => {
     expect(result.error!.issues[0]!.code).toBe("unrecognized_keys");
   });
 
-  it("says \"must …\" without a label, for the config file's messages", () => {
+  it('says "must …" without a label, for the config file\'s messages', () => {
     expect(chaosSchema().safeParse({ duplicate: 2 }).error!.issues[0]!.message).toBe("must be a number from 0 to 1 (got 2).");
   });
 });

@@ -35,7 +35,13 @@ describe("which requests a fault rule matches", () => {
     ["never the checkout page", ANY, "GET", "/checkout/pi_1", false],
     ["never the dashboard", ANY, "GET", "/dashboard", false],
     ["a percent-encoded rule path, as routing reads it", { method: null, path: "/v1/payment%5Fintents" }, "POST", "/v1/payment_intents", true],
-    ["a percent-encoded request path, as routing reads it", { method: null, path: "/v1/payment_intents/*/capture" }, "POST", "/v1/payment%5fintents/pi_1/capture", true],
+    [
+      "a percent-encoded request path, as routing reads it",
+      { method: null, path: "/v1/payment_intents/*/capture" },
+      "POST",
+      "/v1/payment%5fintents/pi_1/capture",
+      true,
+    ],
     ["an encoded / as part of one segment, as routing keeps it", { method: null, path: "/v1/payment_intents/*" }, "GET", "/v1/payment_intents/a%2Fb", true],
     ["%2A in a rule as a literal *, not a wildcard", { method: null, path: "/v1/payment_intents/%2A" }, "GET", "/v1/payment_intents/pi_1", false],
     ["never a sandbox path written encoded", ANY, "POST", "/v1/sandbo%78/reset", false],
@@ -137,7 +143,14 @@ describe("the rule's schema", () => {
   it("gives a timeout 30 s unless told, and keeps what a latency asks for", () => {
     expect(faultRuleSettings(parseOrThrow(faultRuleSchema, { fault: "timeout" })).latencyMs).toBe(DEFAULT_TIMEOUT_MS);
     expect(faultRuleSettings(parseOrThrow(faultRuleSchema, { fault: "timeout", latency_ms: 250 })).latencyMs).toBe(250);
-    const latency = { fault: "latency", latency_ms: 60_000, match: { method: "POST", path: "/v1/payment_intents/*/capture" }, times: 10_000, probability: 0, seed: -5 };
+    const latency = {
+      fault: "latency",
+      latency_ms: 60_000,
+      match: { method: "POST", path: "/v1/payment_intents/*/capture" },
+      times: 10_000,
+      probability: 0,
+      seed: -5,
+    };
     expect(faultRuleSettings(parseOrThrow(faultRuleSchema, latency))).toEqual({
       fault: "latency",
       method: "POST",

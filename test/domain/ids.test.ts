@@ -52,7 +52,12 @@ describe("newReference", () => {
   });
 
   it("sorts by the second it was made in, as SQLite compares text: its index grows at one edge", () => {
-    const seconds = [Date.parse("2020-01-01T00:00:00Z"), Date.parse("2026-11-21T10:00:00Z"), Date.parse("2026-11-21T10:00:01Z"), Date.parse("2088-06-01T00:00:00Z")];
+    const seconds = [
+      Date.parse("2020-01-01T00:00:00Z"),
+      Date.parse("2026-11-21T10:00:00Z"),
+      Date.parse("2026-11-21T10:00:01Z"),
+      Date.parse("2088-06-01T00:00:00Z"),
+    ];
     const references = seconds.map((t) => newReference("PAY", t));
     expect([...references].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))).toEqual(references);
     expect(newReference("PAY", Date.parse("2020-01-01T00:00:00Z"))).toMatch(/^PAY-000000[0-9A-Z]{4}$/);

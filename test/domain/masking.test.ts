@@ -125,7 +125,11 @@ describe("maskText on card numbers written in other forms (issue 17 item 7)", ()
     ["percent-encoded full-width digits", "%EF%BC%94".repeat(16), `${"*".repeat(12)}${"%EF%BC%94".repeat(4)}`],
     ["percent-encoded zero-width spaces", "4242%E2%80%8B4242%E2%80%8B4242%E2%80%8B4242", "****%E2%80%8B****%E2%80%8B****%E2%80%8B4242"],
     ["double percent-encoding", "4242%25204242%25204242%25204242", "****%2520****%2520****%25204242"],
-    ["keycap digits (variation selector and enclosing keycap marks)", "4\ufe0f\u20e32\ufe0f\u20e3".repeat(8), `${"*\ufe0f\u20e3".repeat(12)}${"4\ufe0f\u20e32\ufe0f\u20e3".repeat(2)}`],
+    [
+      "keycap digits (variation selector and enclosing keycap marks)",
+      "4\ufe0f\u20e32\ufe0f\u20e3".repeat(8),
+      `${"*\ufe0f\u20e3".repeat(12)}${"4\ufe0f\u20e32\ufe0f\u20e3".repeat(2)}`,
+    ],
     ["superscript digits", "⁴²⁴²⁴²⁴²⁴²⁴²⁴²⁴²", "************⁴²⁴²"],
   ])("masks a PAN written with %s", (_name, input, expected) => {
     expect(maskText(input)).toBe(expected);
@@ -244,7 +248,11 @@ describe("maskInput: what comes in is masked in its strings only (issue 28 item 
     ["a probability that prints with 17 digits", { probability: 0.30000000000000004 }, { probability: 0.30000000000000004 }],
     ["a 13-digit seed", { seed: 1_000_000_000_000 }, { seed: 1_000_000_000_000 }],
     ["a PAN-sized number outside a card field", { amount: 4242424242424242 }, { amount: 4242424242424242 }],
-    ["chaos shares and seed", { chaos: { duplicate: 0.1234567890123456, seed: 12345678901234 } }, { chaos: { duplicate: 0.1234567890123456, seed: 12345678901234 } }],
+    [
+      "chaos shares and seed",
+      { chaos: { duplicate: 0.1234567890123456, seed: 12345678901234 } },
+      { chaos: { duplicate: 0.1234567890123456, seed: 12345678901234 } },
+    ],
     ["a fractional amount", { amount: 1200.0000000000002 }, { amount: 1200.0000000000002 }],
     ["a PAN in a string, exactly as maskText masks it", { path: "/v1/payment_intents/4242424242424242" }, { path: "/v1/payment_intents/************4242" }],
     ["a numeric card_number (a card number whatever its type)", { card_number: 4242424242424242 }, { card_number: "************4242" }],

@@ -53,14 +53,12 @@ describe("parseOrThrow with the payment fields", () => {
     expect(error.param).toBe("amout");
   });
 
-  it.each([
-    [{ amount: 1 }],
-    [{ amount: MAX_AMOUNT }],
-    [{ amount: 1000, currency: "JPY", description: "x".repeat(1000) }],
-    [{ amount: 1000, description: "" }],
-  ])("accepts %j unchanged", (input) => {
-    expect(parseOrThrow(body, input)).toEqual(input);
-  });
+  it.each([[{ amount: 1 }], [{ amount: MAX_AMOUNT }], [{ amount: 1000, currency: "JPY", description: "x".repeat(1000) }], [{ amount: 1000, description: "" }]])(
+    "accepts %j unchanged",
+    (input) => {
+      expect(parseOrThrow(body, input)).toEqual(input);
+    },
+  );
 
   it("refuses a body that is not an object without naming a field", () => {
     const error = refusal(body, []);

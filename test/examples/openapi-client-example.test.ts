@@ -58,7 +58,10 @@ describe("docs/api.md: a typed client generated from a running paysim", () => {
   it("pins, in its install command, the versions this test runs the recipe with", () => {
     const install = readBlocks(join(ROOT, "docs", "api.md")).find((block) => block.body.startsWith("npm install --save-dev openapi-typescript@"));
     expect(install).toBeDefined();
-    const pins = install!.body.split(" ").slice(3).map((spec) => spec.split("@") as [string, string]);
+    const pins = install!.body
+      .split(" ")
+      .slice(3)
+      .map((spec) => spec.split("@") as [string, string]);
     expect(pins.map(([name]) => name).sort()).toEqual(["openapi-fetch", "openapi-typescript", "typescript"]);
     for (const [name, range] of pins) {
       const installed = JSON.parse(readFileSync(join(ROOT, "node_modules", name, "package.json"), "utf8")).version as string;
@@ -74,7 +77,10 @@ describe("docs/api.md: a typed client generated from a running paysim", () => {
 
     writeFileSync(join(dir, "client.ts"), CLIENT);
     await tsc(dir, "tsconfig.json");
-    const { stdout } = await run(process.execPath, ["client.js"], { cwd: dir, env: { ...process.env, PAYSIM_URL: paysim.url, PAYSIM_SECRET_KEY: paysim.secretKey } });
+    const { stdout } = await run(process.execPath, ["client.js"], {
+      cwd: dir,
+      env: { ...process.env, PAYSIM_URL: paysim.url, PAYSIM_SECRET_KEY: paysim.secretKey },
+    });
     const [id, state, checkoutUrl] = stdout.trim().split(" ");
     expect(id).toMatch(/^pi_[0-9A-Za-z]{24}$/);
     expect(state).toBe("created");

@@ -43,7 +43,9 @@ describe("docs/testing.md: a Python test file with only the standard library", (
   it("passes under `paysim exec`, every one of its tests run", async () => {
     const python = spawnSync("python3", ["--version"]);
     if (python.error) {
-      expect.fail(`python3 cannot be run (${python.error.message}): install Python 3 (on Debian: apt-get install python3; .ci/run does) to run docs/testing.md's Python example`);
+      expect.fail(
+        `python3 cannot be run (${python.error.message}): install Python 3 (on Debian: apt-get install python3; .ci/run does) to run docs/testing.md's Python example`,
+      );
     }
     const folder = useTempDir("paysim-python-example-");
     writeFileSync(join(folder, "test_payments.py"), shownFile());

@@ -13,7 +13,10 @@ describe("manualTimers", () => {
     timers.advance(9);
     expect(fired).toEqual([]);
     timers.advance(25);
-    expect(fired).toEqual([["a", 1010], ["b", 1030]]);
+    expect(fired).toEqual([
+      ["a", 1010],
+      ["b", 1030],
+    ]);
     expect(timers.now()).toBe(1034);
     expect(timers.pending()).toBe(0);
   });

@@ -38,7 +38,10 @@ export const DISGUISES: readonly (readonly [name: string, write: (pan: string) =
   ["percent-encoded full-width digits", (pan) => percent(inScript(0xff10)(pan))],
   ["plus signs", (pan) => groups(pan).join("+")],
   ["keycap digits", (pan) => [...pan].map((d) => `${d}\ufe0f\u20e3`).join("")],
-  ["mixed scripts, zero-width joiners and a tab", (pan) => `${inScript(0xff10)(pan.slice(0, 4))}\u200d${inScript(0x6f0)(pan.slice(4, 8))}\t${pan.slice(8, 12)}\u2060${pan.slice(12)}`],
+  [
+    "mixed scripts, zero-width joiners and a tab",
+    (pan) => `${inScript(0xff10)(pan.slice(0, 4))}\u200d${inScript(0x6f0)(pan.slice(4, 8))}\t${pan.slice(8, 12)}\u2060${pan.slice(12)}`,
+  ],
 ];
 
 /** One distinct Luhn-valid 16-digit PAN per disguise, so that a leak names its form. */
@@ -77,10 +80,11 @@ export function normalisedForScan(text: string): string {
       }
     });
   }
-  decoded = decoded
-    .replace(/\\u([0-9a-fA-F]{4})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)))
-    .replace(/\\[tnrbf]/g, " ");
-  return [...decoded].map(asciiDigit).join("").replace(/[\s\p{Pd}\p{Cf}\p{M}+\u2212]/gu, "");
+  decoded = decoded.replace(/\\u([0-9a-fA-F]{4})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16))).replace(/\\[tnrbf]/g, " ");
+  return [...decoded]
+    .map(asciiDigit)
+    .join("")
+    .replace(/[\s\p{Pd}\p{Cf}\p{M}+\u2212]/gu, "");
 }
 
 /** The PANs of `pans` whose masked part (all but the last 4 digits) can be read in `text` once normalised. */

@@ -78,7 +78,19 @@ export async function startInTmux(command: readonly string[], options: TmuxOptio
   // #{pane_dead_status} stays empty when it reads the pane's end before the process's (tmux 3.3a).
   const statusFile = join(dir, "exit-status");
   const wrapped = ["sh", "-c", `"$0" "$@"; echo "$?" > '${statusFile}'`, ...command];
-  await tmux("new-session", "-d", "-s", session, "-x", String(options.columns), "-y", String(options.rows), ...(options.cwd ? ["-c", options.cwd] : []), "--", ...wrapped);
+  await tmux(
+    "new-session",
+    "-d",
+    "-s",
+    session,
+    "-x",
+    String(options.columns),
+    "-y",
+    String(options.rows),
+    ...(options.cwd ? ["-c", options.cwd] : []),
+    "--",
+    ...wrapped,
+  );
   const target = `${session}:0.0`;
 
   const capture = async (withHistory: boolean) => {
@@ -114,7 +126,8 @@ export async function startInTmux(command: readonly string[], options: TmuxOptio
       for (;;) {
         const status = readStatus(statusFile);
         // The shell reports a program ended by signal n as 128 + n.
-        if (status !== undefined && status > 128) throw new Error(`the program in ${session} was ended by signal ${status - 128}; it shows:\n${await capture(false)}`);
+        if (status !== undefined && status > 128)
+          throw new Error(`the program in ${session} was ended by signal ${status - 128}; it shows:\n${await capture(false)}`);
         if (status !== undefined) return status;
         if (Date.now() > deadline) throw new Error(`the program in ${session} has not exited; it shows:\n${await capture(false)}`);
         await new Promise((resolve) => setTimeout(resolve, 50));

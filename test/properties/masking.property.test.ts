@@ -139,9 +139,18 @@ describe("masking PANs in any form (properties)", () => {
 
   it("lets no 5 digits in a row survive normalising, however many disguised PANs the text holds", () => {
     fc.assert(
-      fc.property(fc.array(fc.oneof(filler, disguisedPan.map((p) => p.written)), { minLength: 1, maxLength: 6 }), (parts) => {
-        expect(normalisedForScan(maskText(parts.join("")))).not.toMatch(/\d{5}/);
-      }),
+      fc.property(
+        fc.array(
+          fc.oneof(
+            filler,
+            disguisedPan.map((p) => p.written),
+          ),
+          { minLength: 1, maxLength: 6 },
+        ),
+        (parts) => {
+          expect(normalisedForScan(maskText(parts.join("")))).not.toMatch(/\d{5}/);
+        },
+      ),
       { numRuns: 300 },
     );
   });

@@ -48,7 +48,9 @@ describe("the time scale is bounded so that dates stay valid", () => {
     const db = join(cwd, "paysim.db");
     const result = await runCli(["start", "--port", "0", "--no-ui", "--db", db, ...args], { cwd, env });
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/^paysim start: (--time-scale "\w+"|PAYSIM_TIME_SCALE="\w+" \(for --time-scale\)) is invalid: it must be a number greater than 0 and at most 1000000, e\.g\. 60\.\nsee paysim start --help\n$/);
+    expect(result.stderr).toMatch(
+      /^paysim start: (--time-scale "\w+"|PAYSIM_TIME_SCALE="\w+" \(for --time-scale\)) is invalid: it must be a number greater than 0 and at most 1000000, e\.g\. 60\.\nsee paysim start --help\n$/,
+    );
     expect(readdirSync(cwd)).toEqual([]);
   });
 
@@ -89,7 +91,9 @@ describe("repeated clock advances cannot push dates past the valid range", () =>
     const before = (await paysim.api("GET", "/v1/sandbox/clock")).body;
     const refused = await advance(ONE_YEAR);
     expectApiError(refused, 400, "invalid_request", "seconds");
-    expect(refused.body.error.message).toMatch(/^Advancing the clock by 31536000 seconds would take it past 9999-12-31T23:59:59\.999Z, the latest time paysim can show; it can move at most \d+ more seconds\.$/);
+    expect(refused.body.error.message).toMatch(
+      /^Advancing the clock by 31536000 seconds would take it past 9999-12-31T23:59:59\.999Z, the latest time paysim can show; it can move at most \d+ more seconds\.$/,
+    );
 
     const after = (await paysim.api("GET", "/v1/sandbox/clock")).body;
     expect(after.offset_seconds).toBe(before.offset_seconds);
@@ -131,11 +135,14 @@ describe("a database whose stored clock is out of range", () => {
     expect(readdirSync(join(dbPath, "..")).sort()).toEqual(["paysim.db"]);
   });
 
-  it.each(["10000000000000000", "NaN", "-1"])("is refused by createPaysim with UnusableDatabaseError for clock_high_water_ms %s, unchanged", async (highWater) => {
-    const dbPath = await databaseWithClock(highWater);
-    const before = stateOf(dbPath);
-    await expect(createPaysim({ port: 0, db: dbPath })).rejects.toThrow(UnusableDatabaseError);
-    await expect(createPaysim({ port: 0, db: dbPath })).rejects.toThrow(`its stored clock (clock_high_water_ms) is`);
-    expect(stateOf(dbPath)).toEqual(before);
-  });
+  it.each(["10000000000000000", "NaN", "-1"])(
+    "is refused by createPaysim with UnusableDatabaseError for clock_high_water_ms %s, unchanged",
+    async (highWater) => {
+      const dbPath = await databaseWithClock(highWater);
+      const before = stateOf(dbPath);
+      await expect(createPaysim({ port: 0, db: dbPath })).rejects.toThrow(UnusableDatabaseError);
+      await expect(createPaysim({ port: 0, db: dbPath })).rejects.toThrow(`its stored clock (clock_high_water_ms) is`);
+      expect(stateOf(dbPath)).toEqual(before);
+    },
+  );
 });

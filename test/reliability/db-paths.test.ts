@@ -33,44 +33,72 @@ async function paysimDatabase(path: string): Promise<string> {
 }
 
 const cases: [string, (dir: string) => Promise<string> | string, string][] = [
-  ["a folder", (dir) => {
-    mkdirSync(join(dir, "data"), { mode: 0o755 });
-    writeFileSync(join(dir, "data", "keep.txt"), "mine");
-    return join(dir, "data");
-  }, "is a folder, not a file"],
-  ["a read-only (0444) paysim database", async (dir) => {
-    const path = await paysimDatabase(join(dir, "paysim.db"));
-    chmodSync(path, 0o444);
-    return path;
-  }, "is read-only (mode 0444)"],
-  ["a JSON file", (dir) => {
-    writeFileSync(join(dir, "config.json"), JSON.stringify({ companies: [{ name: "Acme", currency: "EUR" }] }, null, 2));
-    chmodSync(join(dir, "config.json"), 0o644);
-    return join(dir, "config.json");
-  }, "is not a SQLite database"],
-  ["a symbolic link to a paysim database", async (dir) => {
-    const target = await paysimDatabase(join(dir, "real.db"));
-    chmodSync(target, 0o644);
-    symlinkSync(target, join(dir, "link.db"));
-    return join(dir, "link.db");
-  }, "is a symbolic link"],
-  ["an empty file", (dir) => {
-    writeFileSync(join(dir, "paysim.db"), "");
-    return join(dir, "paysim.db");
-  }, "is an empty file (0 bytes)"],
-  ["a foreign SQLite file", (dir) => {
-    const db = new Database(join(dir, "notes.db"));
-    db.exec("CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ('mine')");
-    db.close();
-    return join(dir, "notes.db");
-  }, "is a SQLite database without paysim's tables"],
-  ["a foreign SQLite file with its own companies table", (dir) => {
-    const db = new Database(join(dir, "crm.db"));
-    db.exec("CREATE TABLE companies (id TEXT PRIMARY KEY, name TEXT); INSERT INTO companies VALUES ('c1', 'Acme')");
-    db.pragma("user_version = 2");
-    db.close();
-    return join(dir, "crm.db");
-  }, "is a SQLite database without paysim's tables (it has companies)"],
+  [
+    "a folder",
+    (dir) => {
+      mkdirSync(join(dir, "data"), { mode: 0o755 });
+      writeFileSync(join(dir, "data", "keep.txt"), "mine");
+      return join(dir, "data");
+    },
+    "is a folder, not a file",
+  ],
+  [
+    "a read-only (0444) paysim database",
+    async (dir) => {
+      const path = await paysimDatabase(join(dir, "paysim.db"));
+      chmodSync(path, 0o444);
+      return path;
+    },
+    "is read-only (mode 0444)",
+  ],
+  [
+    "a JSON file",
+    (dir) => {
+      writeFileSync(join(dir, "config.json"), JSON.stringify({ companies: [{ name: "Acme", currency: "EUR" }] }, null, 2));
+      chmodSync(join(dir, "config.json"), 0o644);
+      return join(dir, "config.json");
+    },
+    "is not a SQLite database",
+  ],
+  [
+    "a symbolic link to a paysim database",
+    async (dir) => {
+      const target = await paysimDatabase(join(dir, "real.db"));
+      chmodSync(target, 0o644);
+      symlinkSync(target, join(dir, "link.db"));
+      return join(dir, "link.db");
+    },
+    "is a symbolic link",
+  ],
+  [
+    "an empty file",
+    (dir) => {
+      writeFileSync(join(dir, "paysim.db"), "");
+      return join(dir, "paysim.db");
+    },
+    "is an empty file (0 bytes)",
+  ],
+  [
+    "a foreign SQLite file",
+    (dir) => {
+      const db = new Database(join(dir, "notes.db"));
+      db.exec("CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ('mine')");
+      db.close();
+      return join(dir, "notes.db");
+    },
+    "is a SQLite database without paysim's tables",
+  ],
+  [
+    "a foreign SQLite file with its own companies table",
+    (dir) => {
+      const db = new Database(join(dir, "crm.db"));
+      db.exec("CREATE TABLE companies (id TEXT PRIMARY KEY, name TEXT); INSERT INTO companies VALUES ('c1', 'Acme')");
+      db.pragma("user_version = 2");
+      db.close();
+      return join(dir, "crm.db");
+    },
+    "is a SQLite database without paysim's tables (it has companies)",
+  ],
 ];
 
 describe("paysim start --db checks the path before touching it", () => {

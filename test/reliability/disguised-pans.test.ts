@@ -58,7 +58,10 @@ async function sendDisguisedPans(api: Call, receiverUrl: string): Promise<Sent> 
 
 /** The bytes of the database and its WAL, read as text (binary parts cannot spell a PAN's 12 digits by chance). */
 function databaseText(dbPath: string): string {
-  return [dbPath, `${dbPath}-wal`].filter(existsSync).map((path) => readFileSync(path).toString("latin1") + readFileSync(path).toString("utf8")).join("\n");
+  return [dbPath, `${dbPath}-wal`]
+    .filter(existsSync)
+    .map((path) => readFileSync(path).toString("latin1") + readFileSync(path).toString("utf8"))
+    .join("\n");
 }
 
 function expectNoLeak(where: string, text: string) {

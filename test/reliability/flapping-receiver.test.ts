@@ -177,7 +177,8 @@ function requestsByEvent(requests: readonly ReceivedRequest[]): Map<string, Rece
   return byEvent;
 }
 
-const twoXx = (request: ReceivedRequest) => request.answered && typeof request.behaviour !== "string" && (typeof request.behaviour === "number" ? request.behaviour : request.behaviour.status) < 300;
+const twoXx = (request: ReceivedRequest) =>
+  request.answered && typeof request.behaviour !== "string" && (typeof request.behaviour === "number" ? request.behaviour : request.behaviour.status) < 300;
 
 describe(`a receiver flapping under ${EVENTS} events, the clock advanced through the whole retry schedule`, () => {
   const thisSuite = suiteScope();
@@ -217,7 +218,9 @@ describe(`a receiver flapping under ${EVENTS} events, the clock advanced through
       counts.set(index, (counts.get(index) ?? 0) + 1);
     }
     const resendSucceeds = (index: number) => succeeds(predictedDelivery(index, counts.get(index)! + 1).at(-1)!);
-    const delivered = eventIds.findIndex((_, index) => succeeds(predictedDelivery(index, 1).at(-1)!) && resendSucceeds(index) && predictedDelivery(index, counts.get(index)! + 1).length > 1);
+    const delivered = eventIds.findIndex(
+      (_, index) => succeeds(predictedDelivery(index, 1).at(-1)!) && resendSucceeds(index) && predictedDelivery(index, counts.get(index)! + 1).length > 1,
+    );
     const givenUp = eventIds.findIndex((_, index) => !succeeds(predictedDelivery(index, 1).at(-1)!) && resendSucceeds(index));
     resent = [delivered, givenUp].map((index) => ({ index, at: now }));
     for (const { index } of resent) {

@@ -24,9 +24,35 @@ const internalErrors: string[] = [];
 
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "PROPFIND", "PURGE"];
 const SEGMENTS = [
-  "v1", "payment_intents", "payouts", "events", "webhook_endpoints", "sandbox", "clock", "advance", "transition",
-  "authorize", "capture", "cancel", "resend", "webhook_ingest", "checkout", "health", "..", "%00", "%ff%fe", "%E2%82%AC",
-  "4242424242424242", "pi_", "' OR 1=1 --", "<script>", "a".repeat(300), "", "?limit=0", "?limit=abc&state=x", "?starting_after=zz",
+  "v1",
+  "payment_intents",
+  "payouts",
+  "events",
+  "webhook_endpoints",
+  "sandbox",
+  "clock",
+  "advance",
+  "transition",
+  "authorize",
+  "capture",
+  "cancel",
+  "resend",
+  "webhook_ingest",
+  "checkout",
+  "health",
+  "..",
+  "%00",
+  "%ff%fe",
+  "%E2%82%AC",
+  "4242424242424242",
+  "pi_",
+  "' OR 1=1 --",
+  "<script>",
+  "a".repeat(300),
+  "",
+  "?limit=0",
+  "?limit=abc&state=x",
+  "?starting_after=zz",
 ];
 
 const path = fc.oneof(
@@ -40,18 +66,21 @@ const body = fc.oneof(
   fc.uint8Array({ maxLength: 200 }).map((bytes) => Buffer.from(bytes)), // invalid UTF-8 and binary junk
   fc.jsonValue({ maxDepth: 4 }).map((value) => Buffer.from(JSON.stringify(value) ?? "null")),
   fc
-    .record({
-      amount: fc.oneof(fc.integer(), fc.double(), fc.string(), fc.constant(null), fc.boolean()),
-      currency: fc.oneof(fc.constantFrom("EUR", "eur", "XXX", ""), fc.string()),
-      description: fc.oneof(fc.string(), fc.constant("card 4242 4242 4242 4242")),
-      destination_type: fc.constantFrom("card", "wallet", "x"),
-      destination_token: fc.constantFrom("tok_card_visa", "4242424242424242", "tok_x"),
-      to: fc.constantFrom("processing", "succeeded", "reversed", "nope"),
-      seconds: fc.oneof(fc.integer({ min: -5, max: 40_000_000 }), fc.string()),
-      type: fc.constantFrom("payout.failed", "nope"),
-      data: fc.jsonValue({ maxDepth: 2 }),
-      url: fc.constantFrom("http://127.0.0.1:9/x", "ftp://x", "not a url"),
-    }, { requiredKeys: [] })
+    .record(
+      {
+        amount: fc.oneof(fc.integer(), fc.double(), fc.string(), fc.constant(null), fc.boolean()),
+        currency: fc.oneof(fc.constantFrom("EUR", "eur", "XXX", ""), fc.string()),
+        description: fc.oneof(fc.string(), fc.constant("card 4242 4242 4242 4242")),
+        destination_type: fc.constantFrom("card", "wallet", "x"),
+        destination_token: fc.constantFrom("tok_card_visa", "4242424242424242", "tok_x"),
+        to: fc.constantFrom("processing", "succeeded", "reversed", "nope"),
+        seconds: fc.oneof(fc.integer({ min: -5, max: 40_000_000 }), fc.string()),
+        type: fc.constantFrom("payout.failed", "nope"),
+        data: fc.jsonValue({ maxDepth: 2 }),
+        url: fc.constantFrom("http://127.0.0.1:9/x", "ftp://x", "not a url"),
+      },
+      { requiredKeys: [] },
+    )
     .map((value) => Buffer.from(JSON.stringify(value))),
   fc.integer({ min: 30, max: 200 }).map((depth) => Buffer.from("[".repeat(depth) + "]".repeat(depth))),
   fc.integer({ min: 30, max: 200 }).map((depth) => Buffer.from('{"a":'.repeat(depth) + "1" + "}".repeat(depth))),
@@ -60,9 +89,21 @@ const body = fc.oneof(
 
 const headers = fc.record(
   {
-    "Content-Type": fc.constantFrom("application/json", "application/json; charset=utf-8", "text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "APPLICATION/JSON", ""),
+    "Content-Type": fc.constantFrom(
+      "application/json",
+      "application/json; charset=utf-8",
+      "text/plain",
+      "application/x-www-form-urlencoded",
+      "multipart/form-data; boundary=x",
+      "APPLICATION/JSON",
+      "",
+    ),
     Authorization: fc.constantFrom("KEY", "Bearer sk_test_nope", "Basic abc", "Bearer", "bearer KEY", ""),
-    "Idempotency-Key": fc.oneof(fc.string({ maxLength: 40 }).map((s) => s.replace(/[\r\n]/g, "")), fc.constant("k".repeat(300)), fc.constant("é€")),
+    "Idempotency-Key": fc.oneof(
+      fc.string({ maxLength: 40 }).map((s) => s.replace(/[\r\n]/g, "")),
+      fc.constant("k".repeat(300)),
+      fc.constant("é€"),
+    ),
     Origin: fc.constantFrom("http://evil.example", "null"),
   },
   { requiredKeys: [] },

@@ -21,8 +21,7 @@ beforeAll(async () => {
 const INGEST_DATA = '"reference":"PAY-HOSTILE001","amount":2500,"currency":"EUR"';
 
 /** Sends `raw` as a JSON body (text exactly as given: JSON.stringify cannot write an own "__proto__"). */
-const postRaw = (path: string, raw: string, idempotencyKey = freshKey()) =>
-  paysim.api("POST", path, { raw, contentType: "application/json", idempotencyKey });
+const postRaw = (path: string, raw: string, idempotencyKey = freshKey()) => paysim.api("POST", path, { raw, contentType: "application/json", idempotencyKey });
 
 /** Runs `attack` and fails unless it left the company's events (so every creation and move) unchanged. */
 async function changesNothing(attack: () => Promise<unknown>): Promise<void> {
@@ -51,7 +50,10 @@ describe("item 5: no body key reaches a prototype", () => {
 
   it("refuses __proto__ on a payout and on a clock advance, which stays where it was", async () => {
     await changesNothing(async () => {
-      const payout = await postRaw("/v1/payouts", '{"__proto__":{"amount":100,"currency":"EUR","destination_type":"card","destination_token":"tok_card_visa"}}');
+      const payout = await postRaw(
+        "/v1/payouts",
+        '{"__proto__":{"amount":100,"currency":"EUR","destination_type":"card","destination_token":"tok_card_visa"}}',
+      );
       expectApiError(payout, 400, "invalid_request", "__proto__");
     });
     const before = (await paysim.api("GET", "/v1/sandbox/clock")).body.offset_seconds;
@@ -75,7 +77,11 @@ describe("item 5: no body key reaches a prototype", () => {
   it.each([
     ["at the top of data", `{"type":"payout.failed","data":{${INGEST_DATA},"__proto__":{"id":"po_smuggled"}}}`, "data.__proto__"],
     ["deep inside data", `{"type":"payout.failed","data":{${INGEST_DATA},"meta":{"list":[{"__proto__":{"x":1}}]}}}`, "data.meta.list.0.__proto__"],
-    ["standing in for data's required fields", '{"type":"payout.failed","data":{"__proto__":{"reference":"PAY-HOSTILE001","amount":2500,"currency":"EUR"}}}', "data.__proto__"],
+    [
+      "standing in for data's required fields",
+      '{"type":"payout.failed","data":{"__proto__":{"reference":"PAY-HOSTILE001","amount":2500,"currency":"EUR"}}}',
+      "data.__proto__",
+    ],
   ])("ingest refuses __proto__ %s (data is free-form, but not that name) and records no event", async (_name, raw, param) => {
     await changesNothing(async () => {
       const response = await postRaw("/v1/sandbox/webhook_ingest", raw);
@@ -152,8 +158,13 @@ describe("item 9: ambiguous requests are refused", () => {
   const creationWith = (extra: string[]) => {
     const body = '{"amount":1000}';
     const head = [
-      "POST /v1/payment_intents HTTP/1.1", "Host: 127.0.0.1", "Connection: close", `Authorization: Bearer ${paysim.secretKey}`,
-      "Content-Type: application/json", `Content-Length: ${body.length}`, ...extra,
+      "POST /v1/payment_intents HTTP/1.1",
+      "Host: 127.0.0.1",
+      "Connection: close",
+      `Authorization: Bearer ${paysim.secretKey}`,
+      "Content-Type: application/json",
+      `Content-Length: ${body.length}`,
+      ...extra,
     ];
     return sendRaw(port, Buffer.from(`${head.join("\r\n")}\r\n\r\n${body}`, "latin1"));
   };
@@ -265,12 +276,21 @@ describe("item 5: the checkout form reads no field from a prototype", () => {
 
   it("fields named __proto__, constructor and prototype are plain unknown form fields: the card alone decides", async () => {
     const refused = await createIntent(paysim);
-    const noCard = await post(refused.id, [["__proto__", "x"], ["constructor", "4242424242424242"], ["prototype", "123"]]);
+    const noCard = await post(refused.id, [
+      ["__proto__", "x"],
+      ["constructor", "4242424242424242"],
+      ["prototype", "123"],
+    ]);
     expect(noCard.status).toBe(422);
     expect((await paysim.api("GET", `/v1/payment_intents/${refused.id}`)).body.state).toBe("created");
 
     const paid = await createIntent(paysim);
-    const withCard = await post(paid.id, [["__proto__", "x"], ["number", "4242 4242 4242 4242"], ["expiry", "12/34"], ["cvc", "123"]]);
+    const withCard = await post(paid.id, [
+      ["__proto__", "x"],
+      ["number", "4242 4242 4242 4242"],
+      ["expiry", "12/34"],
+      ["cvc", "123"],
+    ]);
     expect(withCard.status).toBe(303);
     expect((await paysim.api("GET", `/v1/payment_intents/${paid.id}`)).body.state).not.toBe("created");
   });

@@ -23,7 +23,16 @@ const CLIENTS = 8;
 const KILLS = 5;
 /** Acknowledged creations after the last start before the clients stop. */
 const FINAL_ACKS = 60;
-const TOKENS = ["tok_card_visa", "tok_card_mastercard", "tok_card_fail", "tok_card_return", "tok_account_fr", "tok_account_return", "tok_wallet", "tok_wallet_fail"];
+const TOKENS = [
+  "tok_card_visa",
+  "tok_card_mastercard",
+  "tok_card_fail",
+  "tok_card_return",
+  "tok_account_fr",
+  "tok_account_return",
+  "tok_wallet",
+  "tok_wallet_fail",
+];
 const TYPE_OF: Record<string, string> = { tok_card: "card", tok_account: "account", tok_wallet: "wallet" };
 const ONE_DAY = 86_400;
 
@@ -70,11 +79,21 @@ const lostAnswers: { key: string; first: { status: number; id: string }; again: 
 function plan(client: number, n: number, random: ReturnType<typeof seededRandom>): Planned {
   const key = `soak-c${client}-${n}`;
   if (random() < 0.5) {
-    return { key, kind: "intent", path: "/v1/payment_intents", body: { amount: 100 + random.int(100_000), description: key, capture_method: random.pick(["automatic", "manual"]) } };
+    return {
+      key,
+      kind: "intent",
+      path: "/v1/payment_intents",
+      body: { amount: 100 + random.int(100_000), description: key, capture_method: random.pick(["automatic", "manual"]) },
+    };
   }
   const token = random.pick(TOKENS);
   const type = TYPE_OF[token.replace(/^(tok_[a-z]+).*$/, "$1")]!;
-  return { key, kind: "payout", path: "/v1/payouts", body: { amount: 100 + random.int(100_000), currency: "EUR", destination_type: type, destination_token: token, description: key } };
+  return {
+    key,
+    kind: "payout",
+    path: "/v1/payouts",
+    body: { amount: 100 + random.int(100_000), currency: "EUR", destination_type: type, destination_token: token, description: key },
+  };
 }
 
 /** Resolves with a paysim that is serving a start later than `after`. */
@@ -113,7 +132,13 @@ async function client(id: number): Promise<void> {
         continue;
       }
       if (response.status === 201) {
-        acknowledged({ key: item.key, kind: item.kind, id: response.body.id, replayed: response.headers.get("idempotent-replayed") === "true", start: target.start });
+        acknowledged({
+          key: item.key,
+          kind: item.kind,
+          id: response.body.id,
+          replayed: response.headers.get("idempotent-replayed") === "true",
+          start: target.start,
+        });
       } else {
         unexpected.push(`${item.key}: ${response.status} ${response.text}`);
       }
@@ -189,7 +214,11 @@ beforeAll(async () => {
   intents = await listAll(api, "/v1/payment_intents");
   payouts = await listAll(api, "/v1/payouts");
   events = await listAll(api, "/v1/events");
-  delivered = await eventsWhen(last, events.map((event) => event.id), (event) => event.deliveries.every((d: any) => d.status === "succeeded"));
+  delivered = await eventsWhen(
+    last,
+    events.map((event) => event.id),
+    (event) => event.deliveries.every((d: any) => d.status === "succeeded"),
+  );
 
   finalExit = await last.cli.stop("SIGTERM");
   integrity.push(checkIntegrity());

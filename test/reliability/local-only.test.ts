@@ -40,7 +40,11 @@ describe("no CORS: a page on another origin gets no permission to read any answe
     const response = await rawRequest(paysim.url, {
       method: "OPTIONS",
       path: path.replace("ID", intentId),
-      headers: { Origin: ORIGIN, "Access-Control-Request-Method": requestedMethod, "Access-Control-Request-Headers": "authorization, content-type, idempotency-key" },
+      headers: {
+        Origin: ORIGIN,
+        "Access-Control-Request-Method": requestedMethod,
+        "Access-Control-Request-Headers": "authorization, content-type, idempotency-key",
+      },
     });
     expect(accessControlHeaders(response)).toEqual([]);
     expect(response.status).toBeGreaterThanOrEqual(400);
@@ -49,11 +53,21 @@ describe("no CORS: a page on another origin gets no permission to read any answe
   it("sends no Access-Control-* header on successes, errors or pages, whatever the Origin", async () => {
     const key = { Authorization: `Bearer ${paysim.secretKey}`, Origin: ORIGIN };
     const responses = [
-      await rawRequest(paysim.url, { method: "POST", path: "/v1/payment_intents", headers: { ...key, "Content-Type": "application/json", "Idempotency-Key": freshKey() }, body: '{"amount":1000}' }),
+      await rawRequest(paysim.url, {
+        method: "POST",
+        path: "/v1/payment_intents",
+        headers: { ...key, "Content-Type": "application/json", "Idempotency-Key": freshKey() },
+        body: '{"amount":1000}',
+      }),
       await rawRequest(paysim.url, { method: "GET", path: `/v1/payment_intents/${intentId}`, headers: key }),
       await rawRequest(paysim.url, { method: "GET", path: "/v1/payment_intents", headers: { Origin: ORIGIN } }),
       await rawRequest(paysim.url, { method: "GET", path: "/v1/nope", headers: key }),
-      await rawRequest(paysim.url, { method: "POST", path: "/v1/payment_intents", headers: { ...key, "Content-Type": "application/json", "Idempotency-Key": freshKey() }, body: "{" }),
+      await rawRequest(paysim.url, {
+        method: "POST",
+        path: "/v1/payment_intents",
+        headers: { ...key, "Content-Type": "application/json", "Idempotency-Key": freshKey() },
+        body: "{",
+      }),
       await rawRequest(paysim.url, { method: "GET", path: "/health", headers: { Origin: "null" } }),
       await rawRequest(paysim.url, { method: "GET", path: `/checkout/${intentId}`, headers: { Origin: ORIGIN } }),
     ];

@@ -58,7 +58,13 @@ const INTENT_HISTORIES = new Map<string, string[][]>([
   ["created", [["created"]]],
   ["authorized", [["created", "authorized"]]],
   ["captured", [["created", "authorized", "captured"]]],
-  ["canceled", [["created", "canceled"], ["created", "authorized", "canceled"]]],
+  [
+    "canceled",
+    [
+      ["created", "canceled"],
+      ["created", "authorized", "canceled"],
+    ],
+  ],
   ["failed", [["created", "failed"]]],
 ]);
 const PAYOUT_HISTORIES = new Map<string, string[][]>([
@@ -100,7 +106,16 @@ async function send(op: Op, method: string, path: string, body?: object, key?: s
   try {
     const response = await fetch(paysim.url + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: abort.signal });
     const text = await response.text();
-    return { op, method, path, sent: body, key, status: response.status, body: JSON.parse(text), replayed: response.headers.get("idempotent-replayed") === "true" };
+    return {
+      op,
+      method,
+      path,
+      sent: body,
+      key,
+      status: response.status,
+      body: JSON.parse(text),
+      replayed: response.headers.get("idempotent-replayed") === "true",
+    };
   } catch {
     return { op, method, path, sent: body, key, status: "no answer", replayed: false };
   } finally {
@@ -118,10 +133,28 @@ async function connection(id: number): Promise<void> {
     let outcome: Outcome;
     if (r < 0.2) {
       const key = `overload-${id}-${n}`;
-      outcome = await send("create_intent", "POST", "/v1/payment_intents", { amount: 100 + random.int(10_000), description: key, capture_method: random.pick(["automatic", "manual"]) }, key);
+      outcome = await send(
+        "create_intent",
+        "POST",
+        "/v1/payment_intents",
+        { amount: 100 + random.int(10_000), description: key, capture_method: random.pick(["automatic", "manual"]) },
+        key,
+      );
     } else if (r < 0.3) {
       const key = `overload-${id}-${n}`;
-      outcome = await send("create_payout", "POST", "/v1/payouts", { amount: 100 + random.int(10_000), currency: "EUR", destination_type: "card", destination_token: random.pick(["tok_card_visa", "tok_card_fail", "tok_card_return"]), description: key }, key);
+      outcome = await send(
+        "create_payout",
+        "POST",
+        "/v1/payouts",
+        {
+          amount: 100 + random.int(10_000),
+          currency: "EUR",
+          destination_type: "card",
+          destination_token: random.pick(["tok_card_visa", "tok_card_fail", "tok_card_return"]),
+          description: key,
+        },
+        key,
+      );
     } else if (r < 0.45) {
       const k = random.int(SHARED_KEYS);
       outcome = await send("create_shared", "POST", "/v1/payment_intents", sharedBody(k, random() < 0.9 ? "a" : "b"), `shared-${k}`);
@@ -129,7 +162,13 @@ async function connection(id: number): Promise<void> {
       const target = random() < 0.6 ? `/v1/payment_intents/${random.pick(poolIntents).id}` : `/v1/payouts/${random.pick(poolPayouts).id}`;
       outcome = await send("read", "GET", target);
     } else if (r < 0.68) {
-      const lists = ["/v1/payment_intents?limit=50", "/v1/payment_intents?state=authorized", "/v1/payouts?limit=100&status=pending", "/v1/events?limit=100", "/v1/events?type=payout.created"];
+      const lists = [
+        "/v1/payment_intents?limit=50",
+        "/v1/payment_intents?state=authorized",
+        "/v1/payouts?limit=100&status=pending",
+        "/v1/events?limit=100",
+        "/v1/events?type=payout.created",
+      ];
       outcome = await send("list", "GET", random.pick(lists));
     } else if (r < 0.83) {
       const intent = random.pick(poolIntents);
@@ -139,7 +178,12 @@ async function connection(id: number): Promise<void> {
     } else if (r < 0.97) {
       const payout = random.pick(poolPayouts);
       const to = random.pick(["processing", "succeeded", "failed", "returned", "reversed", "partially_reversed"]);
-      outcome = await send("payout_transition", "POST", `/v1/sandbox/payouts/${payout.id}/transition`, to === "partially_reversed" ? { to, amount: 1 } : { to });
+      outcome = await send(
+        "payout_transition",
+        "POST",
+        `/v1/sandbox/payouts/${payout.id}/transition`,
+        to === "partially_reversed" ? { to, amount: 1 } : { to },
+      );
     } else {
       outcome = await send("advance", "POST", "/v1/sandbox/clock/advance", { seconds: 1 + random.int(5) });
     }
@@ -149,15 +193,26 @@ async function connection(id: number): Promise<void> {
 
 beforeAll(async () => {
   receiver = await useReceiver(200, thisFile);
-  paysim = await usePaysim({ db: dbPath, forwardTo: receiver.url, onInternalError: (requestId, error) => internalErrors.push(`${requestId}: ${String(error)}`) }, thisFile);
-  for (let i = 0; i < 60; i++) poolIntents.push(await createIntent(paysim, { amount: 500 + i, description: `pool-${i}`, capture_method: i % 2 ? "manual" : "automatic" }));
+  paysim = await usePaysim(
+    { db: dbPath, forwardTo: receiver.url, onInternalError: (requestId, error) => internalErrors.push(`${requestId}: ${String(error)}`) },
+    thisFile,
+  );
+  for (let i = 0; i < 60; i++)
+    poolIntents.push(await createIntent(paysim, { amount: 500 + i, description: `pool-${i}`, capture_method: i % 2 ? "manual" : "automatic" }));
   for (let i = 0; i < 40; i++) {
-    const created = await paysim.api("POST", "/v1/payouts", { body: { amount: 500 + i, currency: "EUR", destination_type: "card", destination_token: "tok_card_visa", description: `pool-${i}` }, idempotencyKey: freshKey() });
+    const created = await paysim.api("POST", "/v1/payouts", {
+      body: { amount: 500 + i, currency: "EUR", destination_type: "card", destination_token: "tok_card_visa", description: `pool-${i}` },
+      idempotencyKey: freshKey(),
+    });
     poolPayouts.push(created.body);
   }
 
   // While the storm runs, a second paysim tries to start on the same database file.
-  const storm = inPool(Array.from({ length: CONNECTIONS }, (_, i) => i), CONNECTIONS, connection);
+  const storm = inPool(
+    Array.from({ length: CONNECTIONS }, (_, i) => i),
+    CONNECTIONS,
+    connection,
+  );
   const second = runCli(["start", "--port", "0", "--no-ui", "--db", dbPath], { cwd: folder });
   secondInProcess = await createPaysim({ port: 0, db: dbPath }).then(
     async (instance) => {
@@ -175,12 +230,17 @@ beforeAll(async () => {
     intents: db.prepare("SELECT id, state, description, amount FROM payment_intents ORDER BY seq").all() as typeof rows.intents,
     payouts: db.prepare("SELECT id, status, description FROM payouts ORDER BY seq").all() as typeof rows.payouts,
     events: db.prepare("SELECT id, type, object_id FROM events ORDER BY seq").all() as typeof rows.events,
-    deliveries: db.prepare("SELECT e.id AS event_id, count(d.id) AS n FROM events e LEFT JOIN deliveries d ON d.event_id = e.id GROUP BY e.id").all() as typeof rows.deliveries,
+    deliveries: db
+      .prepare("SELECT e.id AS event_id, count(d.id) AS n FROM events e LEFT JOIN deliveries d ON d.event_id = e.id GROUP BY e.id")
+      .all() as typeof rows.deliveries,
   };
   await paysim.close();
   const check = new Database(dbPath, { readonly: true });
   try {
-    integrity = [...(check.pragma("integrity_check") as { integrity_check: string }[]).map((row) => row.integrity_check), ...(check.pragma("foreign_key_check") as unknown[])];
+    integrity = [
+      ...(check.pragma("integrity_check") as { integrity_check: string }[]).map((row) => row.integrity_check),
+      ...(check.pragma("foreign_key_check") as unknown[]),
+    ];
   } finally {
     check.close();
   }
@@ -189,7 +249,9 @@ beforeAll(async () => {
 describe(`${CONNECTIONS} concurrent connections, ${CONNECTIONS * OPS_PER_CONNECTION} mixed requests`, () => {
   it("answers every request with a status its kind allows: none hangs, none is a 500", () => {
     expect(outcomes).toHaveLength(CONNECTIONS * OPS_PER_CONNECTION);
-    const wrong = outcomes.filter((o) => !ALLOWED[o.op].includes(o.status as number)).map((o) => `${o.method} ${o.path} → ${o.status} ${JSON.stringify(o.body)}`);
+    const wrong = outcomes
+      .filter((o) => !ALLOWED[o.op].includes(o.status as number))
+      .map((o) => `${o.method} ${o.path} → ${o.status} ${JSON.stringify(o.body)}`);
     expect(wrong).toEqual([]);
     expect(internalErrors).toEqual([]);
     // Every kind of request was in the mix.
@@ -212,7 +274,10 @@ describe(`${CONNECTIONS} concurrent connections, ${CONNECTIONS * OPS_PER_CONNECT
         if (answer.sent.amount === object!.amount) expect(answer, key).toMatchObject({ status: 201, body: { id: object!.id } });
         else expect(answer.status, key).toBe(409);
       }
-      expect(answers.filter((a) => a.status === 201 && !a.replayed), key).toHaveLength(1);
+      expect(
+        answers.filter((a) => a.status === 201 && !a.replayed),
+        key,
+      ).toHaveLength(1);
     }
   });
 

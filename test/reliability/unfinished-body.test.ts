@@ -16,7 +16,9 @@ const TIMEOUT_MS = 2000;
 const STALLED = PER_ENDPOINT_IN_FLIGHT + 8;
 
 async function ingest(p: TestPaysim, type: string, index: number): Promise<string> {
-  const response = await p.api("POST", "/v1/sandbox/webhook_ingest", { body: { type, data: { reference: `STALL-${index}`, amount: 100 + index, currency: "EUR" } } });
+  const response = await p.api("POST", "/v1/sandbox/webhook_ingest", {
+    body: { type, data: { reference: `STALL-${index}`, amount: 100 + index, currency: "EUR" } },
+  });
   expect(response.status, response.text).toBe(201);
   return response.body.id;
 }

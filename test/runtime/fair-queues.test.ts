@@ -25,25 +25,48 @@ describe("fair queues", () => {
     {
       name: "take keys in turn, each in FIFO order",
       maxInFlight: 10,
-      jobs: [["a1", "a"], ["a2", "a"], ["a3", "a"], ["b1", "b"], ["b2", "b"]],
+      jobs: [
+        ["a1", "a"],
+        ["a2", "a"],
+        ["a3", "a"],
+        ["b1", "b"],
+        ["b2", "b"],
+      ],
       started: ["a1", "b1", "a2", "b2", "a3"],
     },
     {
       name: "start no more than the bound from one key",
       maxInFlight: 2,
-      jobs: [["a1", "a"], ["a2", "a"], ["a3", "a"]],
+      jobs: [
+        ["a1", "a"],
+        ["a2", "a"],
+        ["a3", "a"],
+      ],
       started: ["a1", "a2"],
     },
     {
       name: "past the bound, start one for each key with none running, up to twice the bound in all",
       maxInFlight: 2,
-      jobs: [["b1", "busy"], ["b2", "busy"], ["b3", "busy"], ["k1", "k1"], ["k2", "k2"], ["k3", "k3"], ["k4", "k4"]],
+      jobs: [
+        ["b1", "busy"],
+        ["b2", "busy"],
+        ["b3", "busy"],
+        ["k1", "k1"],
+        ["k2", "k2"],
+        ["k3", "k3"],
+        ["k4", "k4"],
+      ],
       started: ["b1", "k1", "k2", "k3"],
     },
     {
       name: "hold a key to its own limit while others go on",
       maxInFlight: 10,
-      jobs: [["a1", "a", 1], ["a2", "a", 1], ["b1", "b"], ["b2", "b"]],
+      jobs: [
+        ["a1", "a", 1],
+        ["a2", "a", 1],
+        ["b1", "b"],
+        ["b2", "b"],
+      ],
       started: ["a1", "b1", "b2"],
     },
   ] satisfies { name: string; maxInFlight: number; jobs: [string, string, number?][]; started: string[] }[])("$name", ({ maxInFlight, jobs, started }) => {
@@ -54,7 +77,11 @@ describe("fair queues", () => {
   });
 
   it("frees a key's limit once its job is done waiting, and the global bound once it is finished", () => {
-    const run = queueAndDispatch(1, [["a1", "a", 1], ["a2", "a", 1], ["b1", "b"]]);
+    const run = queueAndDispatch(1, [
+      ["a1", "a", 1],
+      ["a2", "a", 1],
+      ["b1", "b"],
+    ]);
     // a1 within the bound; b1 past it, as its key has none running; a2 waits on its key's limit.
     expect(run.started).toEqual(["a1", "b1"]);
     run.slots.get("a1")!.doneWaiting();
@@ -68,7 +95,11 @@ describe("fair queues", () => {
   });
 
   it("forgets a key once nothing of it is queued or running, however its slots were given back", () => {
-    const run = queueAndDispatch(10, [["a1", "a"], ["b1", "b"], ["c1", "c"]]);
+    const run = queueAndDispatch(10, [
+      ["a1", "a"],
+      ["b1", "b"],
+      ["c1", "c"],
+    ]);
     expect(run.queues.trackedKeys()).toBe(3);
     run.slots.get("a1")!.doneWaiting();
     run.slots.get("a1")!.doneWaiting(); // idempotent: counted down once
@@ -97,7 +128,10 @@ describe("fair queues", () => {
   });
 
   it("clears every queued job; running ones keep their slots", () => {
-    const run = queueAndDispatch(1, [["a1", "a"], ["a2", "a"]]);
+    const run = queueAndDispatch(1, [
+      ["a1", "a"],
+      ["a2", "a"],
+    ]);
     run.queues.clear();
     expect(run.queues.size()).toBe(0);
     expect(run.queues.running()).toBe(1);

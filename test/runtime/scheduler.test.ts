@@ -149,7 +149,14 @@ describe("scheduler", () => {
   it("bounds the async jobs in flight and starts the rest as slots free", async () => {
     const h = harness(newDbPath(), () => T0);
     const db = h.store;
-    const scheduler = createScheduler({ store: db, clock: h.clock, run: createUnitOfWork(db, new Bus(), h.clock, ids), ids, maxInFlight: 2, onError: () => {} });
+    const scheduler = createScheduler({
+      store: db,
+      clock: h.clock,
+      run: createUnitOfWork(db, new Bus(), h.clock, ids),
+      ids,
+      maxInFlight: 2,
+      onError: () => {},
+    });
     defer(() => scheduler.stop());
     let peak = 0;
     const done: string[] = [];
@@ -173,7 +180,14 @@ describe("scheduler", () => {
   it("past the bound, starts one job for each key with none running, but never more than twice the bound in all; then forgets the keys", async () => {
     const h = harness(newDbPath(), () => T0);
     const db = h.store;
-    const scheduler = createScheduler({ store: db, clock: h.clock, run: createUnitOfWork(db, new Bus(), h.clock, ids), ids, maxInFlight: 2, onError: () => {} });
+    const scheduler = createScheduler({
+      store: db,
+      clock: h.clock,
+      run: createUnitOfWork(db, new Bus(), h.clock, ids),
+      ids,
+      maxInFlight: 2,
+      onError: () => {},
+    });
     defer(() => scheduler.stop());
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));

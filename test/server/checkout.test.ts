@@ -58,7 +58,11 @@ async function postForm(url: string, fields: Record<string, string>, headers: Re
 }
 
 /** Opens the intent's checkout page and posts its Pay form with `card`. */
-async function pay(intent: { id: string; checkout_url: string }, card: Partial<typeof GOOD> & Record<string, string> = GOOD, headers: Record<string, string> = {}) {
+async function pay(
+  intent: { id: string; checkout_url: string },
+  card: Partial<typeof GOOD> & Record<string, string> = GOOD,
+  headers: Record<string, string> = {},
+) {
   const token = tokenOf((await getPage(intent.checkout_url)).html);
   return postForm(`${paysim.url}/checkout/${intent.id}/pay`, { token, ...card }, headers);
 }
@@ -145,7 +149,12 @@ describe("GET /checkout/:id of a created intent", () => {
     const intent = await createIntent(paysim);
     const page = await getPage(intent.checkout_url);
     const csp = page.headers.get("content-security-policy") ?? "";
-    const directives = Object.fromEntries(csp.split(";").map((d) => d.trim().split(/\s+/)).map(([name, ...values]) => [name, values.join(" ")]));
+    const directives = Object.fromEntries(
+      csp
+        .split(";")
+        .map((d) => d.trim().split(/\s+/))
+        .map(([name, ...values]) => [name, values.join(" ")]),
+    );
     expect(directives["default-src"]).toBe("'none'");
     expect(directives["form-action"]).toBe("'self'");
     expect(directives["frame-ancestors"]).toBe("'none'");
@@ -289,7 +298,8 @@ describe("Pay with bad card details", () => {
     const page = await postForm(`${paysim.url}/checkout/${intent.id}/pay`, { token });
     expectHtml(page, 422);
     const text = textOf(page.html);
-    for (const message of ["Enter your card number.", "Enter the card's expiry date.", "Enter the card's security code (CVC)."]) expect(text).toContain(message);
+    for (const message of ["Enter your card number.", "Enter the card's expiry date.", "Enter the card's security code (CVC)."])
+      expect(text).toContain(message);
     expect((await intentState(intent.id)).state).toBe("created");
   });
 
@@ -548,7 +558,10 @@ describe("card data at rest", () => {
     for (const cvc of ["7391", "7392"]) {
       const alone = new RegExp(`(?<![0-9A-Za-z])${cvc}(?![0-9A-Za-z])`);
       expect(alone.test(bytes), `${cvc} found alone in the database files`).toBe(false);
-      expect(cells.filter((text) => new RegExp(`\\b${cvc}\\b`).test(text)), `${cvc} found in a stored value`).toEqual([]);
+      expect(
+        cells.filter((text) => new RegExp(`\\b${cvc}\\b`).test(text)),
+        `${cvc} found in a stored value`,
+      ).toEqual([]);
     }
   });
 });

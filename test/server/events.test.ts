@@ -111,7 +111,11 @@ describe("GET /v1/events", () => {
     const response = await listed.api("GET", "/v1/events");
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({ object: "list", has_more: true, request_id: response.headers.get("request-id") });
-    expect(response.body.data.map((e: any) => e.type)).toEqual(newestFirst().slice(0, 10).map((e) => e.type));
+    expect(response.body.data.map((e: any) => e.type)).toEqual(
+      newestFirst()
+        .slice(0, 10)
+        .map((e) => e.type),
+    );
     expect(emitted).toHaveLength(12);
   });
 
@@ -129,7 +133,11 @@ describe("GET /v1/events", () => {
 
   it.each(["payment_intent.created", "payment_intent.authorized", "payment_intent.canceled", "payment_intent.captured"])("filters on type=%s", async (type) => {
     const response = await listed.api("GET", `/v1/events?type=${type}&limit=100`);
-    expect(response.body.data.map((e: any) => e.id)).toEqual(newestFirst().filter((e) => e.type === type).map((e) => e.id));
+    expect(response.body.data.map((e: any) => e.id)).toEqual(
+      newestFirst()
+        .filter((e) => e.type === type)
+        .map((e) => e.id),
+    );
     expect(response.body.has_more).toBe(false);
   });
 

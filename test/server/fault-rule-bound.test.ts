@@ -41,7 +41,10 @@ describe("the bound on a company's fault rules (issue 28 item 3)", () => {
     const paysim = await usePaysim({ config: TWO_COMPANIES });
     for (let i = 0; i < MAX_ACTIVE_FAULT_RULES / 2; i++) {
       await paysim.api("POST", "/v1/sandbox/faults", { body: { fault: "server_error", match: { method: "DELETE", path: `/v1/payouts/*/r${i}` } }, key: KEY_A });
-      await paysim.api("POST", "/v1/sandbox/faults", { body: { fault: "server_error", match: { path: "/v1/payment_intents/*" }, probability: 0, seed: i }, key: KEY_A });
+      await paysim.api("POST", "/v1/sandbox/faults", {
+        body: { fault: "server_error", match: { path: "/v1/payment_intents/*" }, probability: 0, seed: i },
+        key: KEY_A,
+      });
     }
     const intent = await createIntent(paysim, { amount: 1000 }, KEY_A);
     for (let i = 0; i < 20; i++) expect((await paysim.api("GET", `/v1/payment_intents/${intent.id}`, { key: KEY_A })).status).toBe(200);
@@ -57,13 +60,21 @@ describe("fault rules match the path routing serves (issue 28 item 4)", () => {
   it("a rule and a request match whichever of them is percent-encoded, as routing reads both", async () => {
     const paysim = await usePaysim();
     const post = (path: string) =>
-      fetch(`${paysim.url}${path}`, { method: "POST", headers: { Authorization: `Bearer ${paysim.secretKey}`, "Content-Type": "application/json", "Idempotency-Key": `k-${path}-${Math.random()}` }, body: '{"amount":100}' });
-    expect((await paysim.api("POST", "/v1/sandbox/faults", { body: { fault: "rate_limited", match: { path: "/v1/payment%5Fintents" }, times: 2 } })).status).toBe(201);
+      fetch(`${paysim.url}${path}`, {
+        method: "POST",
+        headers: { Authorization: `Bearer ${paysim.secretKey}`, "Content-Type": "application/json", "Idempotency-Key": `k-${path}-${Math.random()}` },
+        body: '{"amount":100}',
+      });
+    expect(
+      (await paysim.api("POST", "/v1/sandbox/faults", { body: { fault: "rate_limited", match: { path: "/v1/payment%5Fintents" }, times: 2 } })).status,
+    ).toBe(201);
     expect((await post("/v1/payment_intents")).status).toBe(429);
     expect((await post("/v1/payment%5fintents")).status).toBe(429);
     expect((await post("/v1/payment_intents")).status).toBe(201);
 
-    expect((await paysim.api("POST", "/v1/sandbox/faults", { body: { fault: "server_error", match: { method: "POST", path: "/v1/payment_intents" } } })).status).toBe(201);
+    expect(
+      (await paysim.api("POST", "/v1/sandbox/faults", { body: { fault: "server_error", match: { method: "POST", path: "/v1/payment_intents" } } })).status,
+    ).toBe(201);
     const encoded = await post("/v1/payment%5Fintents");
     expect(encoded.status).toBe(500);
     expect(((await encoded.json()) as any).error.message).toContain("Injected by fault flt_");

@@ -13,7 +13,6 @@ async function addFault(paysim: TestPaysim, rule: object) {
   return response.body;
 }
 
-
 /** A raw creation request with this Idempotency-Key (kept alive: only a fault may close it). */
 function creation(paysim: TestPaysim, idempotencyKey: string): Buffer {
   const body = Buffer.from(JSON.stringify({ amount: 1000 }));
@@ -41,7 +40,9 @@ describe("lost_response", () => {
     const committed = { inTransaction: paysim.store.db.inTransaction, ...creationRows(paysim) };
     expect(received.toString("latin1")).toBe("");
     expect(committed).toEqual({ inTransaction: false, payment_intents: 1, events: 1, idempotency_keys: 1 });
-    expect(logged).toMatchObject([{ method: "POST", path: "/v1/payment_intents", status: 201, fault: { ruleId: rule.id, fault: "lost_response", unanswered: true } }]);
+    expect(logged).toMatchObject([
+      { method: "POST", path: "/v1/payment_intents", status: 201, fault: { ruleId: rule.id, fault: "lost_response", unanswered: true } },
+    ]);
 
     // The retry with the same key gets the replay of what was made.
     const intents = (await paysim.api("GET", "/v1/payment_intents")).body.data;

@@ -30,18 +30,38 @@ async function listFaults(paysim: Api, key = KEY_A): Promise<any[]> {
 const createIntentCall = (paysim: Api, key = KEY_A, idempotencyKey = freshKey()) =>
   paysim.api("POST", "/v1/payment_intents", { body: { amount: 1000 }, idempotencyKey, key });
 
-
 describe("POST, GET and DELETE /v1/sandbox/faults", () => {
   it("creates a rule with its defaults, lists the company's rules oldest first, and removes one or all", async () => {
     const paysim = await usePaysimApp({ config: TWO_COMPANIES });
     const first = await addFault(paysim, { fault: "server_error" });
     expect(Object.keys(first)).toEqual(["id", "object", "fault", "match", "times", "remaining", "probability", "latency_ms", "created_at", "request_id"]);
-    expect(first).toMatchObject({ object: "fault", fault: "server_error", match: { method: null, path: null }, times: 1, remaining: 1, probability: 1, latency_ms: null });
+    expect(first).toMatchObject({
+      object: "fault",
+      fault: "server_error",
+      match: { method: null, path: null },
+      times: 1,
+      remaining: 1,
+      probability: 1,
+      latency_ms: null,
+    });
     expect(first.id).toMatch(/^flt_[0-9A-Za-z]{24}$/);
     expect(first.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     expect(Date.parse(first.created_at)).toBeLessThanOrEqual(paysim.clock.now());
-    const second = await addFault(paysim, { fault: "timeout", match: { method: "POST", path: "/v1/payment_intents/*/capture" }, times: 3, probability: 0.5, seed: 9 });
-    expect(second).toMatchObject({ fault: "timeout", match: { method: "POST", path: "/v1/payment_intents/*/capture" }, times: 3, remaining: 3, probability: 0.5, latency_ms: 30_000 });
+    const second = await addFault(paysim, {
+      fault: "timeout",
+      match: { method: "POST", path: "/v1/payment_intents/*/capture" },
+      times: 3,
+      probability: 0.5,
+      seed: 9,
+    });
+    expect(second).toMatchObject({
+      fault: "timeout",
+      match: { method: "POST", path: "/v1/payment_intents/*/capture" },
+      times: 3,
+      remaining: 3,
+      probability: 0.5,
+      latency_ms: 30_000,
+    });
     const third = await addFault(paysim, { fault: "latency", latency_ms: 250 });
 
     const list = await paysim.api("GET", "/v1/sandbox/faults", { key: KEY_A });
@@ -87,7 +107,11 @@ describe("POST, GET and DELETE /v1/sandbox/faults", () => {
 
   it("refuses a body that is not JSON and a query on the list", async () => {
     const paysim = await usePaysimApp({ config: TWO_COMPANIES });
-    expectApiError(await paysim.api("POST", "/v1/sandbox/faults", { raw: "fault=server_error", contentType: "text/plain", key: KEY_A }), 400, "invalid_request");
+    expectApiError(
+      await paysim.api("POST", "/v1/sandbox/faults", { raw: "fault=server_error", contentType: "text/plain", key: KEY_A }),
+      400,
+      "invalid_request",
+    );
     expectApiError(await paysim.api("GET", "/v1/sandbox/faults?limit=1", { key: KEY_A }), 400, "invalid_request", "limit");
     expectApiError(await paysim.api("GET", "/v1/sandbox/faults", { key: null }), 401, "unauthorized");
     expect(await listFaults(paysim)).toEqual([]);

@@ -140,7 +140,11 @@ describe("the Host header (DNS-rebinding defence)", () => {
     async (host) => {
       const noKey = await rawRequest(paysim.url, { method: "GET", path: "/v1/payment_intents", headers: { Host: host } });
       expectApiError(noKey, 403, "forbidden");
-      const withKey = await rawRequest(paysim.url, { method: "GET", path: "/v1/payment_intents", headers: { Host: host, Authorization: `Bearer ${paysim.secretKey}` } });
+      const withKey = await rawRequest(paysim.url, {
+        method: "GET",
+        path: "/v1/payment_intents",
+        headers: { Host: host, Authorization: `Bearer ${paysim.secretKey}` },
+      });
       expectApiError(withKey, 403, "forbidden");
     },
   );
@@ -150,7 +154,11 @@ describe("the Host header (DNS-rebinding defence)", () => {
   });
 
   it.each(["localhost", "localhost:7420", "LOCALHOST:1", "127.0.0.1", "127.0.0.1:9", "[::1]", "[::1]:7420"])("serves Host %s", async (host) => {
-    const response = await rawRequest(paysim.url, { method: "GET", path: "/v1/payment_intents?limit=1", headers: { Host: host, Authorization: `Bearer ${paysim.secretKey}` } });
+    const response = await rawRequest(paysim.url, {
+      method: "GET",
+      path: "/v1/payment_intents?limit=1",
+      headers: { Host: host, Authorization: `Bearer ${paysim.secretKey}` },
+    });
     expect(response.status).toBe(200);
   });
 });

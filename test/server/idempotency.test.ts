@@ -9,18 +9,20 @@ const KEY_B = "sk_test_idem_company_b_0001";
 const thisFile = suiteScope();
 let paysim: TestPaysim;
 beforeAll(async () => {
-  paysim = await usePaysimApp({
-    config: {
-      companies: [
-        { name: "Alpha", currency: "EUR", secret_key: KEY_A, webhook_endpoints: [] },
-        { name: "Beta", currency: "USD", secret_key: KEY_B, webhook_endpoints: [] },
-      ],
+  paysim = await usePaysimApp(
+    {
+      config: {
+        companies: [
+          { name: "Alpha", currency: "EUR", secret_key: KEY_A, webhook_endpoints: [] },
+          { name: "Beta", currency: "USD", secret_key: KEY_B, webhook_endpoints: [] },
+        ],
+      },
     },
-  }, thisFile);
+    thisFile,
+  );
 });
 
-const create = (body: unknown, idempotencyKey: string | undefined, key?: string) =>
-  paysim.api("POST", "/v1/payment_intents", { body, idempotencyKey, key });
+const create = (body: unknown, idempotencyKey: string | undefined, key?: string) => paysim.api("POST", "/v1/payment_intents", { body, idempotencyKey, key });
 const intentCount = async (key?: string) => (await paysim.api("GET", "/v1/payment_intents?limit=100", { key })).body.data.length as number;
 
 describe("Idempotency-Key on POST /v1/payment_intents", () => {
@@ -69,7 +71,10 @@ describe("Idempotency-Key on POST /v1/payment_intents", () => {
 
   it.each([
     [{ amount: 1000 }, { amount: 1000, currency: "EUR" }],
-    [{ amount: 1000, description: "a" }, { amount: 1000, description: "b" }],
+    [
+      { amount: 1000, description: "a" },
+      { amount: 1000, description: "b" },
+    ],
     [{ amount: 1000 }, {}],
   ])("treats %j and %j as different bodies (409)", async (a, b) => {
     const key = freshKey();

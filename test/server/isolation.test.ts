@@ -13,14 +13,17 @@ const ofA: Record<string, any> = {};
 let eventsOfA: any[];
 
 beforeAll(async () => {
-  paysim = await usePaysimApp({
-    config: {
-      companies: [
-        { name: "Company A", currency: "EUR", secret_key: KEY_A, webhook_endpoints: [] },
-        { name: "Company B", currency: "GBP", secret_key: KEY_B, webhook_endpoints: [] },
-      ],
+  paysim = await usePaysimApp(
+    {
+      config: {
+        companies: [
+          { name: "Company A", currency: "EUR", secret_key: KEY_A, webhook_endpoints: [] },
+          { name: "Company B", currency: "GBP", secret_key: KEY_B, webhook_endpoints: [] },
+        ],
+      },
     },
-  }, thisFile);
+    thisFile,
+  );
   const manual = { amount: 1000, capture_method: "manual" };
   ofA.created = await createIntent(paysim, manual, KEY_A);
   ofA.authorized = await createIntent(paysim, manual, KEY_A);

@@ -30,8 +30,14 @@ describe("JSON numbers are validated as the numbers they are, never masked into 
 
   it("refuses a fractional payout transition amount for what it is, not as a string", async () => {
     const paysim = await usePaysimApp({ payouts: "manual" });
-    const payout = (await paysim.api("POST", "/v1/payouts", { body: { amount: 5000, currency: "EUR", destination_type: "card", destination_token: "tok_card_visa" }, idempotencyKey: freshKey() })).body;
-    for (const to of ["processing", "succeeded"]) expect((await paysim.api("POST", `/v1/sandbox/payouts/${payout.id}/transition`, { body: { to } })).status).toBe(200);
+    const payout = (
+      await paysim.api("POST", "/v1/payouts", {
+        body: { amount: 5000, currency: "EUR", destination_type: "card", destination_token: "tok_card_visa" },
+        idempotencyKey: freshKey(),
+      })
+    ).body;
+    for (const to of ["processing", "succeeded"])
+      expect((await paysim.api("POST", `/v1/sandbox/payouts/${payout.id}/transition`, { body: { to } })).status).toBe(200);
     const refused = await paysim.api("POST", `/v1/sandbox/payouts/${payout.id}/transition`, { body: { to: "partially_reversed", amount: 1200.0000000000002 } });
     expectApiError(refused, 400, "invalid_request", "amount");
     expect(refused.body.error.message).toContain("an integer greater than 0 and less than the payout amount");
@@ -40,7 +46,10 @@ describe("JSON numbers are validated as the numbers they are, never masked into 
 
   it("still masks a card number sent as text, and one sent as a number in a card-number field", async () => {
     const paysim = await usePaysimApp();
-    const created = await paysim.api("POST", "/v1/payment_intents", { body: { amount: 1000, description: "card 4242424242424242" }, idempotencyKey: freshKey() });
+    const created = await paysim.api("POST", "/v1/payment_intents", {
+      body: { amount: 1000, description: "card 4242424242424242" },
+      idempotencyKey: freshKey(),
+    });
     expect(created.body.description).toBe("card ************4242");
     const numeric = await paysim.api("POST", "/v1/payment_intents", { body: { amount: 1000, card_number: 4242424242424242 }, idempotencyKey: freshKey() });
     expectApiError(numeric, 400, "invalid_request", "card_number");

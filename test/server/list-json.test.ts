@@ -50,9 +50,7 @@ async function expectListOfReads(listPath: string, answered: Map<string, string>
   expect(response.status).toBe(200);
   const items = await Promise.all(ids.map((id) => readText(`${resourcePath}/${id}`)));
   for (const [i, id] of ids.entries()) expect(items[i]).toBe(answered.get(id));
-  expect(response.text).toBe(
-    `{"object":"list","data":[${items.join(",")}],"has_more":${hasMore},"request_id":${JSON.stringify(response.body.request_id)}}`,
-  );
+  expect(response.text).toBe(`{"object":"list","data":[${items.join(",")}],"has_more":${hasMore},"request_id":${JSON.stringify(response.body.request_id)}}`);
 }
 
 describe("list texts are the read-by-id texts and the texts a change answered with", () => {
@@ -141,9 +139,7 @@ describe("list texts are the read-by-id texts and the texts a change answered wi
     expect(response.status).toBe(200);
     expect(response.body.data).toHaveLength(5);
     const listed = (response.body.data as { id: string }[]).map((event) => JSON.stringify(event));
-    expect(response.text).toBe(
-      `{"object":"list","data":[${listed.join(",")}],"has_more":true,"request_id":${JSON.stringify(response.body.request_id)}}`,
-    );
+    expect(response.text).toBe(`{"object":"list","data":[${listed.join(",")}],"has_more":true,"request_id":${JSON.stringify(response.body.request_id)}}`);
     for (const [i, event] of (response.body.data as { id: string }[]).entries()) {
       const read = await paysim.api("GET", `/v1/events/${event.id}`);
       expect(read.text.startsWith(`${listed[i]!.slice(0, -1)},"deliveries":`)).toBe(true);

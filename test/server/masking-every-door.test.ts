@@ -48,7 +48,15 @@ describe("every way in masks card numbers the same (issue 28 item 1)", () => {
 
     // The dashboard's Faults form: the same refusal, in words, and nothing stored.
     const client = await signedIn(paysim);
-    const faultsPage = await client.submit("/faults", { fault: "server_error", method: "", path: `/v1/payment_intents/${FORM_PATH_PAN}`, times: "", probability: "", latency_ms: "", seed: "" });
+    const faultsPage = await client.submit("/faults", {
+      fault: "server_error",
+      method: "",
+      path: `/v1/payment_intents/${FORM_PATH_PAN}`,
+      times: "",
+      probability: "",
+      latency_ms: "",
+      seed: "",
+    });
     expect(textOf(faultsPage.html)).toContain(CARD_NUMBER_REFUSAL);
     expect(faultsPage.html).not.toContain(FORM_PATH_PAN);
     expect((await paysim.api("GET", "/v1/sandbox/faults")).body.data).toEqual([]);
@@ -57,7 +65,9 @@ describe("every way in masks card numbers the same (issue 28 item 1)", () => {
     const endpointsPage = await client.submit("/webhook_endpoints", { url: "http://127.0.0.1:9/hook", chaos_duplicate: FORM_CHAOS_PAN });
     expect(textOf(endpointsPage.html)).toContain(`chaos.duplicate must be a number from 0 to 1 (got ${"*".repeat(12)}5556).`);
     expect(endpointsPage.html).not.toContain(FORM_CHAOS_PAN);
-    const apiChaos = await paysim.api("POST", "/v1/webhook_endpoints", { body: { url: "http://127.0.0.1:9/hook", chaos: { duplicate: Number(FORM_CHAOS_PAN) } } });
+    const apiChaos = await paysim.api("POST", "/v1/webhook_endpoints", {
+      body: { url: "http://127.0.0.1:9/hook", chaos: { duplicate: Number(FORM_CHAOS_PAN) } },
+    });
     expect(apiChaos.body.error.message).toBe(`chaos.duplicate must be a number from 0 to 1 (got ${"*".repeat(12)}5556).`);
 
     // A dashboard query the page repeats.

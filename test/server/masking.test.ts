@@ -45,8 +45,15 @@ beforeAll(async () => {
   }
   // Attempts to slip card data in through other doors.
   responses.push(await paysim.api("POST", "/v1/payment_intents", { body: { amount: 1000, cvv: CVV_MARKER }, idempotencyKey: freshKey() }));
-  responses.push(await paysim.api("POST", "/v1/payment_intents", { body: { amount: 1000, card: { number: "4242424242424242", cvc: CVV_MARKER } }, idempotencyKey: freshKey() }));
-  responses.push(await paysim.api("POST", "/v1/payment_intents", { body: { amount: 1000, "5555555555554444": "as a field name" }, idempotencyKey: freshKey() }));
+  responses.push(
+    await paysim.api("POST", "/v1/payment_intents", {
+      body: { amount: 1000, card: { number: "4242424242424242", cvc: CVV_MARKER } },
+      idempotencyKey: freshKey(),
+    }),
+  );
+  responses.push(
+    await paysim.api("POST", "/v1/payment_intents", { body: { amount: 1000, "5555555555554444": "as a field name" }, idempotencyKey: freshKey() }),
+  );
   responses.push(await paysim.api("POST", "/v1/payment_intents", { body: { amount: 1000 }, idempotencyKey: "4000056655665556" }));
   const intent = await createIntent(paysim, { amount: 1000, description: "4242424242424242", capture_method: "manual" });
   responses.push(await paysim.api("POST", `/v1/payment_intents/${intent.id}/authorize`, { body: { payment_method: "pm_card_visa", cvv: CVV_MARKER } }));

@@ -35,7 +35,8 @@ class DocumentedAnswers {
     this.ajv.addSchema({ ...document, $id: "paysim-openapi" });
     for (const [template, item] of Object.entries<Record<string, any>>(document.paths)) {
       const pattern = new RegExp(`^${template.replace(/\{[^}]+\}/g, "[^/]+")}$`);
-      for (const [method, operation] of Object.entries(item)) this.operations.push({ method: method.toUpperCase(), pattern, template, responses: operation.responses });
+      for (const [method, operation] of Object.entries(item))
+        this.operations.push({ method: method.toUpperCase(), pattern, template, responses: operation.responses });
     }
   }
 
@@ -56,7 +57,8 @@ class DocumentedAnswers {
         : `/paths/${operation.template.replaceAll("/", "~1")}/${answer.method.toLowerCase()}/responses/${answer.status}/content/application~1json/schema`;
     } else {
       // No operation has this method and path: the answer is one of the route errors (404, 405) the document gives as components.
-      if (!this.document.components.responses[`Error${answer.status}`]) return `no operation and no error component for ${answer.method} ${path} → ${answer.status}`;
+      if (!this.document.components.responses[`Error${answer.status}`])
+        return `no operation and no error component for ${answer.method} ${path} → ${answer.status}`;
       pointer = `/components/responses/Error${answer.status}/content/application~1json/schema`;
     }
     const validate = this.check(pointer);
@@ -99,7 +101,9 @@ describe("every answer of a realistic run matches the OpenAPI document", () => {
 
     // Payment intents: creation, its replay and conflict, the moves, the refusals.
     const key = freshKey();
-    const intent = (await call("POST", "/v1/payment_intents", { body: { amount: 1000, description: "order 1", capture_method: "manual" }, idempotencyKey: key })).body;
+    const intent = (
+      await call("POST", "/v1/payment_intents", { body: { amount: 1000, description: "order 1", capture_method: "manual" }, idempotencyKey: key })
+    ).body;
     await call("POST", "/v1/payment_intents", { body: { amount: 1000, description: "order 1", capture_method: "manual" }, idempotencyKey: key });
     await call("POST", "/v1/payment_intents", { body: { amount: 2000 }, idempotencyKey: key });
     await call("POST", "/v1/payment_intents", { body: { amount: 1000 } });
@@ -140,11 +144,15 @@ describe("every answer of a realistic run matches the OpenAPI document", () => {
     await call("POST", `/v1/sandbox/payouts/${payout.id}/transition`, { body: { to: "succeeded" } });
     await call("POST", `/v1/sandbox/payouts/${payout.id}/transition`, { body: { to: "partially_reversed", amount: 1000 } });
     await call("POST", "/v1/sandbox/payouts/po_unknown/transition", { body: { to: "processing" } });
-    const failing = (await call("POST", "/v1/payouts", { body: { ...PAYOUT, destination_type: "account", destination_token: "tok_account_fail" }, idempotencyKey: freshKey() })).body;
+    const failing = (
+      await call("POST", "/v1/payouts", { body: { ...PAYOUT, destination_type: "account", destination_token: "tok_account_fail" }, idempotencyKey: freshKey() })
+    ).body;
     await call("POST", `/v1/sandbox/payouts/${failing.id}/transition`, { body: { to: "failed" } });
 
     // Test events, the clock (which makes the retries), events with their deliveries.
-    await call("POST", "/v1/sandbox/webhook_ingest", { body: { type: "payout.failed", data: { reference: "POUT-EXT", amount: 100, currency: "EUR", note: { any: ["thing"] } } } });
+    await call("POST", "/v1/sandbox/webhook_ingest", {
+      body: { type: "payout.failed", data: { reference: "POUT-EXT", amount: 100, currency: "EUR", note: { any: ["thing"] } } },
+    });
     await call("POST", "/v1/sandbox/webhook_ingest", { body: { type: "payout.lost", data: { reference: "R", amount: 1, currency: "EUR" } } });
     await settle(paysim);
     await call("GET", "/v1/sandbox/clock");
@@ -234,7 +242,9 @@ describe("every answer of a realistic run matches the OpenAPI document", () => {
     // And the deliveries it documents were really there: an answered attempt, a refused one, a network error.
     const attempts = answers
       .filter((answer) => answer.method === "GET" && /^\/v1\/events\/evt_/.test(answer.path) && answer.status === 200)
-      .flatMap((answer) => (answer.body as { deliveries: { attempts: { status_code: number | null; error: string | null }[] }[] }).deliveries.flatMap((d) => d.attempts));
+      .flatMap((answer) =>
+        (answer.body as { deliveries: { attempts: { status_code: number | null; error: string | null }[] }[] }).deliveries.flatMap((d) => d.attempts),
+      );
     expect(attempts.some((attempt) => attempt.status_code === 200)).toBe(true);
     expect(attempts.some((attempt) => attempt.status_code === 500)).toBe(true);
     expect(attempts.some((attempt) => attempt.status_code === null && attempt.error !== null)).toBe(true);
@@ -263,7 +273,9 @@ describe("every answer of a realistic run matches the OpenAPI document", () => {
     expect(documented.problemWith({ ...answer, body: { ...created.body, state: "lost" } })).toMatch(/must be equal to one of the allowed values/);
     expect(documented.problemWith({ ...answer, body: { ...created.body, created_at: "yesterday" } })).toMatch(/created_at/);
     expect(documented.problemWith({ ...answer, status: 202 })).toMatch(/does not document status 202/);
-    expect(documented.problemWith({ ...answer, status: 400, body: { error: { code: "not_found", message: "x" }, request_id: created.body.request_id } })).toMatch(/allowed values/);
+    expect(
+      documented.problemWith({ ...answer, status: 400, body: { error: { code: "not_found", message: "x" }, request_id: created.body.request_id } }),
+    ).toMatch(/allowed values/);
   });
 });
 
@@ -282,7 +294,15 @@ describe("the examples the OpenAPI document shows", () => {
           const example = response.content?.["application/json"]?.example;
           if (example === undefined) continue;
           shown += 1;
-          expect(documented.problemWith({ method: method.toUpperCase(), path: template.replace(/\{[^}]+\}/g, "x"), status: Number(status), body: example, requestId: null })).toBeUndefined();
+          expect(
+            documented.problemWith({
+              method: method.toUpperCase(),
+              path: template.replace(/\{[^}]+\}/g, "x"),
+              status: Number(status),
+              body: example,
+              requestId: null,
+            }),
+          ).toBeUndefined();
         }
         const body = operation.requestBody?.content["application/json"];
         if (body?.example === undefined) continue;
@@ -295,6 +315,8 @@ describe("the examples the OpenAPI document shows", () => {
     expect(shown).toBeGreaterThanOrEqual(6);
     expect(document.paths["/v1/sandbox/webhooks/wait"].get.responses["200"].content["application/json"].example).toMatchObject({ object: "webhook_wait" });
     expect(document.paths["/v1/sandbox/events/wait"].get.responses["200"].content["application/json"].example).toMatchObject({ object: "event" });
-    expect(document.paths["/v1/sandbox/instances"].post.requestBody.content["application/json"].example).toMatchObject({ forward_to: ["http://127.0.0.1:3000/webhooks"] });
+    expect(document.paths["/v1/sandbox/instances"].post.requestBody.content["application/json"].example).toMatchObject({
+      forward_to: ["http://127.0.0.1:3000/webhooks"],
+    });
   });
 });

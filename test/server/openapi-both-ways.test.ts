@@ -66,7 +66,9 @@ function operationsOf(doc: any): DocumentedOperation[] {
   const operations: DocumentedOperation[] = [];
   for (const [template, item] of Object.entries<Record<string, any>>(doc.paths)) {
     for (const [method, operation] of Object.entries<any>(item)) {
-      const parameters = (operation.parameters ?? []).map((parameter: Schema) => (parameter.$ref ? doc.components.parameters[parameter.$ref.split("/").pop()] : parameter));
+      const parameters = (operation.parameters ?? []).map((parameter: Schema) =>
+        parameter.$ref ? doc.components.parameters[parameter.$ref.split("/").pop()] : parameter,
+      );
       const json = operation.requestBody?.content["application/json"];
       const successStatuses = Object.keys(operation.responses).filter((status) => status.startsWith("2"));
       operations.push({
@@ -98,7 +100,10 @@ const WORDED_RULES: { words: string; holds: (value: unknown) => boolean }[] = [
       if (typeof value !== "string") return true;
       const settings = value.split(",").map((part) => part.trim().split("="));
       const names = settings.map(([name]) => name);
-      const delay = settings.find(([name]) => name === "delay")?.[1]?.split("-").map(Number);
+      const delay = settings
+        .find(([name]) => name === "delay")?.[1]
+        ?.split("-")
+        .map(Number);
       return new Set(names).size === names.length && (delay === undefined || delay.length === 1 || delay[0]! <= delay[1]!);
     },
   },
@@ -147,7 +152,9 @@ function arbitraryOf(schema: Schema): fc.Arbitrary<unknown> {
       const minLength = s.minLength ?? 0;
       const maxLength = s.maxLength ?? 40;
       const pattern = s.pattern === undefined ? undefined : new RegExp(s.pattern);
-      const base = pattern ? fc.stringMatching(new RegExp(withoutLookaheads(s.pattern))) : fc.string({ minLength, maxLength: Math.min(maxLength, 40), unit: "grapheme" });
+      const base = pattern
+        ? fc.stringMatching(new RegExp(withoutLookaheads(s.pattern)))
+        : fc.string({ minLength, maxLength: Math.min(maxLength, 40), unit: "grapheme" });
       return base.filter((value) => value.length >= minLength && value.length <= maxLength && (pattern === undefined || pattern.test(value)));
     }
     case "array": {
@@ -197,11 +204,17 @@ function sampleBodies(schema: Schema, count: number): unknown[] {
 /** One query string per sample: each optional parameter present about half the time. */
 function sampleQueries(operation: DocumentedOperation, count: number): Record<string, string>[] {
   if (operation.query.length === 0) return Array.from({ length: count }, () => ({}));
-  const parameters = Object.fromEntries(operation.query.map((parameter) => [parameter.name, arbitraryOf(parameter.schema).filter((value) => keepsWordedRules(parameter.schema, value))]));
-  const required = operation.query.filter((parameter) => parameter.required).map((parameter) => parameter.name);
-  return fc.sample(fc.record(parameters, { requiredKeys: required }), { numRuns: count, seed: SEED }).map((query) =>
-    Object.fromEntries(Object.entries(query).map(([name, value]) => [name, name === "timeout_ms" ? String(Math.min(Number(value), SHORT_WAIT_MS)) : String(value)])),
+  const parameters = Object.fromEntries(
+    operation.query.map((parameter) => [parameter.name, arbitraryOf(parameter.schema).filter((value) => keepsWordedRules(parameter.schema, value))]),
   );
+  const required = operation.query.filter((parameter) => parameter.required).map((parameter) => parameter.name);
+  return fc
+    .sample(fc.record(parameters, { requiredKeys: required }), { numRuns: count, seed: SEED })
+    .map((query) =>
+      Object.fromEntries(
+        Object.entries(query).map(([name, value]) => [name, name === "timeout_ms" ? String(Math.min(Number(value), SHORT_WAIT_MS)) : String(value)]),
+      ),
+    );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -219,7 +232,14 @@ async function freshIds(): Promise<Record<string, string>> {
   const endpoint = await created("/v1/webhook_endpoints", { url: "http://127.0.0.1:9/webhooks" });
   const fault = await created("/v1/sandbox/faults", { fault: "server_error", match: { method: "DELETE", path: "/v1/never/called" } });
   const events = await call("GET", "/v1/events?limit=1");
-  return { payment_intents: intent, payouts: payout, events: events.body.data[0].id, webhook_endpoints: endpoint, faults: fault, instances: "ins_000000000000000000000000" };
+  return {
+    payment_intents: intent,
+    payouts: payout,
+    events: events.body.data[0].id,
+    webhook_endpoints: endpoint,
+    faults: fault,
+    instances: "ins_000000000000000000000000",
+  };
 }
 
 /** The path of `template` with real ids (a made-up one for deletions, which would take the fixtures away). */
@@ -305,14 +325,26 @@ function enumFields(schema: Schema, path: Path = []): { path: Path; values: unkn
   return found;
 }
 
-
-const TYPE_BREAKERS: [string, unknown][] = [["number", 12345], ["string", "a string"], ["boolean", true], ["array", ["x"]], ["object", { a: 1 }], ["null", null]];
+const TYPE_BREAKERS: [string, unknown][] = [
+  ["number", 12345],
+  ["string", "a string"],
+  ["boolean", true],
+  ["array", ["x"]],
+  ["object", { a: 1 }],
+  ["null", null],
+];
 
 /** A value of none of the JSON types `schema` allows. */
 function wrongType(schema: Schema): unknown {
   const s = resolve(schema);
   const branches: Schema[] = s.anyOf ? s.anyOf.map(resolve) : [s];
-  const allowed = new Set(branches.flatMap((branch) => (Array.isArray(branch.type) ? branch.type : branch.enum ? branch.enum.map((v: unknown) => (v === null ? "null" : typeof v)) : [branch.type])).map((type: string) => (type === "integer" ? "number" : type)));
+  const allowed = new Set(
+    branches
+      .flatMap((branch) =>
+        Array.isArray(branch.type) ? branch.type : branch.enum ? branch.enum.map((v: unknown) => (v === null ? "null" : typeof v)) : [branch.type],
+      )
+      .map((type: string) => (type === "integer" ? "number" : type)),
+  );
   return TYPE_BREAKERS.find(([type]) => !allowed.has(type))![1];
 }
 
@@ -327,7 +359,11 @@ function notMatching(s: Schema): string {
 function breaksOf(schema: Schema, path: Path = []): Break[] {
   const s = resolve(schema);
   const breaks: Break[] = [];
-  const at = (keyword: string, replacement: (value: any) => unknown, where: Path = path): Break => ({ keyword, path: where, apply: (body) => setAt(body, where, replacement(getAt(body, where))) });
+  const at = (keyword: string, replacement: (value: any) => unknown, where: Path = path): Break => ({
+    keyword,
+    path: where,
+    apply: (body) => setAt(body, where, replacement(getAt(body, where))),
+  });
   if (path.length > 0) {
     if (s.type !== undefined || s.anyOf !== undefined) breaks.push(at("type", () => wrongType(s)));
     if (s.enum) breaks.push(at("enum", () => (typeof s.enum[0] === "string" ? "zz_not_listed" : 987654321)));
@@ -340,14 +376,16 @@ function breaksOf(schema: Schema, path: Path = []): Break[] {
     // JSON Schema counts code points.
     if (s.maxLength !== undefined) breaks.push(at("maxLength", (value: string) => value + "a".repeat(s.maxLength + 1 - [...value].length)));
     if (s.minItems) breaks.push(at("minItems", (value: unknown[]) => value.slice(0, s.minItems - 1)));
-    if (s.maxItems !== undefined) breaks.push(at("maxItems", (value: unknown[]) => [...value, ...Array.from({ length: s.maxItems + 1 - value.length }, () => value[0])]));
+    if (s.maxItems !== undefined)
+      breaks.push(at("maxItems", (value: unknown[]) => [...value, ...Array.from({ length: s.maxItems + 1 - value.length }, () => value[0])]));
   }
   for (const branch of s.anyOf ?? []) {
     const inner = resolve(branch);
     if (inner.type === "object") breaks.push(...breaksOf(inner, path).filter((b) => b.path.length > path.length || b.keyword === "additionalProperties"));
   }
   if (s.type === "object") {
-    for (const name of s.required ?? []) breaks.push({ keyword: "required", path: [...path, name], apply: (body) => setAt(body, [...path, name], undefined, true) });
+    for (const name of s.required ?? [])
+      breaks.push({ keyword: "required", path: [...path, name], apply: (body) => setAt(body, [...path, name], undefined, true) });
     if (s.additionalProperties === false) {
       breaks.push({ keyword: "additionalProperties", path: [...path, "unknown_field"], apply: (body) => setAt(body, [...path, "unknown_field"], 1) });
     }
@@ -420,12 +458,15 @@ describe("the OpenAPI document, both ways", () => {
     for (const operation of operationsOf(document)) {
       const ids = await freshIds();
       const path = pathOf(operation, ids);
-      const bodies = operation.body ? [operation.example!.body, ...sampleBodies(operation.body, SAMPLES)] : Array.from({ length: SAMPLES + 1 }, () => undefined);
+      const bodies = operation.body
+        ? [operation.example!.body, ...sampleBodies(operation.body, SAMPLES)]
+        : Array.from({ length: SAMPLES + 1 }, () => undefined);
       const queries = [{}, ...sampleQueries(operation, SAMPLES)];
       for (const [i, body] of bodies.entries()) {
         const query = { ...queries[i] };
         // Half the list pages start after a real object of the list.
-        if (query.starting_after !== undefined && i % 2 === 0) query.starting_after = (await call("GET", `${operation.template}?limit=1`)).body.data[0]?.id ?? query.starting_after;
+        if (query.starting_after !== undefined && i % 2 === 0)
+          query.starting_after = (await call("GET", `${operation.template}?limit=1`)).body.data[0]?.id ?? query.starting_after;
         const response = await call(operation.method, path, { body, query, idempotencyKey: operation.idempotencyKey !== undefined });
         calls += 1;
         if (!accepted(response, query)) refused.push(`${operation.operationId} ${JSON.stringify({ body, query })} → ${response.status} ${response.text}`);
@@ -450,11 +491,14 @@ describe("the OpenAPI document, both ways", () => {
         const bodies = [operation.example!.body, ...sampleBodies(operation.body, 40)];
         for (const field of enumFields(operation.body)) {
           for (const value of field.values) {
-            const body = bodies.map((base) => (getAt(base, field.path.slice(0, -1)) === undefined && field.path.length > 1 ? undefined : setAt(base, field.path, value))).find((candidate) => candidate !== undefined && validate(candidate));
+            const body = bodies
+              .map((base) => (getAt(base, field.path.slice(0, -1)) === undefined && field.path.length > 1 ? undefined : setAt(base, field.path, value)))
+              .find((candidate) => candidate !== undefined && validate(candidate));
             if (body === undefined) continue;
             tried += 1;
             const response = await call(operation.method, path, { body, idempotencyKey: key });
-            if (!accepted(response, {})) refused.push(`${operation.operationId} ${field.path.join(".")}=${JSON.stringify(value)} → ${response.status} ${response.text}`);
+            if (!accepted(response, {}))
+              refused.push(`${operation.operationId} ${field.path.join(".")}=${JSON.stringify(value)} → ${response.status} ${response.text}`);
             await tidyAfter(operation);
           }
         }
@@ -462,7 +506,10 @@ describe("the OpenAPI document, both ways", () => {
       for (const parameter of operation.query) {
         for (const value of (resolve(parameter.schema).enum as unknown[] | undefined) ?? []) {
           tried += 1;
-          const query = { [parameter.name]: String(value), ...(parameter.name === "timeout_ms" ? {} : operation.query.some((p) => p.name === "timeout_ms") ? { timeout_ms: String(SHORT_WAIT_MS) } : {}) };
+          const query = {
+            [parameter.name]: String(value),
+            ...(parameter.name === "timeout_ms" ? {} : operation.query.some((p) => p.name === "timeout_ms") ? { timeout_ms: String(SHORT_WAIT_MS) } : {}),
+          };
           const response = await call(operation.method, path, { body: operation.example?.body, query, idempotencyKey: key });
           if (!accepted(response, query)) refused.push(`${operation.operationId} ?${parameter.name}=${String(value)} → ${response.status} ${response.text}`);
           await tidyAfter(operation);
@@ -484,7 +531,9 @@ describe("the OpenAPI document, both ways", () => {
         const response = await call(operation.method, path, request);
         await tidyAfter(operation);
         if (response.status !== 400 || response.body?.error?.code !== "invalid_request" || !namesField(response.body.error, field)) {
-          wrong.push(`${operation.operationId} ${what} (${JSON.stringify(request)}): expected 400 invalid_request with param ${field.join(".")}, got ${response.status} ${response.text}`);
+          wrong.push(
+            `${operation.operationId} ${what} (${JSON.stringify(request)}): expected 400 invalid_request with param ${field.join(".")}, got ${response.status} ${response.text}`,
+          );
         }
       };
       const key = operation.idempotencyKey !== undefined;
@@ -517,7 +566,21 @@ describe("the OpenAPI document, both ways", () => {
     expect(wrong).toEqual([]);
     // Every kind of constraint the document uses was broken somewhere.
     expect([...tried].sort()).toEqual(
-      ["additionalProperties", "enum", "exclusiveMinimum", "format", "maxItems", "maxLength", "maximum", "minItems", "minLength", "minimum", "pattern", "required", "type"].sort(),
+      [
+        "additionalProperties",
+        "enum",
+        "exclusiveMinimum",
+        "format",
+        "maxItems",
+        "maxLength",
+        "maximum",
+        "minItems",
+        "minLength",
+        "minimum",
+        "pattern",
+        "required",
+        "type",
+      ].sort(),
     );
   });
 });

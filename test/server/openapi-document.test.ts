@@ -53,7 +53,11 @@ describe("GET /v1/openapi.json", () => {
     const paysim = await usePaysimApp();
     const document = (await fetchDocument(paysim)).body;
     const served = [
-      ...new Set(paysim.app.routes.filter((route) => route.path.startsWith("/v1/") && METHODS.includes(route.method.toLowerCase())).map((route) => `${route.method} ${route.path}`)),
+      ...new Set(
+        paysim.app.routes
+          .filter((route) => route.path.startsWith("/v1/") && METHODS.includes(route.method.toLowerCase()))
+          .map((route) => `${route.method} ${route.path}`),
+      ),
     ].sort();
     expect(served.length).toBeGreaterThan(15);
     expect(documentedOperations(document)).toEqual(served);
@@ -115,7 +119,19 @@ describe("GET /v1/openapi.json", () => {
     const paysim = await usePaysimApp();
     const { components, paths } = (await fetchDocument(paysim)).body;
     expect(Object.keys(components.schemas.PaymentIntent.properties)).toEqual([
-      "id", "object", "reference", "amount", "currency", "description", "capture_method", "state", "card", "failure_reason", "checkout_url", "created_at", "updated_at",
+      "id",
+      "object",
+      "reference",
+      "amount",
+      "currency",
+      "description",
+      "capture_method",
+      "state",
+      "card",
+      "failure_reason",
+      "checkout_url",
+      "created_at",
+      "updated_at",
     ]);
     const listAnswer = components.schemas[paths["/v1/payment_intents"].get.responses["200"].content["application/json"].schema.$ref.split("/").pop()];
     expect(listAnswer.properties.data.items).toEqual({ $ref: "#/components/schemas/PaymentIntent" });
@@ -125,7 +141,19 @@ describe("GET /v1/openapi.json", () => {
       .flat()
       .sort();
     expect(codes).toEqual([
-      "forbidden", "idempotency_conflict", "instance_limit", "internal_error", "invalid_request", "method_not_allowed", "nested_instance", "not_found", "payload_too_large", "rate_limited", "shutting_down", "unauthorized", "wait_timeout",
+      "forbidden",
+      "idempotency_conflict",
+      "instance_limit",
+      "internal_error",
+      "invalid_request",
+      "method_not_allowed",
+      "nested_instance",
+      "not_found",
+      "payload_too_large",
+      "rate_limited",
+      "shutting_down",
+      "unauthorized",
+      "wait_timeout",
     ]);
     expect(components.responses.Error401.headers["WWW-Authenticate"]).toBeDefined();
   });
@@ -137,14 +165,27 @@ describe("the error answers an operation documents", () => {
   const cases: { name: string; operation: Omit<Operation, "operationId" | "summary" | "answers">; statuses: string[] }[] = [
     { name: "a read of the whole list", operation: { method: "get", path: "/v1/things" }, statuses: ["200", "401", "403", "429", "500"] },
     { name: "a read by id", operation: { method: "get", path: "/v1/things/:id" }, statuses: ["200", "401", "403", "404", "429", "500"] },
-    { name: "a list with a query", operation: { method: "get", path: "/v1/things", query: z.strictObject({ limit: z.string().optional() }) }, statuses: ["200", "400", "401", "403", "429", "500"] },
+    {
+      name: "a list with a query",
+      operation: { method: "get", path: "/v1/things", query: z.strictObject({ limit: z.string().optional() }) },
+      statuses: ["200", "400", "401", "403", "429", "500"],
+    },
     { name: "a body", operation: { method: "post", path: "/v1/things", body }, statuses: ["200", "400", "401", "403", "413", "429", "500"] },
-    { name: "a body and a key", operation: { method: "post", path: "/v1/things/:id/move", body, idempotencyKey: "optional" }, statuses: ["200", "400", "401", "403", "404", "409", "413", "429", "500"] },
+    {
+      name: "a body and a key",
+      operation: { method: "post", path: "/v1/things/:id/move", body, idempotencyKey: "optional" },
+      statuses: ["200", "400", "401", "403", "404", "409", "413", "429", "500"],
+    },
     { name: "no key needed", operation: { method: "get", path: "/v1/open", noKey: true }, statuses: ["200", "403", "500"] },
     { name: "a sandbox control (never faulted)", operation: { method: "get", path: "/v1/sandbox/things" }, statuses: ["200", "401", "403", "500"] },
     {
       name: "a wait (its timeout and its end when paysim stops)",
-      operation: { method: "get", path: "/v1/sandbox/things/wait", query: z.strictObject({ timeout_ms: z.string().optional() }), ownErrors: ["wait_timeout", "shutting_down"] },
+      operation: {
+        method: "get",
+        path: "/v1/sandbox/things/wait",
+        query: z.strictObject({ timeout_ms: z.string().optional() }),
+        ownErrors: ["wait_timeout", "shutting_down"],
+      },
       statuses: ["200", "400", "401", "403", "408", "500", "503"],
     },
   ];

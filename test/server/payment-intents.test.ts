@@ -17,8 +17,20 @@ describe("POST /v1/payment_intents", () => {
     expect(response.status).toBe(201);
     expect(Object.keys(response.body).sort()).toEqual(
       [
-        "id", "object", "reference", "amount", "currency", "description", "capture_method", "state",
-        "card", "failure_reason", "checkout_url", "created_at", "updated_at", "request_id",
+        "id",
+        "object",
+        "reference",
+        "amount",
+        "currency",
+        "description",
+        "capture_method",
+        "state",
+        "card",
+        "failure_reason",
+        "checkout_url",
+        "created_at",
+        "updated_at",
+        "request_id",
       ].sort(),
     );
     expect(response.body).toMatchObject({

@@ -12,10 +12,18 @@ const GLOBEX = "sk_test_globex_payouts_0001";
 const thisFile = suiteScope();
 let paysim: TestPaysim;
 beforeAll(async () => {
-  paysim = await usePaysimApp({
-    db: useTempPath("paysim.db", "paysim-test-", thisFile),
-    config: { companies: [{ name: "Acme", currency: "EUR", secret_key: ACME }, { name: "Globex", currency: "USD", secret_key: GLOBEX }] } as never,
-  }, thisFile);
+  paysim = await usePaysimApp(
+    {
+      db: useTempPath("paysim.db", "paysim-test-", thisFile),
+      config: {
+        companies: [
+          { name: "Acme", currency: "EUR", secret_key: ACME },
+          { name: "Globex", currency: "USD", secret_key: GLOBEX },
+        ],
+      } as never,
+    },
+    thisFile,
+  );
 });
 
 const CARD = { amount: 5000, currency: "EUR", destination_type: "card", destination_token: "tok_card_visa" };
@@ -90,7 +98,11 @@ describe("POST /v1/payouts", () => {
   it("replays a creation with the same key and refuses the key with another body", async () => {
     const idempotencyKey = freshKey();
     const first = await paysim.api("POST", "/v1/payouts", { body: CARD, idempotencyKey, key: ACME });
-    const replay = await paysim.api("POST", "/v1/payouts", { body: { destination_token: "tok_card_visa", destination_type: "card", currency: "EUR", amount: 5000 }, idempotencyKey, key: ACME });
+    const replay = await paysim.api("POST", "/v1/payouts", {
+      body: { destination_token: "tok_card_visa", destination_type: "card", currency: "EUR", amount: 5000 },
+      idempotencyKey,
+      key: ACME,
+    });
     expect(replay.status).toBe(201);
     expect(replay.text).toBe(first.text);
     expect(replay.headers.get("idempotent-replayed")).toBe("true");
@@ -124,7 +136,11 @@ describe("POST /v1/payouts", () => {
 
 describe("GET /v1/payouts", () => {
   it("lists newest first, filters by status and pages with starting_after", async () => {
-    const made = [await createPayout(CARD, GLOBEX), await createPayout(CARD, GLOBEX), await createPayout({ ...CARD, destination_token: "tok_card_fail" }, GLOBEX)];
+    const made = [
+      await createPayout(CARD, GLOBEX),
+      await createPayout(CARD, GLOBEX),
+      await createPayout({ ...CARD, destination_token: "tok_card_fail" }, GLOBEX),
+    ];
     const page1 = await paysim.api("GET", "/v1/payouts?limit=2", { key: GLOBEX });
     expect(page1.body.object).toBe("list");
     expect(page1.body.data.map((p: any) => p.id)).toEqual([made[2].id, made[1].id]);

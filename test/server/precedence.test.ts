@@ -21,12 +21,22 @@ const UNKNOWN_PI = "pi_ZZZZZZZZZZZZZZZZZZZZZZZZ";
 
 describe("error precedence", () => {
   it("403 Host beats 401, 413 and a bad body", async () => {
-    const response = await rawRequest(paysim.url, { method: "POST", path: "/v1/payment_intents", headers: { Host: "evil.example", "Content-Type": "text/plain" }, body: huge });
+    const response = await rawRequest(paysim.url, {
+      method: "POST",
+      path: "/v1/payment_intents",
+      headers: { Host: "evil.example", "Content-Type": "text/plain" },
+      body: huge,
+    });
     expectApiError(response, 403, "forbidden");
   });
 
   it("401 beats a bad body and a missing Idempotency-Key", async () => {
-    const response = await rawRequest(paysim.url, { method: "POST", path: "/v1/payment_intents", headers: { "Content-Type": "application/json" }, body: "{not json" });
+    const response = await rawRequest(paysim.url, {
+      method: "POST",
+      path: "/v1/payment_intents",
+      headers: { "Content-Type": "application/json" },
+      body: "{not json",
+    });
     expectApiError(response, 401, "unauthorized");
   });
 
@@ -36,19 +46,39 @@ describe("error precedence", () => {
   });
 
   it("404 and 405 routes beat 413", async () => {
-    const unknown = await rawRequest(paysim.url, { method: "POST", path: "/v1/nowhere", headers: { ...auth(), "Content-Type": "application/json" }, body: huge });
+    const unknown = await rawRequest(paysim.url, {
+      method: "POST",
+      path: "/v1/nowhere",
+      headers: { ...auth(), "Content-Type": "application/json" },
+      body: huge,
+    });
     expectApiError(unknown, 404, "not_found");
-    const wrongMethod = await rawRequest(paysim.url, { method: "PUT", path: "/v1/payment_intents", headers: { ...auth(), "Content-Type": "application/json" }, body: huge });
+    const wrongMethod = await rawRequest(paysim.url, {
+      method: "PUT",
+      path: "/v1/payment_intents",
+      headers: { ...auth(), "Content-Type": "application/json" },
+      body: huge,
+    });
     expectApiError(wrongMethod, 405, "method_not_allowed");
   });
 
   it("413 beats a wrong content type", async () => {
-    const response = await rawRequest(paysim.url, { method: "POST", path: "/v1/payment_intents", headers: { ...auth(), "Idempotency-Key": freshKey(), "Content-Type": "text/plain" }, body: huge });
+    const response = await rawRequest(paysim.url, {
+      method: "POST",
+      path: "/v1/payment_intents",
+      headers: { ...auth(), "Idempotency-Key": freshKey(), "Content-Type": "text/plain" },
+      body: huge,
+    });
     expectApiError(response, 413, "payload_too_large");
   });
 
   it("bad JSON beats a missing Idempotency-Key: the 400 is about the JSON", async () => {
-    const response = await rawRequest(paysim.url, { method: "POST", path: "/v1/payment_intents", headers: { ...auth(), "Content-Type": "application/json" }, body: "{bad" });
+    const response = await rawRequest(paysim.url, {
+      method: "POST",
+      path: "/v1/payment_intents",
+      headers: { ...auth(), "Content-Type": "application/json" },
+      body: "{bad",
+    });
     expectApiError(response, 400, "invalid_request");
     expect(response.body.error.message).toMatch(/JSON/);
     expect(response.body.error.param).toBeUndefined();

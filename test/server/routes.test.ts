@@ -11,11 +11,14 @@ beforeAll(async () => {
 });
 
 describe("routes and methods", () => {
-  it.each(["/v1/unknown", "/v1/payment_intents/pi_ZZZZZZZZZZZZZZZZZZZZZZZZ/refund", "/v1", "/nowhere"])("answers 404 not_found JSON for the unknown route %s", async (path) => {
-    const response = await paysim.api("GET", path);
-    expectApiError(response, 404, "not_found");
-    expect(response.headers.get("content-type")).toMatch(/^application\/json/);
-  });
+  it.each(["/v1/unknown", "/v1/payment_intents/pi_ZZZZZZZZZZZZZZZZZZZZZZZZ/refund", "/v1", "/nowhere"])(
+    "answers 404 not_found JSON for the unknown route %s",
+    async (path) => {
+      const response = await paysim.api("GET", path);
+      expectApiError(response, 404, "not_found");
+      expect(response.headers.get("content-type")).toMatch(/^application\/json/);
+    },
+  );
 
   it.each([
     ["DELETE", "/v1/payment_intents", ["GET", "POST"]],

@@ -10,14 +10,17 @@ const KEY_B = "sk_test_clock_b_0001";
 const thisFile = suiteScope();
 let paysim: TestPaysim;
 beforeAll(async () => {
-  paysim = await usePaysimApp({
-    config: {
-      companies: [
-        { name: "A", currency: "EUR", secret_key: KEY_A, webhook_endpoints: [] },
-        { name: "B", currency: "EUR", secret_key: KEY_B, webhook_endpoints: [] },
-      ],
+  paysim = await usePaysimApp(
+    {
+      config: {
+        companies: [
+          { name: "A", currency: "EUR", secret_key: KEY_A, webhook_endpoints: [] },
+          { name: "B", currency: "EUR", secret_key: KEY_B, webhook_endpoints: [] },
+        ],
+      },
     },
-  }, thisFile);
+    thisFile,
+  );
 });
 
 const show = (key = KEY_A) => paysim.api("GET", "/v1/sandbox/clock", { key });

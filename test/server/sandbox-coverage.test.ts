@@ -37,19 +37,49 @@ describe("GET /v1/sandbox/coverage", () => {
 
     const report = await coverage(paysim);
     expect(Object.keys(report).sort()).toEqual(
-      ["errors", "events", "faults", "object", "operations", "refused_transitions", "request_id", "since", "summary", "transitions", "uncovered", "version", "webhooks"].sort(),
+      [
+        "errors",
+        "events",
+        "faults",
+        "object",
+        "operations",
+        "refused_transitions",
+        "request_id",
+        "since",
+        "summary",
+        "transitions",
+        "uncovered",
+        "version",
+        "webhooks",
+      ].sort(),
     );
     expect(report).toMatchObject({ object: "coverage", version: 1 });
     expect(Object.keys(report.operations).sort()).toEqual([...documented].sort());
     expect(Object.values(report.operations)).toEqual(documented.map(() => ({ calls: 0, statuses: {} })));
     expect(report.transitions.payout).toEqual(Object.fromEntries(PAYOUT_MOVES.map(({ from, to }) => [`${from}->${to}`, 0])));
-    expect(Object.keys(report.transitions.payment_intent)).toEqual(["created->authorized", "created->failed", "created->canceled", "authorized->captured", "authorized->canceled"]);
+    expect(Object.keys(report.transitions.payment_intent)).toEqual([
+      "created->authorized",
+      "created->failed",
+      "created->canceled",
+      "authorized->captured",
+      "authorized->canceled",
+    ]);
     expect(report.refused_transitions).toEqual({ payment_intent: {}, payout: {} });
     expect(report.events).toEqual(Object.fromEntries(EVENT_TYPES.map((type) => [type, 0])));
     expect(report.webhooks).toEqual(Object.fromEntries(WEBHOOK_OUTCOMES.map((outcome) => [outcome, 0])));
     expect(report.faults).toEqual(Object.fromEntries(FAULT_KINDS.map((kind) => [kind, 0])));
     // Codes only the sandbox's operations answer cannot be covered by counted requests: left out.
-    expect(Object.keys(report.errors)).toEqual(["invalid_request", "unauthorized", "forbidden", "not_found", "method_not_allowed", "idempotency_conflict", "payload_too_large", "rate_limited", "internal_error"]);
+    expect(Object.keys(report.errors)).toEqual([
+      "invalid_request",
+      "unauthorized",
+      "forbidden",
+      "not_found",
+      "method_not_allowed",
+      "idempotency_conflict",
+      "payload_too_large",
+      "rate_limited",
+      "internal_error",
+    ]);
     expect(report.uncovered.operations).toEqual(documented);
     expect(report.uncovered.transitions).toContain("payout: processing->succeeded");
     expect(report.uncovered.events).toEqual([...EVENT_TYPES]);
@@ -85,11 +115,21 @@ describe("GET /v1/sandbox/coverage", () => {
     expect(report.transitions.payment_intent["created->canceled"]).toBe(1);
     expect(report.transitions.payout["pending->processing"]).toBe(1);
     expect(report.refused_transitions).toEqual({ payment_intent: { "canceled->captured": 1 }, payout: { "processing->returned": 1 } });
-    expect(report.events).toMatchObject({ "payment_intent.created": 1, "payment_intent.canceled": 1, "payout.created": 1, "payout.processing": 1, "payout.succeeded": 0 });
+    expect(report.events).toMatchObject({
+      "payment_intent.created": 1,
+      "payment_intent.canceled": 1,
+      "payout.created": 1,
+      "payout.processing": 1,
+      "payout.succeeded": 0,
+    });
     expect(report.errors).toMatchObject({ invalid_request: 1, not_found: 1, unauthorized: 0 });
     expect(report.uncovered.operations).not.toContain("createPaymentIntent");
     expect(report.uncovered.operations).toContain("listPayouts");
-    expect(report.uncovered.errors).toEqual(Object.entries(report.errors).filter(([, n]) => n === 0).map(([code]) => code));
+    expect(report.uncovered.errors).toEqual(
+      Object.entries(report.errors)
+        .filter(([, n]) => n === 0)
+        .map(([code]) => code),
+    );
     expect(report.summary.events).toBe(`4/${EVENT_TYPES.length}`);
 
     // The other company went through nothing.
@@ -130,7 +170,14 @@ describe("GET /v1/sandbox/coverage", () => {
     await paysim.waits.webhooks.waitFor({ objectId: third.id, attempt: 1 });
 
     const report = await coverage(paysim, paysim.secretKey);
-    expect(report.webhooks).toMatchObject({ delivered_first_try: 1, delivered_after_retry: 1, receiver_5xx: 1, receiver_4xx: 1, gave_up: 0, connection_refused: 0 });
+    expect(report.webhooks).toMatchObject({
+      delivered_first_try: 1,
+      delivered_after_retry: 1,
+      receiver_5xx: 1,
+      receiver_4xx: 1,
+      gave_up: 0,
+      connection_refused: 0,
+    });
     expect(report.uncovered.webhooks).not.toContain("delivered_after_retry");
     expect(report.uncovered.webhooks).toContain("gave_up");
   });
@@ -183,7 +230,15 @@ describe("the coverage catalogue", () => {
     expect(zero.summary.operations).toBe(`0/${served.operations.length + 1}`);
 
     bus.emit("state.moved", { companyId: "co_1", machine: "payout", from: "processing", to: "returned", refused: false });
-    bus.emit("request.logged", { requestId: "req_1", method: "POST", path: "/v1/payment_intents/pi_1/refund", status: 200, durationMs: 1, companyId: "co_1", route: "POST /v1/payment_intents/:id/refund" });
+    bus.emit("request.logged", {
+      requestId: "req_1",
+      method: "POST",
+      path: "/v1/payment_intents/pi_1/refund",
+      status: 200,
+      durationMs: 1,
+      companyId: "co_1",
+      route: "POST /v1/payment_intents/:id/refund",
+    });
     const counted = counter.report("co_1", grown);
     expect(counted.transitions.payout["processing->returned"]).toBe(1);
     expect(counted.operations.refundPaymentIntent).toEqual({ calls: 1, statuses: { "200": 1 } });
@@ -194,7 +249,12 @@ describe("the coverage catalogue", () => {
 });
 
 describe("webhookOutcomes", () => {
-  const attempt = (statusCode: number | null, error: string | null = null, chaos: "duplicate" | "reordered" | "delayed" | null = null) => ({ statusCode, error, durationMs: 1, chaos });
+  const attempt = (statusCode: number | null, error: string | null = null, chaos: "duplicate" | "reordered" | "delayed" | null = null) => ({
+    statusCode,
+    error,
+    durationMs: 1,
+    chaos,
+  });
   it.each([
     ["a 2xx on the first attempt", { status: "succeeded", attempts: 1, attempt: attempt(200) }, ["delivered_first_try"]],
     ["a 2xx on a retry", { status: "succeeded", attempts: 3, attempt: attempt(204) }, ["delivered_after_retry"]],
@@ -203,7 +263,11 @@ describe("webhookOutcomes", () => {
     ["a timeout", { status: "pending", attempts: 2, attempt: attempt(null, "timeout: no response within 10000 ms") }, ["timeout"]],
     ["a refused connection", { status: "pending", attempts: 1, attempt: attempt(null, "connection refused") }, ["connection_refused"]],
     ["a duplicate", { status: "succeeded", attempts: 1, attempt: attempt(200, null, "duplicate") }, ["duplicate"]],
-    ["a reordered delivery that succeeds", { status: "succeeded", attempts: 1, attempt: attempt(200, null, "reordered") }, ["reordered", "delivered_first_try"]],
+    [
+      "a reordered delivery that succeeds",
+      { status: "succeeded", attempts: 1, attempt: attempt(200, null, "reordered") },
+      ["reordered", "delivered_first_try"],
+    ],
     ["a delayed one", { status: "succeeded", attempts: 1, attempt: attempt(200, null, "delayed") }, ["delayed", "delivered_first_try"]],
   ] as const)("%s", (_name, update, outcomes) => {
     expect(webhookOutcomes(update)).toEqual(outcomes);

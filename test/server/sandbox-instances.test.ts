@@ -78,7 +78,12 @@ describe("an instance started over HTTP", () => {
   });
 
   it("is another company's to see and stop: 404 for the second company, which lists only its own", async () => {
-    const config = { companies: [{ name: "Acme", secret_key: "sk_test_acme" }, { name: "Globex", secret_key: "sk_test_globex" }] };
+    const config = {
+      companies: [
+        { name: "Acme", secret_key: "sk_test_acme" },
+        { name: "Globex", secret_key: "sk_test_globex" },
+      ],
+    };
     const parent = await usePaysim({ config });
     const acme = (await create(parent)).body;
     const globex = (await create(parent, {}, freshKey(), "sk_test_globex")).body;
@@ -135,11 +140,26 @@ describe("the body of POST /v1/sandbox/instances", () => {
   const startCases: { name: string; flags: Partial<ServerFlags>; body: Record<string, unknown>; param: string }[] = [
     { name: "a malformed key", flags: { secretKey: "pk_live_x" }, body: { secret_key: "pk_live_x" }, param: "secret_key" },
     { name: "a malformed signing secret", flags: { webhookSecret: "secret" }, body: { webhook_secret: "secret" }, param: "webhook_secret" },
-    { name: "a forward_to URL that is not http", flags: { forwardTo: ["ftp://example.com/hooks"] }, body: { forward_to: ["ftp://example.com/hooks"] }, param: "forward_to" },
+    {
+      name: "a forward_to URL that is not http",
+      flags: { forwardTo: ["ftp://example.com/hooks"] },
+      body: { forward_to: ["ftp://example.com/hooks"] },
+      param: "forward_to",
+    },
     { name: "chaos without forward_to", flags: { chaos: "duplicate=0.5" }, body: { chaos: "duplicate=0.5" }, param: "chaos" },
-    { name: "a bad chaos spec", flags: { chaos: "duplicate=2", forwardTo: ["http://127.0.0.1:9/h"] }, body: { chaos: "duplicate=2", forward_to: ["http://127.0.0.1:9/h"] }, param: "chaos" },
+    {
+      name: "a bad chaos spec",
+      flags: { chaos: "duplicate=2", forwardTo: ["http://127.0.0.1:9/h"] },
+      body: { chaos: "duplicate=2", forward_to: ["http://127.0.0.1:9/h"] },
+      param: "chaos",
+    },
   ];
-  const FIELD_OF_FLAG: Record<string, string> = { "--secret-key": "secret_key", "--webhook-secret": "webhook_secret", "--forward-to": "forward_to", "--chaos": "chaos" };
+  const FIELD_OF_FLAG: Record<string, string> = {
+    "--secret-key": "secret_key",
+    "--webhook-secret": "webhook_secret",
+    "--forward-to": "forward_to",
+    "--chaos": "chaos",
+  };
 
   it.each(startCases)("refuses $name with paysim start's words, naming the field", async ({ flags, body, param }) => {
     const parent = await usePaysim();

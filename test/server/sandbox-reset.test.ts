@@ -123,9 +123,12 @@ describe("POST /v1/sandbox/reset", () => {
     // Every intent of A that is left was acknowledged, and none of B's went.
     const acknowledgedA = new Set([...answers.slice(0, 30), ...answers.slice(60)].map((answer) => answer.body.id));
     for (const id of remainingA) expect(acknowledgedA.has(id)).toBe(true);
-    const idsB = answers.slice(30, 60).map((answer) => answer.body.id).sort();
+    const idsB = answers
+      .slice(30, 60)
+      .map((answer) => answer.body.id)
+      .sort();
     expect((await listIds(paysim, "/v1/payment_intents", KEY_B)).sort()).toEqual(idsB);
-    expect((await listIds(paysim, "/v1/events", KEY_B))).toHaveLength(30);
+    expect(await listIds(paysim, "/v1/events", KEY_B)).toHaveLength(30);
   });
 
   it("abandons an attempt in flight: its outcome is never written, even over an attempt made after the reset", async () => {

@@ -131,7 +131,9 @@ describe("GET /v1/sandbox/events/wait", () => {
     const idle = footprint(paysim);
     const logged = new Promise<any>((resolve) => paysim.bus.on("request.logged", (request) => request.path === "/v1/sandbox/events/wait" && resolve(request)));
     const socket = connect(paysim.port, "127.0.0.1");
-    socket.write(`GET /v1/sandbox/events/wait?type=payout.created&timeout_ms=60000 HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${paysim.secretKey}\r\n\r\n`);
+    socket.write(
+      `GET /v1/sandbox/events/wait?type=payout.created&timeout_ms=60000 HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${paysim.secretKey}\r\n\r\n`,
+    );
     await held(paysim);
     expect(footprint(paysim)).not.toEqual(idle);
     socket.destroy();
@@ -181,7 +183,11 @@ describe("GET /v1/sandbox/webhooks/wait", () => {
     const answer = await waiting;
     expect(answer.status, answer.text).toBe(200);
     expect(Object.keys(answer.body)).toEqual(["object", "event", "delivery", "request_id"]);
-    expect(answer.body).toMatchObject({ object: "webhook_wait", event: { type: "payment_intent.created", data: { id: intent.id } }, delivery: { url: receiver.url, status: "succeeded" } });
+    expect(answer.body).toMatchObject({
+      object: "webhook_wait",
+      event: { type: "payment_intent.created", data: { id: intent.id } },
+      delivery: { url: receiver.url, status: "succeeded" },
+    });
     expect(answer.body.request_id).toBe(answer.headers.get("request-id"));
     expect(receiver.requests.map((request) => JSON.parse(request.body.toString()).id)).toContain(answer.body.event.id);
   });
@@ -209,7 +215,9 @@ describe("GET /v1/sandbox/webhooks/wait", () => {
     await paysim.scheduler.idle();
     const answer = await paysim.api("GET", "/v1/sandbox/webhooks/wait?timeout_ms=10");
     expect(answer.status).toBe(408);
-    expect(answer.body.error.message).toBe(`No webhook delivery matched {} within 10 ms.\nThe last 1 delivery(ies), oldest first:\n  payment_intent.created ${receiver.url} pending, last status 500`);
+    expect(answer.body.error.message).toBe(
+      `No webhook delivery matched {} within 10 ms.\nThe last 1 delivery(ies), oldest first:\n  payment_intent.created ${receiver.url} pending, last status 500`,
+    );
   });
 
   it.each([

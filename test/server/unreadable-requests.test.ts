@@ -22,7 +22,10 @@ describe("a request paysim cannot read as HTTP", () => {
     expect(answer.status).toBe(status);
     expect(answer.headers["content-type"]).toBe("application/json; charset=utf-8");
     const body = JSON.parse(answer.body.toString("utf8"));
-    expect(body).toEqual({ error: { code: "invalid_request", message: expect.stringMatching(/^The request/) }, request_id: expect.stringMatching(/^req_[0-9A-Za-z]{24}$/) });
+    expect(body).toEqual({
+      error: { code: "invalid_request", message: expect.stringMatching(/^The request/) },
+      request_id: expect.stringMatching(/^req_[0-9A-Za-z]{24}$/),
+    });
     expect(answer.headers["request-id"]).toBe(body.request_id);
     // And paysim goes on serving.
     expect((await paysim.api("GET", "/health", { key: null })).status).toBe(200);

@@ -96,7 +96,12 @@ describe("a bad config", () => {
     const before = snapshot(dbPath);
     const stolen: PaysimConfig = {
       companies: [
-        { name: "Newcomer", currency: "EUR", secret_key: "sk_test_brand_new_0001", webhook_endpoints: [{ url: "http://127.0.0.1:9/new", enabled_events: ["*"] }] },
+        {
+          name: "Newcomer",
+          currency: "EUR",
+          secret_key: "sk_test_brand_new_0001",
+          webhook_endpoints: [{ url: "http://127.0.0.1:9/new", enabled_events: ["*"] }],
+        },
         { name: "Thief", currency: "EUR", secret_key: "sk_test_globex_boot_0001", webhook_endpoints: [] },
       ],
     };
@@ -110,7 +115,14 @@ describe("a bad config", () => {
     const dbPath = join(folder(), "paysim.db");
     await (await useCreatedPaysim({ db: dbPath, config: CONFIG })).close();
     const before = snapshot(dbPath);
-    await expect(createPaysim({ port: 0, db: dbPath, config: { companies: [{ name: "Other", currency: "EUR", webhook_endpoints: [] }] }, secretKey: "sk_test_acme_boot_0001" })).rejects.toThrow(ConfigError);
+    await expect(
+      createPaysim({
+        port: 0,
+        db: dbPath,
+        config: { companies: [{ name: "Other", currency: "EUR", webhook_endpoints: [] }] },
+        secretKey: "sk_test_acme_boot_0001",
+      }),
+    ).rejects.toThrow(ConfigError);
     expect(snapshot(dbPath)).toEqual(before);
   });
 });
@@ -218,8 +230,14 @@ describe("an endpoint whose URL holds a card number, stored before paysim refuse
     const dir = folder();
     const db = join(dir, "paysim.db");
     const first = await createPaysim({ port: 0, db, secretKey: "sk_test_old_urls_0001" });
-    const kept = await callApi(first.url, first.secretKey, "POST", "/v1/webhook_endpoints", { body: { url: "http://127.0.0.1:9/kept" }, idempotencyKey: "kept-1" });
-    const old = await callApi(first.url, first.secretKey, "POST", "/v1/webhook_endpoints", { body: { url: "http://127.0.0.1:9/old" }, idempotencyKey: "old-1" });
+    const kept = await callApi(first.url, first.secretKey, "POST", "/v1/webhook_endpoints", {
+      body: { url: "http://127.0.0.1:9/kept" },
+      idempotencyKey: "kept-1",
+    });
+    const old = await callApi(first.url, first.secretKey, "POST", "/v1/webhook_endpoints", {
+      body: { url: "http://127.0.0.1:9/old" },
+      idempotencyKey: "old-1",
+    });
     await createIntent(clientFor(first.url, first.secretKey));
     await first.close();
     // What an older paysim could store: the card number straight in the URL, and in its deliveries.

@@ -19,9 +19,7 @@ describe("canonicalJson", () => {
   });
 
   it("gives the same text for objects that differ only in key order", () => {
-    expect(canonicalJson({ amount: 1000, currency: "EUR", meta: { b: 1, a: 2 } })).toBe(
-      canonicalJson({ meta: { a: 2, b: 1 }, currency: "EUR", amount: 1000 }),
-    );
+    expect(canonicalJson({ amount: 1000, currency: "EUR", meta: { b: 1, a: 2 } })).toBe(canonicalJson({ meta: { a: 2, b: 1 }, currency: "EUR", amount: 1000 }));
   });
 
   it("parses back to an equal value", () => {
@@ -43,7 +41,10 @@ describe("fingerprint", () => {
     [{ amount: 1000 }, { amount: 1001 }],
     [{ amount: 1000 }, { amount: "1000" }],
     [{ amount: 1000 }, { amount: 1000, currency: "EUR" }],
-    [[1, 2], [2, 1]],
+    [
+      [1, 2],
+      [2, 1],
+    ],
     [{}, []],
   ])("differs for different bodies (%j vs %j)", (a, b) => {
     expect(fingerprint(a)).not.toBe(fingerprint(b));

@@ -5,7 +5,10 @@ describe("withRequestId", () => {
   it.each([
     [{ id: "pi_1", amount: 1000 }, '{"id":"pi_1","amount":1000,"request_id":"req_A"}'],
     [{}, '{"request_id":"req_A"}'],
-    [{ nested: { a: [1, { b: null }] }, text: 'quote " and \\ and }' }, '{"nested":{"a":[1,{"b":null}]},"text":"quote \\" and \\\\ and }","request_id":"req_A"}'],
+    [
+      { nested: { a: [1, { b: null }] }, text: 'quote " and \\ and }' },
+      '{"nested":{"a":[1,{"b":null}]},"text":"quote \\" and \\\\ and }","request_id":"req_A"}',
+    ],
   ])("adds request_id as the last member of %j", (resource, expected) => {
     const text = withRequestId(resource, "req_A");
     expect(text).toBe(expected);

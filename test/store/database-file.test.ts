@@ -28,7 +28,12 @@ function stateOf(path: string): unknown {
     .map((name) => {
       const entry = join(dir, name);
       const stats = lstatSync(entry);
-      return { name, mode: stats.mode, sha256: stats.isFile() ? createHash("sha256").update(readFileSync(entry)).digest("hex") : null, inside: stats.isDirectory() ? readdirSync(entry) : null };
+      return {
+        name,
+        mode: stats.mode,
+        sha256: stats.isFile() ? createHash("sha256").update(readFileSync(entry)).digest("hex") : null,
+        inside: stats.isDirectory() ? readdirSync(entry) : null,
+      };
     });
 }
 
@@ -58,59 +63,104 @@ function cutOff(db: SqliteDatabase, from: string, to: string): string {
 }
 
 const refusals: [string, (dir: string) => string, RegExp][] = [
-  ["a folder", (dir) => {
-    const path = join(dir, "data");
-    mkdirSync(path, { mode: 0o755 });
-    writeFileSync(join(path, "notes.txt"), "mine");
-    return path;
-  }, /is a folder, not a file\. Pass a file path with --db, e\.g\. .*data\/paysim\.db\./],
-  ["a symbolic link to a paysim database", (dir) => {
-    const target = paysimDatabase(join(dir, "real.db"));
-    chmodSync(target, 0o644);
-    symlinkSync(target, join(dir, "link.db"));
-    return join(dir, "link.db");
-  }, /is a symbolic link \(to .*real\.db\); paysim does not follow links/],
-  ["a symbolic link to a JSON file", (dir) => {
-    writeFileSync(join(dir, "config.json"), '{"companies":[]}');
-    chmodSync(join(dir, "config.json"), 0o644);
-    symlinkSync(join(dir, "config.json"), join(dir, "link.db"));
-    return join(dir, "link.db");
-  }, /is a symbolic link/],
-  ["a named pipe", (dir) => {
-    execFileSync("mkfifo", [join(dir, "pipe.db")]);
-    return join(dir, "pipe.db");
-  }, /is not a regular file/],
-  ["a read-only (0444) paysim database", (dir) => {
-    const path = paysimDatabase(join(dir, "paysim.db"));
-    chmodSync(path, 0o444);
-    return path;
-  }, /is read-only \(mode 0444\); paysim writes to its database and does not change a file's permissions\. Make it writable \(chmod u\+w .*\), or choose another --db\./],
-  ["an empty file", (dir) => {
-    writeFileSync(join(dir, "paysim.db"), "");
-    return join(dir, "paysim.db");
-  }, /is an empty file \(0 bytes\), not a paysim database\. Delete it/],
-  ["a JSON file", (dir) => {
-    writeFileSync(join(dir, "paysim.db"), JSON.stringify({ companies: [{ name: "Acme", currency: "EUR" }] }, null, 2).repeat(10));
-    chmodSync(join(dir, "paysim.db"), 0o644);
-    return join(dir, "paysim.db");
-  }, /is not a SQLite database, so it is not a paysim database; paysim leaves it as it is\. Choose another --db\./],
-  ["a short text file", (dir) => {
-    writeFileSync(join(dir, "paysim.db"), "hello");
-    return join(dir, "paysim.db");
-  }, /is not a SQLite database/],
-  ["another application's SQLite file with no schema version", (dir) =>
-    foreignDatabase(join(dir, "app.db"), "CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ('mine')"),
-  /is a SQLite database without paysim's tables/],
-  ["another application's SQLite file with its own companies table", (dir) =>
-    foreignDatabase(join(dir, "crm.db"), "CREATE TABLE companies (id TEXT, name TEXT); INSERT INTO companies VALUES ('c1', 'Acme')", ["user_version = 3"]),
-  /is a SQLite database without paysim's tables \(it has companies\)/],
-  ["another application's SQLite file marked with its own application_id", (dir) =>
-    foreignDatabase(join(dir, "app.db"), "CREATE TABLE meta (key TEXT, value TEXT)", ["application_id = 42", "user_version = 10"]),
-  /is the SQLite database of another application \(application_id 0x2a\)/],
-  ["a SQLite database with no tables", (dir) => foreignDatabase(join(dir, "blank.db"), "CREATE TABLE gone (x); DROP TABLE gone"), /is a SQLite database without paysim's tables/],
-  ["a SQLite database with no tables but a schema version", (dir) =>
-    foreignDatabase(join(dir, "blank.db"), "CREATE TABLE gone (x); DROP TABLE gone", ["user_version = 10"]),
-  /is a SQLite database without paysim's tables \(it has none\)/],
+  [
+    "a folder",
+    (dir) => {
+      const path = join(dir, "data");
+      mkdirSync(path, { mode: 0o755 });
+      writeFileSync(join(path, "notes.txt"), "mine");
+      return path;
+    },
+    /is a folder, not a file\. Pass a file path with --db, e\.g\. .*data\/paysim\.db\./,
+  ],
+  [
+    "a symbolic link to a paysim database",
+    (dir) => {
+      const target = paysimDatabase(join(dir, "real.db"));
+      chmodSync(target, 0o644);
+      symlinkSync(target, join(dir, "link.db"));
+      return join(dir, "link.db");
+    },
+    /is a symbolic link \(to .*real\.db\); paysim does not follow links/,
+  ],
+  [
+    "a symbolic link to a JSON file",
+    (dir) => {
+      writeFileSync(join(dir, "config.json"), '{"companies":[]}');
+      chmodSync(join(dir, "config.json"), 0o644);
+      symlinkSync(join(dir, "config.json"), join(dir, "link.db"));
+      return join(dir, "link.db");
+    },
+    /is a symbolic link/,
+  ],
+  [
+    "a named pipe",
+    (dir) => {
+      execFileSync("mkfifo", [join(dir, "pipe.db")]);
+      return join(dir, "pipe.db");
+    },
+    /is not a regular file/,
+  ],
+  [
+    "a read-only (0444) paysim database",
+    (dir) => {
+      const path = paysimDatabase(join(dir, "paysim.db"));
+      chmodSync(path, 0o444);
+      return path;
+    },
+    /is read-only \(mode 0444\); paysim writes to its database and does not change a file's permissions\. Make it writable \(chmod u\+w .*\), or choose another --db\./,
+  ],
+  [
+    "an empty file",
+    (dir) => {
+      writeFileSync(join(dir, "paysim.db"), "");
+      return join(dir, "paysim.db");
+    },
+    /is an empty file \(0 bytes\), not a paysim database\. Delete it/,
+  ],
+  [
+    "a JSON file",
+    (dir) => {
+      writeFileSync(join(dir, "paysim.db"), JSON.stringify({ companies: [{ name: "Acme", currency: "EUR" }] }, null, 2).repeat(10));
+      chmodSync(join(dir, "paysim.db"), 0o644);
+      return join(dir, "paysim.db");
+    },
+    /is not a SQLite database, so it is not a paysim database; paysim leaves it as it is\. Choose another --db\./,
+  ],
+  [
+    "a short text file",
+    (dir) => {
+      writeFileSync(join(dir, "paysim.db"), "hello");
+      return join(dir, "paysim.db");
+    },
+    /is not a SQLite database/,
+  ],
+  [
+    "another application's SQLite file with no schema version",
+    (dir) => foreignDatabase(join(dir, "app.db"), "CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ('mine')"),
+    /is a SQLite database without paysim's tables/,
+  ],
+  [
+    "another application's SQLite file with its own companies table",
+    (dir) =>
+      foreignDatabase(join(dir, "crm.db"), "CREATE TABLE companies (id TEXT, name TEXT); INSERT INTO companies VALUES ('c1', 'Acme')", ["user_version = 3"]),
+    /is a SQLite database without paysim's tables \(it has companies\)/,
+  ],
+  [
+    "another application's SQLite file marked with its own application_id",
+    (dir) => foreignDatabase(join(dir, "app.db"), "CREATE TABLE meta (key TEXT, value TEXT)", ["application_id = 42", "user_version = 10"]),
+    /is the SQLite database of another application \(application_id 0x2a\)/,
+  ],
+  [
+    "a SQLite database with no tables",
+    (dir) => foreignDatabase(join(dir, "blank.db"), "CREATE TABLE gone (x); DROP TABLE gone"),
+    /is a SQLite database without paysim's tables/,
+  ],
+  [
+    "a SQLite database with no tables but a schema version",
+    (dir) => foreignDatabase(join(dir, "blank.db"), "CREATE TABLE gone (x); DROP TABLE gone", ["user_version = 10"]),
+    /is a SQLite database without paysim's tables \(it has none\)/,
+  ],
 ];
 
 describe("openDatabase refuses what is not a paysim database, changing nothing", () => {
@@ -250,7 +300,14 @@ describe("openDatabase on what is paysim's", () => {
 
   it("leaves no file behind when a new database cannot be made", () => {
     const path = join(folder(), "paysim.db");
-    const failing = [{ version: 10, up: () => { throw new Error("step 10 failed"); } }];
+    const failing = [
+      {
+        version: 10,
+        up: () => {
+          throw new Error("step 10 failed");
+        },
+      },
+    ];
     expect(() => openDatabase(path, failing)).toThrow("step 10 failed");
     expect(existsSync(path)).toBe(false);
     expect(existsSync(`${path}-wal`)).toBe(false);

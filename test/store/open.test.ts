@@ -20,8 +20,7 @@ function open(path: string, migrations?: readonly Migration[]): Db {
   return useDatabase(path, migrations);
 }
 
-const tables = (db: Db) =>
-  (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all() as string[]);
+const tables = (db: Db) => db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all() as string[];
 const userVersion = (db: Db) => db.pragma("user_version", { simple: true });
 const mode = (path: string) => statSync(path).mode & 0o777;
 
@@ -140,7 +139,12 @@ describe("openDatabase on an existing file", () => {
     const broken: Migration[] = [
       migration010,
       { version: 20, up: (db) => db.exec("CREATE TABLE half_done (x INTEGER)") },
-      { version: 30, up: () => { throw new Error("step 30 failed"); } },
+      {
+        version: 30,
+        up: () => {
+          throw new Error("step 30 failed");
+        },
+      },
     ];
     expect(() => openDatabase(path, broken)).toThrow("step 30 failed");
     const db = open(path, [migration010]);
@@ -195,18 +199,32 @@ describe("openDatabase on an existing file", () => {
 
 describe("migration 40: idempotency records in arrival order", () => {
   const record = (key: string, createdMs: number) => ({
-    company_id: "co_1", method: "POST", path: "/v1/payment_intents", key,
-    fingerprint: `f-${key}`, status: 201, body: `{"id":"pi_${key}"}`, created_ms: createdMs,
+    company_id: "co_1",
+    method: "POST",
+    path: "/v1/payment_intents",
+    key,
+    fingerprint: `f-${key}`,
+    status: 201,
+    body: `{"id":"pi_${key}"}`,
+    created_ms: createdMs,
   });
 
   it("keeps every record of a version-30 database, found by its key as before", () => {
     const path = freshPath();
-    const old = open(path, MIGRATIONS.filter((m) => m.version <= 30));
+    const old = open(
+      path,
+      MIGRATIONS.filter((m) => m.version <= 30),
+    );
     old.prepare("INSERT INTO companies (id, name, currency, created_at) VALUES ('co_1', 'Acme', 'EUR', 'x')").run();
     const insert = old.prepare(
       "INSERT INTO idempotency_keys (company_id, method, path, key, fingerprint, status, body, created_ms) VALUES (@company_id, @method, @path, @key, @fingerprint, @status, @body, @created_ms)",
     );
-    for (const [key, at] of [["b", 2], ["a", 1], ["c", 3]] as const) insert.run(record(key, at));
+    for (const [key, at] of [
+      ["b", 2],
+      ["a", 1],
+      ["c", 3],
+    ] as const)
+      insert.run(record(key, at));
     old.close();
 
     const db = open(path);
@@ -239,7 +257,10 @@ describe("migration 40: idempotency records in arrival order", () => {
 describe("migration 50: endpoints made by --forward-to are marked", () => {
   it("keeps every endpoint of a version-40 database, its live ones marked as made before the marking (2), and new rows can be marked", () => {
     const path = freshPath();
-    const old = open(path, MIGRATIONS.filter((m) => m.version <= 40));
+    const old = open(
+      path,
+      MIGRATIONS.filter((m) => m.version <= 40),
+    );
     old.prepare("INSERT INTO companies (id, name, currency, created_at) VALUES ('co_1', 'Acme', 'EUR', 'x')").run();
     const insert = old.prepare(
       "INSERT INTO webhook_endpoints (id, company_id, url, secret, enabled_events, created_at, deleted_at) VALUES (?, 'co_1', ?, 'whsec_x', '[\"*\"]', 'x', ?)",
@@ -254,7 +275,9 @@ describe("migration 50: endpoints made by --forward-to are marked", () => {
       { id: "we_live", url: "http://127.0.0.1:9/a", deleted_at: null, from_forward_to: 2 },
       { id: "we_deleted", url: "http://127.0.0.1:9/b", deleted_at: "y", from_forward_to: 0 },
     ]);
-    db.prepare("INSERT INTO webhook_endpoints (id, company_id, url, secret, enabled_events, created_at, from_forward_to) VALUES ('we_fwd', 'co_1', 'http://127.0.0.1:9/c', 'whsec_x', '[\"*\"]', 'x', 1)").run();
+    db.prepare(
+      "INSERT INTO webhook_endpoints (id, company_id, url, secret, enabled_events, created_at, from_forward_to) VALUES ('we_fwd', 'co_1', 'http://127.0.0.1:9/c', 'whsec_x', '[\"*\"]', 'x', 1)",
+    ).run();
     expect(db.prepare("SELECT id FROM webhook_endpoints WHERE from_forward_to = 1").pluck().all()).toEqual(["we_fwd"]);
   });
 });

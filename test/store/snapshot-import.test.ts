@@ -17,7 +17,10 @@ const start = (options: Parameters<typeof startPaysim>[0] = {}) => useStartedPay
 /** A snapshot of a paysim with one payment intent (and its event), in a folder of its own. */
 async function snapshotWithIntent(): Promise<{ dir: string; path: string; intentId: string }> {
   const source = await start();
-  const created = await callApi(source.url, KEY, "POST", "/v1/payment_intents", { body: { amount: 4200, description: "order 17" }, idempotencyKey: "import-checks-1" });
+  const created = await callApi(source.url, KEY, "POST", "/v1/payment_intents", {
+    body: { amount: 4200, description: "order 17" },
+    idempotencyKey: "import-checks-1",
+  });
   const dir = useTempDir("paysim-import-");
   const path = join(dir, "fixture.db");
   await source.snapshot(path);
@@ -44,7 +47,11 @@ describe("an import accepts exactly the schema of its version", () => {
       "CREATE TRIGGER leak AFTER INSERT ON payment_intents BEGIN UPDATE payment_intents SET description = '4242424242424242' WHERE id = NEW.id; END",
       /it has a trigger "leak" on "payment_intents"/,
     ],
-    ["a table replaced by a view", "DROP TABLE fault_rules; CREATE VIEW fault_rules AS SELECT 1 AS id", /it has a view "fault_rules" on "fault_rules" that paysim's schema does not have; it lacks the table "fault_rules"/],
+    [
+      "a table replaced by a view",
+      "DROP TABLE fault_rules; CREATE VIEW fault_rules AS SELECT 1 AS id",
+      /it has a view "fault_rules" on "fault_rules" that paysim's schema does not have; it lacks the table "fault_rules"/,
+    ],
     ["a dropped table", "DROP TABLE payouts", /it lacks the table "payouts"/],
     ["an index of its own", "CREATE INDEX extra ON events (type)", /it has an index "extra" on "events"/],
     ["a table of its own", "CREATE TABLE notes (body TEXT)", /it has a table "notes" that paysim's schema does not have/],
@@ -67,7 +74,10 @@ describe("an import accepts exactly the schema of its version", () => {
   it("accepts a database of an older schema version as that version's migrations made it, and migrates its copy", async () => {
     const dir = useTempDir("paysim-import-");
     const old = join(dir, "v50.db");
-    const db = useDatabase(old, MIGRATIONS.filter((step) => step.version <= 50));
+    const db = useDatabase(
+      old,
+      MIGRATIONS.filter((step) => step.version <= 50),
+    );
     db.close();
     const paysim = await start({ importFrom: old });
     expect((await callApi(paysim.url, KEY, "POST", "/v1/payment_intents", { body: { amount: 1 }, idempotencyKey: "after-old" })).status).toBe(201);
@@ -83,7 +93,9 @@ describe("an import accepts exactly the schema of its version", () => {
       (e: unknown) => e as Error,
     );
     expect(error).toBeInstanceOf(UnusableDatabaseError);
-    expect(error?.message).toBe(`The file ${huge} is not a SQLite database, so it is not a paysim snapshot; paysim leaves it as it is. Pass a file written by a paysim snapshot.`);
+    expect(error?.message).toBe(
+      `The file ${huge} is not a SQLite database, so it is not a paysim snapshot; paysim leaves it as it is. Pass a file written by a paysim snapshot.`,
+    );
     expect(readdirSync(dir)).toEqual(["huge.bin"]);
   });
 
@@ -115,7 +127,9 @@ describe("an import masks every card number it holds", () => {
       (e: unknown) => e as Error,
     );
     expect(error).toBeInstanceOf(UnusableDatabaseError);
-    expect(error?.message).toContain(`The snapshot ${path} cannot be imported: webhook_endpoints.url holds a webhook URL with a card number in it (http://127.0.0.1:9/hook/************4242)`);
+    expect(error?.message).toContain(
+      `The snapshot ${path} cannot be imported: webhook_endpoints.url holds a webhook URL with a card number in it (http://127.0.0.1:9/hook/************4242)`,
+    );
     expect(readdirSync(dir)).toEqual(["fixture.db"]);
   });
 
@@ -143,11 +157,19 @@ describe("an import masks every card number it holds", () => {
     const source = await start({ payouts: "manual" });
     await callApi(source.url, KEY, "POST", "/v1/webhook_endpoints", { body: { url: receiver.url }, idempotencyKey: "endpoint-1" });
     for (let i = 0; i < 40; i++) {
-      const created = await callApi(source.url, KEY, "POST", "/v1/payment_intents", { body: { amount: 1000 + i, description: `order ${i}` }, idempotencyKey: `busy-${i}` });
-      const authorized = await callApi(source.url, KEY, "POST", `/v1/payment_intents/${created.body.id}/authorize`, { body: { payment_method: "pm_card_visa" } });
+      const created = await callApi(source.url, KEY, "POST", "/v1/payment_intents", {
+        body: { amount: 1000 + i, description: `order ${i}` },
+        idempotencyKey: `busy-${i}`,
+      });
+      const authorized = await callApi(source.url, KEY, "POST", `/v1/payment_intents/${created.body.id}/authorize`, {
+        body: { payment_method: "pm_card_visa" },
+      });
       expect(authorized.status).toBe(200);
     }
-    const payout = await callApi(source.url, KEY, "POST", "/v1/payouts", { body: { amount: 500, currency: "EUR", destination_type: "card", destination_token: "tok_card_visa" }, idempotencyKey: "payout-1" });
+    const payout = await callApi(source.url, KEY, "POST", "/v1/payouts", {
+      body: { amount: 500, currency: "EUR", destination_type: "card", destination_token: "tok_card_visa" },
+      idempotencyKey: "payout-1",
+    });
     expect(payout.status).toBe(201);
     await source.faults.add({ fault: "latency", latency_ms: 5, times: 3 });
     await source.clock.advance("3d");
@@ -198,8 +220,11 @@ describe("refused imports leave nothing behind", () => {
   it("a start that fails after the copy was made (the secret key belongs to another company) removes the --db file it wrote", async () => {
     const { dir, path } = await snapshotWithIntent();
     // Another company of the snapshot owns this key: bootstrap refuses it once the copy is open.
-    doctor(path, `INSERT INTO companies (id, name, currency, is_default, created_at) VALUES ('co_other', 'Other', 'EUR', 0, '2025-01-01T00:00:00.000Z');
-      INSERT INTO api_keys SELECT '${createHash("sha256").update("sk_test_owned_by_other_01").digest("hex")}', 'co_other', '2025-01-01T00:00:00.000Z';`);
+    doctor(
+      path,
+      `INSERT INTO companies (id, name, currency, is_default, created_at) VALUES ('co_other', 'Other', 'EUR', 0, '2025-01-01T00:00:00.000Z');
+      INSERT INTO api_keys SELECT '${createHash("sha256").update("sk_test_owned_by_other_01").digest("hex")}', 'co_other', '2025-01-01T00:00:00.000Z';`,
+    );
     const error = await startPaysim({ importFrom: path, db: join(dir, "paysim.db"), secretKey: "sk_test_owned_by_other_01" }).then(
       () => undefined,
       (e: unknown) => e as Error,

@@ -80,7 +80,10 @@ describe("snapshot(path)", () => {
     const target = join(dir, "taken");
     mkdirSync(target);
     writeFileSync(join(target, "keep.txt"), "mine");
-    const error = await paysim.snapshot(target).then(() => undefined, (e: unknown) => e as Error);
+    const error = await paysim.snapshot(target).then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
     expect(error).toBeInstanceOf(SnapshotError);
     expect(error?.message).toContain(`Cannot write the snapshot ${target}: `);
     expect(readdirSync(dir)).toEqual(["taken"]);
@@ -134,7 +137,10 @@ describe("startPaysim({ importFrom })", () => {
     await first.close();
     expect(statSync(db).mode & 0o777).toBe(0o600);
     const held = sha256(db);
-    const refused = await startPaysim({ importFrom: path, db }).then(() => undefined, (e: unknown) => e as Error);
+    const refused = await startPaysim({ importFrom: path, db }).then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
     expect(refused).toBeInstanceOf(UnusableDatabaseError);
     expect(refused?.message).toBe(`The database ${db} already holds data; remove it or choose another --db to import a snapshot into.`);
     expect(sha256(db)).toBe(held);
@@ -142,7 +148,11 @@ describe("startPaysim({ importFrom })", () => {
   });
 
   it.each([
-    ["a text file", (path: string) => writeFileSync(path, "not a database at all, just some text that is long enough".repeat(4)), /is not a SQLite database, so it is not a paysim snapshot/],
+    [
+      "a text file",
+      (path: string) => writeFileSync(path, "not a database at all, just some text that is long enough".repeat(4)),
+      /is not a SQLite database, so it is not a paysim snapshot/,
+    ],
     [
       "another application's SQLite file",
       (path: string) => {
@@ -156,7 +166,10 @@ describe("startPaysim({ importFrom })", () => {
     const path = join(useTempDir(), "not-a-snapshot.db");
     make(path);
     const before = sha256(path);
-    const error = await startPaysim({ importFrom: path }).then(() => undefined, (e: unknown) => e as Error);
+    const error = await startPaysim({ importFrom: path }).then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
     expect(error).toBeInstanceOf(UnusableDatabaseError);
     expect(error?.message).toContain(path);
     expect(error?.message).toMatch(message);
@@ -170,8 +183,13 @@ describe("startPaysim({ importFrom })", () => {
     const db = new Database(newer);
     db.pragma("user_version = 9999");
     db.close();
-    const error = await startPaysim({ importFrom: newer }).then(() => undefined, (e: unknown) => e as Error);
-    expect(error?.message).toMatch(new RegExp(`^The snapshot ${newer.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} comes from a newer paysim \\(schema version 9999`));
+    const error = await startPaysim({ importFrom: newer }).then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
+    expect(error?.message).toMatch(
+      new RegExp(`^The snapshot ${newer.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} comes from a newer paysim \\(schema version 9999`),
+    );
   });
 
   it("imports a cleanly closed paysim database file as it is: nothing changes or appears beside it", async () => {
@@ -191,7 +209,10 @@ describe("startPaysim({ importFrom })", () => {
   it("refuses a database whose -wal file still holds writes (in use, or not closed cleanly), naming it", async () => {
     const { path } = await snapshotWithOneIntent();
     writeFileSync(`${path}-wal`, "frames not yet in the file");
-    const error = await startPaysim({ importFrom: path }).then(() => undefined, (e: unknown) => e as Error);
+    const error = await startPaysim({ importFrom: path }).then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
     expect(error?.message).toBe(
       `The file ${path} has writes in ${path}-wal beside it (a database in use, or not closed cleanly), so the file alone is not a snapshot. Stop the paysim using it, or pass a file written by a paysim snapshot.`,
     );

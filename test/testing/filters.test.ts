@@ -4,7 +4,13 @@ import { DEFAULT_WAIT_TIMEOUT_MS, eventMatcher, matchesDelivery, matchesEvent, w
 const created = { type: "payment_intent.created", objectId: "pi_1", companyId: "co_1" };
 const pending = { url: "http://127.0.0.1:9/a", status: "pending", endedAttempts: 0, attemptCount: 0, chaosMarks: [] as string[] };
 /** A delivery after `count` scheduled attempts ended, with these chaos marks. */
-const after = (count: number, status: string, chaosMarks: string[] = []) => ({ ...pending, status, endedAttempts: count + chaosMarks.filter((mark) => mark === "duplicate").length, attemptCount: count, chaosMarks });
+const after = (count: number, status: string, chaosMarks: string[] = []) => ({
+  ...pending,
+  status,
+  endedAttempts: count + chaosMarks.filter((mark) => mark === "duplicate").length,
+  attemptCount: count,
+  chaosMarks,
+});
 
 describe("matchesEvent", () => {
   it.each([

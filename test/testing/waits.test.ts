@@ -108,27 +108,38 @@ describe("events.waitFor and events.list", () => {
   it("says so when nothing happened at all", async () => {
     const paysim = await start();
     await expect(paysim.events.waitFor({}, { timeout: 0 })).rejects.toThrow(
-      'No event matched {} within 0 ms.\nNo event has happened since paysim started (or was last reset).',
+      "No event matched {} within 0 ms.\nNo event has happened since paysim started (or was last reset).",
     );
   });
 
   it.each([
-    [{ type: "payment_intent.captureed" }, 'Bad events filter: type "payment_intent.captureed" is not an event type; did you mean "payment_intent.captured"? The event types are: payment_intent.created, payment_intent.authorized, payment_intent.captured,'],
-    [{ type: ["payment_intent.created", "refund.created"] }, 'Bad events filter: type[1] "refund.created" is not an event type. The event types are: payment_intent.created,'],
+    [
+      { type: "payment_intent.captureed" },
+      'Bad events filter: type "payment_intent.captureed" is not an event type; did you mean "payment_intent.captured"? The event types are: payment_intent.created, payment_intent.authorized, payment_intent.captured,',
+    ],
+    [
+      { type: ["payment_intent.created", "refund.created"] },
+      'Bad events filter: type[1] "refund.created" is not an event type. The event types are: payment_intent.created,',
+    ],
     [{ type: [] }, "Bad events filter: type is an empty list; give at least one event type, or leave type out to match every type."],
     [{ object_id: "pi_1" }, 'Bad events filter: unknown key "object_id"; did you mean "objectId"? Known keys: type, objectId.'],
     [{ objectId: 7 }, 'Bad events filter: objectId is 7 (a number); it must be a non-empty string: the id of the object the event is about, e.g. "pi_…".'],
-    [null, "Bad events filter: the events filter is null; pass an object such as { type: \"payment_intent.succeeded\" }, or {} for every event."],
+    [null, 'Bad events filter: the events filter is null; pass an object such as { type: "payment_intent.succeeded" }, or {} for every event.'],
   ])("refuses the filter %j with a TypeError, waiting for nothing", async (filter, message) => {
     const paysim = await start();
-    await expect(paysim.events.waitFor(filter as never)).rejects.toThrow(expect.objectContaining({ name: "TypeError", message: expect.stringContaining(message) }));
+    await expect(paysim.events.waitFor(filter as never)).rejects.toThrow(
+      expect.objectContaining({ name: "TypeError", message: expect.stringContaining(message) }),
+    );
     await expect(paysim.events.list(filter as never)).rejects.toThrow(TypeError);
   });
 
   it.each([[-1], [1.5], [Number.POSITIVE_INFINITY], [2 ** 31], ["100"]])("refuses the timeout %j with a TypeError", async (timeout) => {
     const paysim = await start();
     await expect(paysim.events.waitFor({}, { timeout: timeout as number })).rejects.toThrow(
-      expect.objectContaining({ name: "TypeError", message: `Bad wait options: timeout is ${typeof timeout === "string" ? `"${timeout}"` : `${timeout} (a number)`}; it must be a whole number of milliseconds from 0 to 2147483647.` }),
+      expect.objectContaining({
+        name: "TypeError",
+        message: `Bad wait options: timeout is ${typeof timeout === "string" ? `"${timeout}"` : `${timeout} (a number)`}; it must be a whole number of milliseconds from 0 to 2147483647.`,
+      }),
     );
   });
 });
@@ -156,7 +167,7 @@ describe("webhooks.waitFor", () => {
     expect(receiver.requests).toHaveLength(2);
   });
 
-  it("resolves for status \"attempted\" once any attempt has ended, and \"succeeded\" only on a 2xx", async () => {
+  it('resolves for status "attempted" once any attempt has ended, and "succeeded" only on a 2xx', async () => {
     const receiver = await useReceiver(200);
     receiver.queue(500);
     const paysim = await start({ forwardTo: receiver.url });
@@ -173,7 +184,7 @@ describe("webhooks.waitFor", () => {
     expect(delivered.delivery.attempts.map((attempt) => attempt.status_code)).toEqual([500, 200]);
   });
 
-  it("does not count an attempt still in flight as \"attempted\"", async () => {
+  it('does not count an attempt still in flight as "attempted"', async () => {
     const receiver = await useReceiver("hang");
     const paysim = await start({ forwardTo: receiver.url });
     const intentId = await createIntent(paysim);
@@ -215,7 +226,7 @@ describe("webhooks.waitFor", () => {
     );
   });
 
-  it("resolves \"failed\" for a pending delivery stopped by deleting its endpoint", async () => {
+  it('resolves "failed" for a pending delivery stopped by deleting its endpoint', async () => {
     const receiver = await useReceiver(500);
     const paysim = await start({ forwardTo: receiver.url });
     const intentId = await createIntent(paysim);
@@ -235,7 +246,9 @@ describe("webhooks.waitFor", () => {
     [{ objectid: "pi_1" }, 'Bad webhooks filter: unknown key "objectid"; did you mean "objectId"? Known keys: type, objectId, url, status, attempt, chaos.'],
   ])("refuses the filter %j with a TypeError", async (filter, message) => {
     const paysim = await start();
-    await expect(paysim.webhooks.waitFor(filter as never)).rejects.toThrow(expect.objectContaining({ name: "TypeError", message: expect.stringContaining(message) }));
+    await expect(paysim.webhooks.waitFor(filter as never)).rejects.toThrow(
+      expect.objectContaining({ name: "TypeError", message: expect.stringContaining(message) }),
+    );
   });
 });
 
@@ -288,11 +301,12 @@ describe("the waits on the bus", () => {
     const paysim = await usePaysim(options);
     const waits = createWaits({ bus: paysim.bus, store: paysim.store, afterSeq: 0 });
     defer(() => waits.close());
-    const listeners = () => ["event.created", "delivery.attempted", "deliveries.stopped", "sandbox.reset"].map((name) => paysim.bus.listenerCount(name as "event.created"));
+    const listeners = () =>
+      ["event.created", "delivery.attempted", "deliveries.stopped", "sandbox.reset"].map((name) => paysim.bus.listenerCount(name as "event.created"));
     return { paysim, waits, listeners };
   }
 
-  it("resolves \"failed\" once the last retry is given up, for a wait started before and one after", async () => {
+  it('resolves "failed" once the last retry is given up, for a wait started before and one after', async () => {
     const receiver = await useReceiver(500);
     const { paysim, waits } = await instanceWithWaits({ forwardTo: receiver.url });
     const failedLater = waits.webhooks.waitFor({ type: "payment_intent.created", status: "failed" }, { timeout: 20_000 });

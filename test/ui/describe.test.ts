@@ -35,7 +35,11 @@ describe("a delivery's state in words", () => {
     ["given up", { kind: "gave_up", attempts: 7, last: last500 }, "gave up after 7 attempts (last 500)"],
     ["stopped by a deleted endpoint", { kind: "stopped", attempts: 2, last: last500 }, "stopped: endpoint deleted after 2 attempts (last 500)"],
     ["stopped before any attempt reported", { kind: "stopped", attempts: 0, last: null }, "stopped: endpoint deleted"],
-    ["delivered again by chaos", { kind: "delivered", attempts: 1, last: { statusCode: 200, error: null, durationMs: 3, chaos: "duplicate" } }, "delivered 200 in 3ms (chaos: duplicate)"],
+    [
+      "delivered again by chaos",
+      { kind: "delivered", attempts: 1, last: { statusCode: 200, error: null, durationMs: 3, chaos: "duplicate" } },
+      "delivered 200 in 3ms (chaos: duplicate)",
+    ],
     [
       "failing after a held first attempt",
       { kind: "failing", attempts: 1, last: { ...last500, chaos: "reordered" }, nextAttemptMs: NOW + 30_000 },
@@ -48,13 +52,24 @@ describe("a delivery's state in words", () => {
 });
 
 describe("one reading of an attempt's report, worded for the live view and for the log", () => {
-  const report = (status: AttemptReport["status"], attempts: number, nextAttemptMs: number | null = null): AttemptReport => ({ status, attempts, last: last500, nextAttemptMs });
+  const report = (status: AttemptReport["status"], attempts: number, nextAttemptMs: number | null = null): AttemptReport => ({
+    status,
+    attempts,
+    last: last500,
+    nextAttemptMs,
+  });
   it.each([
     ["delivered", report("succeeded", 1), "delivered", "good", "delivered 500 in 12ms"],
     ["retrying", report("pending", 2, NOW + 119_000), "retry 2/6 at 2026-05-01T12:01:59.000Z", "warn", "500, retry 2/6 in 01:59"],
     ["retry not yet scheduled", report("pending", 1), "retry 1/6 scheduled", "warn", "500, retry 1/6 scheduled"],
     ["given up after the last attempt", report("failed", 7), "gave up after 7 attempts", "bad", "gave up after 7 attempts (last 500)"],
-    ["stopped before the last attempt (endpoint deleted)", report("failed", 2), "stopped after 2 attempts (endpoint deleted)", undefined, "stopped: endpoint deleted after 2 attempts (last 500)"],
+    [
+      "stopped before the last attempt (endpoint deleted)",
+      report("failed", 2),
+      "stopped after 2 attempts (endpoint deleted)",
+      undefined,
+      "stopped: endpoint deleted after 2 attempts (last 500)",
+    ],
   ])("%s", (_name, facts, logText, tone, liveText) => {
     const state = deliveryStateOf(facts);
     expect(deliveryLogText(state)).toEqual(tone === undefined ? { text: logText } : { text: logText, tone });

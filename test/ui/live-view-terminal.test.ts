@@ -83,12 +83,18 @@ describe("paysim start in a real terminal", () => {
   it("on a sandbox reset, stops showing the deleted event's countdown and says what the reset deleted", async () => {
     const { terminal, url, api } = await startLive({ forwardTo: await closedPortUrl() });
     const intent = await createIntent({ api });
-    await terminal.waitForScreen((s) => s.includes(intent.id) && COUNTDOWN.test(s) && / · 1 in flight · q to quit$/m.test(s), "the failing delivery's countdown");
+    await terminal.waitForScreen(
+      (s) => s.includes(intent.id) && COUNTDOWN.test(s) && / · 1 in flight · q to quit$/m.test(s),
+      "the failing delivery's countdown",
+    );
 
     const reset = await fetch(`${url}/v1/sandbox/reset`, { method: "POST", headers: { Authorization: `Bearer ${KEY}` } });
     expect(reset.status).toBe(200);
     const resetLine = /^\d\d:\d\d:\d\d {2}sandbox reset \(company co_\w+\): 1 payment intent, 0 payouts, 1 event deleted$/;
-    const screen = await terminal.waitForScreen((s) => / · 0 in flight · q to quit$/m.test(s) && lines(s, resetLine).length > 0, '"0 in flight" and the reset\'s line');
+    const screen = await terminal.waitForScreen(
+      (s) => / · 0 in flight · q to quit$/m.test(s) && lines(s, resetLine).length > 0,
+      '"0 in flight" and the reset\'s line',
+    );
     expect(lines(screen, resetLine)).toHaveLength(1);
     expect(COUNTDOWN.test(screen)).toBe(false);
   }, 60_000);
@@ -162,7 +168,9 @@ describe("paysim start in a real terminal", () => {
 
     const advanced = await runCli(["clock", "advance", "1d", "--url", url, "--key", KEY]);
     expect(advanced.code).toBe(0);
-    const day = /clock (\d{4}-\d\d-\d\d) /.exec(await terminal.waitForScreen((s) => s.includes("POST /v1/sandbox/clock/advance 200"), "the advance's request line"))![1];
+    const day = /clock (\d{4}-\d\d-\d\d) /.exec(
+      await terminal.waitForScreen((s) => s.includes("POST /v1/sandbox/clock/advance 200"), "the advance's request line"),
+    )![1];
     const screen = await terminal.waitForScreen((s) => s.includes(`── ${day} ──`), `the day line of ${day}`);
     const after = screen.split("\n");
     expect(after[after.indexOf(`── ${day} ──`) + 1]).toMatch(/^\d\d:\d\d:\d\d {2}POST \/v1\/sandbox\/clock\/advance 200 /);

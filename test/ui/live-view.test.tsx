@@ -129,11 +129,11 @@ paysim http://127.0.0.1:PORT · clock … · 1 in flight · q to quit`);
     await paysim.api("GET", "/v1/payment_intents/4242424242424242");
     await paysim.api("GET", "/v1/events", { key: null });
     const frame = await view.waitForFrame("GET /v1/events 401");
-    expect(normalise(frame).split("\n").filter((line) => line.includes(" /v1/"))).toEqual([
-      "12:00:00  GET /v1/payment_intents 200 Nms",
-      "12:00:00  GET /v1/payment_intents/************4242 404 Nms",
-      "12:00:00  GET /v1/events 401 Nms",
-    ]);
+    expect(
+      normalise(frame)
+        .split("\n")
+        .filter((line) => line.includes(" /v1/")),
+    ).toEqual(["12:00:00  GET /v1/payment_intents 200 Nms", "12:00:00  GET /v1/payment_intents/************4242 404 Nms", "12:00:00  GET /v1/events 401 Nms"]);
     expect(frame).not.toContain("4242424242424242");
   });
 
@@ -142,7 +142,11 @@ paysim http://127.0.0.1:PORT · clock … · 1 in flight · q to quit`);
     const rule = (await paysim.api("POST", "/v1/sandbox/faults", { body: { fault: "rate_limited", match: { path: "/v1/events" } } })).body;
     await paysim.api("GET", "/v1/events");
     const frame = await view.waitForFrame("GET /v1/events 429");
-    expect(normalise(frame).split("\n").filter((line) => line.includes("GET /v1/events"))).toEqual([`12:00:00  GET /v1/events 429 Nms fault rate_limited ${rule.id}`]);
+    expect(
+      normalise(frame)
+        .split("\n")
+        .filter((line) => line.includes("GET /v1/events")),
+    ).toEqual([`12:00:00  GET /v1/events 429 Nms fault rate_limited ${rule.id}`]);
   });
 
   it("stops waiting for an endpoint that is deleted while its delivery is failing", async () => {
@@ -182,7 +186,15 @@ paysim http://127.0.0.1:PORT · clock … · 1 in flight · q to quit`);
     const count = 5000;
     for (let i = 0; i < count; i++) {
       const id = `evt_burst${String(i).padStart(19, "0")}`;
-      paysim.bus.emit("event.created", { id, companyId: company, type: "payout.created", objectId: `po_${i}`, requestId: "req_burst", createdAt: new Date(FROZEN).toISOString(), deliveries: [] });
+      paysim.bus.emit("event.created", {
+        id,
+        companyId: company,
+        type: "payout.created",
+        objectId: `po_${i}`,
+        requestId: "req_burst",
+        createdAt: new Date(FROZEN).toISOString(),
+        deliveries: [],
+      });
     }
     // Re-renders are throttled: the whole burst waits on one timer, and makes one frame when it fires.
     await until(() => timers.pending() === 1, "the throttle's timer is set");

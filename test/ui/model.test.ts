@@ -113,7 +113,11 @@ describe("live view model", () => {
     },
     {
       name: "the seventh failed attempt gives up and prints the event",
-      actions: [event("evt_1"), failing("evt_1", 1), delivery("evt_1", { status: "failed", attempts: 7, last: { statusCode: 500, error: null, durationMs: 4 } })],
+      actions: [
+        event("evt_1"),
+        failing("evt_1", 1),
+        delivery("evt_1", { status: "failed", attempts: 7, last: { statusCode: 500, error: null, durationMs: 4 } }),
+      ],
       inFlight: [],
       printed: ["event evt_1 payment_intent.created: we_hooks=gave_up"],
     },
@@ -149,7 +153,13 @@ describe("live view model", () => {
     },
     {
       name: "deliveries stopped by their endpoint's deletion end what the view waited for from them",
-      actions: [event("evt_1", [hooks, second]), failing("evt_1", 2), stoppedAction({ endpointId: hooks.id, reason: "endpoint_deleted", deliveryIds: ["del_evt_1_hooks"] }), delivery("evt_1", { deliveryId: "del_evt_1_second", endpointId: second.id, url: second.url }), event("evt_2", [second])],
+      actions: [
+        event("evt_1", [hooks, second]),
+        failing("evt_1", 2),
+        stoppedAction({ endpointId: hooks.id, reason: "endpoint_deleted", deliveryIds: ["del_evt_1_hooks"] }),
+        delivery("evt_1", { deliveryId: "del_evt_1_second", endpointId: second.id, url: second.url }),
+        event("evt_2", [second]),
+      ],
       inFlight: ["evt_2: we_second=sending"],
       printed: ["event evt_1 payment_intent.created: we_hooks=stopped we_second=delivered"],
     },
@@ -253,12 +263,21 @@ describe("cause before effect", () => {
     const action = event(id, endpoints) as Extract<LiveAction, { kind: "event" }>;
     return { kind: "event", event: { ...action.event, requestId } };
   };
-  const answered = (requestId: string, path: string): LiveAction => ({ kind: "request", request: { requestId, method: "POST", path, status: 201, durationMs: 1, at: new Date(T0).toISOString() } });
+  const answered = (requestId: string, path: string): LiveAction => ({
+    kind: "request",
+    request: { requestId, method: "POST", path, status: 201, durationMs: 1, at: new Date(T0).toISOString() },
+  });
   const started = (requestId: string): LiveAction => ({ kind: "started", requestId });
-  const lines = (model: LiveModel) => takePrinted(model).printed.map((p) => (p.kind === "request" ? `request ${p.request.requestId}` : p.kind === "event" ? `event ${p.event.id}` : p.kind));
+  const lines = (model: LiveModel) =>
+    takePrinted(model).printed.map((p) => (p.kind === "request" ? `request ${p.request.requestId}` : p.kind === "event" ? `event ${p.event.id}` : p.kind));
 
   it("prints a request's line before the events it made, though the bus announced the events first", () => {
-    const model = applyActions(createLiveModel(), [started("req_a"), madeBy("req_a", "evt_1"), madeBy("req_a", "evt_2"), answered("req_a", "/v1/payment_intents")]);
+    const model = applyActions(createLiveModel(), [
+      started("req_a"),
+      madeBy("req_a", "evt_1"),
+      madeBy("req_a", "evt_2"),
+      answered("req_a", "/v1/payment_intents"),
+    ]);
     expect(lines(model)).toEqual(["request req_a", "event evt_1", "event evt_2"]);
   });
 
@@ -273,7 +292,13 @@ describe("cause before effect", () => {
       madeBy("req_job", "evt_3"),
     ]);
     expect(lines(model)).toEqual(["request req_b", "event evt_2", "event evt_3"]);
-    expect(lines(reduce(model, answered("req_a", "/v1/payment_intents")))).toEqual(["request req_b", "event evt_2", "event evt_3", "request req_a", "event evt_1"]);
+    expect(lines(reduce(model, answered("req_a", "/v1/payment_intents")))).toEqual([
+      "request req_b",
+      "event evt_2",
+      "event evt_3",
+      "request req_a",
+      "event evt_1",
+    ]);
   });
 
   it("keeps at most LIMITS.open requests waiting: past that the oldest one's events are printed", () => {
@@ -296,7 +321,11 @@ describe("what the model keeps", () => {
         const requestId = `req_${n}`;
         const made = event(`evt_${n}`, n % 2 === 0 ? [] : [hooks]) as Extract<LiveAction, { kind: "event" }>;
         const answered = request("POST", "/v1/payment_intents") as Extract<LiveAction, { kind: "request" }>;
-        actions.push({ kind: "started", requestId }, { kind: "event", event: { ...made.event, requestId } }, { kind: "request", request: { ...answered.request, requestId } });
+        actions.push(
+          { kind: "started", requestId },
+          { kind: "event", event: { ...made.event, requestId } },
+          { kind: "request", request: { ...answered.request, requestId } },
+        );
         if (n % 2 === 1) actions.push(delivery(`evt_${n}`));
       }
       model = applyActions(model, actions);
@@ -318,7 +347,10 @@ describe("what the model keeps", () => {
 });
 
 describe("dates", () => {
-  const at = (iso: string, path: string): LiveAction => ({ kind: "request", request: { requestId: `req_${path}`, method: "GET", path, status: 200, durationMs: 1, at: iso } });
+  const at = (iso: string, path: string): LiveAction => ({
+    kind: "request",
+    request: { requestId: `req_${path}`, method: "GET", path, status: 200, durationMs: 1, at: iso },
+  });
   const dated = (iso: string, id: string): LiveAction => {
     const action = event(id, []) as Extract<LiveAction, { kind: "event" }>;
     return { kind: "event", event: { ...action.event, createdAt: iso } };
@@ -329,23 +361,40 @@ describe("dates", () => {
     const first = takePrinted(model);
     expect(first.printed).toEqual([expect.objectContaining({ kind: "request" })]);
     expect(first.printed[0]).not.toHaveProperty("dated");
-    model = applyActions(first.model, [at("2026-05-02T01:24:00.000Z", "/b"), dated("2026-05-01T19:30:00.000Z", "evt_late"), at("2026-05-02T01:25:00.000Z", "/c")]);
-    const { printed } = takePrinted(model);
-    expect(printed.map((p) => (p.kind === "day" ? `day ${p.day}` : p.kind === "request" ? `${p.request.path}${p.dated ? " dated" : ""}` : p.kind === "event" ? `${p.event.id}${p.dated ? " dated" : ""}` : p.kind))).toEqual([
-      "day 2026-05-02",
-      "/b",
-      "evt_late dated",
-      "/c",
+    model = applyActions(first.model, [
+      at("2026-05-02T01:24:00.000Z", "/b"),
+      dated("2026-05-01T19:30:00.000Z", "evt_late"),
+      at("2026-05-02T01:25:00.000Z", "/c"),
     ]);
+    const { printed } = takePrinted(model);
+    expect(
+      printed.map((p) =>
+        p.kind === "day"
+          ? `day ${p.day}`
+          : p.kind === "request"
+            ? `${p.request.path}${p.dated ? " dated" : ""}`
+            : p.kind === "event"
+              ? `${p.event.id}${p.dated ? " dated" : ""}`
+              : p.kind,
+      ),
+    ).toEqual(["day 2026-05-02", "/b", "evt_late dated", "/c"]);
   });
 });
 
 describe("actions from bus payloads", () => {
   it("masks a card number in a request path and keeps no event body", () => {
-    const action = requestAction({ requestId: "req_1", method: "GET", path: "/v1/payment_intents/4242424242424242", status: 404, durationMs: 1 }, "2026-05-01T12:00:00.000Z");
+    const action = requestAction(
+      { requestId: "req_1", method: "GET", path: "/v1/payment_intents/4242424242424242", status: 404, durationMs: 1 },
+      "2026-05-01T12:00:00.000Z",
+    );
     expect(action).toMatchObject({ request: { path: "/v1/payment_intents/************4242" } });
     const fromEvent = eventAction({
-      id: "evt_1", companyId: ACME, type: "payout.created", objectId: "po_1", requestId: "req_1", createdAt: "2026-05-01T12:00:00.000Z",
+      id: "evt_1",
+      companyId: ACME,
+      type: "payout.created",
+      objectId: "po_1",
+      requestId: "req_1",
+      createdAt: "2026-05-01T12:00:00.000Z",
       deliveries: [{ deliveryId: "del_1", endpointId: "we_1", url: "http://127.0.0.1:9/hook/4242424242424242" }],
     });
     expect(fromEvent).toMatchObject({ event: { deliveries: [{ url: "http://127.0.0.1:9/hook/************4242" }] } });
@@ -353,14 +402,29 @@ describe("actions from bus payloads", () => {
 
   it("takes the delivery's state, attempt count and next attempt from the bus's delivery.attempted", () => {
     const update: DeliveryAttempted = {
-      deliveryId: "del_1", eventId: "evt_1", eventType: "payment_intent.created", endpointId: "we_1", companyId: "co_1", url: "http://127.0.0.1:9/x",
-      status: "pending", attempts: 1, nextAttemptMs: T0 + 30_000, attempt: { statusCode: null, error: "connection refused", durationMs: 3 },
+      deliveryId: "del_1",
+      eventId: "evt_1",
+      eventType: "payment_intent.created",
+      endpointId: "we_1",
+      companyId: "co_1",
+      url: "http://127.0.0.1:9/x",
+      status: "pending",
+      attempts: 1,
+      nextAttemptMs: T0 + 30_000,
+      attempt: { statusCode: null, error: "connection refused", durationMs: 3 },
     };
     expect(deliveryAction(update)).toEqual({
       kind: "delivery",
       delivery: {
-        deliveryId: "del_1", eventId: "evt_1", eventType: "payment_intent.created", endpointId: "we_1", url: "http://127.0.0.1:9/x",
-        status: "pending", attempts: 1, nextAttemptMs: T0 + 30_000, last: { statusCode: null, error: "connection refused", durationMs: 3, chaos: null },
+        deliveryId: "del_1",
+        eventId: "evt_1",
+        eventType: "payment_intent.created",
+        endpointId: "we_1",
+        url: "http://127.0.0.1:9/x",
+        status: "pending",
+        attempts: 1,
+        nextAttemptMs: T0 + 30_000,
+        last: { statusCode: null, error: "connection refused", durationMs: 3, chaos: null },
       },
     });
   });

@@ -29,7 +29,13 @@ describe("renderLiveView", () => {
     const paysim = await usePaysim({ db, forwardTo: receiver.url, secretKey });
     const terminal = fakeTerminal();
 
-    const view = renderLiveView(paysim, { banner: bannerFacts(paysim, { db, host: "127.0.0.1" }), stdout: terminal.stdout, stdin: terminal.stdin, stderr: terminal.stderr, colour: false });
+    const view = renderLiveView(paysim, {
+      banner: bannerFacts(paysim, { db, host: "127.0.0.1" }),
+      stdout: terminal.stdout,
+      stdin: terminal.stdin,
+      stderr: terminal.stderr,
+      colour: false,
+    });
     await waitForOutput(terminal, `listening on ${paysim.url}`);
     const intent = await createIntent(paysim);
     await waitForOutput(terminal, "500, retry 1/6 in");
@@ -50,7 +56,13 @@ describe("renderLiveView", () => {
   it("shows the banner with the key and each endpoint's signing secret", async () => {
     const paysim = await usePaysim({ forwardTo: "http://127.0.0.1:3000/hooks", webhookSecret: "whsec_banner_test_0001" });
     const terminal = fakeTerminal();
-    const view = renderLiveView(paysim, { banner: bannerFacts(paysim, { db: paysim.dbPath, host: "127.0.0.1" }), stdout: terminal.stdout, stdin: terminal.stdin, stderr: terminal.stderr, colour: false });
+    const view = renderLiveView(paysim, {
+      banner: bannerFacts(paysim, { db: paysim.dbPath, host: "127.0.0.1" }),
+      stdout: terminal.stdout,
+      stdin: terminal.stdin,
+      stderr: terminal.stderr,
+      colour: false,
+    });
     defer(() => view.quit());
     await waitForOutput(terminal, "q to quit");
     expect(terminal.output()).toContain(`  key       ${paysim.secretKey}\n`);

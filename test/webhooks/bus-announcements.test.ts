@@ -8,7 +8,6 @@ import { createEndpoint, useFrozenPaysim } from "./support.js";
  * that it owns, never store rows. These tests pin what it says about deliveries.
  */
 describe("what the bus announces about deliveries", () => {
-
   it("announces an event with the deliveries made for it: its company's endpoints that listen to its type", async () => {
     const paysim = await useFrozenPaysim();
     // Port 9 (discard) refuses: the deliveries stay pending, so nothing races the assertions.

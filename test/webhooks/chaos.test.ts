@@ -48,11 +48,18 @@ describe("chaos on a webhook endpoint", () => {
     /** A config file declaring one endpoint, with this chaos if any. */
     const declared = (chaos?: object) => {
       const path = join(dir, "paysim.json");
-      writeFileSync(path, JSON.stringify({ companies: [{ name: "Acme", secret_key: "sk_test_acme_0001", webhook_endpoints: [{ url: "http://127.0.0.1:9/hooks", ...(chaos && { chaos }) }] }] }));
+      writeFileSync(
+        path,
+        JSON.stringify({
+          companies: [{ name: "Acme", secret_key: "sk_test_acme_0001", webhook_endpoints: [{ url: "http://127.0.0.1:9/hooks", ...(chaos && { chaos }) }] }],
+        }),
+      );
       return path;
     };
     const first = await usePaysim({ db, config: declared({ reorder: 0.2, seed: 4 }) });
-    expect((await first.api("GET", "/v1/webhook_endpoints")).body.data.map((e: any) => e.chaos)).toEqual([{ duplicate: 0, reorder: 0.2, delay_ms: [0, 0], seed: 4 }]);
+    expect((await first.api("GET", "/v1/webhook_endpoints")).body.data.map((e: any) => e.chaos)).toEqual([
+      { duplicate: 0, reorder: 0.2, delay_ms: [0, 0], seed: 4 },
+    ]);
     await first.close();
     const second = await usePaysim({ db, config: declared() });
     expect((await second.api("GET", "/v1/webhook_endpoints")).body.data.map((e: any) => e.chaos)).toEqual([null]);
@@ -123,7 +130,9 @@ describe("chaos on a webhook endpoint", () => {
     const paysim = await chaoticPaysim(receiver, chaos, { random: seededSource(30) });
     const company = paysim.companies[0]!.company.id;
     for (let i = 0; i < 1000; i++) {
-      const ingested = await paysim.api("POST", "/v1/sandbox/webhook_ingest", { body: { type: "payout.created", data: { reference: `POUT-${String(i).padStart(10, "0")}`, amount: 100 + i, currency: "EUR" } } });
+      const ingested = await paysim.api("POST", "/v1/sandbox/webhook_ingest", {
+        body: { type: "payout.created", data: { reference: `POUT-${String(i).padStart(10, "0")}`, amount: 100 + i, currency: "EUR" } },
+      });
       expect(ingested.status, ingested.text).toBe(201);
     }
     await settle(paysim);
@@ -131,7 +140,7 @@ describe("chaos on a webhook endpoint", () => {
     expect(receiver.requests).toHaveLength(1000);
     await advance(paysim, 10);
 
-    const byEvent = new Map<string, typeof receiver.requests[number][]>();
+    const byEvent = new Map<string, (typeof receiver.requests)[number][]>();
     for (const request of receiver.requests) {
       const id = request.headers["service-event-id"] as string;
       byEvent.set(id, [...(byEvent.get(id) ?? []), request]);
@@ -173,7 +182,10 @@ describe("chaos on a webhook endpoint", () => {
     expect(receiver.requests).toHaveLength(2);
     const delivery = await deliveryOf(paysim, eventId);
     expect(delivery.status).toBe("succeeded");
-    expect(delivery.attempts.map((a: any) => [a.status_code, a.chaos])).toEqual([[200, null], [503, "duplicate"]]);
+    expect(delivery.attempts.map((a: any) => [a.status_code, a.chaos])).toEqual([
+      [200, null],
+      [503, "duplicate"],
+    ]);
   });
 
   it("reorder really delivers a later event first, and then the held one, without the clock moving", async () => {
@@ -211,7 +223,10 @@ describe("chaos on a webhook endpoint", () => {
     await advance(paysim, 30);
     const delivered = await deliveryOf(paysim, eventId);
     expect(delivered.status).toBe("succeeded");
-    expect(delivered.attempts.map((a: any) => [a.status_code, a.chaos])).toEqual([[500, "reordered"], [200, null]]);
+    expect(delivered.attempts.map((a: any) => [a.status_code, a.chaos])).toEqual([
+      [500, "reordered"],
+      [200, null],
+    ]);
   });
 
   it.each([

@@ -54,7 +54,9 @@ describe("a webhook delivery", () => {
         url: receiver.url,
         status: "succeeded",
         next_attempt_at: null,
-        attempts: [{ attempted_at: event.created_at, status_code: 200, error: null, duration_ms: expect.any(Number), response_body: "answered 200", chaos: null }],
+        attempts: [
+          { attempted_at: event.created_at, status_code: 200, error: null, duration_ms: expect.any(Number), response_body: "answered 200", chaos: null },
+        ],
       },
     ]);
     expect(event.deliveries[0].attempts[0].duration_ms).toBeGreaterThanOrEqual(0);
@@ -101,7 +103,7 @@ describe("a webhook delivery", () => {
   it("signs the UTF-8 bytes of a body with non-ASCII text, exactly as they arrive", async () => {
     const receiver = await useReceiver(200);
     const paysim = await useFrozenPaysim({ forwardTo: receiver.url, webhookSecret: SECRET });
-    const description = "Café ☕ – naïve 日本 \u2028 \"quoted\"";
+    const description = 'Café ☕ – naïve 日本 \u2028 "quoted"';
     await createIntent(paysim, { amount: 1000, description });
     const [request] = await receiver.waitForRequests(1);
     expect(JSON.parse(request!.body.toString("utf8")).data.description).toBe(description);

@@ -14,7 +14,7 @@ describe("the webhook endpoints API", () => {
     paysim = await useFrozenPaysim({}, thisSuite);
   });
 
-  it("creates an endpoint: 201, a we_ id, a whsec_ secret and enabled_events [\"*\"] by default", async () => {
+  it('creates an endpoint: 201, a we_ id, a whsec_ secret and enabled_events ["*"] by default', async () => {
     const response = await paysim.api("POST", "/v1/webhook_endpoints", { body: { url: "http://localhost:3000/webhooks" } });
     expect(response.status, response.text).toBe(201);
     expect(response.body).toEqual({

@@ -188,7 +188,9 @@ describe("first attempts, on their own", () => {
       ["a record that is not open", { endpoint_id: endpoint.id, attempt_seq: ahead + 1000 }, undefined],
     ];
     for (const [name, payload, expected] of cases) expect([name, firstAttempts.recordedAhead(jobOf(payload))]).toEqual([name, expected]);
-    store.transaction(() => store.deliveryAttempts.finish({ seq: ahead, attempted_at: new Date(T0).toISOString(), status_code: 500, error: null, duration_ms: 1 }));
+    store.transaction(() =>
+      store.deliveryAttempts.finish({ seq: ahead, attempted_at: new Date(T0).toISOString(), status_code: 500, error: null, duration_ms: 1 }),
+    );
     expect(firstAttempts.recordedAhead(jobOf({ endpoint_id: endpoint.id, attempt_seq: ahead }))).toBeUndefined();
   });
 

@@ -13,7 +13,6 @@ function dbFile(): string {
   return useTempPath();
 }
 
-
 /** Stops `instance` before the test starts another on its database. */
 async function stop(instance: PaysimInstance): Promise<void> {
   await instance.close();
@@ -105,7 +104,10 @@ describe("a later start with other --forward-to URLs, or none", () => {
     await stop(first);
 
     const second = await useCreatedPaysim({ db, secretKey: key, forwardTo: [b.url, c.url] });
-    expect(second.forwardEndpoints.map((e) => [e.url, e.id === endpointB!.id])).toEqual([[b.url, true], [c.url, false]]);
+    expect(second.forwardEndpoints.map((e) => [e.url, e.id === endpointB!.id])).toEqual([
+      [b.url, true],
+      [c.url, false],
+    ]);
     expect((await endpointsOf(second)).map((e) => [e.url, e.secret])).toEqual([
       [b.url, endpointB!.secret],
       [c.url, second.forwardEndpoints[1]!.secret],
@@ -153,7 +155,9 @@ describe("a later start with other --forward-to URLs, or none", () => {
   it("keeps a --forward-to endpoint that the config now declares", async () => {
     const db = dbFile();
     const r = await receiver();
-    const config: PaysimConfig = { companies: [{ name: "Acme", currency: "EUR", secret_key: "sk_test_acme_claim_0001", webhook_endpoints: [{ url: r.url, enabled_events: ["*"] }] }] };
+    const config: PaysimConfig = {
+      companies: [{ name: "Acme", currency: "EUR", secret_key: "sk_test_acme_claim_0001", webhook_endpoints: [{ url: r.url, enabled_events: ["*"] }] }],
+    };
     const first = await useCreatedPaysim({ db, config: { companies: [{ ...config.companies[0]!, webhook_endpoints: [] }] }, forwardTo: r.url });
     const [endpoint] = first.forwardEndpoints;
     await stop(first);

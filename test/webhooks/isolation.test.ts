@@ -21,7 +21,12 @@ beforeAll(async () => {
   receiverB = await useReceiver(200, thisFile);
   const config: PaysimConfig = {
     companies: [
-      { name: "Acme", currency: "EUR", secret_key: KEY_A, webhook_endpoints: [{ url: receiverA.url, secret: "whsec_acme_isolation_01", enabled_events: ["*"] }] },
+      {
+        name: "Acme",
+        currency: "EUR",
+        secret_key: KEY_A,
+        webhook_endpoints: [{ url: receiverA.url, secret: "whsec_acme_isolation_01", enabled_events: ["*"] }],
+      },
       { name: "Globex", currency: "USD", secret_key: KEY_B, webhook_endpoints: [{ url: receiverB.url, enabled_events: ["*"] }] },
     ],
   };

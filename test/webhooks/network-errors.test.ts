@@ -59,7 +59,9 @@ describe("a delivery that gets no HTTP answer", () => {
 
     const refused = await delivery(paysim, eventId);
     expect(refused.status).toBe("pending");
-    expect(refused.attempts).toEqual([{ attempted_at: expect.any(String), status_code: null, error: "connection refused", duration_ms: expect.any(Number), response_body: null, chaos: null }]);
+    expect(refused.attempts).toEqual([
+      { attempted_at: expect.any(String), status_code: null, error: "connection refused", duration_ms: expect.any(Number), response_body: null, chaos: null },
+    ]);
 
     await advance(paysim, 29);
     expect((await delivery(paysim, eventId)).attempts).toHaveLength(1);
@@ -79,7 +81,9 @@ describe("a delivery that gets no HTTP answer", () => {
 
     const reset = await delivery(paysim, eventId);
     expect(reset.status).toBe("pending");
-    expect(reset.attempts).toEqual([{ attempted_at: expect.any(String), status_code: null, error: "connection reset", duration_ms: expect.any(Number), response_body: null, chaos: null }]);
+    expect(reset.attempts).toEqual([
+      { attempted_at: expect.any(String), status_code: null, error: "connection reset", duration_ms: expect.any(Number), response_body: null, chaos: null },
+    ]);
 
     await advance(paysim, 30);
     expect(receiver.requests).toHaveLength(2);

@@ -6,7 +6,6 @@ import { createEndpoint, deliveryUpdated, eventWithDeliveries, settle, useFrozen
 
 const EVENTS = 10;
 
-
 describe("a hanging endpoint", () => {
   it("delays neither the API nor another endpoint's deliveries, and its own deliveries are made once it answers", async () => {
     const hanging = await useReceiver("hang");
@@ -42,7 +41,9 @@ describe("a hanging endpoint", () => {
       [fine.id, "succeeded"],
     ]);
     // The hanging attempt is shown as started, with no outcome yet.
-    expect(deliveries[0].attempts).toEqual([{ attempted_at: expect.any(String), status_code: null, error: null, duration_ms: null, response_body: null, chaos: null }]);
+    expect(deliveries[0].attempts).toEqual([
+      { attempted_at: expect.any(String), status_code: null, error: null, duration_ms: null, response_body: null, chaos: null },
+    ]);
 
     // Once it answers, every one of its deliveries is made: none was dropped while it hung.
     hanging.respondWith(200);

@@ -17,7 +17,7 @@ beforeAll(async () => {
 
 describe("runReceiverCheck on the timers it is given", () => {
   it.each([
-        { answersAfterMs: 999, verdict: "pass", reason: null },
+    { answersAfterMs: 999, verdict: "pass", reason: null },
     { answersAfterMs: 1000, verdict: "warn", reason: "took 1000 ms; answer within 1000 ms, the limit is 4000 ms" },
     { answersAfterMs: 3999, verdict: "warn", reason: "took 3999 ms; answer within 1000 ms, the limit is 4000 ms" },
   ])("grades a right answer after $answersAfterMs ms of a 4000 ms limit: $verdict", async ({ answersAfterMs, verdict, reason }) => {

@@ -54,7 +54,14 @@ describe("webhook retries on the virtual clock", () => {
     expect(given.next_attempt_at).toBeNull();
     expect(given.attempts).toHaveLength(7);
     for (const attempt of given.attempts) {
-      expect(attempt).toEqual({ attempted_at: expect.any(String), status_code: 500, error: null, duration_ms: expect.any(Number), response_body: "answered 500", chaos: null });
+      expect(attempt).toEqual({
+        attempted_at: expect.any(String),
+        status_code: 500,
+        error: null,
+        duration_ms: expect.any(Number),
+        response_body: "answered 500",
+        chaos: null,
+      });
     }
 
     await advance(paysim, TWO_DAYS);

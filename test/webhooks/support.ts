@@ -62,7 +62,9 @@ export async function emitCreatedEvent(paysim: Pick<TestPaysim, "api">, key?: st
 
 /** The expected `v1` for `body` at `t`, computed here with node:crypto, independently of paysim's signer. */
 export function expectedV1(secret: string, t: string, body: Buffer): string {
-  return createHmac("sha256", Buffer.from(secret, "utf8")).update(Buffer.concat([Buffer.from(`${t}.`, "utf8"), body])).digest("hex");
+  return createHmac("sha256", Buffer.from(secret, "utf8"))
+    .update(Buffer.concat([Buffer.from(`${t}.`, "utf8"), body]))
+    .digest("hex");
 }
 
 /** `t=<digits>,v1=<64 hex>`, split; fails the test on any other shape. */

@@ -38,7 +38,12 @@ export function checkReceiverCommand(output: Output = consoleOutput): Command {
     .argument("<url>", "your webhook receiver, e.g. http://127.0.0.1:3000/webhooks")
     .requiredOption("--secret <whsec_…>", "the signing secret your receiver verifies with")
     .option("--only <case,…>", `run only these cases (${RECEIVER_CASES.join(", ")})`)
-    .addOption(new Option("--timeout <ms>", "how long the receiver has to answer; a warning from a quarter of it").default(String(DEFAULT_RECEIVER_TIMEOUT_MS), `${DEFAULT_RECEIVER_TIMEOUT_MS} ms`))
+    .addOption(
+      new Option("--timeout <ms>", "how long the receiver has to answer; a warning from a quarter of it").default(
+        String(DEFAULT_RECEIVER_TIMEOUT_MS),
+        `${DEFAULT_RECEIVER_TIMEOUT_MS} ms`,
+      ),
+    )
     .option("--json", "print the results as one JSON document")
     .addHelpText(
       "after",
@@ -62,7 +67,12 @@ Examples:
     .action(async (url: string, flags: CheckReceiverFlags) => {
       const input = checkInput(url, flags);
       const events = await sampleIntentEvents(input.cases.length);
-      const outcome = await runReceiverCheck({ url: input.url, secret: input.secret, timeoutMs: input.timeoutMs, cases: input.cases.map((name, i) => ({ name, events: events[i]! })) });
+      const outcome = await runReceiverCheck({
+        url: input.url,
+        secret: input.secret,
+        timeoutMs: input.timeoutMs,
+        cases: input.cases.map((name, i) => ({ name, events: events[i]! })),
+      });
       if ("unreachable" in outcome) {
         throw new CliError(`cannot reach a receiver at ${input.url} (${outcome.unreachable}): is it running, and listening there?`, 2);
       }
@@ -109,7 +119,12 @@ const VERDICT_STYLES = { pass: "green", warn: "yellow", FAIL: "red", "not run": 
  * @example
  * resultLines({ url: "http://127.0.0.1:3000/webhooks", timeoutMs: 20000 }, results, summarize(results.map((r) => r.verdict)), false);
  */
-export function resultLines(input: Pick<CheckInput, "url" | "timeoutMs">, results: readonly CaseResult[], summary: Summary, colour = colourEnabled()): string[] {
+export function resultLines(
+  input: Pick<CheckInput, "url" | "timeoutMs">,
+  results: readonly CaseResult[],
+  summary: Summary,
+  colour = colourEnabled(),
+): string[] {
   const paintVerdict = (verdict: string) => paint(verdict, VERDICT_STYLES[verdict as Verdict], colour);
   const lines = table(
     results,

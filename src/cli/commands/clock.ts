@@ -5,7 +5,6 @@ import { fields, json, text } from "../format.js";
 import { consoleOutput, type Output } from "../output.js";
 import type { ClockResource } from "../api-types.js";
 
-
 export function clockCommand(output: Output = consoleOutput): Command {
   const print = (clock: ClockResource, flags: ClientFlags) => {
     if (flags.json) return output.line(json(clock));

@@ -50,7 +50,9 @@ function wrapped(label: string, items: readonly string[]): string[] {
 
 /** `paysim coverage`: GET /v1/sandbox/coverage for the key's company (docs/testing.md, "Coverage"). */
 export function coverageCommand(output: Output = consoleOutput): Command {
-  return withClientOptions(new Command("coverage").description("What the company's calls went through since the start or the last reset, and what they left out"))
+  return withClientOptions(
+    new Command("coverage").description("What the company's calls went through since the start or the last reset, and what they left out"),
+  )
     .addHelpText(
       "after",
       `

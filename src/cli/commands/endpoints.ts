@@ -10,7 +10,6 @@ interface AddFlags extends ClientFlags {
   chaos?: Chaos;
 }
 
-
 /** `--chaos duplicate=0.2,…`: read as `paysim start --chaos` reads it, refused with the same words. */
 function chaosSpec(raw: string): Chaos {
   const parsed = parseChaosSpec(raw);
@@ -47,7 +46,9 @@ Examples:
       .description("Register a webhook endpoint; prints its id and signing secret")
       .argument("<url>", "the http:// or https:// address that receives the events")
       .addOption(new Option("--events <types>", 'comma-separated event types it receives (default "*": all)').argParser(eventList))
-      .addOption(new Option("--chaos <spec>", "webhook chaos on it, e.g. duplicate=0.2,reorder=0.2,delay=0-3000,seed=42 (docs/webhooks.md#chaos)").argParser(chaosSpec)),
+      .addOption(
+        new Option("--chaos <spec>", "webhook chaos on it, e.g. duplicate=0.2,reorder=0.2,delay=0-3000,seed=42 (docs/webhooks.md#chaos)").argParser(chaosSpec),
+      ),
   )
     .addHelpText(
       "after",
@@ -59,7 +60,11 @@ Examples:
   $ paysim endpoints add http://localhost:3000/webhooks --json`,
     )
     .action(async (url: string, flags: AddFlags) => {
-      const body = { url, ...(flags.events === undefined ? {} : { enabled_events: flags.events }), ...(flags.chaos === undefined ? {} : { chaos: flags.chaos }) };
+      const body = {
+        url,
+        ...(flags.events === undefined ? {} : { enabled_events: flags.events }),
+        ...(flags.chaos === undefined ? {} : { chaos: flags.chaos }),
+      };
       const endpoint = await (await connect(flags, output)).call<Endpoint>("POST", "/v1/webhook_endpoints", { body });
       if (flags.json) return output.line(json(endpoint));
       for (const line of endpointDetail(endpoint)) output.line(line);

@@ -13,7 +13,6 @@ interface ListFlags extends ClientFlags {
 /** An event as a list shows it, or with its deliveries as a read by id shows it. */
 type Event = EventResource & { deliveries?: Delivery[] };
 
-
 /** How much of a receiver's answer the table shows, on one line; `--json` has all that was kept. */
 const RESPONSE_SHOWN = 60;
 
@@ -58,7 +57,9 @@ Examples:
       }
     });
 
-  const show = withClientOptions(new Command("show").description("Show one event with its webhook deliveries and their attempts").argument("<evt_id>", "the event's id"))
+  const show = withClientOptions(
+    new Command("show").description("Show one event with its webhook deliveries and their attempts").argument("<evt_id>", "the event's id"),
+  )
     .addHelpText(
       "after",
       `
@@ -73,9 +74,7 @@ Examples:
     });
 
   const resend = withClientOptions(
-    new Command("resend")
-      .description("Deliver an event again to every webhook endpoint that listens to its type now")
-      .argument("<evt_id>", "the event's id"),
+    new Command("resend").description("Deliver an event again to every webhook endpoint that listens to its type now").argument("<evt_id>", "the event's id"),
   )
     .addHelpText(
       "after",
@@ -152,7 +151,14 @@ function eventDetail(event: Event): string[] {
     ["created_at", text(event.created_at)],
     ["request_id", text(event.request_id)],
   ]);
-  lines.push("", "data", ...json(event.data ?? null).split("\n").map((line) => `  ${line}`), "");
+  lines.push(
+    "",
+    "data",
+    ...json(event.data ?? null)
+      .split("\n")
+      .map((line) => `  ${line}`),
+    "",
+  );
   const deliveries = Array.isArray(event.deliveries) ? event.deliveries : [];
   if (deliveries.length === 0) lines.push("deliveries  none");
   else lines.push("deliveries", ...deliveryLines(deliveries));
@@ -163,9 +169,7 @@ function eventDetail(event: Event): string[] {
 function deliveryLines(deliveries: readonly Delivery[]): string[] {
   const lines: string[] = [];
   for (const delivery of deliveries) {
-    lines.push(
-      `  ${text(delivery.endpoint_id)}  ${text(delivery.url)}  ${paintStatus(text(delivery.status))}  next attempt ${text(delivery.next_attempt_at)}`,
-    );
+    lines.push(`  ${text(delivery.endpoint_id)}  ${text(delivery.url)}  ${paintStatus(text(delivery.status))}  next attempt ${text(delivery.next_attempt_at)}`);
     const attempts = delivery.attempts ?? [];
     if (attempts.length === 0) {
       lines.push("    no attempts yet");

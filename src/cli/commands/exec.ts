@@ -28,13 +28,19 @@ export function execCommand(output: Output = consoleOutput): Command {
     db: ":memory:",
     dbHelp: 'SQLite file, or ":memory:" for a throwaway run (the default here)',
     stopsWhen: "the command has ended",
-    secretKeyHelp: "the default company's key (sk_test_…), given to the command as PAYSIM_SECRET_KEY; without it (or a key in --config) each run makes a new one",
+    secretKeyHelp:
+      "the default company's key (sk_test_…), given to the command as PAYSIM_SECRET_KEY; without it (or a key in --config) each run makes a new one",
     forwardToHelp: "send the run's events to this URL (repeatable); the command gets their signing secret as PAYSIM_WEBHOOK_SECRET",
   })
     .description("Run a command against a paysim started for it, and exit with the command's status")
     .argument("<command...>", "the command and its arguments, after --")
     .addOption(new Option("--verbose", "print paysim's log lines (requests, events, deliveries) on stderr").default(false))
-    .addOption(new Option("--coverage <file.json>", "once the command ends, write the default company's coverage report (docs/testing.md) to this file and print its summary on stderr"))
+    .addOption(
+      new Option(
+        "--coverage <file.json>",
+        "once the command ends, write the default company's coverage report (docs/testing.md) to this file and print its summary on stderr",
+      ),
+    )
     .addHelpText(
       "after",
       `

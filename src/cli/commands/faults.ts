@@ -13,7 +13,6 @@ interface AddFlags extends ClientFlags {
   seed?: number | string;
 }
 
-
 /** A number flag: sent as a number when it reads as one, else as given, for the server to refuse by name. */
 function numberOrText(raw: string): number | string {
   const value = Number(raw);

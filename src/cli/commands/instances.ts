@@ -17,7 +17,6 @@ interface CreateFlags extends ClientFlags {
   payouts?: "auto" | "manual";
 }
 
-
 /**
  * The body of `POST /v1/sandbox/instances` from the flags, named as `paysim start` names them. The
  * server checks every field by `paysim start`'s rules; only what was given is sent.
@@ -60,7 +59,10 @@ Examples:
     )
     .action(async (flags: CreateFlags) => {
       const client = await connect(flags, output);
-      const instance = await client.call<CreatedInstanceResource>("POST", "/v1/sandbox/instances", { body: instanceBody(flags), idempotencyKey: `paysim-cli-${randomUUID()}` });
+      const instance = await client.call<CreatedInstanceResource>("POST", "/v1/sandbox/instances", {
+        body: instanceBody(flags),
+        idempotencyKey: `paysim-cli-${randomUUID()}`,
+      });
       if (flags.json) return output.line(json(instance));
       output.line(`Started ${text(instance.id)} at ${text(instance.url)}`);
       for (const line of instanceDetail(instance)) output.line(line);
@@ -89,7 +91,9 @@ Examples:
       for (const line of rows) output.line(line);
     });
 
-  const stop = withClientOptions(new Command("stop").description("Stop an instance: its port closes and its data is gone").argument("<ins_id>", "the instance's id"))
+  const stop = withClientOptions(
+    new Command("stop").description("Stop an instance: its port closes and its data is gone").argument("<ins_id>", "the instance's id"),
+  )
     .addHelpText(
       "after",
       `

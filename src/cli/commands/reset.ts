@@ -4,7 +4,6 @@ import { fields, json, text } from "../format.js";
 import { consoleOutput, type Output } from "../output.js";
 import type { ResetResource } from "../api-types.js";
 
-
 /** `paysim reset`: POST /v1/sandbox/reset for the key's company; no confirmation, it is a sandbox (docs/testing.md). */
 export function resetCommand(output: Output = consoleOutput): Command {
   return withClientOptions(new Command("reset").description("Delete the company's payment intents, payouts and events (keys, endpoints and the clock stay)"))

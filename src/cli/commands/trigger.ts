@@ -51,7 +51,9 @@ Examples:
 async function runTrigger(type: string, flags: TriggerFlags, output: Output): Promise<void> {
   if (!isEventType(type)) {
     const guess = closest(type, EVENT_TYPES);
-    throw new UsageError(`${JSON.stringify(type)} is not an event type${guess ? `; did you mean ${guess}?` : "."} The event types are: ${EVENT_TYPES.join(", ")}.`);
+    throw new UsageError(
+      `${JSON.stringify(type)} is not an event type${guess ? `; did you mean ${guess}?` : "."} The event types are: ${EVENT_TYPES.join(", ")}.`,
+    );
   }
   const fixture = loadFixture(triggerFixturePath(type), flags.override);
   const client = await connect(flags, output);

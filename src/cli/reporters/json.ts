@@ -13,15 +13,15 @@ export function startJsonReporter(bus: Bus, output: Output, options: { db: strin
   const emit = (value: object) => output.line(JSON.stringify(value));
   const onStarted = (instance: StartedInstance) =>
     emit({
-    type: "started",
-    version: VERSION,
-    url: instance.url,
-    db: options.db,
-    dashboard_login_url: instance.dashboardLoginUrl?.() ?? null,
-    companies: instance.companies.map((c) => ({
-      name: c.company.name,
-      currency: c.company.currency,
-      secret_key: c.secretKey ?? null,
+      type: "started",
+      version: VERSION,
+      url: instance.url,
+      db: options.db,
+      dashboard_login_url: instance.dashboardLoginUrl?.() ?? null,
+      companies: instance.companies.map((c) => ({
+        name: c.company.name,
+        currency: c.company.currency,
+        secret_key: c.secretKey ?? null,
         webhook_endpoints: c.endpoints.map((e) => ({ id: e.id, url: e.url, secret: e.secret })),
       })),
     });

@@ -7,7 +7,6 @@ import { attemptText, deliveryLogText, faultMark, requestDuration, requestStatus
 import type { Output } from "../output.js";
 import { subscribe, type Reporter, type StartedInstance } from "./subscribe.js";
 
-
 type Paint = (text: string, style: "green" | "yellow" | "red") => string;
 
 /**

@@ -40,7 +40,12 @@ export function dashboardRoutes(deps: AppDeps, coverageCatalogue: () => Coverage
   const cookieName = () => `paysim_dashboard_${new URL(deps.baseUrl()).port || "80"}`;
 
   const refuseForged = (c: DashboardContext) =>
-    kit.message(c, "This form could not be verified", "Dashboard forms are only accepted from this dashboard's own pages. Reload the page and try again; nothing was changed.", 403);
+    kit.message(
+      c,
+      "This form could not be verified",
+      "Dashboard forms are only accepted from this dashboard's own pages. Reload the page and try again; nothing was changed.",
+      403,
+    );
 
   app.use("*", async (c, next) => {
     c.header("Request-Id", requestIdOf(c));

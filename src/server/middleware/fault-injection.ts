@@ -23,7 +23,12 @@ import { closeWithoutAnswer, whenConnectionCloses } from "../node-adapter.js";
  * const hit = faults.decide(company.id, c.req.method, c.req.path);
  * return hit ? injectFault(c, next, hit, { store, heldRequests }) : next();
  */
-export async function injectFault(c: Context<AppEnv>, next: Next, hit: FaultHit, { store, heldRequests }: { store: Store; heldRequests: HeldRequests }): Promise<void> {
+export async function injectFault(
+  c: Context<AppEnv>,
+  next: Next,
+  hit: FaultHit,
+  { store, heldRequests }: { store: Store; heldRequests: HeldRequests },
+): Promise<void> {
   const unanswered = hit.fault === "lost_response" || hit.fault === "timeout";
   const fault: RequestFault = { ruleId: hit.ruleId, fault: hit.fault, unanswered };
   c.set("fault", fault);

@@ -80,7 +80,7 @@ function parseJsonObject(bytes: Uint8Array, contentType: string | undefined): Re
     throw new ApiError("invalid_request", "The request body is not valid JSON: check quotes, commas and brackets.");
   }
   if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
-    throw new ApiError("invalid_request", "The request body must be a JSON object, e.g. {\"amount\": 1000}.");
+    throw new ApiError("invalid_request", 'The request body must be a JSON object, e.g. {"amount": 1000}.');
   }
   if (depthExceeds(parsed, MAX_DEPTH)) {
     throw new ApiError("invalid_request", `The request body is nested more than ${MAX_DEPTH} levels deep.`);

@@ -129,7 +129,6 @@ function namingRegistry() {
 
 /** paysim's licence, as package.json names it (an SPDX identifier). */
 
-
 const isJsonObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
 
 /**
@@ -179,16 +178,29 @@ export function openApiDocument(operations: readonly OperationDoc[]): OpenApiDoc
       const query = jsonSchemaOf(operation.query, "input") as { properties?: Record<string, Json>; required?: string[] };
       for (const [name, schema] of Object.entries(query.properties ?? {})) {
         const { description, ...rest } = schema;
-        parameters.push({ name, in: "query", required: query.required?.includes(name) ?? false, ...(description === undefined ? {} : { description }), schema: rest });
+        parameters.push({
+          name,
+          in: "query",
+          required: query.required?.includes(name) ?? false,
+          ...(description === undefined ? {} : { description }),
+          schema: rest,
+        });
       }
     }
-    if (operation.idempotencyKey) parameters.push({ $ref: `#/components/parameters/IdempotencyKey${operation.idempotencyKey === "required" ? "" : "Optional"}` });
+    if (operation.idempotencyKey)
+      parameters.push({ $ref: `#/components/parameters/IdempotencyKey${operation.idempotencyKey === "required" ? "" : "Optional"}` });
 
     const responses: Json = {};
     for (const [status, schema] of Object.entries(operation.answers)) {
       const name = output.name(schema, `${pascal(operation.operationId)}Answer`);
       const headers = operation.idempotencyKey
-        ? { ...requestIdHeader, "Idempotent-Replayed": { description: "`true` when this is the stored answer of an earlier request with the same key.", schema: { type: "string", enum: ["true"] } } }
+        ? {
+            ...requestIdHeader,
+            "Idempotent-Replayed": {
+              description: "`true` when this is the stored answer of an earlier request with the same key.",
+              schema: { type: "string", enum: ["true"] },
+            },
+          }
         : requestIdHeader;
       const example = operation.example === undefined ? {} : { example: operation.example.answer };
       responses[status] = { description: operation.summary, headers, content: { "application/json": { schema: ref(name), ...example } } };
@@ -215,9 +227,13 @@ export function openApiDocument(operations: readonly OperationDoc[]): OpenApiDoc
 
   const errorResponses: Record<string, Json> = {};
   for (const status of allErrorStatuses()) {
-    const extra = Object.fromEntries(Object.entries(ERROR_HEADERS[status] ?? {}).map(([header, description]) => [header, { description, schema: { type: "string" } }]));
+    const extra = Object.fromEntries(
+      Object.entries(ERROR_HEADERS[status] ?? {}).map(([header, description]) => [header, { description, schema: { type: "string" } }]),
+    );
     errorResponses[`Error${status}`] = {
-      description: `The error body, with the code ${codesOfStatus(status).map((code) => `\`${code}\``).join(" or ")}.`,
+      description: `The error body, with the code ${codesOfStatus(status)
+        .map((code) => `\`${code}\``)
+        .join(" or ")}.`,
       headers: { ...requestIdHeader, ...extra },
       content: { "application/json": { schema: ref(`Error${status}`) } },
     };

@@ -94,17 +94,23 @@ export interface HeldOperation<Body = unknown, Query = unknown, Target = undefin
 export type Operation = ChangeOperation<unknown, unknown, unknown> | ActionOperation<unknown, unknown, unknown> | HeldOperation<unknown, unknown, unknown>;
 
 /** Defines a change (see ChangeOperation); the identity, for the types of its call. */
-export function defineChange<Body = undefined, Query = undefined, Target = undefined>(operation: ChangeOperation<Body, Query, Target>): ChangeOperation<Body, Query, Target> {
+export function defineChange<Body = undefined, Query = undefined, Target = undefined>(
+  operation: ChangeOperation<Body, Query, Target>,
+): ChangeOperation<Body, Query, Target> {
   return operation;
 }
 
 /** Defines a read or an action (see ActionOperation); the identity, for the types of its call. */
-export function defineAction<Body = undefined, Query = undefined, Target = undefined>(operation: ActionOperation<Body, Query, Target>): ActionOperation<Body, Query, Target> {
+export function defineAction<Body = undefined, Query = undefined, Target = undefined>(
+  operation: ActionOperation<Body, Query, Target>,
+): ActionOperation<Body, Query, Target> {
   return operation;
 }
 
 /** Defines an operation that holds its request (see HeldOperation). */
-export function defineHeld<Body = undefined, Query = undefined, Target = undefined>(operation: HeldOperation<Body, Query, Target>): HeldOperation<Body, Query, Target> {
+export function defineHeld<Body = undefined, Query = undefined, Target = undefined>(
+  operation: HeldOperation<Body, Query, Target>,
+): HeldOperation<Body, Query, Target> {
   return operation;
 }
 

@@ -24,7 +24,12 @@ export const EXAMPLE_PAYMENT_INTENT = {
 } as const;
 
 /** The same payment intent after `pm_card_visa` authorized it (and, capturing automatically, captured it). */
-export const EXAMPLE_CAPTURED_PAYMENT_INTENT = { ...EXAMPLE_PAYMENT_INTENT, state: "captured", card: { last4: "4242", brand: "visa" }, updated_at: "2025-01-01T12:00:05.000Z" } as const;
+export const EXAMPLE_CAPTURED_PAYMENT_INTENT = {
+  ...EXAMPLE_PAYMENT_INTENT,
+  state: "captured",
+  card: { last4: "4242", brand: "visa" },
+  updated_at: "2025-01-01T12:00:05.000Z",
+} as const;
 
 export const EXAMPLE_PAYOUT = {
   id: "po_3xY9bT2mQv8LkR4nW0cZs7Ad",

@@ -27,7 +27,14 @@ export const INSTANCE_OPERATIONS = [
     ownErrors: ["instance_limit", "nested_instance"],
     answers: { 201: withRequestIdSchema(createdInstanceSchema) },
     example: {
-      body: { name: "Worker 3", currency: "EUR", secret_key: "sk_test_worker_3", forward_to: ["http://127.0.0.1:3000/webhooks"], webhook_secret: "whsec_worker_3", payouts: "manual" },
+      body: {
+        name: "Worker 3",
+        currency: "EUR",
+        secret_key: "sk_test_worker_3",
+        forward_to: ["http://127.0.0.1:3000/webhooks"],
+        webhook_secret: "whsec_worker_3",
+        payouts: "manual",
+      },
       answer: { ...EXAMPLE, dashboard_login_url: "http://127.0.0.1:53412/dashboard/login/4yQ0p7rTnV2xK9cB1mZsLw", request_id: EXAMPLE_REQUEST_ID },
     },
     act: ({ deps, request, body }) => ({ idempotent: deps.instances.create(request, body) }),

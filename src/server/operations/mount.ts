@@ -39,9 +39,7 @@ export function mountOperations(app: Hono<AppEnv>, deps: AppDeps, operations: re
             return outcome instanceof Promise ? outcome.then((done) => send(c, done)) : send(c, outcome);
           };
     // Only an operation that takes a body waits for it; the others answer in the same turn.
-    const handler = operation.body
-      ? async (c: Context<AppEnv>) => serve(c, await readJsonBody(c))
-      : (c: Context<AppEnv>) => serve(c, undefined);
+    const handler = operation.body ? async (c: Context<AppEnv>) => serve(c, await readJsonBody(c)) : (c: Context<AppEnv>) => serve(c, undefined);
 
     app.on(operation.method.toUpperCase(), [operation.path], handler);
   }

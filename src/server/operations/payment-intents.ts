@@ -28,7 +28,10 @@ export const PAYMENT_INTENT_OPERATIONS = [
     idempotencyKey: "required",
     answers: { 201: paymentIntentAnswer },
     example: { body: { amount: 4200, currency: "EUR", description: "Order 42" }, answer: answering(EXAMPLE_PAYMENT_INTENT) },
-    change: ({ deps: { paymentIntents }, work, company, body }) => ({ status: 201, resource: paymentIntents.toResource(paymentIntents.create(work, company, body)) }),
+    change: ({ deps: { paymentIntents }, work, company, body }) => ({
+      status: 201,
+      resource: paymentIntents.toResource(paymentIntents.create(work, company, body)),
+    }),
   }),
   defineAction({
     operationId: "listPaymentIntents",

@@ -58,5 +58,8 @@ export const transitionPayout = defineChange({
   answers: { 200: payoutAnswer },
   example: { body: { to: "processing" }, answer: answering({ ...EXAMPLE_PAYOUT, status: "processing" }) },
   target: payoutOf,
-  change: ({ deps: { payouts }, work, target, body }) => ({ status: 200, resource: payouts.toResource(payouts.moveManually(work, target, body.to, body.amount)) }),
+  change: ({ deps: { payouts }, work, target, body }) => ({
+    status: 200,
+    resource: payouts.toResource(payouts.moveManually(work, target, body.to, body.amount)),
+  }),
 });

@@ -25,7 +25,9 @@ export type Outcome = Exclude<Answer, { idempotent: Promise<IdempotentAnswer> }>
 export function runOperation(operation: Exclude<Operation, { held: true }>, incoming: IncomingCall): Outcome | Promise<Outcome> {
   if ("change" in operation) {
     const request = requestOf(operation, incoming);
-    return incoming.deps.runIdempotently(request, (work) => operation.change(Object.assign(prepared(operation, incoming, request), { work }))).then((answered) => ({ answered }));
+    return incoming.deps
+      .runIdempotently(request, (work) => operation.change(Object.assign(prepared(operation, incoming, request), { work })))
+      .then((answered) => ({ answered }));
   }
   const answer = operation.act(prepared(operation, incoming));
   return answer instanceof Promise ? answer.then(outcomeOf) : outcomeOf(answer);

@@ -64,7 +64,9 @@ export const clearFaultRules = defineAction({
   summary: "Remove every fault rule of this company",
   answers: { 200: withRequestIdSchema(faultsClearedSchema) },
   example: { answer: answering({ object: "faults_cleared", deleted: 1 }) },
-  act: ({ deps, company }) => ({ resource: { object: "faults_cleared", deleted: deps.faults.clear(company.id) } satisfies z.infer<typeof faultsClearedSchema> }),
+  act: ({ deps, company }) => ({
+    resource: { object: "faults_cleared", deleted: deps.faults.clear(company.id) } satisfies z.infer<typeof faultsClearedSchema>,
+  }),
 });
 
 /** /v1/sandbox: controls a real provider does not have (docs/api.md, docs/testing.md and docs/faults.md). */

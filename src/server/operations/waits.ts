@@ -25,7 +25,8 @@ function unanswered(c: Context<AppEnv>): Response {
 async function held<T>(c: Context<AppEnv>, { heldRequests }: AppDeps, run: (signal: AbortSignal) => Promise<T>): Promise<T | undefined> {
   const controller = new AbortController();
   const forget = heldRequests.untilStop(
-    () => controller.abort(new ApiError("shutting_down", "paysim is stopping: the wait ended before anything matched. Start paysim again and repeat the wait.")),
+    () =>
+      controller.abort(new ApiError("shutting_down", "paysim is stopping: the wait ended before anything matched. Start paysim again and repeat the wait.")),
     whenAnswerSent(c),
   );
   const stopListening = whenClientLeaves(c, () => controller.abort(new ClientLeft()));
@@ -88,7 +89,11 @@ export const WAIT_OPERATIONS = [
       const filter = { type: query.type, objectId: query.object_id, url: query.url, status: query.status, attempt: query.attempt, chaos: query.chaos };
       const found = await held(c, deps, (signal) => deps.waits.webhook(company.id, filter, { described: described(c), timeoutMs: query.timeout_ms!, signal }));
       if (!found) return unanswered(c);
-      const answer: Omit<z.infer<typeof webhookWaitSchema>, "request_id"> = { object: "webhook_wait", event: eventResource(found.event), delivery: found.delivery };
+      const answer: Omit<z.infer<typeof webhookWaitSchema>, "request_id"> = {
+        object: "webhook_wait",
+        event: eventResource(found.event),
+        delivery: found.delivery,
+      };
       return resourceResponse(c, answer);
     },
   }),

@@ -1,5 +1,11 @@
 import { listEnvelopeSchema, noQuery, withRequestIdSchema } from "../../contracts/common.js";
-import { createEndpointInput, deletedEndpointResource, deletedEndpointSchema, webhookEndpointAnswer, webhookEndpointSchema } from "../../contracts/webhook-endpoints.js";
+import {
+  createEndpointInput,
+  deletedEndpointResource,
+  deletedEndpointSchema,
+  webhookEndpointAnswer,
+  webhookEndpointSchema,
+} from "../../contracts/webhook-endpoints.js";
 import { toEndpointResource } from "../../services/webhook-endpoints.js";
 import { answering, EXAMPLE_WEBHOOK_ENDPOINT, listing } from "./examples.js";
 import { defineAction, defineChange, type CallContext } from "./define.js";

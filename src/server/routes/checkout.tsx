@@ -125,7 +125,15 @@ export function checkoutRoutes(deps: AppDeps) {
   const limitForm = bodyLimit({
     maxSize: MAX_FORM_BYTES,
     onError: (c) =>
-      render(c as CheckoutContext, <MessagePage title="Form too large" message="The form sent was larger than a card form can be. Go back and try again." nonce={styleNonce(c as CheckoutContext)} />, 413),
+      render(
+        c as CheckoutContext,
+        <MessagePage
+          title="Form too large"
+          message="The form sent was larger than a card form can be. Go back and try again."
+          nonce={styleNonce(c as CheckoutContext)}
+        />,
+        413,
+      ),
   });
 
   app.get("/:id", (c) => {
@@ -146,7 +154,9 @@ export function checkoutRoutes(deps: AppDeps) {
     delete form.cvc;
     if (!check.ok) {
       const expiry = maskText(form.expiry ?? "").slice(0, MAX_ECHOED_EXPIRY);
-      const page = <CheckoutPage view={found.view} testCards={testCards} token={tokens.issue(found.row.id)} nonce={styleNonce(c)} errors={check.errors} expiry={expiry} />;
+      const page = (
+        <CheckoutPage view={found.view} testCards={testCards} token={tokens.issue(found.row.id)} nonce={styleNonce(c)} errors={check.errors} expiry={expiry} />
+      );
       return render(c, page, 422);
     }
     return commit(c, found.row, (work, current) => paymentIntents.authorize(work, current, check.presented));

@@ -63,37 +63,36 @@ function TestCardTable({ cards }: { cards: readonly TestCard[] }) {
     <section class="test-cards" aria-labelledby="test-cards-title">
       <h2 id="test-cards-title">Test cards</h2>
       <p class="note">
-        Use any future expiry date (such as 12/34) and any 3-digit CVC (4 digits for American Express). Any other
-        valid card number is authorized.
+        Use any future expiry date (such as 12/34) and any 3-digit CVC (4 digits for American Express). Any other valid card number is authorized.
       </p>
       <div class="table-scroll">
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">Card</th>
-            <th scope="col">Result</th>
-          </tr>
-        </thead>
-        <tbody>
-          {cards.map((card) => (
+        <table>
+          <thead>
             <tr>
-              <td>
-                <span class="mono">{groupDigits(card.number)}</span>
-                <span class="card-brand">{brandName(card.brand)}</span>
-              </td>
-              <td>
-                {card.outcome === "authorized" ? (
-                  <span class="outcome-ok">✓ Succeeds</span>
-                ) : (
-                  <span class="outcome-fail">
-                    ✕ <span class="mono">{card.failure_reason}</span>
-                  </span>
-                )}
-              </td>
+              <th scope="col">Card</th>
+              <th scope="col">Result</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {cards.map((card) => (
+              <tr>
+                <td>
+                  <span class="mono">{groupDigits(card.number)}</span>
+                  <span class="card-brand">{brandName(card.brand)}</span>
+                </td>
+                <td>
+                  {card.outcome === "authorized" ? (
+                    <span class="outcome-ok">✓ Succeeds</span>
+                  ) : (
+                    <span class="outcome-fail">
+                      ✕ <span class="mono">{card.failure_reason}</span>
+                    </span>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
       </div>
     </section>
   );
@@ -205,10 +204,7 @@ export function CheckoutPage({ view, testCards, token, nonce, errors, expiry }: 
           </form>
           <p class="reassure">
             <LockIcon />
-            <span>
-              Card details are checked and then discarded: {view.merchantName} only ever sees the brand and the last
-              four digits.
-            </span>
+            <span>Card details are checked and then discarded: {view.merchantName} only ever sees the brand and the last four digits.</span>
           </p>
         </section>
 

@@ -64,7 +64,9 @@ export function MerchantHeader({ name }: { name: string }) {
   const initial = Array.from(name.trim())[0]?.toUpperCase() ?? "?";
   return (
     <div class="merchant">
-      <span class="avatar" aria-hidden="true">{initial}</span>
+      <span class="avatar" aria-hidden="true">
+        {initial}
+      </span>
       <span class="merchant-name">{name}</span>
       <span class="badge">Test mode</span>
     </div>

@@ -185,9 +185,7 @@ export function Layout({ title, nonce, children }: LayoutProps) {
       <body>
         <div class="page">
           {children}
-          <footer class="foot">
-            paysim sandbox · test mode: no real card is charged and no money moves
-          </footer>
+          <footer class="foot">paysim sandbox · test mode: no real card is charged and no money moves</footer>
         </div>
       </body>
     </html>

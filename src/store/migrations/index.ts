@@ -12,4 +12,14 @@ import { migration100 } from "./100-sent-signature.js";
 export type { Migration } from "./migration.js";
 
 /** Every schema step, in order. Append only: a released step never changes. */
-export const MIGRATIONS: readonly Migration[] = [migration010, migration020, migration030, migration040, migration050, migration060, migration070, migration090, migration100];
+export const MIGRATIONS: readonly Migration[] = [
+  migration010,
+  migration020,
+  migration030,
+  migration040,
+  migration050,
+  migration060,
+  migration070,
+  migration090,
+  migration100,
+];

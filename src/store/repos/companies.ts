@@ -9,9 +9,7 @@ export interface Company {
 }
 
 export function createCompaniesRepo(db: Db) {
-  const insert = db.prepare(
-    "INSERT INTO companies (id, name, currency, is_default, created_at) VALUES (@id, @name, @currency, @is_default, @created_at)",
-  );
+  const insert = db.prepare("INSERT INTO companies (id, name, currency, is_default, created_at) VALUES (@id, @name, @currency, @is_default, @created_at)");
   const byId = db.prepare("SELECT * FROM companies WHERE id = ?");
   const byName = db.prepare("SELECT * FROM companies WHERE name = ?");
   const defaultCompany = db.prepare("SELECT * FROM companies WHERE is_default = 1");

@@ -36,7 +36,9 @@ export function createDeliveriesRepo(db: Db) {
     VALUES (?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?)`);
   const byId = objectRows<DeliveryRow>(db.prepare("SELECT * FROM deliveries WHERE id = ?"));
   // One statement for all an attempt needs: the endpoint even if deleted since (a delivery in flight finishes).
-  const forAttempt = objectRows<DeliveryRow & { event_body: string; event_type: string; endpoint_secret: string; endpoint_chaos: string | null; endpoint_deleted_at: string | null }>(
+  const forAttempt = objectRows<
+    DeliveryRow & { event_body: string; event_type: string; endpoint_secret: string; endpoint_chaos: string | null; endpoint_deleted_at: string | null }
+  >(
     db.prepare(`
       SELECT d.*, e.body AS event_body, e.type AS event_type, w.secret AS endpoint_secret, w.chaos AS endpoint_chaos, w.deleted_at AS endpoint_deleted_at
         FROM deliveries d
@@ -50,16 +52,27 @@ export function createDeliveriesRepo(db: Db) {
   const pendingForEndpoint = db.prepare("SELECT * FROM deliveries WHERE endpoint_id = ? AND status = 'pending'");
   // Only read for an endpoint whose chaos reorders: a scan of that endpoint's pending deliveries.
   const heldBefore = db
-    .prepare(`
+    .prepare(
+      `
       SELECT d.id FROM deliveries d
         JOIN jobs j ON j.subject_id = d.id AND j.kind = ?
        WHERE d.endpoint_id = ? AND d.status = 'pending' AND d.attempt_count = 0 AND d.seq < ?
          AND json_extract(j.payload, '$.chaos') = 'reordered'
-       ORDER BY d.seq`)
+       ORDER BY d.seq`,
+    )
     .pluck();
   return {
     insert(row: Pick<DeliveryRow, "id" | "event_id" | "company_id" | "endpoint_id" | "url" | "next_attempt_ms" | "created_at">): DeliveryRow {
-      const { lastInsertRowid } = insert.run(row.id, row.event_id, row.company_id, row.endpoint_id, row.url, row.next_attempt_ms, row.created_at, row.created_at);
+      const { lastInsertRowid } = insert.run(
+        row.id,
+        row.event_id,
+        row.company_id,
+        row.endpoint_id,
+        row.url,
+        row.next_attempt_ms,
+        row.created_at,
+        row.created_at,
+      );
       return { seq: Number(lastInsertRowid), ...row, status: "pending", attempt_count: 0, updated_at: row.created_at };
     },
     byId: (id: string) => byId.get(id),

@@ -25,21 +25,21 @@ export function createDeliveryAttemptsRepo(db: Db) {
     "UPDATE delivery_attempts SET attempted_at = ?, status_code = ?, error = ?, duration_ms = ?, response_body = ?, service_signature = ?, finished = 1 WHERE seq = ?",
   );
   const discardUnsent = db.prepare("DELETE FROM delivery_attempts WHERE seq = ? AND delivery_id = ? AND finished = 0");
-  const forDeliveries = db.prepare(
-    "SELECT * FROM delivery_attempts WHERE delivery_id IN (SELECT value FROM json_each(?)) ORDER BY seq",
-  );
+  const forDeliveries = db.prepare("SELECT * FROM delivery_attempts WHERE delivery_id IN (SELECT value FROM json_each(?)) ORDER BY seq");
   const openDeliveries = db.prepare("SELECT DISTINCT delivery_id FROM delivery_attempts WHERE finished = 0").pluck();
-  const markInterrupted = db.prepare(
-    "UPDATE delivery_attempts SET error = ?, finished = 1 WHERE finished = 0",
-  );
+  const markInterrupted = db.prepare("UPDATE delivery_attempts SET error = ?, finished = 1 WHERE finished = 0");
   return {
     /** Written before the request goes out, marked with the chaos that makes it, if any; answers the attempt's seq. */
     start: (deliveryId: string, attemptedAt: string, chaos: ChaosMark | null = null) => Number(start.run(deliveryId, attemptedAt, chaos).lastInsertRowid),
     /** Whether this delivery's attempt `seq` is recorded and not yet finished (a restart finishes every open one). */
     isOpen: (seq: number, deliveryId: string) => isOpen.get(seq, deliveryId) === 1,
     /** The outcome, and the time the request really went out (a first attempt is recorded before its turn comes). */
-    finish: (row: Pick<DeliveryAttemptRow, "seq" | "attempted_at" | "status_code" | "error" | "duration_ms"> & { response_body?: string | null; service_signature?: string | null }) =>
-      void finish.run(row.attempted_at, row.status_code, row.error, row.duration_ms, row.response_body ?? null, row.service_signature ?? null, row.seq),
+    finish: (
+      row: Pick<DeliveryAttemptRow, "seq" | "attempted_at" | "status_code" | "error" | "duration_ms"> & {
+        response_body?: string | null;
+        service_signature?: string | null;
+      },
+    ) => void finish.run(row.attempted_at, row.status_code, row.error, row.duration_ms, row.response_body ?? null, row.service_signature ?? null, row.seq),
     /** Removes an attempt recorded ahead that was never sent (its delivery stopped first). */
     discardUnsent: (seq: number, deliveryId: string) => void discardUnsent.run(seq, deliveryId),
     forDeliveries: (deliveryIds: readonly string[]) => forDeliveries.all(JSON.stringify(deliveryIds)) as DeliveryAttemptRow[],

@@ -30,7 +30,6 @@ export function createIdempotencyKeysRepo(db: Db) {
     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
   return {
     find: (scope: IdempotencyScope) => find.get(scope.company_id, scope.method, scope.path, scope.key),
-    save: (row: StoredResponse) =>
-      void save.run(row.company_id, row.method, row.path, row.key, row.fingerprint, row.status, row.body, row.created_ms),
+    save: (row: StoredResponse) => void save.run(row.company_id, row.method, row.path, row.key, row.fingerprint, row.status, row.body, row.created_ms),
   };
 }

@@ -49,10 +49,7 @@ export function pagedLister(db: Db, { table, filterColumn, json }: ListerOptions
 
   return {
     list(companyId: string, query: PageQuery, bind: Record<string, string> = {}): Page {
-      const stmt =
-        query.filter === undefined
-          ? query.beforeSeq === undefined ? plain : after
-          : query.beforeSeq === undefined ? filtered : filteredAfter;
+      const stmt = query.filter === undefined ? (query.beforeSeq === undefined ? plain : after) : query.beforeSeq === undefined ? filtered : filteredAfter;
       const params: Record<string, unknown> = { ...bind, company: companyId, limit: query.limit + 1 };
       if (query.filter !== undefined) params.filter = query.filter;
       if (query.beforeSeq !== undefined) params.before = query.beforeSeq;

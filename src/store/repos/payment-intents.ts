@@ -77,8 +77,19 @@ export function createPaymentIntentsRepo(db: Db) {
   return {
     insert(row: NewPaymentIntentRow): PaymentIntentRow {
       const { lastInsertRowid } = insert.run(
-        row.id, row.company_id, row.reference, row.amount, row.currency, row.description, row.capture_method, row.state,
-        row.card_last4, row.card_brand, row.failure_reason, row.created_at, row.updated_at,
+        row.id,
+        row.company_id,
+        row.reference,
+        row.amount,
+        row.currency,
+        row.description,
+        row.capture_method,
+        row.state,
+        row.card_last4,
+        row.card_brand,
+        row.failure_reason,
+        row.created_at,
+        row.updated_at,
       );
       return { seq: Number(lastInsertRowid), ...row };
     },

@@ -42,7 +42,9 @@ function resetStatements(db: Db, scope: string) {
     deliveryIds: db.prepare(`SELECT id FROM deliveries WHERE ${scope}`).pluck(),
     payoutIds: db.prepare(`SELECT id FROM payouts WHERE ${scope}`).pluck(),
     attempts: db.prepare(`DELETE FROM delivery_attempts WHERE delivery_id IN (SELECT id FROM deliveries WHERE ${scope})`),
-    jobs: db.prepare(`DELETE FROM jobs WHERE subject_id IN (SELECT id FROM deliveries WHERE ${scope}) OR subject_id IN (SELECT id FROM payouts WHERE ${scope})`),
+    jobs: db.prepare(
+      `DELETE FROM jobs WHERE subject_id IN (SELECT id FROM deliveries WHERE ${scope}) OR subject_id IN (SELECT id FROM payouts WHERE ${scope})`,
+    ),
     deliveries: db.prepare(`DELETE FROM deliveries WHERE ${scope}`),
     events: db.prepare(`DELETE FROM events WHERE ${scope}`),
     payouts: db.prepare(`DELETE FROM payouts WHERE ${scope}`),

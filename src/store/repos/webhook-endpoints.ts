@@ -25,9 +25,7 @@ export function createWebhookEndpointsRepo(db: Db) {
   const setFromForwardTo = db.prepare("UPDATE webhook_endpoints SET from_forward_to = ? WHERE id = ?");
   const madeBeforeMarking = db.prepare("SELECT * FROM webhook_endpoints WHERE from_forward_to = 2 AND deleted_at IS NULL ORDER BY seq");
   const live = db.prepare("SELECT * FROM webhook_endpoints WHERE company_id = ? AND deleted_at IS NULL ORDER BY seq");
-  const byUrl = db.prepare(
-    "SELECT * FROM webhook_endpoints WHERE company_id = ? AND url = ? AND deleted_at IS NULL ORDER BY seq LIMIT 1",
-  );
+  const byUrl = db.prepare("SELECT * FROM webhook_endpoints WHERE company_id = ? AND url = ? AND deleted_at IS NULL ORDER BY seq LIMIT 1");
   const setSecret = db.prepare("UPDATE webhook_endpoints SET secret = ? WHERE id = ?");
   const byId = db.prepare("SELECT * FROM webhook_endpoints WHERE company_id = ? AND id = ? AND deleted_at IS NULL");
   const softDelete = db.prepare("UPDATE webhook_endpoints SET deleted_at = ? WHERE company_id = ? AND id = ? AND deleted_at IS NULL");

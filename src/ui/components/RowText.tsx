@@ -6,7 +6,15 @@ import { Tone } from "./Tone.js";
 export function RowText({ row }: { row: Row }) {
   return (
     <Text wrap="truncate-end">
-      {row.map((piece, i) => (piece.tone ? <Tone key={i} tone={piece.tone}>{piece.text}</Tone> : piece.text))}
+      {row.map((piece, i) =>
+        piece.tone ? (
+          <Tone key={i} tone={piece.tone}>
+            {piece.text}
+          </Tone>
+        ) : (
+          piece.text
+        ),
+      )}
     </Text>
   );
 }

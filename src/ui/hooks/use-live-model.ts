@@ -20,7 +20,10 @@ export interface LiveSnapshot {
  * what it heard since its last take and the mount is drawn in the first throttled frame.
  * The throttle's timer is set on `options.timers` (Node's by default).
  */
-export function useLiveModel(feed: LiveFeed, options: { throttleMs: number; timers?: Timers | undefined; print: (lines: readonly Printed[], now: number) => void }): LiveSnapshot {
+export function useLiveModel(
+  feed: LiveFeed,
+  options: { throttleMs: number; timers?: Timers | undefined; print: (lines: readonly Printed[], now: number) => void },
+): LiveSnapshot {
   const [snapshot, setSnapshot] = useState<LiveSnapshot>(() => ({ model: feed.current(), lines: [], batch: 0, now: feed.clock.now() }));
   const print = useRef(options.print);
   useLayoutEffect(() => {

@@ -34,7 +34,14 @@ describe("webhook endpoints: add with chaos", () => {
 
   it("fills the API's defaults for the chaos fields left empty, and adds no chaos when all are empty", async () => {
     await client.submit("/webhook_endpoints", { url: "http://127.0.0.1:9/dup-only", chaos_duplicate: "1" });
-    await client.submit("/webhook_endpoints", { url: "http://127.0.0.1:9/calm", chaos_duplicate: "", chaos_reorder: "", chaos_delay_min: "", chaos_delay_max: "", chaos_seed: "" });
+    await client.submit("/webhook_endpoints", {
+      url: "http://127.0.0.1:9/calm",
+      chaos_duplicate: "",
+      chaos_reorder: "",
+      chaos_delay_min: "",
+      chaos_delay_max: "",
+      chaos_seed: "",
+    });
     const endpoints = await endpointsOf(ACME_KEY);
     expect(endpoints.find((e) => e.url === "http://127.0.0.1:9/dup-only").chaos).toEqual({ duplicate: 1, reorder: 0, delay_ms: [0, 0], seed: 0 });
     expect(endpoints.find((e) => e.url === "http://127.0.0.1:9/calm").chaos).toBeNull();
@@ -63,9 +70,24 @@ describe("webhook endpoints: add with chaos", () => {
 
 describe("the Faults page", () => {
   it("adds a rule from the form as the API would, lists it, and the rule then fails a matching API call", async () => {
-    const added = await client.submit("/faults", { fault: "server_error", method: "POST", path: "/v1/payment_intents", times: "2", probability: "", latency_ms: "", seed: "" });
+    const added = await client.submit("/faults", {
+      fault: "server_error",
+      method: "POST",
+      path: "/v1/payment_intents",
+      times: "2",
+      probability: "",
+      latency_ms: "",
+      seed: "",
+    });
     const [rule] = await rulesOf(ACME_KEY);
-    expect(rule).toMatchObject({ fault: "server_error", match: { method: "POST", path: "/v1/payment_intents" }, times: 2, remaining: 2, probability: 1, latency_ms: null });
+    expect(rule).toMatchObject({
+      fault: "server_error",
+      match: { method: "POST", path: "/v1/payment_intents" },
+      times: 2,
+      remaining: 2,
+      probability: 1,
+      latency_ms: null,
+    });
     const text = textOf(added.html);
     expect(text).toContain(`Added ${rule.id}: server_error on POST /v1/payment_intents, 2 times.`);
     expect(text).toContain("POST /v1/payment_intents");

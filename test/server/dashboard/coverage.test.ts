@@ -19,7 +19,14 @@ describe("the Coverage page", () => {
     expect(page.html).toMatch(/<a[^>]*href="[^"]*\/coverage"[^>]*aria-current="page"|aria-current="page"[^>]*href="[^"]*\/coverage"/);
     const api = (await paysim.api("GET", "/v1/sandbox/coverage", { key: ACME_KEY })).body;
     const summary = textOf(/<section class="card flush" aria-label="Summary">[\s\S]*?<\/section>/.exec(page.html)![0]);
-    for (const [area, title] of [["operations", "Operations"], ["transitions", "State moves"], ["events", "Event types"], ["webhooks", "Webhook outcomes"], ["errors", "Error codes"], ["faults", "Faults"]] as const) {
+    for (const [area, title] of [
+      ["operations", "Operations"],
+      ["transitions", "State moves"],
+      ["events", "Event types"],
+      ["webhooks", "Webhook outcomes"],
+      ["errors", "Error codes"],
+      ["faults", "Faults"],
+    ] as const) {
       expect(summary).toContain(`${title} ${api.summary[area]}`);
     }
     expect(api.summary.operations).toBe("3/16");

@@ -38,16 +38,25 @@ describe("the Instances page", () => {
     const csrf = csrfOf((await client.get("/instances")).html);
     const opened = await client.post(`/instances/${instance.id}/dashboard`, { csrf });
     expect(opened.status).toBe(200);
-    const link = new RegExp(`<a class="btn small primary" href="(${instance.url}/dashboard/login/[0-9A-Za-z]+)">Open its dashboard</a>`).exec(rowOf(opened.html, instance.id))![1]!;
+    const link = new RegExp(`<a class="btn small primary" href="(${instance.url}/dashboard/login/[0-9A-Za-z]+)">Open its dashboard</a>`).exec(
+      rowOf(opened.html, instance.id),
+    )![1]!;
     const again = await client.post(`/instances/${instance.id}/dashboard`, { csrf });
     expect(again.html).not.toContain(link);
 
     // The link is the instance's own: its page signs in there, as its company.
     const landing = await fetch(link);
     expect(landing.status).toBe(200);
-    const signIn = await fetch(link, { method: "POST", body: new URLSearchParams({ csrf: csrfOf(await landing.text()) }), redirect: "manual", headers: { cookie: landing.headers.get("set-cookie")?.split(";")[0] ?? "" } });
+    const signIn = await fetch(link, {
+      method: "POST",
+      body: new URLSearchParams({ csrf: csrfOf(await landing.text()) }),
+      redirect: "manual",
+      headers: { cookie: landing.headers.get("set-cookie")?.split(";")[0] ?? "" },
+    });
     expect(signIn.status).toBe(303);
-    const events = await fetch(new URL(signIn.headers.get("location")!, instance.url), { headers: { cookie: signIn.headers.get("set-cookie")!.split(";")[0]! } });
+    const events = await fetch(new URL(signIn.headers.get("location")!, instance.url), {
+      headers: { cookie: signIn.headers.get("set-cookie")!.split(";")[0]! },
+    });
     expect(textOf(await events.text())).toContain("Worker dashboard");
   });
 

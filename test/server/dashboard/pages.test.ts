@@ -76,7 +76,10 @@ describe("the dashboard's pages, signed in as the default company", () => {
     expect((await paysim.api("GET", `/v1/payouts/${payout.id}`, { key: ACME_KEY })).body).toMatchObject({ status: "succeeded", amount_reversed: 0 });
     const partial = await client.submit(`/payouts/${payout.id}/transition`, { to: "partially_reversed", amount: "1200" });
     expect(textOf(partial.html)).toContain("Moved to partially reversed.");
-    expect((await paysim.api("GET", `/v1/payouts/${payout.id}`, { key: ACME_KEY })).body).toMatchObject({ status: "partially_reversed", amount_reversed: 1200 });
+    expect((await paysim.api("GET", `/v1/payouts/${payout.id}`, { key: ACME_KEY })).body).toMatchObject({
+      status: "partially_reversed",
+      amount_reversed: 1200,
+    });
   });
 
   it("a clock button advances the clock the API reports; a bad value is refused in words", async () => {
@@ -167,7 +170,8 @@ describe("isolation: a session sees its own company only", () => {
     expect((await paysim.api("GET", `/v1/events/${event.id}`, { key: GLOBEX_KEY })).body.deliveries).toHaveLength(0);
     const lists = [await client.get("/events"), await client.get("/payment_intents"), await client.get("/payouts"), await client.get("/webhook_endpoints")];
     for (const list of lists) {
-      for (const foreign of [intent.id, intent.reference, payout.reference, payout.id, endpoint.url, "Globex"]) expect(textOf(list.html)).not.toContain(foreign);
+      for (const foreign of [intent.id, intent.reference, payout.reference, payout.id, endpoint.url, "Globex"])
+        expect(textOf(list.html)).not.toContain(foreign);
     }
   });
 
@@ -213,7 +217,11 @@ describe("CSRF and origin checks on every dashboard form", () => {
   });
 
   it("the same form from this origin with its token goes through", async () => {
-    const answer = await client.post("/clock/advance", { seconds: "30", csrf: csrfOf((await client.get("/clock")).html) }, { origin: paysim.url, "sec-fetch-site": "same-origin" });
+    const answer = await client.post(
+      "/clock/advance",
+      { seconds: "30", csrf: csrfOf((await client.get("/clock")).html) },
+      { origin: paysim.url, "sec-fetch-site": "same-origin" },
+    );
     expect(answer.status).toBe(303);
   });
 

@@ -9,7 +9,15 @@ describe("dashboard sign-in", () => {
     const paysim = await usePaysimApp({ secretKey: KEY });
     const client = new DashboardClient(paysim);
     const someone = await signedIn(paysim);
-    const paths = ["/dashboard", "/dashboard/", "/dashboard/events", "/dashboard/payouts/po_x", `${someone.base}/events`, `${someone.base}`, "/dashboard/login/x/y"];
+    const paths = [
+      "/dashboard",
+      "/dashboard/",
+      "/dashboard/events",
+      "/dashboard/payouts/po_x",
+      `${someone.base}/events`,
+      `${someone.base}`,
+      "/dashboard/login/x/y",
+    ];
     for (const path of paths) {
       const answer = await client.get(path);
       expect(answer.status).toBe(303);
@@ -184,7 +192,15 @@ describe("dashboard sign-in", () => {
     const scope = client.base!.split("/")[2]!;
     const stranger = new DashboardClient(paysim);
     const link = paysim.dashboardLoginUrl();
-    for (const path of ["/dashboard", "/dashboard/login", link, "/dashboard/events", `${client.base}/events`, `${client.base}/events/stream`, "/dashboard/login/notAToken"]) {
+    for (const path of [
+      "/dashboard",
+      "/dashboard/login",
+      link,
+      "/dashboard/events",
+      `${client.base}/events`,
+      `${client.base}/events/stream`,
+      "/dashboard/login/notAToken",
+    ]) {
       const answer = await stranger.get(path);
       expect(`${[...answer.headers].join("\n")}\n${answer.html}`, path).not.toContain(scope);
     }

@@ -54,7 +54,7 @@ describe("the event page shows the exact Service-Signature of each attempt", () 
     expect(shown).toEqual([`Service-Signature: ${receiver.requests[0]!.headers["service-signature"]}`]);
   });
 
-  it("says \"not recorded\" for an attempt still under way, then shows its signature once it is done", async () => {
+  it('says "not recorded" for an attempt still under way, then shows its signature once it is done', async () => {
     const receiver = await useReceiver("hang");
     const paysim = await useFrozenPaysim({ forwardTo: receiver.url, webhookSecret: SECRET });
     const { eventId } = await emitCreatedEvent(paysim);

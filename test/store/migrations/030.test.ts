@@ -1,5 +1,17 @@
 import { describe, expect, it } from "vitest";
-import { columns, databaseAt, everyRow, foreignKeys, indexes, queryPlan, seedVersion10, seedVersion20, tableNames, userVersion, versionBefore } from "./support.js";
+import {
+  columns,
+  databaseAt,
+  everyRow,
+  foreignKeys,
+  indexes,
+  queryPlan,
+  seedVersion10,
+  seedVersion20,
+  tableNames,
+  userVersion,
+  versionBefore,
+} from "./support.js";
 
 const NOT_NULL = 1;
 const NULLABLE = 0;
@@ -90,7 +102,9 @@ describe("migration 30: the webhook outbox (deliveries and their attempts)", () 
 
   it("refuses a delivery of an unknown event or endpoint, and an attempt of an unknown delivery", () => {
     const { db, ids } = migratedFrom20();
-    const delivery = db.prepare("INSERT INTO deliveries (id, event_id, company_id, endpoint_id, url, status, created_at, updated_at) VALUES (?, ?, ?, ?, 'u', 'pending', 'x', 'x')");
+    const delivery = db.prepare(
+      "INSERT INTO deliveries (id, event_id, company_id, endpoint_id, url, status, created_at, updated_at) VALUES (?, ?, ?, ?, 'u', 'pending', 'x', 'x')",
+    );
     expect(() => delivery.run("del_a", "evt_unknown", ids.company, ids.endpoint)).toThrow(/FOREIGN KEY/);
     expect(() => delivery.run("del_b", ids.event, ids.company, "we_unknown")).toThrow(/FOREIGN KEY/);
     expect(() => db.prepare("INSERT INTO delivery_attempts (delivery_id, attempted_at) VALUES ('del_unknown', 'x')").run()).toThrow(/FOREIGN KEY/);

@@ -27,7 +27,10 @@ describe("migration 60: webhook chaos and the receiver's answer", () => {
     ]);
     const after = everyRow(db);
     for (const [table, rows] of Object.entries(before)) {
-      expect((after[table] as Record<string, unknown>[]).map(({ chaos: _c, response_body: _r, service_signature: _s, ...rest }) => rest), table).toEqual(rows);
+      expect(
+        (after[table] as Record<string, unknown>[]).map(({ chaos: _c, response_body: _r, service_signature: _s, ...rest }) => rest),
+        table,
+      ).toEqual(rows);
     }
   });
 });

@@ -17,7 +17,10 @@ describe("migration 100: the Service-Signature each attempt carried", () => {
     migrateTo(MIGRATIONS.at(-1)!.version);
     const after = everyRow(db);
     for (const [table, rows] of Object.entries(before)) {
-      expect((after[table] as Record<string, unknown>[]).map(({ service_signature: _s, ...rest }) => rest), table).toEqual(rows);
+      expect(
+        (after[table] as Record<string, unknown>[]).map(({ service_signature: _s, ...rest }) => rest),
+        table,
+      ).toEqual(rows);
     }
     expect((after.delivery_attempts as { service_signature: unknown }[]).map((row) => row.service_signature)).toEqual([null]);
     const store = createStore(db);

@@ -52,7 +52,13 @@ export interface Column {
 
 /** PRAGMA table_info, in column order. */
 export const columns = (db: Db, table: string) =>
-  (db.pragma(`table_info(${table})`) as (Column & { cid: number })[]).map(({ name, type, notnull, dflt_value, pk }) => ({ name, type, notnull, dflt_value, pk }));
+  (db.pragma(`table_info(${table})`) as (Column & { cid: number })[]).map(({ name, type, notnull, dflt_value, pk }) => ({
+    name,
+    type,
+    notnull,
+    dflt_value,
+    pk,
+  }));
 
 export interface Index {
   name: string;
@@ -82,7 +88,11 @@ export const foreignKeys = (db: Db, table: string) =>
 
 /** Every row of every table (but SQLite's own), in a stable order (some tables have no rowid), for a before/after comparison. */
 export function everyRow(db: Db): Record<string, unknown[]> {
-  const sorted = (rows: unknown[]) => rows.map((row) => [JSON.stringify(row), row] as const).sort(([a], [b]) => a.localeCompare(b)).map(([, row]) => row);
+  const sorted = (rows: unknown[]) =>
+    rows
+      .map((row) => [JSON.stringify(row), row] as const)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([, row]) => row);
   return Object.fromEntries(tableNames(db).map((table) => [table, sorted(db.prepare(`SELECT * FROM "${table}"`).all())]));
 }
 
@@ -98,7 +108,12 @@ const CREATED_AT = "2026-05-01T12:00:00.000Z";
  * Answers the ids, for rows of later tables that point at them.
  */
 export function seedVersion10(db: Db) {
-  const ids = { company: "co_0123456789abcdefghijklmn", intent: "pi_0123456789abcdefghijklmn", event: "evt_0123456789abcdefghijklm", endpoint: "we_0123456789abcdefghijklmn" };
+  const ids = {
+    company: "co_0123456789abcdefghijklmn",
+    intent: "pi_0123456789abcdefghijklmn",
+    event: "evt_0123456789abcdefghijklm",
+    endpoint: "we_0123456789abcdefghijklmn",
+  };
   db.prepare("INSERT INTO meta (key, value) VALUES ('clock', ?)").run(JSON.stringify({ offset_ms: 86_400_000, time_scale: 1 }));
   db.prepare("INSERT INTO companies (id, name, currency, is_default, created_at) VALUES (?, 'Acme', 'EUR', 1, ?)").run(ids.company, CREATED_AT);
   db.prepare("INSERT INTO api_keys (key_hash, company_id, created_at) VALUES (?, ?, ?)").run("9f".repeat(32), ids.company, CREATED_AT);
@@ -106,25 +121,21 @@ export function seedVersion10(db: Db) {
     `INSERT INTO payment_intents (id, company_id, reference, amount, currency, description, capture_method, state, card_last4, card_brand, created_at, updated_at)
      VALUES (?, ?, 'PAY-0001', 2500, 'EUR', 'Order #1042', 'automatic', 'captured', '4242', 'visa', ?, ?)`,
   ).run(ids.intent, ids.company, CREATED_AT, CREATED_AT);
-  db.prepare("INSERT INTO events (id, company_id, type, object_id, request_id, created_at, body) VALUES (?, ?, 'payment_intent.captured', ?, 'req_0123456789abcdefghijklmn', ?, ?)").run(
+  db.prepare(
+    "INSERT INTO events (id, company_id, type, object_id, request_id, created_at, body) VALUES (?, ?, 'payment_intent.captured', ?, 'req_0123456789abcdefghijklmn', ?, ?)",
+  ).run(
     ids.event,
     ids.company,
     ids.intent,
     CREATED_AT,
     JSON.stringify({ id: ids.event, object: "event", type: "payment_intent.captured", data: { id: ids.intent } }),
   );
-  db.prepare("INSERT INTO idempotency_keys (company_id, method, path, key, fingerprint, status, body, created_ms) VALUES (?, 'POST', '/v1/payment_intents', ?, ?, 201, ?, ?)").run(
-    ids.company,
-    "ab".repeat(32),
-    "cd".repeat(32),
-    JSON.stringify({ id: ids.intent }),
-    Date.parse(CREATED_AT),
-  );
-  db.prepare("INSERT INTO webhook_endpoints (id, company_id, url, secret, enabled_events, created_at) VALUES (?, ?, 'http://127.0.0.1:3000/hooks', 'whsec_0123456789', '[\"*\"]', ?)").run(
-    ids.endpoint,
-    ids.company,
-    CREATED_AT,
-  );
+  db.prepare(
+    "INSERT INTO idempotency_keys (company_id, method, path, key, fingerprint, status, body, created_ms) VALUES (?, 'POST', '/v1/payment_intents', ?, ?, 201, ?, ?)",
+  ).run(ids.company, "ab".repeat(32), "cd".repeat(32), JSON.stringify({ id: ids.intent }), Date.parse(CREATED_AT));
+  db.prepare(
+    "INSERT INTO webhook_endpoints (id, company_id, url, secret, enabled_events, created_at) VALUES (?, ?, 'http://127.0.0.1:3000/hooks', 'whsec_0123456789', '[\"*\"]', ?)",
+  ).run(ids.endpoint, ids.company, CREATED_AT);
   return ids;
 }
 
@@ -133,13 +144,24 @@ export function seedVersion10(db: Db) {
  * delivery with one finished attempt (as version 30 writes them), moved to `version`; with every
  * row from before the step, to compare.
  */
-export function migratedWithAttempt(version: number): { db: Db; ids: ReturnType<typeof seedVersion10>; before: Record<string, unknown[]>; migrateTo: OldDatabase["migrateTo"] } {
+export function migratedWithAttempt(version: number): {
+  db: Db;
+  ids: ReturnType<typeof seedVersion10>;
+  before: Record<string, unknown[]>;
+  migrateTo: OldDatabase["migrateTo"];
+} {
   const old = databaseAt(versionBefore(version));
   const ids = seedVersion10(old.db);
   old.db
-    .prepare("INSERT INTO deliveries (id, event_id, company_id, endpoint_id, url, status, attempt_count, created_at, updated_at) VALUES ('del_1', ?, ?, ?, 'http://127.0.0.1:3000/hooks', 'succeeded', 1, 'x', 'x')")
+    .prepare(
+      "INSERT INTO deliveries (id, event_id, company_id, endpoint_id, url, status, attempt_count, created_at, updated_at) VALUES ('del_1', ?, ?, ?, 'http://127.0.0.1:3000/hooks', 'succeeded', 1, 'x', 'x')",
+    )
     .run(ids.event, ids.company, ids.endpoint);
-  old.db.prepare("INSERT INTO delivery_attempts (delivery_id, attempted_at, status_code, duration_ms, finished) VALUES ('del_1', '2030-01-01T00:00:00.000Z', 200, 12, 1)").run();
+  old.db
+    .prepare(
+      "INSERT INTO delivery_attempts (delivery_id, attempted_at, status_code, duration_ms, finished) VALUES ('del_1', '2030-01-01T00:00:00.000Z', 200, 12, 1)",
+    )
+    .run();
   const before = everyRow(old.db);
   old.migrateTo(version);
   return { db: old.db, ids, before, migrateTo: old.migrateTo };
@@ -152,6 +174,10 @@ export function seedVersion20(db: Db, companyId: string) {
     `INSERT INTO payouts (id, company_id, reference, amount, currency, status, destination_type, destination_token, destination_masked, description, created_at, updated_at)
      VALUES (?, ?, 'PO-0001', 5000, 'EUR', 'pending', 'card', 'tok_card_visa', '**** 4242', 'Weekly payout', ?, ?)`,
   ).run(payout, companyId, CREATED_AT, CREATED_AT);
-  db.prepare("INSERT INTO jobs (kind, subject_id, due_ms, payload) VALUES ('payout.move', ?, ?, ?)").run(payout, Date.parse(CREATED_AT) + 2000, JSON.stringify({ to: "processing" }));
+  db.prepare("INSERT INTO jobs (kind, subject_id, due_ms, payload) VALUES ('payout.move', ?, ?, ?)").run(
+    payout,
+    Date.parse(CREATED_AT) + 2000,
+    JSON.stringify({ to: "processing" }),
+  );
   return { payout };
 }

@@ -37,7 +37,10 @@ export interface RenderedView {
  * const view = renderView(paysim);
  * await view.waitForFrame(/delivered 200/);
  */
-export function renderView(instance: PaysimInstance, options: { colour?: boolean; throttleMs?: number; columns?: number; rows?: number; timers?: Timers } = {}): RenderedView {
+export function renderView(
+  instance: PaysimInstance,
+  options: { colour?: boolean; throttleMs?: number; columns?: number; rows?: number; timers?: Timers } = {},
+): RenderedView {
   let quits = 0;
   const terminal = fakeTerminal(options.columns ?? 100, options.rows ?? 40);
   const feed = startLiveFeed(instance);
@@ -88,7 +91,14 @@ export function renderView(instance: PaysimInstance, options: { colour?: boolean
 export function renderForInspection(instance: PaysimInstance) {
   const feed = startLiveFeed(instance);
   const rendered = renderInTestRenderer(
-    <LiveView feed={feed} url={instance.url} banner={bannerLines(bannerFacts(instance, { db: ":memory:", host: "127.0.0.1" }))} colour={false} onQuit={() => undefined} throttleMs={20} />,
+    <LiveView
+      feed={feed}
+      url={instance.url}
+      banner={bannerLines(bannerFacts(instance, { db: ":memory:", host: "127.0.0.1" }))}
+      colour={false}
+      onQuit={() => undefined}
+      throttleMs={20}
+    />,
   );
   return {
     /** Everything Ink wrote, write by write: a drawn frame, or lines written above it. */

@@ -23,21 +23,30 @@ export function clockPage(app: DashboardApp, { deps, page, act, call, form: read
         <div class="grid two">
           <section class="card">
             <h2>Now</h2>
-            <p class="clock-now"><Time iso={clock.nowIso()} /></p>
+            <p class="clock-now">
+              <Time iso={clock.nowIso()} />
+            </p>
             <dl class="facts attempts">
-              <dt>Offset</dt><dd>{clock.offsetSeconds()} s ahead of real time</dd>
-              <dt>Time scale</dt><dd>× {clock.timeScale}</dd>
+              <dt>Offset</dt>
+              <dd>{clock.offsetSeconds()} s ahead of real time</dd>
+              <dt>Time scale</dt>
+              <dd>× {clock.timeScale}</dd>
             </dl>
           </section>
           <section class="card">
             <h2>Advance</h2>
-            <p class="lead">Work that falls due (payout moves, webhook retries) is done before the page comes back. The clock is shared by every company of this paysim and never runs backwards.</p>
+            <p class="lead">
+              Work that falls due (payout moves, webhook retries) is done before the page comes back. The clock is shared by every company of this paysim and
+              never runs backwards.
+            </p>
             <div class="actions attempts">
               {ADVANCES.map(({ seconds, label, spoken }) => (
                 <form class="inline" method="post" action={linkTo(c, "/clock/advance")}>
                   <Csrf token={csrf} />
                   <input type="hidden" name="seconds" value={String(seconds)} />
-                  <button class="btn primary" type="submit" aria-label={`Advance the clock by ${spoken}`}>{label}</button>
+                  <button class="btn primary" type="submit" aria-label={`Advance the clock by ${spoken}`}>
+                    {label}
+                  </button>
                 </form>
               ))}
             </div>

@@ -27,13 +27,21 @@ function AreaCard({ area, rows }: { area: CoverageArea; rows: readonly { name: s
       <div class="table-scroll">
         <table class="stack">
           <thead>
-            <tr><th scope="col">Item</th><th scope="col">Count</th></tr>
+            <tr>
+              <th scope="col">Item</th>
+              <th scope="col">Count</th>
+            </tr>
           </thead>
           <tbody>
             {rows.map((row) => (
               <tr>
-                <td class="mono">{row.name}{row.detail ? <div class="muted">{row.detail}</div> : null}</td>
-                <td data-label="Count" class="num"><Count n={row.n} /></td>
+                <td class="mono">
+                  {row.name}
+                  {row.detail ? <div class="muted">{row.detail}</div> : null}
+                </td>
+                <td data-label="Count" class="num">
+                  <Count n={row.n} />
+                </td>
               </tr>
             ))}
           </tbody>
@@ -50,9 +58,16 @@ function rowsOf(report: CoverageReport): Record<CoverageArea, { name: string; n:
     operations: Object.entries(report.operations).map(([name, { calls, statuses }]) => ({
       name,
       n: calls,
-      detail: calls === 0 ? undefined : Object.entries(statuses).map(([status, n]) => `${status} × ${n}`).join(", "),
+      detail:
+        calls === 0
+          ? undefined
+          : Object.entries(statuses)
+              .map(([status, n]) => `${status} × ${n}`)
+              .join(", "),
     })),
-    transitions: (["payment_intent", "payout"] as const).flatMap((machine) => Object.entries(report.transitions[machine]).map(([move, n]) => ({ name: `${machine}: ${move}`, n }))),
+    transitions: (["payment_intent", "payout"] as const).flatMap((machine) =>
+      Object.entries(report.transitions[machine]).map(([move, n]) => ({ name: `${machine}: ${move}`, n })),
+    ),
     events: plain(report.events),
     webhooks: plain(report.webhooks),
     errors: plain(report.errors),
@@ -65,10 +80,13 @@ export function coveragePage(app: DashboardApp, { deps, page }: DashboardKit, ca
   app.get("/coverage", (c) => {
     const report = deps.coverage.report(companyOf(c).id, catalogue());
     const rows = rowsOf(report);
-    const refused = (["payment_intent", "payout"] as const).flatMap((machine) => Object.entries(report.refused_transitions[machine]).map(([move, n]) => ({ name: `${machine}: ${move}`, n })));
+    const refused = (["payment_intent", "payout"] as const).flatMap((machine) =>
+      Object.entries(report.refused_transitions[machine]).map(([move, n]) => ({ name: `${machine}: ${move}`, n })),
+    );
     const lead = (
       <>
-        What this company's API calls, state moves, events, webhooks, errors and faults went through since <Time iso={report.since} />, and what they never did. Requests to /v1/sandbox are not counted; a reset starts again from zero.
+        What this company's API calls, state moves, events, webhooks, errors and faults went through since <Time iso={report.since} />, and what they never did.
+        Requests to /v1/sandbox are not counted; a reset starts again from zero.
       </>
     );
     const body = (
@@ -78,14 +96,24 @@ export function coveragePage(app: DashboardApp, { deps, page }: DashboardKit, ca
           <div class="table-scroll">
             <table class="stack">
               <thead>
-                <tr><th scope="col">Area</th><th scope="col">Covered</th><th scope="col">Never gone through</th></tr>
+                <tr>
+                  <th scope="col">Area</th>
+                  <th scope="col">Covered</th>
+                  <th scope="col">Never gone through</th>
+                </tr>
               </thead>
               <tbody>
                 {COVERAGE_AREAS.map((area) => (
                   <tr>
-                    <td><a href={`#coverage-${area}`}>{AREA_TITLES[area]}</a></td>
-                    <td data-label="Covered" class="num">{report.summary[area]}</td>
-                    <td data-label="Never" class="mono">{report.uncovered[area].length === 0 ? <span class="muted">nothing</span> : report.uncovered[area].join(", ")}</td>
+                    <td>
+                      <a href={`#coverage-${area}`}>{AREA_TITLES[area]}</a>
+                    </td>
+                    <td data-label="Covered" class="num">
+                      {report.summary[area]}
+                    </td>
+                    <td data-label="Never" class="mono">
+                      {report.uncovered[area].length === 0 ? <span class="muted">nothing</span> : report.uncovered[area].join(", ")}
+                    </td>
                   </tr>
                 ))}
               </tbody>
@@ -93,14 +121,23 @@ export function coveragePage(app: DashboardApp, { deps, page }: DashboardKit, ca
           </div>
         </section>
         <div class="grid two">
-          {COVERAGE_AREAS.map((area) => <AreaCard area={area} rows={rows[area]} />)}
+          {COVERAGE_AREAS.map((area) => (
+            <AreaCard area={area} rows={rows[area]} />
+          ))}
         </div>
         <section class="card" aria-label="Refused moves" id="coverage-refused">
           <h2>Refused moves tried</h2>
           {refused.length === 0 ? (
             <p class="empty">No move the state machines refuse was asked for.</p>
           ) : (
-            <dl class="facts">{refused.map(({ name, n }) => <><dt class="mono">{name}</dt><dd>{n}</dd></>)}</dl>
+            <dl class="facts">
+              {refused.map(({ name, n }) => (
+                <>
+                  <dt class="mono">{name}</dt>
+                  <dd>{n}</dd>
+                </>
+              ))}
+            </dl>
           )}
         </section>
       </>

@@ -19,15 +19,35 @@ function Attempts({ attempts }: { attempts: readonly AttemptView[] }) {
     <div class="table-scroll attempts">
       <table class="stack">
         <thead>
-          <tr><th scope="col" class="hide-narrow">#</th><th scope="col">Time</th><th scope="col">Status</th><th scope="col">Duration</th><th scope="col">Error</th><th scope="col">Chaos</th><th scope="col">Answer (first 1 KiB)</th></tr>
+          <tr>
+            <th scope="col" class="hide-narrow">
+              #
+            </th>
+            <th scope="col">Time</th>
+            <th scope="col">Status</th>
+            <th scope="col">Duration</th>
+            <th scope="col">Error</th>
+            <th scope="col">Chaos</th>
+            <th scope="col">Answer (first 1 KiB)</th>
+          </tr>
         </thead>
         <tbody>
           {attempts.map((attempt, index) => (
             <tr>
               <td class="num hide-narrow">{index + 1}</td>
-              <td class="time" data-label="Sent"><Time iso={attempt.attempted_at} /></td>
-              <td data-label="Status">{attempt.status_code === null ? <span class="muted">—</span> : <Pill value={attempt.status_code >= 200 && attempt.status_code < 300 ? "succeeded" : "failed"}>{String(attempt.status_code)}</Pill>}</td>
-              <td class="num" data-label="Took">{attempt.duration_ms === null ? "—" : `${attempt.duration_ms} ms`}</td>
+              <td class="time" data-label="Sent">
+                <Time iso={attempt.attempted_at} />
+              </td>
+              <td data-label="Status">
+                {attempt.status_code === null ? (
+                  <span class="muted">—</span>
+                ) : (
+                  <Pill value={attempt.status_code >= 200 && attempt.status_code < 300 ? "succeeded" : "failed"}>{String(attempt.status_code)}</Pill>
+                )}
+              </td>
+              <td class="num" data-label="Took">
+                {attempt.duration_ms === null ? "—" : `${attempt.duration_ms} ms`}
+              </td>
               <td data-label="Error">{attempt.error ?? <span class="muted">—</span>}</td>
               <td data-label="Chaos">{attempt.chaos ?? <span class="muted">—</span>}</td>
               <td data-label="Answer">{attempt.response_body ? <code>{attempt.response_body}</code> : <span class="muted">—</span>}</td>
@@ -45,11 +65,13 @@ function SentHeaders({ eventId }: { eventId: string }) {
     "Content-Type: application/json",
     `Service-Event-Id: ${eventId}`,
     `User-Agent: paysim/${VERSION}`,
-    "Service-Signature: t=<unix seconds when the attempt was sent>,v1=<hex HMAC-SHA256(endpoint secret, \"<t>.<body>\")>",
+    'Service-Signature: t=<unix seconds when the attempt was sent>,v1=<hex HMAC-SHA256(endpoint secret, "<t>.<body>")>',
   ];
   return (
     <>
-      <pre class="wrap" aria-label="Headers sent">{lines.join("\n")}</pre>
+      <pre class="wrap" aria-label="Headers sent">
+        {lines.join("\n")}
+      </pre>
       <p class="muted attempts">Each delivery below lists the exact Service-Signature every attempt carried.</p>
     </>
   );
@@ -63,7 +85,15 @@ function SignaturesSent({ signatures }: { signatures: readonly (string | null)[]
       <h3>Signature sent, per attempt</h3>
       <ol>
         {signatures.map((signature) => (
-          <li>{signature === null ? <span class="muted">not recorded (the attempt is still under way or was cut off, or paysim did not yet keep each attempt's t when it was sent)</span> : <code>Service-Signature: {signature}</code>}</li>
+          <li>
+            {signature === null ? (
+              <span class="muted">
+                not recorded (the attempt is still under way or was cut off, or paysim did not yet keep each attempt's t when it was sent)
+              </span>
+            ) : (
+              <code>Service-Signature: {signature}</code>
+            )}
+          </li>
         ))}
       </ol>
     </div>
@@ -85,17 +115,27 @@ export function eventPage(app: DashboardApp, { deps, page, act, call }: Dashboar
         <PageHead title={event.type} lead={<span class="mono">{event.id}</span>} back={{ href: linkTo(c, "/events"), label: "Events" }}>
           <form class="inline" method="post" action={linkTo(c, `/events/${event.id}/resend`)}>
             <Csrf token={csrf} />
-            <button class="btn primary" type="submit">Resend</button>
+            <button class="btn primary" type="submit">
+              Resend
+            </button>
           </form>
         </PageHead>
         <div class="grid two">
           <section class="card">
             <h2>Event</h2>
             <dl class="facts">
-              <dt>Created</dt><dd><Time iso={event.created_at} /></dd>
-              <dt>Object</dt><dd><ObjectLink base={baseOf(c)} id={objectIdOf(event)} /></dd>
-              <dt>Request</dt><dd class="mono">{event.request_id}</dd>
-              <dt>Deliveries</dt><dd>{deliveries.length === 0 ? "none: no endpoint listened when it happened" : String(deliveries.length)}</dd>
+              <dt>Created</dt>
+              <dd>
+                <Time iso={event.created_at} />
+              </dd>
+              <dt>Object</dt>
+              <dd>
+                <ObjectLink base={baseOf(c)} id={objectIdOf(event)} />
+              </dd>
+              <dt>Request</dt>
+              <dd class="mono">{event.request_id}</dd>
+              <dt>Deliveries</dt>
+              <dd>{deliveries.length === 0 ? "none: no endpoint listened when it happened" : String(deliveries.length)}</dd>
             </dl>
           </section>
           <section class="card">
@@ -114,7 +154,12 @@ export function eventPage(app: DashboardApp, { deps, page, act, call }: Dashboar
               </div>
               <p class="muted">
                 Endpoint <span class="mono">{delivery.endpoint_id}</span>
-                {delivery.next_attempt_at ? <> · next attempt <Time iso={delivery.next_attempt_at} /></> : null}
+                {delivery.next_attempt_at ? (
+                  <>
+                    {" "}
+                    · next attempt <Time iso={delivery.next_attempt_at} />
+                  </>
+                ) : null}
               </p>
               <Attempts attempts={delivery.attempts} />
               <SignaturesSent signatures={signatures.get(delivery.id) ?? []} />

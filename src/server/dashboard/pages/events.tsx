@@ -19,7 +19,13 @@ export function eventsPage(app: DashboardApp, { deps, page }: DashboardKit) {
     const type = c.req.query("type") || undefined;
     const after = c.req.query("starting_after");
     if (type !== undefined && !isEventType(type)) {
-      const body = <PageHead title="Events" lead={`"${maskText(type)}" is not an event type. Pick one from the list.`} back={{ href: linkTo(c, "/events"), label: "All events" }} />;
+      const body = (
+        <PageHead
+          title="Events"
+          lead={`"${maskText(type)}" is not an event type. Pick one from the list.`}
+          back={{ href: linkTo(c, "/events"), label: "All events" }}
+        />
+      );
       return page(c, { title: "Events", section: "events", status: 400 }, body);
     }
     const beforeSeq = after === undefined ? undefined : events.seqOf(company.id, after);
@@ -30,31 +36,62 @@ export function eventsPage(app: DashboardApp, { deps, page }: DashboardKit) {
     const hasMore = listed.length === PAGE_SIZE;
     const body = (
       <div data-stream={stream}>
-        <PageHead title="Events" lead={<><span class="live">Live: new events appear here as they happen</span><span class="not-live">Newest first. Reload to see new events.</span></>}>
+        <PageHead
+          title="Events"
+          lead={
+            <>
+              <span class="live">Live: new events appear here as they happen</span>
+              <span class="not-live">Newest first. Reload to see new events.</span>
+            </>
+          }
+        >
           <form class="filter" method="get" action={linkTo(c, "/events")}>
             <div class="field">
               <label for="type">Event type</label>
               <select id="type" name="type">
                 <option value="">All types</option>
-                {EVENT_TYPES.map((t) => <option value={t} selected={t === type}>{t}</option>)}
+                {EVENT_TYPES.map((t) => (
+                  <option value={t} selected={t === type}>
+                    {t}
+                  </option>
+                ))}
               </select>
             </div>
-            <button class="btn" type="submit">Filter</button>
+            <button class="btn" type="submit">
+              Filter
+            </button>
           </form>
         </PageHead>
         <section class="card flush" aria-label="Events">
           <div class="table-scroll">
             <table class="stack">
               <thead>
-                <tr><th scope="col">Time</th><th scope="col">Type</th><th scope="col" class="hide-narrow">Object</th><th scope="col">Deliveries</th></tr>
+                <tr>
+                  <th scope="col">Time</th>
+                  <th scope="col">Type</th>
+                  <th scope="col" class="hide-narrow">
+                    Object
+                  </th>
+                  <th scope="col">Deliveries</th>
+                </tr>
               </thead>
               <tbody id="event-rows">
-                {listed.map(({ event, deliveries }) => <EventRow base={baseOf(c)} event={event} deliveries={deliveries} />)}
+                {listed.map(({ event, deliveries }) => (
+                  <EventRow base={baseOf(c)} event={event} deliveries={deliveries} />
+                ))}
               </tbody>
             </table>
           </div>
-          {listed.length === 0 ? <p class="empty" id="no-events">No events{type ? ` of type ${type}` : ""} yet. Create a payment intent or run <code>paysim trigger</code>.</p> : null}
-          {hasMore && olderHref ? <p class="pager"><a href={olderHref}>Older events →</a></p> : null}
+          {listed.length === 0 ? (
+            <p class="empty" id="no-events">
+              No events{type ? ` of type ${type}` : ""} yet. Create a payment intent or run <code>paysim trigger</code>.
+            </p>
+          ) : null}
+          {hasMore && olderHref ? (
+            <p class="pager">
+              <a href={olderHref}>Older events →</a>
+            </p>
+          ) : null}
         </section>
       </div>
     );

@@ -27,19 +27,50 @@ function RulesList({ rules, csrf, base }: { rules: readonly FaultResource[]; csr
     <div class="table-scroll">
       <table class="stack">
         <thead>
-          <tr><th scope="col">Fault</th><th scope="col">Matches</th><th scope="col">Hits left</th><th scope="col">Probability</th><th scope="col">Latency</th><th scope="col" class="hide-narrow">Created</th><th scope="col"><span class="muted">Actions</span></th></tr>
+          <tr>
+            <th scope="col">Fault</th>
+            <th scope="col">Matches</th>
+            <th scope="col">Hits left</th>
+            <th scope="col">Probability</th>
+            <th scope="col">Latency</th>
+            <th scope="col" class="hide-narrow">
+              Created
+            </th>
+            <th scope="col">
+              <span class="muted">Actions</span>
+            </th>
+          </tr>
         </thead>
         <tbody>
           {rules.map((rule) => (
             <tr id={`fault-${rule.id}`}>
-              <td><strong>{rule.fault}</strong><div class="muted mono">{rule.id}</div></td>
-              <td data-label="Matches" class="mono">{matchText(rule)}</td>
-              <td data-label="Hits left" class="num">{rule.remaining} of {rule.times}</td>
-              <td data-label="Probability" class="num">{rule.probability}</td>
-              <td data-label="Latency" class="num">{rule.latency_ms === null ? <span class="muted">—</span> : `${rule.latency_ms} ms`}</td>
-              <td class="time hide-narrow"><Time iso={rule.created_at} /></td>
               <td>
-                <PostButton action={`${base}/faults/${rule.id}/delete`} csrf={csrf} label="Remove" spoken={`Remove the fault rule ${rule.id}`} tone="small danger" />
+                <strong>{rule.fault}</strong>
+                <div class="muted mono">{rule.id}</div>
+              </td>
+              <td data-label="Matches" class="mono">
+                {matchText(rule)}
+              </td>
+              <td data-label="Hits left" class="num">
+                {rule.remaining} of {rule.times}
+              </td>
+              <td data-label="Probability" class="num">
+                {rule.probability}
+              </td>
+              <td data-label="Latency" class="num">
+                {rule.latency_ms === null ? <span class="muted">—</span> : `${rule.latency_ms} ms`}
+              </td>
+              <td class="time hide-narrow">
+                <Time iso={rule.created_at} />
+              </td>
+              <td>
+                <PostButton
+                  action={`${base}/faults/${rule.id}/delete`}
+                  csrf={csrf}
+                  label="Remove"
+                  spoken={`Remove the fault rule ${rule.id}`}
+                  tone="small danger"
+                />
               </td>
             </tr>
           ))}
@@ -56,28 +87,54 @@ function AddRule({ csrf, action }: { csrf: string; action: string }) {
       <Csrf token={csrf} />
       <div class="fields">
         <div class="field">
-          <label for="fault-kind">Fault <span class="hint">fault: what a hit request gets</span></label>
+          <label for="fault-kind">
+            Fault <span class="hint">fault: what a hit request gets</span>
+          </label>
           <select id="fault-kind" name="fault" required>
-            {FAULT_KINDS.map((kind) => <option value={kind}>{kind}</option>)}
+            {FAULT_KINDS.map((kind) => (
+              <option value={kind}>{kind}</option>
+            ))}
           </select>
         </div>
         <div class="field">
-          <label for="fault-method">Method <span class="hint">match.method</span></label>
+          <label for="fault-method">
+            Method <span class="hint">match.method</span>
+          </label>
           <select id="fault-method" name="method">
             <option value="">any method</option>
-            {FAULT_METHODS.map((method) => <option value={method}>{method}</option>)}
+            {FAULT_METHODS.map((method) => (
+              <option value={method}>{method}</option>
+            ))}
           </select>
         </div>
         <div class="field wide">
-          <label for="fault-path">Path <span class="hint">match.path, * for one segment; empty: every /v1 path</span></label>
+          <label for="fault-path">
+            Path <span class="hint">match.path, * for one segment; empty: every /v1 path</span>
+          </label>
           <input id="fault-path" type="text" name="path" placeholder="/v1/payment_intents/*/capture" spellcheck={false} autocomplete="off" />
         </div>
-        <NumberField id="fault-times" name="times" label="Times" hint={`times, 1–${MAX_FAULT_TIMES} (default 1): hits before it is gone`} min={1} max={MAX_FAULT_TIMES} />
+        <NumberField
+          id="fault-times"
+          name="times"
+          label="Times"
+          hint={`times, 1–${MAX_FAULT_TIMES} (default 1): hits before it is gone`}
+          min={1}
+          max={MAX_FAULT_TIMES}
+        />
         <NumberField id="fault-probability" name="probability" label="Probability" hint="probability, 0–1 (default 1)" min={0} max={1} step="any" />
-        <NumberField id="fault-latency" name="latency_ms" label="Latency (ms)" hint={`latency_ms, 1–${MAX_FAULT_LATENCY_MS}: latency and timeout only`} min={1} max={MAX_FAULT_LATENCY_MS} />
+        <NumberField
+          id="fault-latency"
+          name="latency_ms"
+          label="Latency (ms)"
+          hint={`latency_ms, 1–${MAX_FAULT_LATENCY_MS}: latency and timeout only`}
+          min={1}
+          max={MAX_FAULT_LATENCY_MS}
+        />
         <NumberField id="fault-seed" name="seed" label="Seed" hint="seed, an integer (default 0): the same seed hits the same requests" />
       </div>
-      <button class="btn primary" type="submit">Add fault rule</button>
+      <button class="btn primary" type="submit">
+        Add fault rule
+      </button>
     </form>
   );
 }
@@ -103,7 +160,8 @@ export function faultsPage(app: DashboardApp, { deps, page, act, call, form: rea
   app.get("/faults", (c) => {
     const csrf = c.get("session").csrf;
     const rules = faults.list(companyOf(c).id);
-    const lead = "Make this company's API requests fail on purpose, to test a client's retries. Rules are tried oldest first; one request gets at most one fault.";
+    const lead =
+      "Make this company's API requests fail on purpose, to test a client's retries. Rules are tried oldest first; one request gets at most one fault.";
     const body = (
       <>
         <PageHead title="Faults" lead={lead}>
@@ -118,7 +176,12 @@ export function faultsPage(app: DashboardApp, { deps, page, act, call, form: rea
           <div class="effects">
             <h3>What each fault does to a request it hits</h3>
             <dl class="facts">
-              {FAULT_KINDS.map((kind) => <><dt class="mono">{kind}</dt><dd>{FAULT_EFFECTS[kind]}</dd></>)}
+              {FAULT_KINDS.map((kind) => (
+                <>
+                  <dt class="mono">{kind}</dt>
+                  <dd>{FAULT_EFFECTS[kind]}</dd>
+                </>
+              ))}
             </dl>
           </div>
         </section>

@@ -12,28 +12,65 @@ interface Opened {
 /** The company's running instances, each with Open its dashboard and Stop (under the session's `base`); `opened`'s link shown in its row. */
 function InstancesList({ instances, csrf, base, opened }: { instances: readonly InstanceResource[]; csrf: string; base: string; opened: Opened | undefined }) {
   if (instances.length === 0) {
-    return <p class="empty">No instances running. Start one with <code>POST /v1/sandbox/instances</code> or <code>paysim instances create</code>.</p>;
+    return (
+      <p class="empty">
+        No instances running. Start one with <code>POST /v1/sandbox/instances</code> or <code>paysim instances create</code>.
+      </p>
+    );
   }
   return (
     <div class="table-scroll">
       <table class="stack">
         <thead>
-          <tr><th scope="col">Instance</th><th scope="col">Key</th><th scope="col">Signing secret</th><th scope="col" class="hide-narrow">Started</th><th scope="col"><span class="muted">Actions</span></th></tr>
+          <tr>
+            <th scope="col">Instance</th>
+            <th scope="col">Key</th>
+            <th scope="col">Signing secret</th>
+            <th scope="col" class="hide-narrow">
+              Started
+            </th>
+            <th scope="col">
+              <span class="muted">Actions</span>
+            </th>
+          </tr>
         </thead>
         <tbody>
           {instances.map((instance) => (
             <tr id={`instance-${instance.id}`}>
-              <td><span class="mono">{instance.url}</span><div class="muted mono">{instance.id}</div></td>
-              <td data-label="Key" class="mono">{instance.secret_key}</td>
-              <td data-label="Signing secret" class="mono">{instance.signing_secret ?? <span class="muted">—</span>}</td>
-              <td class="time hide-narrow"><Time iso={instance.created_at} /></td>
+              <td>
+                <span class="mono">{instance.url}</span>
+                <div class="muted mono">{instance.id}</div>
+              </td>
+              <td data-label="Key" class="mono">
+                {instance.secret_key}
+              </td>
+              <td data-label="Signing secret" class="mono">
+                {instance.signing_secret ?? <span class="muted">—</span>}
+              </td>
+              <td class="time hide-narrow">
+                <Time iso={instance.created_at} />
+              </td>
               <td>
                 {instance.id === opened?.id ? (
-                  <a class="btn small primary" href={opened.link}>Open its dashboard</a>
+                  <a class="btn small primary" href={opened.link}>
+                    Open its dashboard
+                  </a>
                 ) : (
-                  <PostButton action={`${base}/instances/${instance.id}/dashboard`} csrf={csrf} label="Open its dashboard" spoken={`Open the dashboard of ${instance.url}`} tone="small" />
+                  <PostButton
+                    action={`${base}/instances/${instance.id}/dashboard`}
+                    csrf={csrf}
+                    label="Open its dashboard"
+                    spoken={`Open the dashboard of ${instance.url}`}
+                    tone="small"
+                  />
                 )}{" "}
-                <PostButton action={`${base}/instances/${instance.id}/stop`} csrf={csrf} label="Stop" spoken={`Stop the instance at ${instance.url}`} tone="small danger" />
+                <PostButton
+                  action={`${base}/instances/${instance.id}/stop`}
+                  csrf={csrf}
+                  label="Stop"
+                  spoken={`Stop the instance at ${instance.url}`}
+                  tone="small danger"
+                />
               </td>
             </tr>
           ))}

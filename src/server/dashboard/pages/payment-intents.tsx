@@ -21,8 +21,23 @@ export function paymentIntentsPage(app: DashboardApp, { deps, page }: DashboardK
         <PageHead title="Payment intents" lead="Newest first. Open one to see its events and its checkout page." />
         <ListCard
           label="Payment intents"
-          empty={<>No payment intents yet. Create one with <code>POST /v1/payment_intents</code>.</>}
-          head={<><th scope="col">Payment</th><th scope="col" class="num">Amount</th><th scope="col">State</th><th scope="col" class="hide-narrow">Created</th></>}
+          empty={
+            <>
+              No payment intents yet. Create one with <code>POST /v1/payment_intents</code>.
+            </>
+          }
+          head={
+            <>
+              <th scope="col">Payment</th>
+              <th scope="col" class="num">
+                Amount
+              </th>
+              <th scope="col">State</th>
+              <th scope="col" class="hide-narrow">
+                Created
+              </th>
+            </>
+          }
           base={linkTo(c, "/payment_intents")}
           rows={intents}
           size={PAGE_SIZE}
@@ -30,12 +45,20 @@ export function paymentIntentsPage(app: DashboardApp, { deps, page }: DashboardK
           {intents.map((intent) => (
             <tr>
               <td>
-                <a class="mono" href={linkTo(c, `/payment_intents/${intent.id}`)}>{intent.reference}</a>
+                <a class="mono" href={linkTo(c, `/payment_intents/${intent.id}`)}>
+                  {intent.reference}
+                </a>
                 {intent.description ? <div class="muted">{intent.description}</div> : null}
               </td>
-              <td class="num" data-label="Amount">{formatAmount(intent.amount, intent.currency)}</td>
-              <td data-label="State"><Pill value={intent.state} /></td>
-              <td class="time hide-narrow"><Time iso={intent.created_at} /></td>
+              <td class="num" data-label="Amount">
+                {formatAmount(intent.amount, intent.currency)}
+              </td>
+              <td data-label="State">
+                <Pill value={intent.state} />
+              </td>
+              <td class="time hide-narrow">
+                <Time iso={intent.created_at} />
+              </td>
             </tr>
           ))}
         </ListCard>
@@ -49,19 +72,38 @@ export function paymentIntentsPage(app: DashboardApp, { deps, page }: DashboardK
     const intent = paymentIntents.toResource(paymentIntents.get(company.id, c.req.param("id")));
     const body = (
       <>
-        <PageHead title={intent.reference} lead={<span class="mono">{intent.id}</span>} back={{ href: linkTo(c, "/payment_intents"), label: "Payment intents" }}>
-          <a class="btn" href={intent.checkout_url}>Open checkout page</a>
+        <PageHead
+          title={intent.reference}
+          lead={<span class="mono">{intent.id}</span>}
+          back={{ href: linkTo(c, "/payment_intents"), label: "Payment intents" }}
+        >
+          <a class="btn" href={intent.checkout_url}>
+            Open checkout page
+          </a>
         </PageHead>
         <section class="card">
           <p class="amount-big">{formatAmount(intent.amount, intent.currency)}</p>
           <dl class="facts">
-            <dt>State</dt><dd><Pill value={intent.state} /></dd>
-            <dt>Capture</dt><dd>{intent.capture_method}</dd>
-            <dt>Description</dt><dd>{intent.description ?? <span class="muted">—</span>}</dd>
-            <dt>Card</dt><dd>{intent.card ? cardLabel(intent.card) : <span class="muted">none yet</span>}</dd>
-            <dt>Failure</dt><dd>{intent.failure_reason ?? <span class="muted">—</span>}</dd>
-            <dt>Created</dt><dd><Time iso={intent.created_at} /></dd>
-            <dt>Updated</dt><dd><Time iso={intent.updated_at} /></dd>
+            <dt>State</dt>
+            <dd>
+              <Pill value={intent.state} />
+            </dd>
+            <dt>Capture</dt>
+            <dd>{intent.capture_method}</dd>
+            <dt>Description</dt>
+            <dd>{intent.description ?? <span class="muted">—</span>}</dd>
+            <dt>Card</dt>
+            <dd>{intent.card ? cardLabel(intent.card) : <span class="muted">none yet</span>}</dd>
+            <dt>Failure</dt>
+            <dd>{intent.failure_reason ?? <span class="muted">—</span>}</dd>
+            <dt>Created</dt>
+            <dd>
+              <Time iso={intent.created_at} />
+            </dd>
+            <dt>Updated</dt>
+            <dd>
+              <Time iso={intent.updated_at} />
+            </dd>
           </dl>
         </section>
         <section class="card flush">

@@ -26,15 +26,21 @@ function MoveButtons({ payout, csrf, action }: { payout: PayoutResource; csrf: s
           <form class="actions" method="post" action={action}>
             <Csrf token={csrf} />
             <input type="hidden" name="to" value={to} />
-            <label for="partial-amount">Amount to reverse <span class="hint">(minor units)</span></label>
+            <label for="partial-amount">
+              Amount to reverse <span class="hint">(minor units)</span>
+            </label>
             <input id="partial-amount" type="number" name="amount" min="1" max={String(payout.amount - 1)} required />
-            <button class="btn" type="submit">Move to partially reversed</button>
+            <button class="btn" type="submit">
+              Move to partially reversed
+            </button>
           </form>
         ) : (
           <form class="inline" method="post" action={action}>
             <Csrf token={csrf} />
             <input type="hidden" name="to" value={to} />
-            <button class="btn" type="submit">Move to {to.replace(/_/g, " ")}</button>
+            <button class="btn" type="submit">
+              Move to {to.replace(/_/g, " ")}
+            </button>
           </form>
         ),
       )}
@@ -56,19 +62,49 @@ export function payoutsPage(app: DashboardApp, { deps, page, act, call, form: ki
         <PageHead title="Payouts" lead="Newest first. Open one to move it along the drawn transitions." />
         <ListCard
           label="Payouts"
-          empty={<>No payouts yet. Create one with <code>POST /v1/payouts</code>.</>}
-          head={<><th scope="col">Payout</th><th scope="col" class="num">Amount</th><th scope="col">Status</th><th scope="col" class="hide-narrow">Destination</th><th scope="col" class="hide-narrow">Created</th></>}
+          empty={
+            <>
+              No payouts yet. Create one with <code>POST /v1/payouts</code>.
+            </>
+          }
+          head={
+            <>
+              <th scope="col">Payout</th>
+              <th scope="col" class="num">
+                Amount
+              </th>
+              <th scope="col">Status</th>
+              <th scope="col" class="hide-narrow">
+                Destination
+              </th>
+              <th scope="col" class="hide-narrow">
+                Created
+              </th>
+            </>
+          }
           base={linkTo(c, "/payouts")}
           rows={list}
           size={PAGE_SIZE}
         >
           {list.map((payout) => (
             <tr>
-              <td><a class="mono" href={linkTo(c, `/payouts/${payout.id}`)}>{payout.reference}</a></td>
-              <td class="num" data-label="Amount">{formatAmount(payout.amount, payout.currency)}</td>
-              <td data-label="Status"><Pill value={payout.status} /></td>
-              <td class="hide-narrow">{payout.destination_type} <span class="mono">{payout.destination_masked}</span></td>
-              <td class="time hide-narrow"><Time iso={payout.created_at} /></td>
+              <td>
+                <a class="mono" href={linkTo(c, `/payouts/${payout.id}`)}>
+                  {payout.reference}
+                </a>
+              </td>
+              <td class="num" data-label="Amount">
+                {formatAmount(payout.amount, payout.currency)}
+              </td>
+              <td data-label="Status">
+                <Pill value={payout.status} />
+              </td>
+              <td class="hide-narrow">
+                {payout.destination_type} <span class="mono">{payout.destination_masked}</span>
+              </td>
+              <td class="time hide-narrow">
+                <Time iso={payout.created_at} />
+              </td>
             </tr>
           ))}
         </ListCard>
@@ -87,19 +123,38 @@ export function payoutsPage(app: DashboardApp, { deps, page, act, call, form: ki
           <section class="card">
             <p class="amount-big">{formatAmount(payout.amount, payout.currency)}</p>
             <dl class="facts">
-              <dt>Status</dt><dd><Pill value={payout.status} /></dd>
-              <dt>Destination</dt><dd>{payout.destination_type} <span class="mono">{payout.destination_masked}</span></dd>
-              <dt>Description</dt><dd>{payout.description ?? <span class="muted">—</span>}</dd>
-              <dt>Failure</dt><dd>{payout.failure_reason ?? <span class="muted">—</span>}</dd>
-              <dt>Reversed</dt><dd>{formatAmount(payout.amount_reversed, payout.currency)}</dd>
-              <dt>Created</dt><dd><Time iso={payout.created_at} /></dd>
-              <dt>Updated</dt><dd><Time iso={payout.updated_at} /></dd>
+              <dt>Status</dt>
+              <dd>
+                <Pill value={payout.status} />
+              </dd>
+              <dt>Destination</dt>
+              <dd>
+                {payout.destination_type} <span class="mono">{payout.destination_masked}</span>
+              </dd>
+              <dt>Description</dt>
+              <dd>{payout.description ?? <span class="muted">—</span>}</dd>
+              <dt>Failure</dt>
+              <dd>{payout.failure_reason ?? <span class="muted">—</span>}</dd>
+              <dt>Reversed</dt>
+              <dd>{formatAmount(payout.amount_reversed, payout.currency)}</dd>
+              <dt>Created</dt>
+              <dd>
+                <Time iso={payout.created_at} />
+              </dd>
+              <dt>Updated</dt>
+              <dd>
+                <Time iso={payout.updated_at} />
+              </dd>
             </dl>
           </section>
           <section class="card">
             <h2>Move this payout</h2>
-            <p class="lead">Each button makes one drawn move, exactly as <code>POST /v1/sandbox/payouts/:id/transition</code>, and emits its event.</p>
-            <div class="attempts"><MoveButtons payout={payout} csrf={c.get("session").csrf} action={linkTo(c, `/payouts/${payout.id}/transition`)} /></div>
+            <p class="lead">
+              Each button makes one drawn move, exactly as <code>POST /v1/sandbox/payouts/:id/transition</code>, and emits its event.
+            </p>
+            <div class="attempts">
+              <MoveButtons payout={payout} csrf={c.get("session").csrf} action={linkTo(c, `/payouts/${payout.id}/transition`)} />
+            </div>
           </section>
         </div>
         <section class="card flush">

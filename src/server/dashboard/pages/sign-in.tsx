@@ -57,7 +57,12 @@ export function signInPages(app: DashboardApp, kit: DashboardKit, cookieName: ()
     sendPage(c, <SignInPage nonce={styleNonce(c)} token={formTokens.issue(SIGN_IN_FORM)} {...options} />, code);
 
   const linkSpent = (c: DashboardContext) =>
-    kit.message(c, "This sign-in link no longer works", "Each link signs in once and expires 10 minutes after paysim printed it. Sign in with the secret key instead, or restart paysim for a new link.", 403);
+    kit.message(
+      c,
+      "This sign-in link no longer works",
+      "Each link signs in once and expires 10 minutes after paysim printed it. Sign in with the secret key instead, or restart paysim for a new link.",
+      403,
+    );
 
   /** A new session for `companyId`, its id in a cookie of its own path, and on to its events. */
   function signIn(c: DashboardContext, companyId: string) {
@@ -84,7 +89,10 @@ export function signInPages(app: DashboardApp, kit: DashboardKit, cookieName: ()
     const companyId = auth.loginTokenCompany(token);
     const company = companyId === undefined ? undefined : deps.store.companies.byId(companyId);
     if (!company) return linkSpent(c);
-    return sendPage(c, <LinkSignInPage nonce={styleNonce(c)} action={`${SIGN_IN_PATH}/${token}`} formToken={formTokens.issue(linkForm(token))} companyName={company.name} />);
+    return sendPage(
+      c,
+      <LinkSignInPage nonce={styleNonce(c)} action={`${SIGN_IN_PATH}/${token}`} formToken={formTokens.issue(linkForm(token))} companyName={company.name} />,
+    );
   });
 
   // Its Sign in button: the one request that spends the link.

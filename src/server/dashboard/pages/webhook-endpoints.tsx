@@ -36,30 +36,75 @@ function chaosInput(form: Form): Record<string, unknown> | undefined {
 }
 
 /** The endpoints list, each with Delete and Reveal secret (under the session's `base`); the secret of `revealed` is shown. */
-function EndpointsList({ endpoints, csrf, base, revealed }: { endpoints: readonly WebhookEndpointResource[]; csrf: string; base: string; revealed: string | undefined }) {
-  if (endpoints.length === 0) return <p class="empty">No webhook endpoints yet. Add one below, or start paysim with <code>--forward-to</code>.</p>;
+function EndpointsList({
+  endpoints,
+  csrf,
+  base,
+  revealed,
+}: {
+  endpoints: readonly WebhookEndpointResource[];
+  csrf: string;
+  base: string;
+  revealed: string | undefined;
+}) {
+  if (endpoints.length === 0)
+    return (
+      <p class="empty">
+        No webhook endpoints yet. Add one below, or start paysim with <code>--forward-to</code>.
+      </p>
+    );
   return (
     <div class="table-scroll">
       <table class="stack">
         <thead>
-          <tr><th scope="col">URL</th><th scope="col">Events</th><th scope="col">Chaos</th><th scope="col">Signing secret</th><th scope="col" class="hide-narrow">Created</th><th scope="col"><span class="muted">Actions</span></th></tr>
+          <tr>
+            <th scope="col">URL</th>
+            <th scope="col">Events</th>
+            <th scope="col">Chaos</th>
+            <th scope="col">Signing secret</th>
+            <th scope="col" class="hide-narrow">
+              Created
+            </th>
+            <th scope="col">
+              <span class="muted">Actions</span>
+            </th>
+          </tr>
         </thead>
         <tbody>
           {endpoints.map((endpoint) => (
             <tr id={`endpoint-${endpoint.id}`}>
-              <td><span class="mono">{endpoint.url}</span><div class="muted mono">{endpoint.id}</div></td>
+              <td>
+                <span class="mono">{endpoint.url}</span>
+                <div class="muted mono">{endpoint.id}</div>
+              </td>
               <td data-label="Events">{endpoint.enabled_events.includes("*") ? "all events" : endpoint.enabled_events.join(", ")}</td>
               <td data-label="Chaos">{endpoint.chaos ? chaosSummary(endpoint.chaos) : <span class="muted">none</span>}</td>
               <td data-label="Secret">
                 {endpoint.id === revealed ? (
-                  <span class="secret"><code>{endpoint.secret}</code></span>
+                  <span class="secret">
+                    <code>{endpoint.secret}</code>
+                  </span>
                 ) : (
-                  <PostButton action={`${base}/webhook_endpoints/${endpoint.id}/reveal`} csrf={csrf} label="Reveal" spoken={`Reveal the signing secret of ${endpoint.url}`} tone="small" />
+                  <PostButton
+                    action={`${base}/webhook_endpoints/${endpoint.id}/reveal`}
+                    csrf={csrf}
+                    label="Reveal"
+                    spoken={`Reveal the signing secret of ${endpoint.url}`}
+                    tone="small"
+                  />
                 )}
               </td>
-              <td class="time hide-narrow"><Time iso={endpoint.created_at} /></td>
+              <td class="time hide-narrow">
+                <Time iso={endpoint.created_at} />
+              </td>
               <td>
-                <PostButton action={`${base}/webhook_endpoints/${endpoint.id}/delete`} csrf={csrf} label="Delete" spoken={`Delete the endpoint ${endpoint.url}`} tone="small danger" />
+                <PostButton
+                  action={`${base}/webhook_endpoints/${endpoint.id}/delete`}
+                  csrf={csrf}
+                  label="Delete"
+                  spoken={`Delete the endpoint ${endpoint.url}`}
+                  tone="small danger"
+                />
               </td>
             </tr>
           ))}
@@ -75,28 +120,68 @@ function AddEndpoint({ csrf, action }: { csrf: string; action: string }) {
     <form method="post" action={action}>
       <Csrf token={csrf} />
       <div class="field">
-        <label for="endpoint-url">URL <span class="hint">http:// or https://, where your app receives webhooks</span></label>
+        <label for="endpoint-url">
+          URL <span class="hint">http:// or https://, where your app receives webhooks</span>
+        </label>
         <input id="endpoint-url" type="url" name="url" required placeholder="http://127.0.0.1:3000/webhooks" />
       </div>
       <fieldset>
-        <legend>Event types <span class="hint">none ticked: every type</span></legend>
+        <legend>
+          Event types <span class="hint">none ticked: every type</span>
+        </legend>
         <div class="checks">
           {EVENT_TYPES.map((type) => (
-            <label><input type="checkbox" name="enabled_events" value={type} /> {type}</label>
+            <label>
+              <input type="checkbox" name="enabled_events" value={type} /> {type}
+            </label>
           ))}
         </div>
       </fieldset>
       <fieldset>
-        <legend>Chaos <span class="hint">optional; all empty: none. Makes deliveries arrive twice, late or out of order</span></legend>
+        <legend>
+          Chaos <span class="hint">optional; all empty: none. Makes deliveries arrive twice, late or out of order</span>
+        </legend>
         <div class="fields">
-          <NumberField id="endpoint-chaos-duplicate" name="chaos_duplicate" label="Duplicate" hint="chaos.duplicate, 0–1: chance a delivered event is sent once more" min={0} max={1} step="any" />
-          <NumberField id="endpoint-chaos-reorder" name="chaos_reorder" label="Reorder" hint="chaos.reorder, 0–1: chance a first attempt waits for the next event" min={0} max={1} step="any" />
-          <NumberField id="endpoint-chaos-delay-min" name="chaos_delay_min" label="Delay min (ms)" hint={`chaos.delay_ms[0], 0–${DELAY_MAX_MS}`} min={0} max={DELAY_MAX_MS} />
-          <NumberField id="endpoint-chaos-delay-max" name="chaos_delay_max" label="Delay max (ms)" hint={`chaos.delay_ms[1], 0–${DELAY_MAX_MS}: extra wait before each first attempt`} min={0} max={DELAY_MAX_MS} />
+          <NumberField
+            id="endpoint-chaos-duplicate"
+            name="chaos_duplicate"
+            label="Duplicate"
+            hint="chaos.duplicate, 0–1: chance a delivered event is sent once more"
+            min={0}
+            max={1}
+            step="any"
+          />
+          <NumberField
+            id="endpoint-chaos-reorder"
+            name="chaos_reorder"
+            label="Reorder"
+            hint="chaos.reorder, 0–1: chance a first attempt waits for the next event"
+            min={0}
+            max={1}
+            step="any"
+          />
+          <NumberField
+            id="endpoint-chaos-delay-min"
+            name="chaos_delay_min"
+            label="Delay min (ms)"
+            hint={`chaos.delay_ms[0], 0–${DELAY_MAX_MS}`}
+            min={0}
+            max={DELAY_MAX_MS}
+          />
+          <NumberField
+            id="endpoint-chaos-delay-max"
+            name="chaos_delay_max"
+            label="Delay max (ms)"
+            hint={`chaos.delay_ms[1], 0–${DELAY_MAX_MS}: extra wait before each first attempt`}
+            min={0}
+            max={DELAY_MAX_MS}
+          />
           <NumberField id="endpoint-chaos-seed" name="chaos_seed" label="Seed" hint="chaos.seed, an integer (default 0): same seed, same chaos" />
         </div>
       </fieldset>
-      <button class="btn primary" type="submit">Add endpoint</button>
+      <button class="btn primary" type="submit">
+        Add endpoint
+      </button>
     </form>
   );
 }

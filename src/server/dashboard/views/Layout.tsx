@@ -32,10 +32,14 @@ export function Layout({ title, nonce, section, signedIn, notice, script, childr
     <html lang="en">
       <DocumentHead title={`${title} · paysim dashboard`} nonce={nonce} styles={DASHBOARD_STYLES} />
       <body>
-        <a class="skip" href="#content">Skip to content</a>
+        <a class="skip" href="#content">
+          Skip to content
+        </a>
         <header class="top">
           <div class="top-inner">
-            <a class="brand" href={signedIn ? `${signedIn.base}/events` : SIGN_IN_PATH}>paysim <span class="tag">Test mode</span></a>
+            <a class="brand" href={signedIn ? `${signedIn.base}/events` : SIGN_IN_PATH}>
+              paysim <span class="tag">Test mode</span>
+            </a>
             {signedIn ? (
               <div class="who">
                 <span>
@@ -43,7 +47,9 @@ export function Layout({ title, nonce, section, signedIn, notice, script, childr
                 </span>
                 <form method="post" action={`${signedIn.base}/logout`}>
                   <input type="hidden" name="csrf" value={signedIn.csrf} />
-                  <button class="link-button" type="submit">Sign out</button>
+                  <button class="link-button" type="submit">
+                    Sign out
+                  </button>
                 </form>
               </div>
             ) : null}
@@ -54,14 +60,20 @@ export function Layout({ title, nonce, section, signedIn, notice, script, childr
             <ul>
               {NAV.map((item) => (
                 <li>
-                  <a href={`${signedIn.base}${item.path}`} aria-current={item.id === section ? "page" : undefined}>{item.label}</a>
+                  <a href={`${signedIn.base}${item.path}`} aria-current={item.id === section ? "page" : undefined}>
+                    {item.label}
+                  </a>
                 </li>
               ))}
             </ul>
           </nav>
         ) : null}
         <main id="content">
-          {notice ? <p class={`notice ${notice.kind}`} role={notice.kind === "error" ? "alert" : "status"}>{notice.text}</p> : null}
+          {notice ? (
+            <p class={`notice ${notice.kind}`} role={notice.kind === "error" ? "alert" : "status"}>
+              {notice.text}
+            </p>
+          ) : null}
           {children}
         </main>
         <footer class="foot">paysim sandbox · test mode: no real card is charged and no money moves</footer>

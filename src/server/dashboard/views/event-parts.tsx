@@ -39,13 +39,31 @@ export function DeliveryPills({ deliveries }: { deliveries: readonly DeliveryVie
 }
 
 /** A row of the events table, its links under the session's `base`; the live stream sends the same markup for new events. */
-export function EventRow({ base, event, deliveries, fresh = false }: { base: string; event: EventSummary; deliveries: readonly DeliveryView[]; fresh?: boolean }) {
+export function EventRow({
+  base,
+  event,
+  deliveries,
+  fresh = false,
+}: {
+  base: string;
+  event: EventSummary;
+  deliveries: readonly DeliveryView[];
+  fresh?: boolean;
+}) {
   return (
     <tr id={`event-${event.id}`} class={fresh ? "fresh" : undefined}>
-      <td class="time"><Time iso={event.created_at} /></td>
-      <td><a href={`${base}/events/${event.id}`}>{event.type}</a></td>
-      <td class="hide-narrow"><ObjectLink base={base} id={objectIdOf(event)} /></td>
-      <td id={`deliveries-${event.id}`}><DeliveryPills deliveries={deliveries} /></td>
+      <td class="time">
+        <Time iso={event.created_at} />
+      </td>
+      <td>
+        <a href={`${base}/events/${event.id}`}>{event.type}</a>
+      </td>
+      <td class="hide-narrow">
+        <ObjectLink base={base} id={objectIdOf(event)} />
+      </td>
+      <td id={`deliveries-${event.id}`}>
+        <DeliveryPills deliveries={deliveries} />
+      </td>
     </tr>
   );
 }
@@ -57,10 +75,19 @@ export function EventsTable({ base, events }: { base: string; events: readonly {
     <div class="table-scroll">
       <table class="stack">
         <thead>
-          <tr><th scope="col">Time</th><th scope="col">Type</th><th scope="col" class="hide-narrow">Object</th><th scope="col">Deliveries</th></tr>
+          <tr>
+            <th scope="col">Time</th>
+            <th scope="col">Type</th>
+            <th scope="col" class="hide-narrow">
+              Object
+            </th>
+            <th scope="col">Deliveries</th>
+          </tr>
         </thead>
         <tbody>
-          {events.map(({ event, deliveries }) => <EventRow base={base} event={event} deliveries={deliveries} />)}
+          {events.map(({ event, deliveries }) => (
+            <EventRow base={base} event={event} deliveries={deliveries} />
+          ))}
         </tbody>
       </table>
     </div>

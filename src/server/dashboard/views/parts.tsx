@@ -5,10 +5,17 @@ type Tone = "ok" | "wait" | "fail" | "off";
 
 /** How each state, status and delivery outcome reads at a glance. */
 const TONES: Record<string, Tone> = {
-  captured: "ok", succeeded: "ok",
-  authorized: "wait", processing: "wait", pending: "wait", partially_reversed: "wait",
-  failed: "fail", returned: "fail", reversed: "fail",
-  created: "off", canceled: "off",
+  captured: "ok",
+  succeeded: "ok",
+  authorized: "wait",
+  processing: "wait",
+  pending: "wait",
+  partially_reversed: "wait",
+  failed: "fail",
+  returned: "fail",
+  reversed: "fail",
+  created: "off",
+  canceled: "off",
 };
 
 /** A state or status as a coloured pill; the words carry the meaning, the colour only helps. */
@@ -32,7 +39,11 @@ export function PageHead({ title, lead, back, children }: { title: string; lead?
   return (
     <div class="head">
       <div>
-        {back ? <a class="crumb" href={back.href}>← {back.label}</a> : null}
+        {back ? (
+          <a class="crumb" href={back.href}>
+            ← {back.label}
+          </a>
+        ) : null}
         <h1>{title}</h1>
         {lead ? <p class="lead">{lead}</p> : null}
       </div>
@@ -52,14 +63,24 @@ export function objectHref(base: string, id: string): string | undefined {
 export function ObjectLink({ base, id }: { base: string; id: string | null }) {
   if (id === null) return <span class="muted">—</span>;
   const href = objectHref(base, id);
-  return href ? <a class="mono" href={href}>{id}</a> : <span class="mono">{id}</span>;
+  return href ? (
+    <a class="mono" href={href}>
+      {id}
+    </a>
+  ) : (
+    <span class="mono">{id}</span>
+  );
 }
 
 /** "Older →" under a full page of a list, continuing after its last row. */
 export function Pager({ base, rows, size }: { base: string; rows: readonly { id: string }[]; size: number }) {
   const last = rows.at(-1);
   if (rows.length < size || !last) return null;
-  return <p class="pager"><a href={`${base}?starting_after=${encodeURIComponent(last.id)}`}>Older →</a></p>;
+  return (
+    <p class="pager">
+      <a href={`${base}?starting_after=${encodeURIComponent(last.id)}`}>Older →</a>
+    </p>
+  );
 }
 
 /** A page of a list as a table card: its column heads, its rows, "Older →" under a full page, or a word when empty. */
@@ -88,7 +109,9 @@ export function NumberField(props: { id: string; name: string; label: string; hi
   const step = props.step ?? "1";
   return (
     <div class="field">
-      <label for={props.id}>{props.label} <span class="hint">{props.hint}</span></label>
+      <label for={props.id}>
+        {props.label} <span class="hint">{props.hint}</span>
+      </label>
       <input id={props.id} type="number" name={props.name} min={props.min} max={props.max} step={step} inputmode={step === "1" ? "numeric" : "decimal"} />
     </div>
   );
@@ -99,7 +122,9 @@ export function PostButton(props: { action: string; csrf: string; label: string;
   return (
     <form class="inline" method="post" action={props.action}>
       <Csrf token={props.csrf} />
-      <button class={`btn ${props.tone ?? ""}`.trim()} type="submit" aria-label={props.spoken}>{props.label}</button>
+      <button class={`btn ${props.tone ?? ""}`.trim()} type="submit" aria-label={props.spoken}>
+        {props.label}
+      </button>
     </form>
   );
 }
