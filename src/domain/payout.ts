@@ -56,12 +56,11 @@ export function statusEffects(to: PayoutStatus, amount: number, partialAmount: n
  */
 export function checkMoveAmount(to: PayoutStatus, payoutAmount: number, amount: number | undefined): void {
   if (to === "partially_reversed") {
-    if (amount === undefined || !Number.isInteger(amount) || amount <= 0 || amount >= payoutAmount) {
-      throw new ApiError(
-        "invalid_request",
-        `amount is required for a partial reversal: an integer greater than 0 and less than the payout amount (${payoutAmount}).`,
-        "amount",
-      );
+    const rule = `an integer greater than 0 and less than the payout amount (${payoutAmount})`;
+    if (amount === undefined) throw new ApiError("invalid_request", `amount is required for a partial reversal: ${rule}.`, "amount");
+    // A value that is there is told as wrong, with what it was, not as missing.
+    if (!Number.isInteger(amount) || amount <= 0 || amount >= payoutAmount) {
+      throw new ApiError("invalid_request", `amount must be ${rule} for a partial reversal; got ${amount}.`, "amount");
     }
   } else if (amount !== undefined) {
     throw new ApiError("invalid_request", `amount is only accepted when moving to "partially_reversed"; remove it.`, "amount");

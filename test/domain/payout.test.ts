@@ -53,21 +53,22 @@ describe("amount of a move", () => {
     expect(codeOf(() => checkMoveAmount(to, 5000, amount))).toBeUndefined();
   });
 
-  it.each<[PayoutStatus, number | undefined]>([
-    ["partially_reversed", undefined],
-    ["partially_reversed", 0],
-    ["partially_reversed", -1],
-    ["partially_reversed", 5000],
-    ["partially_reversed", 6000],
-    ["partially_reversed", 10.5],
-    ["reversed", 100],
-    ["succeeded", 100],
-  ])("refuses %s with amount %s (param amount)", (to, amount) => {
+  it.each<[PayoutStatus, number | undefined, string]>([
+    ["partially_reversed", undefined, "amount is required for a partial reversal: an integer greater than 0 and less than the payout amount (5000)."],
+    ["partially_reversed", 0, "amount must be an integer greater than 0 and less than the payout amount (5000) for a partial reversal; got 0."],
+    ["partially_reversed", -1, "amount must be an integer greater than 0 and less than the payout amount (5000) for a partial reversal; got -1."],
+    ["partially_reversed", 5000, "amount must be an integer greater than 0 and less than the payout amount (5000) for a partial reversal; got 5000."],
+    ["partially_reversed", 6000, "amount must be an integer greater than 0 and less than the payout amount (5000) for a partial reversal; got 6000."],
+    ["partially_reversed", 10.5, "amount must be an integer greater than 0 and less than the payout amount (5000) for a partial reversal; got 10.5."],
+    ["reversed", 100, 'amount is only accepted when moving to "partially_reversed"; remove it.'],
+    ["succeeded", 100, 'amount is only accepted when moving to "partially_reversed"; remove it.'],
+  ])("refuses %s with amount %s (param amount), saying what was wrong", (to, amount, message) => {
     try {
       checkMoveAmount(to, 5000, amount);
       expect.unreachable();
     } catch (error) {
       expect((error as ApiError).param).toBe("amount");
+      expect((error as ApiError).message).toBe(message);
     }
   });
 });
