@@ -7,10 +7,10 @@
 // AB_ROUNDS   rounds, each measuring both builds, their order swapped every round (default 8)
 // AB_DURATION seconds per throughput measure (default 3)
 import autocannon from "autocannon";
+import { firstHealth, startServer, stop, temporaryDirectory } from "./processes.mjs";
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { Agent, request } from "node:http";
-import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
@@ -51,57 +51,8 @@ const START_PAYSIM_RUNS = 30;
 
 const BUILDS = { current: ROOT, base: BASE };
 
-const running = new Set();
-const directories = new Set();
-process.on("exit", () => {
-  for (const child of running) child.kill("SIGKILL");
-  for (const dir of directories) rmSync(dir, { recursive: true, force: true });
-});
-function temporaryDirectory() {
-  const dir = mkdtempSync(join(tmpdir(), "paysim-ab-"));
-  directories.add(dir);
-  return dir;
-}
-
-/** Spawns `args` in `cwd`; resolves once its banner names its URL. */
-function startServer(cwd, args) {
-  const started = performance.now();
-  const child = spawn(process.execPath, args, { cwd, stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, NO_COLOR: "1" } });
-  running.add(child);
-  child.once("exit", () => running.delete(child));
-  return new Promise((resolveStarted, reject) => {
-    let out = "";
-    const onData = (chunk) => {
-      out += chunk;
-      const match = /listening on (http:\/\/\S+)/.exec(out);
-      if (match) {
-        child.stdout.off("data", onData);
-        child.stdout.resume();
-        resolveStarted({ child, url: match[1], started });
-      }
-    };
-    child.stdout.on("data", onData);
-    child.once("exit", (code) => reject(new Error(`${args.join(" ")} exited with ${code} before listening:\n${out}`)));
-  });
-}
-
-function stop(child) {
-  return new Promise((resolveStopped) => {
-    child.once("exit", resolveStopped);
-    child.kill("SIGTERM");
-  });
-}
-
-async function firstHealth(url) {
-  for (;;) {
-    try {
-      if ((await fetch(`${url}/health`)).status === 200) return;
-    } catch {
-      // not listening yet: the cold start is what is being timed, so ask again at once
-    }
-    await new Promise((r) => setTimeout(r, 2));
-  }
-}
+/** A new temporary directory, removed when the bench exits. */
+const scratch = () => temporaryDirectory("paysim-ab-");
 
 const paysimArgs = (root, dir) => [
   join(root, "bin/paysim.js"),
@@ -120,10 +71,10 @@ const floorArgs = () => [join(ROOT, "bench/floor.mjs")];
 
 /** Spawn → first 200 on /health. */
 async function coldStart(cwd, args) {
-  const dir = temporaryDirectory();
-  const server = await startServer(cwd, args(dir));
+  const dir = scratch();
+  const server = await startServer(args(dir), { cwd });
   await firstHealth(server.url);
-  const elapsed = performance.now() - server.started;
+  const elapsed = performance.now() - server.spawnedAt;
   await stop(server.child);
   rmSync(dir, { recursive: true, force: true });
   return elapsed;
@@ -225,8 +176,8 @@ async function visit(root) {
   }
   const startPaysim = await startPaysimWarm(root);
 
-  const dir = temporaryDirectory();
-  const server = await startServer(root, paysimArgs(root, dir));
+  const dir = scratch();
+  const server = await startServer(paysimArgs(root, dir), { cwd: root });
   await firstHealth(server.url);
   const agent = new Agent({ keepAlive: true });
   const seed = await send(agent, server.url, "POST", "/v1/payment_intents", '{"amount":1000}', { "idempotency-key": "seed" });
@@ -244,7 +195,7 @@ async function visit(root) {
   await stop(server.child);
   rmSync(dir, { recursive: true, force: true });
 
-  const floor = await startServer(ROOT, floorArgs());
+  const floor = await startServer(floorArgs(), { cwd: ROOT });
   const floorFlow = await floorTriple(floor.url);
   await stop(floor.child);
   return { cold, floorCold, startPaysim, read: read.rate, readCpu: read.cpuMicros, replay: replay.rate, replayCpu: replay.cpuMicros, flow, floorFlow };

@@ -2,11 +2,11 @@
 // npm run bench: measures the built paysim against the floor of its own stack, in one run.
 // Not part of npm test: numbers depend on the machine; they are recorded, never asserted.
 import autocannon from "autocannon";
+import { firstHealth, startServer, stop, temporaryDirectory, tracked } from "./processes.mjs";
 import { Database } from "../dist/store/sqlite-driver.js";
 import { execFileSync, spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, request, Agent } from "node:http";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 
@@ -31,67 +31,6 @@ const rssMb = (pid) => {
     .find((l) => l.startsWith("VmRSS:"));
   return Math.round(Number(line.split(/\s+/)[1]) / 1024);
 };
-
-/**
- * Servers still running and directories not yet removed: a bench that stops on
- * an error (a failed measure) must not leave servers listening or databases behind.
- */
-const running = new Set();
-const directories = new Set();
-process.on("exit", () => {
-  for (const child of running) child.kill("SIGKILL");
-  for (const dir of directories) rmSync(dir, { recursive: true, force: true });
-});
-function tracked(child) {
-  running.add(child);
-  child.once("exit", () => running.delete(child));
-  return child;
-}
-/** A new temporary directory, removed when the bench exits. */
-function temporaryDirectory(prefix) {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  directories.add(dir);
-  return dir;
-}
-
-/** Spawns a server and resolves when its banner names its URL. */
-function startServer(args, label) {
-  const started = performance.now();
-  const child = tracked(spawn(process.execPath, args, { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, NO_COLOR: "1" } }));
-  return new Promise((resolve, reject) => {
-    let out = "";
-    const onData = (chunk) => {
-      out += chunk;
-      const match = /listening on (http:\/\/\S+)/.exec(out);
-      if (match) {
-        child.stdout.off("data", onData);
-        child.stdout.resume(); // keep draining its log lines
-        resolve({ child, url: match[1], spawnedAt: started });
-      }
-    };
-    child.stdout.on("data", onData);
-    child.once("exit", (code) => reject(new Error(`${label} exited with ${code} before listening:\n${out}`)));
-  });
-}
-
-function stop(child) {
-  return new Promise((resolve) => {
-    child.once("exit", resolve);
-    child.kill("SIGTERM");
-  });
-}
-
-async function firstHealth(url) {
-  for (;;) {
-    try {
-      const res = await fetch(`${url}/health`);
-      if (res.status === 200) return;
-    } catch {
-      // Not listening yet: ask again.
-    }
-    await new Promise((r) => setTimeout(r, 2));
-  }
-}
 
 /** Spawn → first 200 on /health, once. */
 async function startOnce(args) {
@@ -209,11 +148,11 @@ async function main() {
   const results = { date: new Date().toISOString(), node: process.version, connections: CONNECTIONS, duration_s: DURATION };
 
   // --- throughput -------------------------------------------------------------------------
-  const floor = await startServer([join(ROOT, "bench/floor.mjs")], "floor");
-  const paysim = await startServer(
-    [join(ROOT, "bin/paysim.js"), "start", "--no-ui", "--port", "0", "--db", db, "--secret-key", KEY, "--payouts", "manual"],
-    "paysim",
-  );
+  const floor = await startServer([join(ROOT, "bench/floor.mjs")], { cwd: ROOT, label: "floor" });
+  const paysim = await startServer([join(ROOT, "bin/paysim.js"), "start", "--no-ui", "--port", "0", "--db", db, "--secret-key", KEY, "--payouts", "manual"], {
+    cwd: ROOT,
+    label: "paysim",
+  });
   await firstHealth(paysim.url);
   results.rss_idle_mb = rssMb(paysim.child.pid);
 
@@ -251,7 +190,7 @@ async function main() {
   // How fast a durable creation can be on this stack, measured the same way (bench/durable-create.mjs).
   const createReferences = {};
   for (const mode of ["one-row", "paysim-rows"]) {
-    const reference = await startServer([join(ROOT, "bench/durable-create.mjs"), mode], `${mode} reference`);
+    const reference = await startServer([join(ROOT, "bench/durable-create.mjs"), mode], { cwd: ROOT, label: `${mode} reference` });
     createReferences[mode.replace("-", "_")] = await measure({
       url: `${reference.url}/create`,
       method: "POST",
@@ -394,7 +333,7 @@ async function benchWebhooks(dir) {
   const receiver = await startReceiver();
   const server = await startServer(
     [join(ROOT, "bin/paysim.js"), "start", "--no-ui", "--port", "0", "--db", join(dir, "webhooks.db"), "--secret-key", KEY, "--forward-to", receiver.url],
-    "paysim",
+    { cwd: ROOT, label: "paysim" },
   );
   const round = async (name) => {
     receiver.arrivals.clear();
@@ -430,7 +369,7 @@ async function benchScheduler(dir) {
   const receiver = await startReceiver(() => (failing ? 500 : 200));
   const server = await startServer(
     [join(ROOT, "bin/paysim.js"), "start", "--no-ui", "--port", "0", "--db", join(dir, "scheduler.db"), "--secret-key", KEY, "--forward-to", receiver.url],
-    "paysim",
+    { cwd: ROOT, label: "paysim" },
   );
   await createMany(server.url, COUNT, 50, (i) => ({ amount: 100 + i }));
   // Wait until every first attempt has failed and its retry is scheduled.
@@ -461,7 +400,7 @@ async function benchReset(dir) {
   const receiver = await startReceiver();
   const server = await startServer(
     [join(ROOT, "bin/paysim.js"), "start", "--no-ui", "--port", "0", "--db", join(dir, "reset.db"), "--secret-key", KEY, "--forward-to", receiver.url],
-    "paysim",
+    { cwd: ROOT, label: "paysim" },
   );
   await createMany(server.url, COUNT, 50, (i) => ({ amount: 100 + i }), "reset");
   await receiver.waitFor(COUNT);
@@ -484,10 +423,10 @@ async function benchReset(dir) {
  */
 async function benchFaultRules(dir) {
   const RULES = 100;
-  const server = await startServer(
-    [join(ROOT, "bin/paysim.js"), "start", "--no-ui", "--port", "0", "--db", join(dir, "faults.db"), "--secret-key", KEY],
-    "paysim",
-  );
+  const server = await startServer([join(ROOT, "bin/paysim.js"), "start", "--no-ui", "--port", "0", "--db", join(dir, "faults.db"), "--secret-key", KEY], {
+    cwd: ROOT,
+    label: "paysim",
+  });
   const seed = await httpJson(server.url, "POST", "/v1/payment_intents", { amount: 1000 }, { "idempotency-key": "faults-seed" });
   const read = async () => {
     await quiet();
@@ -534,7 +473,10 @@ async function benchInstances() {
     if (i > 0) inProcess.push(performance.now() - started); // the first one loads the code
     await paysim.close();
   }
-  const server = await startServer([join(ROOT, "bin/paysim.js"), "start", "--no-ui", "--port", "0", "--db", ":memory:", "--secret-key", KEY], "paysim");
+  const server = await startServer([join(ROOT, "bin/paysim.js"), "start", "--no-ui", "--port", "0", "--db", ":memory:", "--secret-key", KEY], {
+    cwd: ROOT,
+    label: "paysim",
+  });
   await firstHealth(server.url);
   const createOne = async (i) => {
     const started = performance.now();
@@ -600,10 +542,10 @@ async function settled(pid, quietMs = 300) {
 
 /** A paysim for the waits measure, past its first request, and its RSS once quiet. */
 async function quietPaysim(dir, name) {
-  const server = await startServer(
-    [join(ROOT, "bin/paysim.js"), "start", "--no-ui", "--port", "0", "--db", join(dir, `${name}.db`), "--secret-key", KEY],
-    "paysim",
-  );
+  const server = await startServer([join(ROOT, "bin/paysim.js"), "start", "--no-ui", "--port", "0", "--db", join(dir, `${name}.db`), "--secret-key", KEY], {
+    cwd: ROOT,
+    label: "paysim",
+  });
   await firstHealth(server.url);
   // One wait first, so that what a first request loads is not counted as the held requests' cost.
   await httpJson(server.url, "GET", "/v1/sandbox/events/wait?type=payout.created&timeout_ms=1");

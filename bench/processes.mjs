@@ -1,0 +1,68 @@
+// The bench's servers and scratch directories (bench/run.mjs and bench/ab.mjs): spawned servers
+// are killed and directories removed when the bench exits, however it ends.
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+
+const running = new Set();
+const directories = new Set();
+process.on("exit", () => {
+  for (const child of running) child.kill("SIGKILL");
+  for (const dir of directories) rmSync(dir, { recursive: true, force: true });
+});
+
+/** `child`, killed if the bench exits before it does. */
+export function tracked(child) {
+  running.add(child);
+  child.once("exit", () => running.delete(child));
+  return child;
+}
+
+/** A new temporary directory, removed when the bench exits. */
+export function temporaryDirectory(prefix) {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  directories.add(dir);
+  return dir;
+}
+
+/** Spawns `node args` in `cwd` and resolves when its banner names its URL, with when it was spawned. */
+export function startServer(args, { cwd, label = args.join(" ") }) {
+  const spawnedAt = performance.now();
+  const child = tracked(spawn(process.execPath, args, { cwd, stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, NO_COLOR: "1" } }));
+  return new Promise((resolve, reject) => {
+    let out = "";
+    const onData = (chunk) => {
+      out += chunk;
+      const match = /listening on (http:\/\/\S+)/.exec(out);
+      if (match) {
+        child.stdout.off("data", onData);
+        child.stdout.resume(); // keep draining its log lines
+        resolve({ child, url: match[1], spawnedAt });
+      }
+    };
+    child.stdout.on("data", onData);
+    child.once("exit", (code) => reject(new Error(`${label} exited with ${code} before listening:\n${out}`)));
+  });
+}
+
+/** Stops a server and resolves once it has exited. */
+export function stop(child) {
+  return new Promise((resolve) => {
+    child.once("exit", resolve);
+    child.kill("SIGTERM");
+  });
+}
+
+/** Resolves at the first 200 on `/health`: a cold start is what is being timed, so it asks again at once. */
+export async function firstHealth(url) {
+  for (;;) {
+    try {
+      if ((await fetch(`${url}/health`)).status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 2));
+  }
+}
