@@ -7,40 +7,45 @@ import { companyFieldSchemas, ConfigError } from "./domain/start-inputs.js";
 import { CARD_NUMBER_IN_URL_RULE, hasNoCardNumber, isWebhookUrl, WEBHOOK_URL_MAX_LENGTH, WEBHOOK_URL_RULE } from "./domain/webhook-url.js";
 import { reportedProblem } from "./domain/validation.js";
 
-const endpointSchema = z.strictObject({
-  url: z
-    .string()
-    .refine(isWebhookUrl, { error: `${WEBHOOK_URL_RULE} (at most ${WEBHOOK_URL_MAX_LENGTH} characters)` })
-    .refine(hasNoCardNumber, { error: CARD_NUMBER_IN_URL_RULE }),
-  secret: z.string().refine(isSigningSecret, { error: SIGNING_SECRET_RULE }).optional(),
-  enabled_events: z
-    .array(z.enum(["*", ...EVENT_TYPES], { error: `must be "*" or a known event type (${EVENT_TYPES.join(", ")})` }))
-    .min(1, { error: 'must list at least one event type, or "*"' })
-    .default(["*"]),
-  chaos: chaosSchema().nullable().optional(),
-});
+const endpointSchema = z.lazy(() =>
+  z.strictObject({
+    url: z
+      .string()
+      .refine(isWebhookUrl, { error: `${WEBHOOK_URL_RULE} (at most ${WEBHOOK_URL_MAX_LENGTH} characters)` })
+      .refine(hasNoCardNumber, { error: CARD_NUMBER_IN_URL_RULE }),
+    secret: z.string().refine(isSigningSecret, { error: SIGNING_SECRET_RULE }).optional(),
+    enabled_events: z
+      .array(z.enum(["*", ...EVENT_TYPES], { error: `must be "*" or a known event type (${EVENT_TYPES.join(", ")})` }))
+      .min(1, { error: 'must list at least one event type, or "*"' })
+      .default(["*"]),
+    chaos: chaosSchema().nullable().optional(),
+  }),
+);
 
-const companyFields = companyFieldSchemas();
-
-const companySchema = z.strictObject({
-  name: companyFields.name,
-  currency: companyFields.currency.default("EUR"),
-  secret_key: z.string().refine(isSecretKey, { error: SECRET_KEY_RULE }).optional(),
-  webhook_endpoints: z.array(endpointSchema).default([]),
-});
-
-const configSchema = z.strictObject({ companies: z.array(companySchema).min(1, { error: "must declare at least one company" }) }).superRefine((config, ctx) => {
-  const names = new Set<string>();
-  const keys = new Set<string>();
-  config.companies.forEach((company, i) => {
-    if (names.has(company.name)) ctx.addIssue({ code: "custom", path: ["companies", i, "name"], message: `"${company.name}" is declared twice` });
-    names.add(company.name);
-    if (company.secret_key !== undefined) {
-      if (keys.has(company.secret_key)) ctx.addIssue({ code: "custom", path: ["companies", i, "secret_key"], message: "is used by another company" });
-      keys.add(company.secret_key);
-    }
+const companySchema = z.lazy(() => {
+  const companyFields = companyFieldSchemas();
+  return z.strictObject({
+    name: companyFields.name,
+    currency: companyFields.currency.default("EUR"),
+    secret_key: z.string().refine(isSecretKey, { error: SECRET_KEY_RULE }).optional(),
+    webhook_endpoints: z.array(endpointSchema).default([]),
   });
 });
+
+const configSchema = z.lazy(() =>
+  z.strictObject({ companies: z.array(companySchema).min(1, { error: "must declare at least one company" }) }).superRefine((config, ctx) => {
+    const names = new Set<string>();
+    const keys = new Set<string>();
+    config.companies.forEach((company, i) => {
+      if (names.has(company.name)) ctx.addIssue({ code: "custom", path: ["companies", i, "name"], message: `"${company.name}" is declared twice` });
+      names.add(company.name);
+      if (company.secret_key !== undefined) {
+        if (keys.has(company.secret_key)) ctx.addIssue({ code: "custom", path: ["companies", i, "secret_key"], message: "is used by another company" });
+        keys.add(company.secret_key);
+      }
+    });
+  }),
+);
 
 /**
  * A config as written (the JSON of `--config`, or `startPaysim({ config })`): companies, their keys

@@ -5,6 +5,9 @@
  * src/contracts/ holds, per resource, the input and answer schemas of its operations: the API
  * validates with them, the OpenAPI document is written from them, and the CLI and the package's
  * types are inferred from them, so none of these can say something the others do not.
+ *
+ * Each schema is built on first use (`z.lazy`): a run pays only for the operations it calls, and
+ * answers are built only for the OpenAPI document and the coverage report.
  */
 import * as z from "zod";
 import { idOf, requestIdSchema } from "../domain/answer-schemas.js";
@@ -13,26 +16,28 @@ import type { IdPrefix } from "../domain/ids.js";
 export { withRequestIdSchema } from "../domain/answer-schemas.js";
 
 /** The body of a call that takes none: any field is refused as unknown. */
-export const noBody = z.strictObject({});
+export const noBody = z.lazy(() => z.strictObject({}));
 
 /** The query of a call that takes none: a typo must not pass unnoticed. */
-export const noQuery = z.strictObject({});
+export const noQuery = z.lazy(() => z.strictObject({}));
 
 /** A query-string `limit`: an integer 1…100, default 10. */
-export const limitSchema = z
-  .string()
-  .optional()
-  .transform((raw, ctx) => {
-    if (raw === undefined) return 10;
-    const value = /^\d{1,3}$/.test(raw) ? Number(raw) : NaN;
-    if (!(value >= 1 && value <= 100)) {
-      ctx.addIssue({ code: "custom", message: "limit must be an integer from 1 to 100." });
-      return z.NEVER;
-    }
-    return value;
-  })
-  // What the text must hold, for the OpenAPI document: an integer, 10 when absent.
-  .meta({ type: "integer", minimum: 1, maximum: 100, description: "How many objects, 1 to 100; 10 when absent." });
+export const limitSchema = z.lazy(() =>
+  z
+    .string()
+    .optional()
+    .transform((raw, ctx) => {
+      if (raw === undefined) return 10;
+      const value = /^\d{1,3}$/.test(raw) ? Number(raw) : NaN;
+      if (!(value >= 1 && value <= 100)) {
+        ctx.addIssue({ code: "custom", message: "limit must be an integer from 1 to 100." });
+        return z.NEVER;
+      }
+      return value;
+    })
+    // What the text must hold, for the OpenAPI document: an integer, 10 when absent.
+    .meta({ type: "integer", minimum: 1, maximum: 100, description: "How many objects, 1 to 100; 10 when absent." }),
+);
 
 /** A query-string value that must be one of `values`. */
 export function oneOfQuery<T extends string>(name: string, values: readonly T[]) {
@@ -54,17 +59,19 @@ export interface ListQueryInput {
  * filter. Unknown query parameters are refused like unknown body fields: a typo must not widen a list.
  */
 export function listQuerySchema<T extends string>(filter: { name: string; values: readonly T[] }, idPrefix: IdPrefix) {
-  return z.strictObject({
-    limit: limitSchema,
-    // A malformed id is told as an unknown one is (server/list-query.ts): it names no object of the list.
-    starting_after: idOf(idPrefix, { error: (issue) => notInList(issue.input) })
-      .optional()
-      .meta({ description: "The id of an object of this list: the page continues after it." }),
-    [filter.name]: oneOfQuery(filter.name, filter.values),
-  }) as unknown as z.ZodType<ListQueryInput> & z.ZodObject;
+  return z.lazy(() =>
+    z.strictObject({
+      limit: limitSchema,
+      // A malformed id is told as an unknown one is (server/list-query.ts): it names no object of the list.
+      starting_after: idOf(idPrefix, { error: (issue) => notInList(issue.input) })
+        .optional()
+        .meta({ description: "The id of an object of this list: the page continues after it." }),
+      [filter.name]: oneOfQuery(filter.name, filter.values),
+    }),
+  ) as unknown as z.ZodType<ListQueryInput>;
 }
 
 /** The list envelope (docs/api.md) around items of `item`'s schema. */
 export function listEnvelopeSchema(item: z.ZodType) {
-  return z.strictObject({ object: z.literal("list"), data: z.array(item), has_more: z.boolean(), request_id: requestIdSchema });
+  return z.lazy(() => z.strictObject({ object: z.literal("list"), data: z.array(item), has_more: z.boolean(), request_id: requestIdSchema }));
 }

@@ -6,25 +6,27 @@ import { COVERAGE_AREAS, type CoverageReport } from "../domain/coverage-report.j
 
 export { COVERAGE_AREAS, type CoverageArea } from "../domain/coverage-report.js";
 
-const tally = z.record(z.string(), z.number().int().min(0));
-const byMachine = z.strictObject({ payment_intent: tally, payout: tally });
 const byArea = <T extends z.ZodType>(value: T) =>
   z.strictObject(Object.fromEntries(COVERAGE_AREAS.map((area) => [area, value])) as Record<(typeof COVERAGE_AREAS)[number], T>);
 
 /** What `GET /v1/sandbox/coverage` answers (docs/testing.md, "Coverage"). */
-export const coverageSchema = z.strictObject({
-  object: z.literal("coverage"),
-  version: z.literal(1),
-  since: timestampSchema,
-  operations: z.record(z.string(), z.strictObject({ calls: z.number().int().min(0), statuses: tally })),
-  transitions: byMachine,
-  refused_transitions: byMachine,
-  events: tally,
-  webhooks: tally,
-  errors: tally,
-  faults: tally,
-  uncovered: byArea(z.array(z.string())),
-  summary: byArea(z.string()),
+export const coverageSchema = z.lazy(() => {
+  const tally = z.record(z.string(), z.number().int().min(0));
+  const byMachine = z.strictObject({ payment_intent: tally, payout: tally });
+  return z.strictObject({
+    object: z.literal("coverage"),
+    version: z.literal(1),
+    since: timestampSchema,
+    operations: z.record(z.string(), z.strictObject({ calls: z.number().int().min(0), statuses: tally })),
+    transitions: byMachine,
+    refused_transitions: byMachine,
+    events: tally,
+    webhooks: tally,
+    errors: tally,
+    faults: tally,
+    uncovered: byArea(z.array(z.string())),
+    summary: byArea(z.string()),
+  });
 });
 
 /** The report the example shows: a suite that created and captured one payment intent. */

@@ -7,22 +7,24 @@ import { FAULT_KINDS, FAULT_METHODS } from "../domain/faults.js";
 export { faultRuleSchema as faultRuleInput } from "../domain/faults.js";
 
 /** A fault rule as the API shows it. */
-export const faultSchema = z.strictObject({
-  id: idOf("flt"),
-  object: z.literal("fault"),
-  fault: z.enum(FAULT_KINDS),
-  match: z.strictObject({ method: z.enum(FAULT_METHODS).nullable(), path: z.string().nullable() }),
-  times: z.number().int().min(1),
-  remaining: z.number().int().min(0),
-  probability: z.number().min(0).max(1),
-  latency_ms: z.number().int().min(1).nullable(),
-  created_at: timestampSchema,
-});
+export const faultSchema = z.lazy(() =>
+  z.strictObject({
+    id: idOf("flt"),
+    object: z.literal("fault"),
+    fault: z.enum(FAULT_KINDS),
+    match: z.strictObject({ method: z.enum(FAULT_METHODS).nullable(), path: z.string().nullable() }),
+    times: z.number().int().min(1),
+    remaining: z.number().int().min(0),
+    probability: z.number().min(0).max(1),
+    latency_ms: z.number().int().min(1).nullable(),
+    created_at: timestampSchema,
+  }),
+);
 
 export type FaultResource = z.infer<typeof faultSchema>;
 
 /** What `DELETE /v1/sandbox/faults/:id` answers. */
-export const deletedFaultSchema = z.strictObject({ id: idOf("flt"), object: z.literal("fault"), deleted: z.literal(true) });
+export const deletedFaultSchema = z.lazy(() => z.strictObject({ id: idOf("flt"), object: z.literal("fault"), deleted: z.literal(true) }));
 
 /** What `DELETE /v1/sandbox/faults` answers: how many rules it removed. */
-export const faultsClearedSchema = z.strictObject({ object: z.literal("faults_cleared"), deleted: z.number().int().min(0) });
+export const faultsClearedSchema = z.lazy(() => z.strictObject({ object: z.literal("faults_cleared"), deleted: z.number().int().min(0) }));

@@ -13,8 +13,6 @@ const PAYOUT_MODES = ["auto", "manual"] as const;
 /** The body's name for each start option that `startInputProblem` checks. */
 const FIELD_OF: Record<keyof StartInputs, string> = { secretKey: "secret_key", webhookSecret: "webhook_secret", forwardTo: "forward_to", chaos: "chaos" };
 
-const company = companyFieldSchemas(true);
-
 /** A `--chaos` spec as the OpenAPI document shows it: its settings' shapes (each once, delay's min not above its max, in words). */
 const CHAOS_SPEC_SCHEMA = {
   type: "string",
@@ -22,73 +20,85 @@ const CHAOS_SPEC_SCHEMA = {
   pattern: CHAOS_SPEC_PATTERN,
 };
 /** A chaos object, as a webhook endpoint takes it. */
-const CHAOS_OBJECT_SCHEMA = (({ $schema: _dialect, ...rest }) => rest)(z.toJSONSchema(chaosSchema(""), { io: "input", target: "draft-2020-12" }));
+const chaosObjectJsonSchema = () => (({ $schema: _dialect, ...rest }) => rest)(z.toJSONSchema(chaosSchema(""), { io: "input", target: "draft-2020-12" }));
 
 /**
  * The body of `POST /v1/sandbox/instances`: every field optional, each checked by the rule of the
  * matching `paysim start` option or config field (the same checks, the same words, the field named).
  */
-export const createInstanceSchema = z
-  .strictObject({
-    name: company.name.optional(),
-    currency: company.currency.optional(),
-    // The superRefine below checks keys, secrets, URLs and chaos; each `meta` tells the OpenAPI document its shape.
-    secret_key: z
-      .string({ error: need("secret_key", "a string such as sk_test_x") })
-      .meta({ pattern: SECRET_KEY_PATTERN })
-      .optional(),
-    webhook_secret: z
-      .string({ error: need("webhook_secret", "a string such as whsec_acme") })
-      .meta({ pattern: SIGNING_SECRET_PATTERN })
-      .optional(),
-    forward_to: z
-      .array(
-        z
-          .string({ error: need("forward_to", "a list of URLs") })
-          .meta({ format: "uri", pattern: WEBHOOK_URL_PATTERN, maxLength: WEBHOOK_URL_MAX_LENGTH, description: WEBHOOK_URL_DESCRIPTION }),
-        { error: need("forward_to", "a list of URLs") },
-      )
-      .optional(),
-    chaos: z
-      .union([z.string(), z.looseObject({})], { error: need("chaos", 'a --chaos spec such as "duplicate=0.2,seed=42", or a chaos object') })
-      .meta({ anyOf: [CHAOS_SPEC_SCHEMA, CHAOS_OBJECT_SCHEMA] })
-      .optional(),
-    time_scale: z
-      .number({ error: need("time_scale", TIME_SCALE_RANGE) })
-      .refine(isTimeScale, { error: `time_scale must be ${TIME_SCALE_RANGE}, e.g. 60.` })
-      .meta({ exclusiveMinimum: 0, maximum: MAX_TIME_SCALE })
-      .optional(),
-    payouts: z.enum(PAYOUT_MODES, { error: needOneOf("payouts", PAYOUT_MODES) }).optional(),
-  })
-  // Chaos applies to the forward_to endpoints, so it needs at least one.
-  .meta({ allOf: [{ if: { required: ["chaos"] }, then: { required: ["forward_to"], properties: { forward_to: { minItems: 1 } } } }] })
-  .superRefine((input, ctx) => {
-    const problem = startInputProblem({ secretKey: input.secret_key, webhookSecret: input.webhook_secret, forwardTo: input.forward_to, chaos: input.chaos });
-    if (problem) ctx.addIssue({ code: "custom", path: [FIELD_OF[problem.input]], message: startInputMessage(problem, (field) => FIELD_OF[field]) });
-  });
+export const createInstanceSchema = z.lazy(() => {
+  const company = companyFieldSchemas(true);
+  return (
+    z
+      .strictObject({
+        name: company.name.optional(),
+        currency: company.currency.optional(),
+        // The superRefine below checks keys, secrets, URLs and chaos; each `meta` tells the OpenAPI document its shape.
+        secret_key: z
+          .string({ error: need("secret_key", "a string such as sk_test_x") })
+          .meta({ pattern: SECRET_KEY_PATTERN })
+          .optional(),
+        webhook_secret: z
+          .string({ error: need("webhook_secret", "a string such as whsec_acme") })
+          .meta({ pattern: SIGNING_SECRET_PATTERN })
+          .optional(),
+        forward_to: z
+          .array(
+            z
+              .string({ error: need("forward_to", "a list of URLs") })
+              .meta({ format: "uri", pattern: WEBHOOK_URL_PATTERN, maxLength: WEBHOOK_URL_MAX_LENGTH, description: WEBHOOK_URL_DESCRIPTION }),
+            { error: need("forward_to", "a list of URLs") },
+          )
+          .optional(),
+        chaos: z
+          .union([z.string(), z.looseObject({})], { error: need("chaos", 'a --chaos spec such as "duplicate=0.2,seed=42", or a chaos object') })
+          .meta({ anyOf: [CHAOS_SPEC_SCHEMA, chaosObjectJsonSchema()] })
+          .optional(),
+        time_scale: z
+          .number({ error: need("time_scale", TIME_SCALE_RANGE) })
+          .refine(isTimeScale, { error: `time_scale must be ${TIME_SCALE_RANGE}, e.g. 60.` })
+          .meta({ exclusiveMinimum: 0, maximum: MAX_TIME_SCALE })
+          .optional(),
+        payouts: z.enum(PAYOUT_MODES, { error: needOneOf("payouts", PAYOUT_MODES) }).optional(),
+      })
+      // Chaos applies to the forward_to endpoints, so it needs at least one.
+      .meta({ allOf: [{ if: { required: ["chaos"] }, then: { required: ["forward_to"], properties: { forward_to: { minItems: 1 } } } }] })
+      .superRefine((input, ctx) => {
+        const problem = startInputProblem({
+          secretKey: input.secret_key,
+          webhookSecret: input.webhook_secret,
+          forwardTo: input.forward_to,
+          chaos: input.chaos,
+        });
+        if (problem) ctx.addIssue({ code: "custom", path: [FIELD_OF[problem.input]], message: startInputMessage(problem, (field) => FIELD_OF[field]) });
+      })
+  );
+});
 
 export type InstanceInput = z.output<typeof createInstanceSchema>;
 
 /** An instance as `GET /v1/sandbox/instances` lists it. */
-export const instanceSchema = z.strictObject({
-  id: idOf("ins"),
-  object: z.literal("instance"),
-  url: z.url({ protocol: /^http$/ }),
-  /** The key of the instance's one company, in clear: the caller needs it to use the instance. */
-  secret_key: z.string().regex(/^sk_test_/),
-  /** The signing secret of its forward_to endpoints; null without forward_to. */
-  signing_secret: z
-    .string()
-    .regex(/^whsec_/)
-    .nullable(),
-  created_at: timestampSchema,
-});
+export const instanceSchema = z.lazy(() =>
+  z.strictObject({
+    id: idOf("ins"),
+    object: z.literal("instance"),
+    url: z.url({ protocol: /^http$/ }),
+    /** The key of the instance's one company, in clear: the caller needs it to use the instance. */
+    secret_key: z.string().regex(/^sk_test_/),
+    /** The signing secret of its forward_to endpoints; null without forward_to. */
+    signing_secret: z
+      .string()
+      .regex(/^whsec_/)
+      .nullable(),
+    created_at: timestampSchema,
+  }),
+);
 
 /** What creating one answers: the listed fields and a one-time sign-in link to its own dashboard. */
-export const createdInstanceSchema = instanceSchema.extend({ dashboard_login_url: z.url({ protocol: /^http$/ }) });
+export const createdInstanceSchema = z.lazy(() => instanceSchema.unwrap().extend({ dashboard_login_url: z.url({ protocol: /^http$/ }) }));
 
 /** What `DELETE /v1/sandbox/instances/:id` answers. */
-export const deletedInstanceSchema = z.strictObject({ id: idOf("ins"), object: z.literal("instance"), deleted: z.literal(true) });
+export const deletedInstanceSchema = z.lazy(() => z.strictObject({ id: idOf("ins"), object: z.literal("instance"), deleted: z.literal(true) }));
 
 export type InstanceResource = z.infer<typeof instanceSchema>;
 export type CreatedInstanceResource = z.infer<typeof createdInstanceSchema>;

@@ -18,12 +18,14 @@ export type { PaymentIntentResource };
 export const paymentIntentAnswer = withRequestIdSchema(paymentIntentSchema);
 
 /** `POST /v1/payment_intents`. */
-export const createPaymentIntentInput = z.strictObject({
-  amount: amountSchema,
-  currency: currencySchema.optional(),
-  description: descriptionSchema.optional(),
-  capture_method: z.enum(CAPTURE_METHODS, { error: needOneOf("capture_method", CAPTURE_METHODS) }).optional(),
-});
+export const createPaymentIntentInput = z.lazy(() =>
+  z.strictObject({
+    amount: amountSchema,
+    currency: currencySchema.optional(),
+    description: descriptionSchema.optional(),
+    capture_method: z.enum(CAPTURE_METHODS, { error: needOneOf("capture_method", CAPTURE_METHODS) }).optional(),
+  }),
+);
 
 /** The refusal of a payment method that is not a test method. */
 export const unknownPaymentMethod = (paymentMethod: string, cards: readonly TestCard[]) =>
@@ -38,9 +40,11 @@ export function paymentMethodSchema(cards: readonly TestCard[]) {
 }
 
 /** `POST /v1/payment_intents/:id/authorize`. */
-export const authorizeInput = z.strictObject({
-  payment_method: paymentMethodSchema(TEST_CARDS).optional(),
-});
+export const authorizeInput = z.lazy(() =>
+  z.strictObject({
+    payment_method: paymentMethodSchema(TEST_CARDS).optional(),
+  }),
+);
 
 /** `POST /v1/payment_intents/:id/capture` and `/cancel` take no body. */
 export const captureInput = noBody;

@@ -51,15 +51,17 @@ export function destinationPairing(destinations: readonly TestDestination[]) {
 }
 
 /** `POST /v1/payouts`. */
-export const createPayoutInput = z
-  .strictObject({
-    amount: amountSchema,
-    currency: currencySchema,
-    destination_type: z.enum(DESTINATION_TYPES, { error: needOneOf("destination_type", DESTINATION_TYPES) }),
-    destination_token: destinationTokenSchema(TEST_DESTINATIONS),
-    description: descriptionSchema.optional(),
-  })
-  .meta(destinationPairing(TEST_DESTINATIONS));
+export const createPayoutInput = z.lazy(() =>
+  z
+    .strictObject({
+      amount: amountSchema,
+      currency: currencySchema,
+      destination_type: z.enum(DESTINATION_TYPES, { error: needOneOf("destination_type", DESTINATION_TYPES) }),
+      destination_token: destinationTokenSchema(TEST_DESTINATIONS),
+      description: descriptionSchema.optional(),
+    })
+    .meta(destinationPairing(TEST_DESTINATIONS)),
+);
 
 /** `GET /v1/payouts`'s query. */
 export const listPayoutsQuery = listQuerySchema({ name: "status", values: PAYOUT_STATUSES }, "po");

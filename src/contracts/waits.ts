@@ -1,7 +1,7 @@
 /** The contracts of the waits over HTTP (docs/testing.md, "Waiting over HTTP"). */
 import * as z from "zod";
 import { withRequestIdSchema } from "../domain/answer-schemas.js";
-import { chaosMarkSchema } from "../domain/chaos.js";
+import { CHAOS_MARKS } from "../domain/chaos.js";
 import { EVENT_TYPES } from "../domain/events.js";
 import { MAX_ATTEMPTS } from "../domain/retry-schedule.js";
 import { oneOfQuery } from "./common.js";
@@ -34,25 +34,27 @@ function integerQuery(name: string, { min, max }: { min: number; max: number }, 
 const typeAlternatives = EVENT_TYPES.map((type) => type.replaceAll(".", "\\.")).join("|");
 
 /** `type`: one event type or a comma-separated list of them; an unknown one is refused, naming it and the known ones. */
-const typesQuery = z
-  .string()
-  .optional()
-  .transform((raw, ctx) => {
-    if (raw === undefined) return undefined;
-    const types = raw.split(",");
-    const unknown = types.find((type) => !(EVENT_TYPES as readonly string[]).includes(type));
-    if (unknown !== undefined) {
-      const what = unknown === "" ? "type has an empty entry" : `type "${unknown}" is not an event type`;
-      ctx.addIssue({ code: "custom", message: `${what}; give one type or a comma-separated list of: ${EVENT_TYPES.join(", ")}.` });
-      return z.NEVER;
-    }
-    return types;
-  })
-  .meta({
-    type: "string",
-    pattern: `^(${typeAlternatives})(,(${typeAlternatives}))*$`,
-    description: "One event type, or a comma-separated list of them (any one matches).",
-  });
+const typesQuery = z.lazy(() =>
+  z
+    .string()
+    .optional()
+    .transform((raw, ctx) => {
+      if (raw === undefined) return undefined;
+      const types = raw.split(",");
+      const unknown = types.find((type) => !(EVENT_TYPES as readonly string[]).includes(type));
+      if (unknown !== undefined) {
+        const what = unknown === "" ? "type has an empty entry" : `type "${unknown}" is not an event type`;
+        ctx.addIssue({ code: "custom", message: `${what}; give one type or a comma-separated list of: ${EVENT_TYPES.join(", ")}.` });
+        return z.NEVER;
+      }
+      return types;
+    })
+    .meta({
+      type: "string",
+      pattern: `^(${typeAlternatives})(,(${typeAlternatives}))*$`,
+      description: "One event type, or a comma-separated list of them (any one matches).",
+    }),
+);
 
 const nonEmpty = (name: string, description: string) =>
   z
@@ -61,30 +63,41 @@ const nonEmpty = (name: string, description: string) =>
     .optional()
     .meta({ description });
 
-export const eventsWaitQuery = z.strictObject({
-  type: typesQuery,
-  object_id: nonEmpty("object_id", "The id of the payment intent or payout the event is about."),
-  timeout_ms: integerQuery("timeout_ms", TIMEOUT_MS, TIMEOUT_MS.default, "How long to wait, in real milliseconds (not moved by the clock); 5000 when absent."),
-});
+export const eventsWaitQuery = z.lazy(() =>
+  z.strictObject({
+    type: typesQuery,
+    object_id: nonEmpty("object_id", "The id of the payment intent or payout the event is about."),
+    timeout_ms: integerQuery(
+      "timeout_ms",
+      TIMEOUT_MS,
+      TIMEOUT_MS.default,
+      "How long to wait, in real milliseconds (not moved by the clock); 5000 when absent.",
+    ),
+  }),
+);
 
-export const webhooksWaitQuery = eventsWaitQuery.extend({
-  url: nonEmpty("url", "The endpoint URL, exactly as registered."),
-  status: oneOfQuery("status", ["succeeded", "failed", "attempted"] as const).meta({
-    description: "succeeded (the default without attempt or chaos): a 2xx was recorded; failed: given up; attempted: any attempt has ended.",
+export const webhooksWaitQuery = z.lazy(() =>
+  eventsWaitQuery.unwrap().extend({
+    url: nonEmpty("url", "The endpoint URL, exactly as registered."),
+    status: oneOfQuery("status", ["succeeded", "failed", "attempted"] as const).meta({
+      description: "succeeded (the default without attempt or chaos): a 2xx was recorded; failed: given up; attempted: any attempt has ended.",
+    }),
+    attempt: integerQuery(
+      "attempt",
+      { min: 1, max: MAX_ATTEMPTS },
+      undefined,
+      "The delivery's attempt with this number (1 the first, 2 the first retry…) has ended, whatever it got; chaos duplicates are not counted.",
+    ),
+    chaos: oneOfQuery("chaos", CHAOS_MARKS).meta({
+      description: "An attempt that webhook chaos made (duplicate) or marked (reordered, delayed) has ended.",
+    }),
   }),
-  attempt: integerQuery(
-    "attempt",
-    { min: 1, max: MAX_ATTEMPTS },
-    undefined,
-    "The delivery's attempt with this number (1 the first, 2 the first retry…) has ended, whatever it got; chaos duplicates are not counted.",
-  ),
-  chaos: oneOfQuery("chaos", chaosMarkSchema.options).meta({
-    description: "An attempt that webhook chaos made (duplicate) or marked (reordered, delayed) has ended.",
-  }),
-});
+);
 
 /** What a webhooks wait answers. */
-export const webhookWaitSchema = withRequestIdSchema(z.strictObject({ object: z.literal("webhook_wait"), event: eventSchema, delivery: deliverySchema }));
+export const webhookWaitSchema = withRequestIdSchema(
+  z.lazy(() => z.strictObject({ object: z.literal("webhook_wait"), event: eventSchema, delivery: deliverySchema })),
+);
 
 /** The event the examples show: a payment captured at once. */
 export const EXAMPLE_EVENT = {

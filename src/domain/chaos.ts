@@ -5,29 +5,31 @@ import { jsonTypeOf, reportedProblem } from "./validation.js";
 /** The most `delay_ms` may ask for, in ms of clock time. */
 export const DELAY_MAX_MS = 60_000;
 
-const probabilitySchema = z.number().min(0).max(1);
-const delayBoundSchema = z.int().min(0).max(DELAY_MAX_MS);
-
 /**
  * Webhook chaos on an endpoint (docs/webhooks.md): duplicates, reordering and delays, decided by a pure
  * function of the seed, the event id and the kind of chaos, so that a run repeats exactly. This is
  * the settings as stored and as the endpoint object shows them (every member filled in); the
  * OpenAPI document describes them from it. Input is read by `chaosSchema`, which fills defaults.
  */
-export const chaosAnswerSchema = z.strictObject({
-  /** Probability (0–1) that a succeeded delivery is sent once more. */
-  duplicate: probabilitySchema,
-  /** Probability (0–1) that a delivery's first attempt is held until the next delivery is sent. */
-  reorder: probabilitySchema,
-  /** Extra wait before each first attempt, drawn uniformly from [min, max] ms of clock time. */
-  delay_ms: z.tuple([delayBoundSchema, delayBoundSchema]),
-  seed: z.int(),
+export const chaosAnswerSchema = z.lazy(() => {
+  const probability = z.number().min(0).max(1);
+  const delayBound = z.int().min(0).max(DELAY_MAX_MS);
+  return z.strictObject({
+    /** Probability (0–1) that a succeeded delivery is sent once more. */
+    duplicate: probability,
+    /** Probability (0–1) that a delivery's first attempt is held until the next delivery is sent. */
+    reorder: probability,
+    /** Extra wait before each first attempt, drawn uniformly from [min, max] ms of clock time. */
+    delay_ms: z.tuple([delayBound, delayBound]),
+    seed: z.int(),
+  });
 });
 
 export type Chaos = z.infer<typeof chaosAnswerSchema>;
 
 /** How an attempt made by chaos is marked. */
-export const chaosMarkSchema = z.enum(["duplicate", "reordered", "delayed"]);
+export const CHAOS_MARKS = ["duplicate", "reordered", "delayed"] as const;
+export const chaosMarkSchema = z.lazy(() => z.enum(CHAOS_MARKS));
 export type ChaosMark = z.infer<typeof chaosMarkSchema>;
 
 /** A held first attempt goes out at the latest this long (clock time) after it was due. */

@@ -51,68 +51,70 @@ function integerFrom1(field: string, max: number, rule: string) {
  * new rule, with docs/faults.md's ranges. Unknown fields are refused; so is `latency_ms` on a fault that
  * does not wait, a `latency` without it, and a path no request could be faulted on.
  */
-export const faultRuleSchema = z
-  .strictObject({
-    fault: z.enum(FAULT_KINDS, { error: needOneOf("fault", FAULT_KINDS) }),
-    match: z
-      .strictObject(
-        {
-          method: z.enum(FAULT_METHODS, { error: needOneOf("match.method", FAULT_METHODS) }).optional(),
-          path: z
-            .string({ error: need("match.path", PATH_RULE) })
-            .max(MAX_PATH_LENGTH, { error: `match.path must be at most ${MAX_PATH_LENGTH} characters.` })
-            // Masked on the way in like any text, a card number could only be stored masked, and a
-            // rule for a masked path matches no request: refused instead, before the shape is checked.
-            .refine((path) => !holdsCardNumber(path), {
-              error: "match.path holds a card number, which paysim never stores: write * for that segment, e.g. /v1/payment_intents/*.",
-              abort: true,
-            })
-            .regex(PATH_PATTERN, { error: `match.path must be ${PATH_RULE}.` })
-            .refine((path) => isFaultablePath(path.replaceAll("*", "x")), {
-              error: "match.path may not name /v1/sandbox/…: the sandbox controls are never faulted.",
-            })
-            // For the OpenAPI document: the shape and the sandbox refusal as one pattern; the card-number rule in words.
-            .meta({
-              pattern: `^(?!/v1/sandbox(?:/|$))${PATH_PATTERN.source.slice(1)}`,
-              description: "A path pattern; it holds no card number (write * for such a segment).",
-            })
-            .optional(),
-        },
-        { error: need("match", 'an object with "method" and/or "path"') },
-      )
-      .optional(),
-    times: integerFrom1("times", MAX_FAULT_TIMES, TIMES_RULE).optional(),
-    probability: z
-      .number({ error: need("probability", "a number from 0 to 1") })
-      .min(0, { error: "probability must be a number from 0 to 1." })
-      .max(1, { error: "probability must be a number from 0 to 1." })
-      .optional(),
-    latency_ms: integerFrom1("latency_ms", MAX_FAULT_LATENCY_MS, LATENCY_RULE).optional(),
-    seed: z
-      .number({ error: need("seed", "an integer") })
-      .int({ error: "seed must be an integer." })
-      .optional(),
-  })
-  // What the refinement below checks, for the OpenAPI document.
-  .meta({
-    allOf: [
-      { if: { properties: { fault: { enum: ["latency"] } } }, then: { required: ["latency_ms"] } },
-      { if: { properties: { fault: { enum: FAULT_KINDS.filter((kind) => !WAITING_FAULTS.has(kind)) } } }, then: { not: { required: ["latency_ms"] } } },
-    ],
-  })
-  .superRefine((rule, ctx) => {
-    if (rule.fault === "latency" && rule.latency_ms === undefined) {
-      ctx.addIssue({ code: "custom", path: ["latency_ms"], input: undefined, message: `latency_ms is required for the latency fault: ${LATENCY_RULE}.` });
-    }
-    if (!WAITING_FAULTS.has(rule.fault) && rule.latency_ms !== undefined) {
-      ctx.addIssue({
-        code: "custom",
-        path: ["latency_ms"],
-        input: rule.latency_ms,
-        message: `latency_ms applies only to the latency and timeout faults; remove it for ${rule.fault}.`,
-      });
-    }
-  });
+export const faultRuleSchema = z.lazy(() =>
+  z
+    .strictObject({
+      fault: z.enum(FAULT_KINDS, { error: needOneOf("fault", FAULT_KINDS) }),
+      match: z
+        .strictObject(
+          {
+            method: z.enum(FAULT_METHODS, { error: needOneOf("match.method", FAULT_METHODS) }).optional(),
+            path: z
+              .string({ error: need("match.path", PATH_RULE) })
+              .max(MAX_PATH_LENGTH, { error: `match.path must be at most ${MAX_PATH_LENGTH} characters.` })
+              // Masked on the way in like any text, a card number could only be stored masked, and a
+              // rule for a masked path matches no request: refused instead, before the shape is checked.
+              .refine((path) => !holdsCardNumber(path), {
+                error: "match.path holds a card number, which paysim never stores: write * for that segment, e.g. /v1/payment_intents/*.",
+                abort: true,
+              })
+              .regex(PATH_PATTERN, { error: `match.path must be ${PATH_RULE}.` })
+              .refine((path) => isFaultablePath(path.replaceAll("*", "x")), {
+                error: "match.path may not name /v1/sandbox/…: the sandbox controls are never faulted.",
+              })
+              // For the OpenAPI document: the shape and the sandbox refusal as one pattern; the card-number rule in words.
+              .meta({
+                pattern: `^(?!/v1/sandbox(?:/|$))${PATH_PATTERN.source.slice(1)}`,
+                description: "A path pattern; it holds no card number (write * for such a segment).",
+              })
+              .optional(),
+          },
+          { error: need("match", 'an object with "method" and/or "path"') },
+        )
+        .optional(),
+      times: integerFrom1("times", MAX_FAULT_TIMES, TIMES_RULE).optional(),
+      probability: z
+        .number({ error: need("probability", "a number from 0 to 1") })
+        .min(0, { error: "probability must be a number from 0 to 1." })
+        .max(1, { error: "probability must be a number from 0 to 1." })
+        .optional(),
+      latency_ms: integerFrom1("latency_ms", MAX_FAULT_LATENCY_MS, LATENCY_RULE).optional(),
+      seed: z
+        .number({ error: need("seed", "an integer") })
+        .int({ error: "seed must be an integer." })
+        .optional(),
+    })
+    // What the refinement below checks, for the OpenAPI document.
+    .meta({
+      allOf: [
+        { if: { properties: { fault: { enum: ["latency"] } } }, then: { required: ["latency_ms"] } },
+        { if: { properties: { fault: { enum: FAULT_KINDS.filter((kind) => !WAITING_FAULTS.has(kind)) } } }, then: { not: { required: ["latency_ms"] } } },
+      ],
+    })
+    .superRefine((rule, ctx) => {
+      if (rule.fault === "latency" && rule.latency_ms === undefined) {
+        ctx.addIssue({ code: "custom", path: ["latency_ms"], input: undefined, message: `latency_ms is required for the latency fault: ${LATENCY_RULE}.` });
+      }
+      if (!WAITING_FAULTS.has(rule.fault) && rule.latency_ms !== undefined) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["latency_ms"],
+          input: rule.latency_ms,
+          message: `latency_ms applies only to the latency and timeout faults; remove it for ${rule.fault}.`,
+        });
+      }
+    }),
+);
 
 /** A new rule as a caller gives it. */
 export type FaultRuleInput = z.input<typeof faultRuleSchema>;

@@ -82,20 +82,24 @@ export function needChoice(field: string, what: string) {
 
 const AMOUNT_RULE = `a positive integer in minor units from 1 to ${MAX_AMOUNT} (e.g. 1000 for 10.00)`;
 
-export const amountSchema = z
-  .number({ error: need("amount", AMOUNT_RULE) })
-  .int({ error: `amount must be ${AMOUNT_RULE}; fractions are not allowed.` })
-  .min(1, { error: `amount must be ${AMOUNT_RULE}.` })
-  .max(MAX_AMOUNT, { error: `amount must be ${AMOUNT_RULE}.` });
+export const amountSchema = z.lazy(() =>
+  z
+    .number({ error: need("amount", AMOUNT_RULE) })
+    .int({ error: `amount must be ${AMOUNT_RULE}; fractions are not allowed.` })
+    .min(1, { error: `amount must be ${AMOUNT_RULE}.` })
+    .max(MAX_AMOUNT, { error: `amount must be ${AMOUNT_RULE}.` }),
+);
 
 const CURRENCY_RULE = "a three-letter upper-case ISO 4217 code such as EUR or USD";
 
 /** A currency of a request: one of the codes isCurrency accepts, so the OpenAPI document lists them. */
-export const currencySchema = z
-  .enum(CURRENCY_CODES, { error: needChoice("currency", CURRENCY_RULE) })
-  .meta({ description: "An ISO 4217 currency code such as EUR." });
+export const currencySchema = z.lazy(() =>
+  z.enum(CURRENCY_CODES, { error: needChoice("currency", CURRENCY_RULE) }).meta({ description: "An ISO 4217 currency code such as EUR." }),
+);
 
-export const descriptionSchema = z.string({ error: need("description", "a string") }).max(1000, { error: "description must be at most 1000 characters." });
+export const descriptionSchema = z.lazy(() =>
+  z.string({ error: need("description", "a string") }).max(1000, { error: "description must be at most 1000 characters." }),
+);
 
 /** Where something sits in a parsed JSON value (`path`), and whether it is a field name rather than a string value. */
 export interface JsonSpot {

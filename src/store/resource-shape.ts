@@ -8,17 +8,18 @@
  *
  * Each field also carries the zod schema of its JSON value, so the resource's
  * schema (`ResourceShape.schema`, what the OpenAPI document describes) is made
- * from the same list as well.
+ * from the same list as well. Schemas are built on first use: a run that
+ * never validates an answer (only tests and the OpenAPI document do) builds none.
  *
  * Column names and constant texts come from paysim's own code, never from input.
  */
 import * as z from "zod";
 
-/** One member of a resource: its value from a row, the SQL expression giving the same JSON value, and that value's schema. */
+/** One member of a resource: its value from a row, the SQL expression giving the same JSON value, and that value's schema (made when asked). */
 export interface Field<Row, Params, Value> {
   value(row: Row, params: Params): Value;
   readonly sql: string;
-  readonly schema: z.ZodType<Value>;
+  schema(): z.ZodType<Value>;
 }
 
 const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
@@ -36,12 +37,12 @@ function sqlText(text: string): string {
 export function fieldsFor<Row, Params extends object = Record<string, never>>() {
   return {
     /** The column's value as it is stored; `schema` says what the API promises of it. */
-    column<C extends keyof Row & string>(name: C, schema: z.ZodType<Row[C]>): Field<Row, Params, Row[C]> {
+    column<C extends keyof Row & string>(name: C, schema: () => z.ZodType<Row[C]>): Field<Row, Params, Row[C]> {
       return { value: (row) => row[name], sql: identifier(name), schema };
     },
     /** The same text on every resource (`"object": "payout"`). */
     constant<T extends string>(text: T): Field<Row, Params, T> {
-      return { value: () => text, sql: sqlText(text), schema: z.literal(text) };
+      return { value: () => text, sql: sqlText(text), schema: () => z.literal(text) };
     },
     /**
      * An object of text columns, or null unless every one of them holds a
@@ -51,7 +52,7 @@ export function fieldsFor<Row, Params extends object = Record<string, never>>() 
       const entries = Object.entries(members);
       const all = entries.map(([, column]) => `${identifier(column)} <> ''`).join(" AND ");
       const object = entries.map(([name, column]) => `${sqlText(name)}, ${column}`).join(", ");
-      const schema = z.strictObject(Object.fromEntries(entries.map(([name]) => [name, z.string().min(1)]))).nullable();
+      const schema = () => z.strictObject(Object.fromEntries(entries.map(([name]) => [name, z.string().min(1)]))).nullable();
       return {
         value(row) {
           const out: Record<string, string> = {};
@@ -63,7 +64,7 @@ export function fieldsFor<Row, Params extends object = Record<string, never>>() 
           return out as { [K in keyof M]: string };
         },
         sql: `CASE WHEN ${all} THEN json_object(${object}) END`,
-        schema: schema as unknown as z.ZodType<{ [K in keyof M]: string } | null>,
+        schema: schema as unknown as () => z.ZodType<{ [K in keyof M]: string } | null>,
       };
     },
     /** A parameter's text, then `middle`, then a column's text (`checkout_url`: base URL + "/checkout/" + id). */
@@ -71,7 +72,7 @@ export function fieldsFor<Row, Params extends object = Record<string, never>>() 
       return {
         value: (row, params) => `${String(params[param])}${middle}${String(row[column])}`,
         sql: `@${identifier(param)} || ${sqlText(middle)} || ${identifier(column)}`,
-        schema: z.url(),
+        schema: () => z.url(),
       };
     },
   };
@@ -83,8 +84,8 @@ export interface ResourceShape<Row, Params, Resource> {
   build(row: Row, params: Params): Resource;
   /** The SQL expression giving a row's resource as JSON text, member for member what `build` makes. */
   readonly sqlJson: string;
-  /** The schema of the JSON both forms make: no member more or less (the OpenAPI document's). */
-  readonly schema: z.ZodObject<{ [K in keyof Resource]: z.ZodType<Resource[K]> }, z.core.$strict>;
+  /** The schema of the JSON both forms make: no member more or less (the OpenAPI document's). Built on first use. */
+  readonly schema: z.ZodLazy<z.ZodObject<{ [K in keyof Resource]: z.ZodType<Resource[K]> }, z.core.$strict>>;
 }
 
 /**
@@ -110,7 +111,7 @@ export function resourceShape<Row, Params, Fields extends Record<string, Field<R
     row: Row,
     params: Params,
   ) => { [K in keyof Fields]: ReturnType<Fields[K]["value"]> };
-  const schema = z.strictObject(Object.fromEntries(entries.map(([name, field]) => [name, field.schema]))) as ResourceShape<
+  const schema = z.lazy(() => z.strictObject(Object.fromEntries(entries.map(([name, field]) => [name, field.schema()])))) as ResourceShape<
     Row,
     Params,
     { [K in keyof Fields]: ReturnType<Fields[K]["value"]> }

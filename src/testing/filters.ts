@@ -9,21 +9,26 @@ export const DEFAULT_WAIT_TIMEOUT_MS = 5000;
 /** The longest delay a Node timer keeps; a longer one would fire at once. */
 const MAX_TIMEOUT_MS = 2_147_483_647;
 
-const eventType = z.enum(EVENT_TYPES);
-const eventFilterShape = {
-  type: z.union([eventType, z.array(eventType).min(1)]).optional(),
-  objectId: z.string().min(1).optional(),
+// Built on first use, like the API's schemas (contracts/common.ts): a run that never waits builds none.
+const eventFilterShape = () => {
+  const eventType = z.enum(EVENT_TYPES);
+  return {
+    type: z.union([eventType, z.array(eventType).min(1)]).optional(),
+    objectId: z.string().min(1).optional(),
+  };
 };
-const eventFilterSchema = z.strictObject(eventFilterShape);
-const webhookFilterSchema = z.strictObject({
-  ...eventFilterShape,
-  url: z.string().min(1).optional(),
-  status: z.enum(["succeeded", "failed", "attempted"]).optional(),
-  // What a wait for a retry or for chaos asks (docs/testing.md, "Waiting for a retry or for chaos").
-  attempt: z.number().int().min(1).max(MAX_ATTEMPTS).optional(),
-  chaos: chaosMarkSchema.optional(),
-});
-const waitOptionsSchema = z.strictObject({ timeout: z.number().int().min(0).max(MAX_TIMEOUT_MS).optional() }).optional();
+const eventFilterSchema = z.lazy(() => z.strictObject(eventFilterShape()));
+const webhookFilterSchema = z.lazy(() =>
+  z.strictObject({
+    ...eventFilterShape(),
+    url: z.string().min(1).optional(),
+    status: z.enum(["succeeded", "failed", "attempted"]).optional(),
+    // What a wait for a retry or for chaos asks (docs/testing.md, "Waiting for a retry or for chaos").
+    attempt: z.number().int().min(1).max(MAX_ATTEMPTS).optional(),
+    chaos: chaosMarkSchema.optional(),
+  }),
+);
+const waitOptionsSchema = z.lazy(() => z.strictObject({ timeout: z.number().int().min(0).max(MAX_TIMEOUT_MS).optional() }).optional());
 
 /** A filter that was checked: `types` undefined matches every type. */
 export interface EventMatcher {
@@ -118,7 +123,8 @@ function problems(issues: readonly z.core.$ZodIssue[], value: unknown, what: str
 function parse<T>(schema: z.ZodType<T>, value: unknown, what: string, example: string): T {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  const shape = (schema instanceof z.ZodObject ? schema : schema instanceof z.ZodOptional ? schema.unwrap() : undefined) as z.ZodObject | undefined;
+  const built = schema instanceof z.ZodLazy ? (schema.unwrap() as z.ZodType) : schema;
+  const shape = (built instanceof z.ZodObject ? built : built instanceof z.ZodOptional ? built.unwrap() : undefined) as z.ZodObject | undefined;
   const keys = shape ? Object.keys(shape.shape) : [];
   throw new TypeError(`Bad ${what}: ${problems(result.error.issues, value, what, keys, example).join(" ")}`);
 }

@@ -11,7 +11,7 @@ export const OPENAPI_OPERATION: OperationDoc = {
   method: "get",
   path: "/v1/openapi.json",
   summary: "This OpenAPI document",
-  answers: { 200: z.looseObject({ openapi: z.literal("3.1.0") }) },
+  answers: { 200: z.lazy(() => z.looseObject({ openapi: z.literal("3.1.0") })) },
   noKey: true,
   example: { answer: { openapi: "3.1.0", info: { title: "paysim", version: VERSION, license: OPENAPI_LICENSE }, paths: {} } },
 };

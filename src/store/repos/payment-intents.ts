@@ -38,19 +38,19 @@ export const PAYMENT_INTENT_CARD = fieldsFor<PaymentIntentRow>().objectOrNull({ 
 
 /** A payment intent as the API shows it, member for member (docs/api.md). */
 export const PAYMENT_INTENT_SHAPE = resourceShape({
-  id: field.column("id", idOf("pi")),
+  id: field.column("id", () => idOf("pi")),
   object: field.constant("payment_intent"),
-  reference: field.column("reference", z.string().regex(/^PAY-[0-9A-Z]{10}$/)),
-  amount: field.column("amount", amountSchema),
-  currency: field.column("currency", currencySchema),
-  description: field.column("description", z.string().nullable()),
-  capture_method: field.column("capture_method", z.enum(CAPTURE_METHODS)),
-  state: field.column("state", z.enum(PAYMENT_INTENT_STATES)),
+  reference: field.column("reference", () => z.string().regex(/^PAY-[0-9A-Z]{10}$/)),
+  amount: field.column("amount", () => amountSchema),
+  currency: field.column("currency", () => currencySchema),
+  description: field.column("description", () => z.string().nullable()),
+  capture_method: field.column("capture_method", () => z.enum(CAPTURE_METHODS)),
+  state: field.column("state", () => z.enum(PAYMENT_INTENT_STATES)),
   card: PAYMENT_INTENT_CARD,
-  failure_reason: field.column("failure_reason", z.string().nullable()),
+  failure_reason: field.column("failure_reason", () => z.string().nullable()),
   checkout_url: field.joined("checkout_base", "/checkout/", "id"),
-  created_at: field.column("created_at", timestampSchema),
-  updated_at: field.column("updated_at", timestampSchema),
+  created_at: field.column("created_at", () => timestampSchema),
+  updated_at: field.column("updated_at", () => timestampSchema),
 });
 
 export type PaymentIntentResource = ReturnType<typeof PAYMENT_INTENT_SHAPE.build>;

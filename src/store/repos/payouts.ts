@@ -29,19 +29,19 @@ const field = fieldsFor<PayoutRow>();
 
 /** A payout as the API shows it, member for member (docs/api.md); its destination token is never shown. */
 export const PAYOUT_SHAPE = resourceShape({
-  id: field.column("id", idOf("po")),
+  id: field.column("id", () => idOf("po")),
   object: field.constant("payout"),
-  reference: field.column("reference", z.string().regex(/^POUT-[0-9A-Z]{10}$/)),
-  amount: field.column("amount", amountSchema),
-  currency: field.column("currency", currencySchema),
-  status: field.column("status", z.enum(PAYOUT_STATUSES)),
-  destination_type: field.column("destination_type", z.enum(DESTINATION_TYPES)),
-  destination_masked: field.column("destination_masked", z.string()),
-  description: field.column("description", z.string().nullable()),
-  failure_reason: field.column("failure_reason", z.enum(["destination_rejected", "returned_by_bank"]).nullable()),
-  amount_reversed: field.column("amount_reversed", z.number().int().min(0)),
-  created_at: field.column("created_at", timestampSchema),
-  updated_at: field.column("updated_at", timestampSchema),
+  reference: field.column("reference", () => z.string().regex(/^POUT-[0-9A-Z]{10}$/)),
+  amount: field.column("amount", () => amountSchema),
+  currency: field.column("currency", () => currencySchema),
+  status: field.column("status", () => z.enum(PAYOUT_STATUSES)),
+  destination_type: field.column("destination_type", () => z.enum(DESTINATION_TYPES)),
+  destination_masked: field.column("destination_masked", () => z.string()),
+  description: field.column("description", () => z.string().nullable()),
+  failure_reason: field.column("failure_reason", () => z.enum(["destination_rejected", "returned_by_bank"]).nullable()),
+  amount_reversed: field.column("amount_reversed", () => z.number().int().min(0)),
+  created_at: field.column("created_at", () => timestampSchema),
+  updated_at: field.column("updated_at", () => timestampSchema),
 });
 
 export type PayoutResource = ReturnType<typeof PAYOUT_SHAPE.build>;
