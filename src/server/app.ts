@@ -41,7 +41,7 @@ export function catalogueOf(app: PaysimApp): CoverageCatalogue {
  * Idempotency-Key (400) → the operation. Anything thrown on the way is answered by the one
  * `onError`. Each /v1 operation is one definition (operations/): mounted as its route, and
  * described by the OpenAPI document (GET /v1/openapi.json, no key). The checkout pages and the
- * dashboard are loaded on their first request (`onDemand`).
+ * dashboard are loaded on the first request for either (`onDemand`, pages.ts).
  */
 export function createApp(deps: AppDeps): PaysimApp {
   const app = new Hono<AppEnv>();
@@ -80,8 +80,8 @@ export function createApp(deps: AppDeps): PaysimApp {
     return errorResponse(requestIdOf(c), new ApiError("not_found", `No route ${c.req.method} ${c.req.path}. The /v1 endpoints are listed in docs/api.md.`));
   };
   app.notFound(notFound);
-  onDemand(app, "/checkout", notFound, async () => (await import("./routes/checkout.js")).checkoutRoutes(deps));
-  onDemand(app, "/dashboard", notFound, async () => (await import("./dashboard/index.js")).dashboardRoutes(deps, catalogueNow));
+  onDemand(app, "/checkout", notFound, async () => (await import("./pages.js")).checkoutRoutes(deps));
+  onDemand(app, "/dashboard", notFound, async () => (await import("./pages.js")).dashboardRoutes(deps, catalogueNow));
 
   app.onError((error, c) => thrownResponse(requestIdOf(c), error, deps.reportError));
 
