@@ -4,7 +4,7 @@ import { ApiError } from "../domain/errors.js";
 import { VERSION } from "../version.js";
 import { requestIdOf, type AppDeps, type AppEnv } from "./env.js";
 import { errorResponse, thrownResponse } from "./errors.js";
-import { apiPipeline, requestPipeline } from "./middleware/pipeline.js";
+import { isApiPath, requestPipeline, type RouteHandler } from "./middleware/pipeline.js";
 import { handOver } from "./node-adapter.js";
 import { openApiRoute } from "./openapi/route.js";
 import { OPENAPI_OPERATION } from "./operations/openapi-document.js";
@@ -34,12 +34,12 @@ export function catalogueOf(app: PaysimApp): CoverageCatalogue {
 
 /**
  * The whole HTTP surface as one Hono app, the same under @hono/node-server
- * (through node-adapter.ts) and `app.request()`. Its middleware gives the
- * error precedence of docs/api.md: request id and log, durable answers, Host (403)
- * (`requestPipeline`) → key on every /v1 path (401) → the key's company's fault rules
- * (docs/faults.md) (`apiPipeline`) → route (404/405) → the operation's own body (413/400) and
- * Idempotency-Key (400) → the operation. Anything thrown on the way is answered by the one
- * `onError`. Each /v1 operation is one definition (operations/): mounted as its route, and
+ * (through node-adapter.ts) and `app.request()`. Every route's handler, and the not-found answer,
+ * is wrapped in the request pipeline (`requestPipeline`), which gives the error precedence of
+ * docs/api.md: request id and log, durable answers, Host (403) → key on every /v1 path (401) →
+ * the key's company's fault rules (docs/faults.md) → route (404/405) → the operation's own body
+ * (413/400) and Idempotency-Key (400) → the operation. Anything thrown on the way is answered as
+ * the one `onError` answers it. Each /v1 operation is one definition (operations/): mounted as its route, and
  * described by the OpenAPI document (GET /v1/openapi.json, no key). The checkout pages and the
  * dashboard are loaded on the first request for either (`onDemand`, pages.ts).
  */
@@ -61,13 +61,14 @@ export function createApp(deps: AppDeps): PaysimApp {
   const documented: readonly OperationDoc[] = [OPENAPI_OPERATION, ...served];
   catalogues.set(app, catalogueNow);
 
-  app.use(requestPipeline(deps));
-  // Registered before the key check, the document answers without one (docs/api.md).
-  app.get(OPENAPI_OPERATION.path, openApiRoute(documented, deps.baseUrl));
-  app.use("/v1/*", apiPipeline(deps));
-
-  app.get("/health", (c) => resourceResponse(c, { status: "ok", version: VERSION }));
-  mountOperations(app, deps, served);
+  const pipelined = requestPipeline(deps);
+  // The one /v1 route without the key check: the document answers without one (docs/api.md).
+  app.get(OPENAPI_OPERATION.path, pipelined(openApiRoute(documented, deps.baseUrl), { keyed: false }));
+  app.get(
+    "/health",
+    pipelined((c) => resourceResponse(c, { status: "ok", version: VERSION }), { keyed: false }),
+  );
+  mountOperations(app, deps, served, (handler) => pipelined(handler, { keyed: true }));
 
   const allowedMethods = methodsByPath(app);
   const notFound = (c: Context<AppEnv>) => {
@@ -79,9 +80,13 @@ export function createApp(deps: AppDeps): PaysimApp {
     }
     return errorResponse(requestIdOf(c), new ApiError("not_found", `No route ${c.req.method} ${c.req.path}. The /v1 endpoints are listed in docs/api.md.`));
   };
-  app.notFound(notFound);
-  onDemand(app, "/checkout", notFound, async () => (await import("./pages.js")).checkoutRoutes(deps));
-  onDemand(app, "/dashboard", notFound, async () => (await import("./pages.js")).dashboardRoutes(deps, catalogueNow));
+  // On /v1 the key is checked first: an unknown route or method is a 401 to a caller without one.
+  const notFoundOnApi = pipelined(notFound, { keyed: true });
+  const notFoundElsewhere = pipelined(notFound, { keyed: false });
+  app.notFound((c) => (isApiPath(c.req.path) ? notFoundOnApi(c) : notFoundElsewhere(c)));
+  const page = (handler: RouteHandler) => pipelined(handler, { keyed: false });
+  onDemand(app, "/checkout", notFound, page, async () => (await import("./pages.js")).checkoutRoutes(deps));
+  onDemand(app, "/dashboard", notFound, page, async () => (await import("./pages.js")).dashboardRoutes(deps, catalogueNow));
 
   app.onError((error, c) => thrownResponse(requestIdOf(c), error, deps.reportError));
 
@@ -94,10 +99,17 @@ export function createApp(deps: AppDeps): PaysimApp {
  * route rather than merged into the app's router, its routes leave the router of every other
  * request as it was: merged, the dashboard's `/dashboard/:scope/*` beside `/dashboard/login/:token`
  * made Hono give up its RegExpRouter for the slower TrieRouter on every request
- * (docs/performance.md, "Pay only for what is used"). Its requests keep their id; what it throws
- * is answered by the app's onError, a path it does not route by `notFound`.
+ * (docs/performance.md, "Pay only for what is used"). Its requests go through the pipeline
+ * (`pipelined`) and keep their id there; what it throws is answered as the app's onError answers
+ * it, a path it does not route by `notFound`.
  */
-function onDemand<E extends AppEnv>(app: PaysimApp, prefix: string, notFound: (c: Context<AppEnv>) => Response, load: () => Promise<Hono<E>>): void {
+function onDemand<E extends AppEnv>(
+  app: PaysimApp,
+  prefix: string,
+  notFound: (c: Context<AppEnv>) => Response,
+  pipelined: (handler: RouteHandler) => RouteHandler,
+  load: () => Promise<Hono<E>>,
+): void {
   const outer = new WeakMap<Request, Context<AppEnv>>();
   let served: Promise<Hono<E>> | undefined;
   const serve = async () => {
@@ -119,8 +131,8 @@ function onDemand<E extends AppEnv>(app: PaysimApp, prefix: string, notFound: (c
     outer.set(c.req.raw, c);
     return handOver(routes, c);
   };
-  app.all(prefix, handler);
-  app.all(`${prefix}/*`, handler);
+  app.all(prefix, pipelined(handler));
+  app.all(`${prefix}/*`, pipelined(handler));
 }
 
 /**

@@ -136,15 +136,13 @@ function readStreaming(incoming: IncomingMessage, limit: BodyLimit): Promise<Uin
 
 /**
  * Closes this request's connection without a byte of answer, as a network that lost it would:
- * the client sees the connection end. What is left to send is dropped: the request's answer
- * becomes one @hono/node-server knows was sent already. Without a socket (`app.request()`)
+ * the client sees the connection end. What is left to send is dropped: answers the request's
+ * answer, one @hono/node-server knows was sent already. Without a socket (`app.request()`)
  * there is nothing to close, and that empty answer is what the caller gets.
  */
-export function closeWithoutAnswer(c: Context<AppEnv>): void {
+export function closeWithoutAnswer(c: Context<AppEnv>): Response {
   incomingOf(c)?.socket.destroy();
-  // Hono copies the old answer's headers into a new one unless the old one is cleared first.
-  c.res = undefined;
-  c.res = RESPONSE_ALREADY_SENT;
+  return RESPONSE_ALREADY_SENT;
 }
 
 /**

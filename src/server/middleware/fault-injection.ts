@@ -1,4 +1,4 @@
-import type { Context, Next } from "hono";
+import type { Context } from "hono";
 import type { RequestFault } from "../../bus.js";
 import { ApiError } from "../../domain/errors.js";
 import type { FaultHit } from "../../services/faults.js";
@@ -9,7 +9,8 @@ import { closeWithoutAnswer, whenConnectionCloses } from "../node-adapter.js";
 
 /**
  * Carries out the fault rule that hit this request (docs/faults.md), on /v1 once the key is known
- * (`apiPipeline` asks the key's company's rules; a request no rule hits never comes here):
+ * (the pipeline asks the key's company's rules; a request no rule hits never comes here). `run`
+ * runs the request as usual and answers its answer, an error's included:
  *
  * - `server_error`, `rate_limited`: the error answer, and nothing else happens;
  * - `timeout`: no answer for the rule's wait, then the connection closes; nothing happens;
@@ -21,14 +22,14 @@ import { closeWithoutAnswer, whenConnectionCloses } from "../node-adapter.js";
  *
  * @example
  * const hit = faults.decide(company.id, c.req.method, c.req.path);
- * return hit ? injectFault(c, next, hit, { store, heldRequests }) : next();
+ * return hit ? injectFault(c, () => handler(c), hit, { store, heldRequests }) : handler(c);
  */
 export async function injectFault(
   c: Context<AppEnv>,
-  next: Next,
+  run: () => Response | Promise<Response>,
   hit: FaultHit,
   { store, heldRequests }: { store: Store; heldRequests: HeldRequests },
-): Promise<void> {
+): Promise<Response> {
   const unanswered = hit.fault === "lost_response" || hit.fault === "timeout";
   const fault: RequestFault = { ruleId: hit.ruleId, fault: hit.fault, unanswered };
   c.set("fault", fault);
@@ -43,15 +44,15 @@ export async function injectFault(
       await held();
       c.set("unansweredStatus", 0);
       return closeWithoutAnswer(c);
-    case "latency":
-      await next();
-      if (!(await held())) closeWithoutAnswer(c);
-      return;
+    case "latency": {
+      const answer = await run();
+      return (await held()) ? answer : closeWithoutAnswer(c);
+    }
     case "lost_response": {
-      await next();
+      const answer = await run();
       const durable = store.whenOpenGroupDurable();
       if (durable) await durable;
-      c.set("unansweredStatus", c.res.status);
+      c.set("unansweredStatus", answer.status);
       return closeWithoutAnswer(c);
     }
   }

@@ -1,59 +1,93 @@
-import { createMiddleware } from "hono/factory";
+import type { Context } from "hono";
 import type { AppDeps, AppEnv } from "../env.js";
-import { requestIdOf } from "../env.js";
 import { thrownResponse } from "../errors.js";
 import { requestHostCheck } from "../guards/host.js";
 import { keyCheck } from "../guards/key.js";
 import { injectFault } from "./fault-injection.js";
 import { logRequest } from "./request-log.js";
 
-/**
- * What every request goes through, as one middleware: its `req_…` id and `request.started`,
- * the Host check (403), then the route; its answer is held until what it may have seen is
- * durable, then logged (`request.logged`). One layer rather than one per step: every layer
- * of Hono's composition costs each request an async frame and a promise, which showed in
- * the read's profile (docs/performance.md, "Pay only for what is used").
- *
- * @example
- * app.use(requestPipeline(deps));
- */
-export function requestPipeline(deps: Pick<AppDeps, "ids" | "bus" | "store" | "loopbackHostNames" | "reportError">) {
-  const { ids, bus, store, reportError } = deps;
-  const checkHost = requestHostCheck(deps.loopbackHostNames);
-  return createMiddleware<AppEnv>(async function requestPipelineMiddleware(c, next) {
-    const started = performance.now();
-    const requestId = ids.newId("req");
-    c.set("requestId", requestId);
-    bus.emit("request.started", { requestId });
-    try {
-      checkHost(c);
-      await next();
-    } catch (error) {
-      // Only the Host check throws here (what the route throws, Hono answers by onError): answered
-      // as onError would, so that the refusal is logged like any other answer.
-      c.res = thrownResponse(requestIdOf(c), error, reportError);
-    }
-    // Reads share the connection with the open group commit: an answer could otherwise show what a crash would lose.
-    const durable = store.whenOpenGroupDurable();
-    if (durable) await durable;
-    logRequest(c, bus, started);
-  });
+/** A route's handler, or the app's not-found answer: what the pipeline runs for a request. */
+export type RouteHandler = (c: Context<AppEnv>) => Response | Promise<Response>;
+
+/** What the pipeline does before a handler: `keyed` adds the /v1 steps (the key, then the company's fault rules). */
+export interface PipelineStep {
+  keyed: boolean;
 }
 
 /**
- * What every /v1 request goes through after `requestPipeline`: the key (401) gives the route its
- * company, then that company's fault rules (docs/faults.md) may take the request over. A request
- * no rule hits goes on to the route with no more than the rules' lookup.
+ * What every request goes through, wrapped around each route's handler (and the not-found
+ * answer): its `req_…` id and `request.started`, the Host check (403), then on /v1 (`keyed`) the
+ * key (401), which gives the route its company, and that company's fault rules (docs/faults.md),
+ * which may take the request over; then the handler. The answer, a thrown error's included, is
+ * held until what it may have seen is durable, then logged (`request.logged`).
+ *
+ * A wrapper rather than Hono middleware: a route with one handler is dispatched by Hono without
+ * its async composition, and a read answers in the turn it arrived in, with no promise at all.
+ * The layers of middleware cost every request more than reading a payment intent does
+ * (docs/performance.md, "Pay only for what is used").
  *
  * @example
- * app.use("/v1/*", apiPipeline(deps));
+ * const pipelined = requestPipeline(deps);
+ * app.get("/health", pipelined(health, { keyed: false }));
  */
-export function apiPipeline(deps: Pick<AppDeps, "store" | "faults" | "heldRequests">) {
-  const companyOfRequest = keyCheck(deps.store);
-  return createMiddleware<AppEnv>(function apiPipelineMiddleware(c, next) {
+export function requestPipeline(deps: Pick<AppDeps, "ids" | "bus" | "store" | "loopbackHostNames" | "reportError" | "faults" | "heldRequests">) {
+  const { ids, bus, store, reportError, faults } = deps;
+  const checkHost = requestHostCheck(deps.loopbackHostNames);
+  const companyOfRequest = keyCheck(store);
+
+  /** The handler's answer, with what it throws answered as the app's onError would: a fault that holds an answer holds this one. */
+  const answerOf = (c: Context<AppEnv>, handler: RouteHandler, requestId: string): Response | Promise<Response> => {
+    try {
+      const answer = handler(c);
+      return answer instanceof Promise ? answer.catch((error: unknown) => thrownResponse(requestId, error, reportError)) : answer;
+    } catch (error) {
+      return thrownResponse(requestId, error, reportError);
+    }
+  };
+
+  /** The /v1 steps: the key gives the route its company, whose fault rules may take the request over. */
+  const keyedAnswer = (c: Context<AppEnv>, handler: RouteHandler, requestId: string): Response | Promise<Response> => {
     const company = companyOfRequest(c);
     c.set("company", company);
-    const hit = deps.faults.decide(company.id, c.req.method, c.req.path);
-    return hit ? injectFault(c, next, hit, deps) : next();
-  });
+    const hit = faults.decide(company.id, c.req.method, c.req.path);
+    return hit ? injectFault(c, () => answerOf(c, handler, requestId), hit, deps) : answerOf(c, handler, requestId);
+  };
+
+  /** Logs `answer` once what it may have seen is durable: reads share the connection with the open group commit. */
+  const logged = (c: Context<AppEnv>, answer: Response, started: number): Response | Promise<Response> => {
+    const durable = store.whenOpenGroupDurable();
+    if (durable) {
+      return durable.then(() => {
+        logRequest(c, bus, started, answer);
+        return answer;
+      });
+    }
+    logRequest(c, bus, started, answer);
+    return answer;
+  };
+
+  return function pipelined(handler: RouteHandler, { keyed }: PipelineStep): RouteHandler {
+    return function throughPipeline(c) {
+      const started = performance.now();
+      const requestId = ids.newId("req");
+      c.set("requestId", requestId);
+      bus.emit("request.started", { requestId });
+      let answer: Response | Promise<Response>;
+      try {
+        checkHost(c);
+        answer = keyed ? keyedAnswer(c, handler, requestId) : answerOf(c, handler, requestId);
+      } catch (error) {
+        // The Host and key checks and a refusing fault throw: answered as the app's onError would.
+        answer = thrownResponse(requestId, error, reportError);
+      }
+      if (!(answer instanceof Promise)) return logged(c, answer, started);
+      // A fault that refuses the request (server_error, rate_limited) rejects: answered as thrown.
+      return answer.catch((error: unknown) => thrownResponse(requestId, error, reportError)).then((done) => logged(c, done, started));
+    };
+  };
+}
+
+/** Whether a path is the /v1 API's, whose requests need a key (docs/api.md). */
+export function isApiPath(path: string): boolean {
+  return path === "/v1" || path.startsWith("/v1/");
 }

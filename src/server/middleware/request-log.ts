@@ -6,24 +6,24 @@ import { requestIdOf, type AppEnv } from "../env.js";
 import { errorCodeOf } from "../errors.js";
 
 /**
- * Logs a request once its answer is final (errors included, turned into answers by the app's
- * onError) on the bus as `request.logged`: its path masked, the fault rule that hit it
+ * Logs a request once its answer is final (errors included, turned into answers as the app's
+ * onError does) on the bus as `request.logged`: its path masked, the fault rule that hit it
  * (docs/faults.md), its company, the route that matched and the error code answered (what the
  * coverage report counts, docs/testing.md). `requestPipeline` calls it last, so every answer is logged.
  *
  * @example
- * logRequest(c, bus, started);
+ * logRequest(c, bus, started, answer);
  */
-export function logRequest(c: Context<AppEnv>, bus: Bus, started: number): void {
+export function logRequest(c: Context<AppEnv>, bus: Bus, started: number, answer: Response): void {
   const fault = c.get("fault");
   const company = c.get("company");
   const route = matchedRoutes(c).find((matched) => matched.method !== "ALL");
-  const errorCode = errorCodeOf(c.res);
+  const errorCode = errorCodeOf(answer);
   bus.emit("request.logged", {
     requestId: requestIdOf(c),
     method: c.req.method,
     path: loggedPath(c.req.path),
-    status: c.get("unansweredStatus") ?? c.res.status,
+    status: c.get("unansweredStatus") ?? answer.status,
     durationMs: performance.now() - started,
     ...(fault && { fault }),
     ...(company && { companyId: company.id }),

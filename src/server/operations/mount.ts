@@ -3,6 +3,7 @@ import type { AppDeps, AppEnv } from "../env.js";
 import { companyOf, requestIdOf } from "../env.js";
 import { idempotencyKeyOf } from "../middleware/idempotency-key.js";
 import { readJsonBody } from "../middleware/json-body.js";
+import type { RouteHandler } from "../middleware/pipeline.js";
 import { jsonResponse, listResponse, resourceResponse } from "../respond.js";
 import type { Operation } from "./define.js";
 import { rememberedQueryParser } from "./query.js";
@@ -13,9 +14,10 @@ import { prepared, runOperation, type IncomingCall, type Outcome } from "./run.j
  * an unknown route or method is a 404/405 whatever its body), its Idempotency-Key checked, then
  * the steps every way in shares (run.ts), and the outcome sent. The body and the key are read in
  * the route's one handler rather than as middleware of their own: a request pays for no layer it
- * does not need.
+ * does not need. `pipelined` wraps each handler in what every /v1 request goes through (the key,
+ * the fault rules, the log).
  */
-export function mountOperations(app: Hono<AppEnv>, deps: AppDeps, operations: readonly Operation[]): void {
+export function mountOperations(app: Hono<AppEnv>, deps: AppDeps, operations: readonly Operation[], pipelined: (handler: RouteHandler) => RouteHandler): void {
   for (const operation of operations) {
     const keyRequired = operation.idempotencyKey === "required";
     const parseQuery = operation.query ? rememberedQueryParser(operation.query) : () => undefined;
@@ -41,7 +43,7 @@ export function mountOperations(app: Hono<AppEnv>, deps: AppDeps, operations: re
     // Only an operation that takes a body waits for it; the others answer in the same turn.
     const handler = operation.body ? async (c: Context<AppEnv>) => serve(c, await readJsonBody(c)) : (c: Context<AppEnv>) => serve(c, undefined);
 
-    app.on(operation.method.toUpperCase(), [operation.path], handler);
+    app.on(operation.method.toUpperCase(), [operation.path], pipelined(handler));
   }
 }
 

@@ -17,8 +17,7 @@ class ClientLeft extends Error {}
 
 /** The answer to a request whose client left: none (its connection is already gone). */
 function unanswered(c: Context<AppEnv>): Response {
-  closeWithoutAnswer(c);
-  return c.res;
+  return closeWithoutAnswer(c);
 }
 
 /** Runs one wait for this request, ended early by the client leaving or paysim stopping; undefined once the client left. */
