@@ -44,7 +44,7 @@ export interface AppDeps {
   baseUrl: () => string;
   /** The clock as the API shows it, moved forward with the work that falls due, and the reset of a company's activity (docs/testing.md). */
   sandbox: SandboxService;
-  /** The fault rules (docs/faults.md): the sandbox routes change them, the fault middleware asks them. */
+  /** The fault rules (docs/faults.md): the sandbox routes change them, the request pipeline asks them. */
   faults: FaultRules;
   /** The waits of `timeout` and `latency` faults, which a stopping paysim cuts short. */
   heldRequests: HeldRequests;
@@ -100,9 +100,9 @@ export interface NodeBindings {
   outgoing?: ServerResponse;
 }
 
-/** What the middleware learnt of a request, for the routes (`c.get`). */
+/** What the request pipeline learnt of a request, for the routes (`c.get`). */
 export interface RequestVariables {
-  /** This request's `req_…` id (middleware/request-log.ts). */
+  /** This request's `req_…` id (middleware/pipeline.ts). */
   requestId: string;
   /** The company of the request's key, on every /v1 path (guards/key.ts). */
   company: Company;

@@ -1,7 +1,7 @@
 import type { Migration } from "./migration.js";
 
 /**
- * Webhook chaos (docs/webhooks.md) and what a receiver answered (§7): an endpoint's `chaos` settings
+ * Webhook chaos (docs/webhooks.md) and what a receiver answered (docs/webhooks.md, "Seeing the deliveries"): an endpoint's `chaos` settings
  * (JSON, NULL for none), and on each attempt the first KiB of the answer, masked, and which chaos
  * made it. Attempts from before this step have neither: NULL.
  */
