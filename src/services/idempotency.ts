@@ -117,7 +117,16 @@ export function createIdempotentRunner(store: Store, clock: Clock, unitOfWork: U
     return answer;
   }
 
-  return Object.assign(runIdempotently, { prepared });
+  /**
+   * The earlier answer to replay for `request`'s key, if there is one (a 409 thrown for another
+   * body): for a call that must know it before anything else, as a change's unit does (an
+   * instance's start validates its body only once the key is known to be new).
+   */
+  function replayOf(request: IdempotentRequest): Promise<IdempotentAnswer> | undefined {
+    return lookup(request).replay;
+  }
+
+  return Object.assign(runIdempotently, { prepared, replayOf });
 }
 
 export type RunIdempotently = ReturnType<typeof createIdempotentRunner>;

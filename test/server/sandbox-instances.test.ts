@@ -103,6 +103,9 @@ describe("an instance started over HTTP", () => {
     expect(again.headers.get("idempotent-replayed")).toBe("true");
     expect((await parent.api("GET", "/v1/sandbox/instances")).body.data.map((i: { id: string }) => i.id)).toEqual([first.body.id]);
     expectApiError(await create(parent, { name: "Twice" }, key), 409, "idempotency_conflict");
+    // As for every keyed call, the key's earlier answer is looked up before the body is validated (docs/api.md, "Errors").
+    expectApiError(await create(parent, { currency: "XXX" }, key), 409, "idempotency_conflict");
+    expectApiError(await create(parent, { currency: "XXX" }), 400, "invalid_request", "currency");
     expectApiError(await parent.api("POST", "/v1/sandbox/instances", { body: {} }), 400, "invalid_request", "Idempotency-Key");
   });
 

@@ -18,8 +18,9 @@ export type Outcome = Exclude<Answer, { idempotent: Promise<IdempotentAnswer> }>
 
 /**
  * Runs `operation` for one call, whichever way it came in (an HTTP request, a dashboard form):
- * a change through the idempotency layer (a replay or a conflict is decided before anything
- * else), then the object it acts on found, then its body validated, then the call itself. A read
+ * a change, or an action with a key, through the idempotency layer (a replay or a conflict is
+ * decided before anything else), then the object it acts on found, then its body validated, then
+ * the call itself. A read
  * or an action that answers at once is answered at once, without a promise: most reads are.
  */
 export function runOperation(operation: Exclude<Operation, { held: true }>, incoming: IncomingCall): Outcome | Promise<Outcome> {
@@ -28,6 +29,12 @@ export function runOperation(operation: Exclude<Operation, { held: true }>, inco
     return incoming.deps
       .runIdempotently(request, (work) => operation.change(Object.assign(prepared(operation, incoming, request), { work })))
       .then((answered) => ({ answered }));
+  }
+  if (operation.idempotencyKey) {
+    // An action with a key (an instance's start) answers through the idempotency layer: an earlier
+    // answer under the key is replayed, or a 409 answered, before its body is validated, as for a change.
+    const replay = incoming.deps.runIdempotently.replayOf(requestOf(operation, incoming));
+    if (replay) return replay.then((answered) => ({ answered }));
   }
   const answer = operation.act(prepared(operation, incoming));
   return answer instanceof Promise ? answer.then(outcomeOf) : outcomeOf(answer);
