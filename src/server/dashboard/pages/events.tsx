@@ -6,7 +6,7 @@ import { maskText } from "../../../domain/masking.js";
 import { sessionBase } from "../auth.js";
 import { baseOf, companyOf, linkTo, type DashboardApp, type DashboardKit } from "../kit.js";
 import { listedEvent, PAGE_SIZE } from "../reads.js";
-import { DeliveryPills, EventRow } from "../views/event-parts.js";
+import { DeliveryPills, EventRow, EventRowsTable } from "../views/event-parts.js";
 import { LIVE_SCRIPT } from "../views/live-script.js";
 import { PageHead } from "../views/parts.js";
 
@@ -63,25 +63,7 @@ export function eventsPage(app: DashboardApp, { deps, page }: DashboardKit) {
           </form>
         </PageHead>
         <section class="card flush" aria-label="Events">
-          <div class="table-scroll">
-            <table class="stack">
-              <thead>
-                <tr>
-                  <th scope="col">Time</th>
-                  <th scope="col">Type</th>
-                  <th scope="col" class="hide-narrow">
-                    Object
-                  </th>
-                  <th scope="col">Deliveries</th>
-                </tr>
-              </thead>
-              <tbody id="event-rows">
-                {listed.map(({ event, deliveries }) => (
-                  <EventRow base={baseOf(c)} event={event} deliveries={deliveries} />
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <EventRowsTable base={baseOf(c)} events={listed} rowsId="event-rows" />
           {listed.length === 0 ? (
             <p class="empty" id="no-events">
               No events{type ? ` of type ${type}` : ""} yet. Create a payment intent or run <code>paysim trigger</code>.

@@ -68,9 +68,16 @@ export function EventRow({
   );
 }
 
+type ListedEvents = readonly { event: EventSummary; deliveries: readonly DeliveryView[] }[];
+
 /** An object's events, newest first, as a compact table (payment intent and payout pages). */
-export function EventsTable({ base, events }: { base: string; events: readonly { event: EventSummary; deliveries: readonly DeliveryView[] }[] }) {
+export function EventsTable({ base, events }: { base: string; events: ListedEvents }) {
   if (events.length === 0) return <p class="empty">No events yet.</p>;
+  return <EventRowsTable base={base} events={events} />;
+}
+
+/** The table of events, one row each; `rowsId` names its body for the events page's live script, which adds rows to it. */
+export function EventRowsTable({ base, events, rowsId }: { base: string; events: ListedEvents; rowsId?: string }) {
   return (
     <div class="table-scroll">
       <table class="stack">
@@ -84,7 +91,7 @@ export function EventsTable({ base, events }: { base: string; events: readonly {
             <th scope="col">Deliveries</th>
           </tr>
         </thead>
-        <tbody>
+        <tbody id={rowsId}>
           {events.map(({ event, deliveries }) => (
             <EventRow base={base} event={event} deliveries={deliveries} />
           ))}
