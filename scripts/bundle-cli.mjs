@@ -20,7 +20,7 @@ await build({
   target: "node20",
   // Chunks sit beside the entry: code finds package.json and fixtures/ one level up.
   chunkNames: "[name]-[hash]",
-  external: ["better-sqlite3", "better-sqlite3-v12", "ink", "react", "react/jsx-runtime"],
+  external: ["better-sqlite3", "ink", "react", "react/jsx-runtime"],
   // CommonJS dependencies (commander, ms) call require(): give the ESM bundle one.
   banner: { js: 'import { createRequire as __paysimCreateRequire } from "node:module"; const require = __paysimCreateRequire(import.meta.url);' },
   logLevel: "warning",

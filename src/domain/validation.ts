@@ -158,10 +158,8 @@ export function freeFormObject<T extends z.ZodType>(schema: T) {
     .pipe(schema);
 }
 
-/** ES2024 string methods (Node 20 has them) that this project's TypeScript lib does not declare yet. */
-type Es2024String = string & { isWellFormed(): boolean; toWellFormed(): string };
-const isIllFormed = (text: string): boolean => !(text as Es2024String).isWellFormed();
-const toWellFormed = (text: string): string => (text as Es2024String).toWellFormed();
+const isIllFormed = (text: string): boolean => !text.isWellFormed();
+const toWellFormed = (text: string): string => text.toWellFormed();
 
 /**
  * The first string (field names included) in a parsed JSON value that holds an
