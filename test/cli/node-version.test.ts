@@ -1,5 +1,6 @@
-import { readdirSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { runCli } from "../helpers/cli.js";
 import { useTempDir } from "../helpers/disposables.js";
@@ -39,6 +40,14 @@ describe("paysim on a Node.js it does not support", () => {
       expect(readdirSync(cwd)).toEqual([]);
     },
   );
+
+  it("prints the refusal docs/install.md shows", async () => {
+    const shown = readFileSync(fileURLToPath(new URL("../../docs/install.md", import.meta.url)), "utf8")
+      .split("\n")
+      .find((line) => line.startsWith("paysim needs Node.js"));
+    const result = await startIn(useTempDir("paysim-node-version-docs-"), pretendNode("20.20.2"));
+    expect(result.stderr).toBe(`${shown}\n`);
+  });
 
   it("runs on the versions it supports", async () => {
     for (const version of ["22.14.0", "22.23.3", "24.0.0", "25.1.0"]) {
