@@ -55,7 +55,9 @@ If paysim cannot start, the command is not run and exec exits 1. With --export-o
 paysim writes its snapshot after the command ends; if that fails, exec says so and exits 1
 when the command itself succeeded. With --coverage, the default company's coverage report
 is written to the file once the command ends, whatever its status, and its summary line
-printed on stderr; the exit status stays the command's.
+printed on stderr; the exit status stays the command's. Each replaces only an earlier file
+of its kind that paysim wrote, never the --db, --import or --config file (nor, for
+--coverage, the export's): a path refused is said before paysim starts, and exec exits 1.
 
 Examples:
   $ paysim exec -- npm test
