@@ -4,7 +4,11 @@ import type { Ids } from "../domain/ids.js";
 import type { Clock } from "../runtime/clock.js";
 import type { IdempotentAnswer, IdempotentRequest, RunIdempotently } from "./idempotency.js";
 
-/** How many instances one paysim keeps running at once (docs/testing.md, "Instances"). */
+/**
+ * How many instances each company of a paysim keeps running at once (docs/testing.md,
+ * "Instances"): per company, so that one company's suite cannot starve another's. Companies come
+ * only from the config, so the process's total stays bounded by their number.
+ */
 export const MAX_LIVE_INSTANCES = 64;
 
 export type { InstanceInput, InstanceResource } from "../contracts/instances.js";
@@ -40,18 +44,27 @@ export interface InstanceRegistryDeps {
 /**
  * The instances a paysim started (docs/testing.md, "Instances"): each a whole paysim of its own in
  * this process, held here, in memory, for the company that asked. At most MAX_LIVE_INSTANCES run at
- * once, those still starting included; `closeAll` stops them all when their parent stops.
+ * once for each company, those still starting included; `closeAll` stops them all when their
+ * parent stops.
  */
 export function createInstanceRegistry({ clock, ids, runIdempotently, start }: InstanceRegistryDeps) {
   const live = new Map<string, Entry>();
-  /** Instances still starting: they count towards the limit, and a stopping parent stops them too. */
-  const starting = new Set<Promise<StartedInstance>>();
+  /** Instances still starting, with the company that asked: they count towards its limit, and a stopping parent stops them too. */
+  const starting = new Map<Promise<StartedInstance>, string>();
   let closed = false;
 
   const find = (companyId: string, id: string): Entry => {
     const entry = live.get(id);
     if (!entry || entry.companyId !== companyId) throw new ApiError("not_found", `No such instance: "${id}".`);
     return entry;
+  };
+
+  /** The company's instances running or still starting. */
+  const countOf = (companyId: string): number => {
+    let count = 0;
+    for (const entry of live.values()) if (entry.companyId === companyId) count++;
+    for (const owner of starting.values()) if (owner === companyId) count++;
+    return count;
   };
 
   return {
@@ -67,11 +80,14 @@ export function createInstanceRegistry({ clock, ids, runIdempotently, start }: I
             );
           }
           if (closed) throw new Error("This paysim is stopping: it starts no more instances.");
-          if (live.size + starting.size >= MAX_LIVE_INSTANCES) {
-            throw new ApiError("instance_limit", `At most ${MAX_LIVE_INSTANCES} instances run at once; stop one first (DELETE /v1/sandbox/instances/:id).`);
+          if (countOf(request.companyId) >= MAX_LIVE_INSTANCES) {
+            throw new ApiError(
+              "instance_limit",
+              `At most ${MAX_LIVE_INSTANCES} instances run at once for a company; stop one first (DELETE /v1/sandbox/instances/:id).`,
+            );
           }
           const started = start(input);
-          starting.add(started);
+          starting.set(started, request.companyId);
           try {
             return await started;
           } finally {
@@ -121,7 +137,7 @@ export function createInstanceRegistry({ clock, ids, runIdempotently, start }: I
       closed = true;
       const stopping = [...live.values()].map((entry) => entry.instance.close());
       live.clear();
-      const stillStarting = await Promise.allSettled([...starting]);
+      const stillStarting = await Promise.allSettled([...starting.keys()]);
       for (const outcome of stillStarting) if (outcome.status === "fulfilled") stopping.push(outcome.value.close());
       await Promise.all(stopping);
     },
