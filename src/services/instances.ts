@@ -79,7 +79,7 @@ export function createInstanceRegistry({ clock, ids, runIdempotently, start }: I
               "This paysim is an instance another paysim started, and cannot start instances of its own: send this request to the paysim that started it.",
             );
           }
-          if (closed) throw new Error("This paysim is stopping: it starts no more instances.");
+          if (closed) throw shuttingDown();
           if (countOf(request.companyId) >= MAX_LIVE_INSTANCES) {
             throw new ApiError(
               "instance_limit",
@@ -88,14 +88,20 @@ export function createInstanceRegistry({ clock, ids, runIdempotently, start }: I
           }
           const started = start(input);
           starting.set(started, request.companyId);
+          let instance: StartedInstance;
           try {
-            return await started;
+            instance = await started;
           } finally {
             starting.delete(started);
           }
+          if (closed) {
+            await instance.close();
+            throw shuttingDown();
+          }
+          return instance;
         },
         (_work, instance) => {
-          if (closed) throw new Error("This paysim stopped while the instance was starting.");
+          if (closed) throw shuttingDown(); // the instance is discarded (closed) below
           const resource: InstanceResource = {
             id: ids.newId("ins"),
             object: "instance",
@@ -132,6 +138,15 @@ export function createInstanceRegistry({ clock, ids, runIdempotently, start }: I
       return find(companyId, id).instance.dashboardLoginUrl();
     },
 
+    /**
+     * Starts no more instances, for good: the parent is stopping. A start in flight answers
+     * `503 shutting_down` once its instance has started (and is stopped again), never a closed
+     * connection.
+     */
+    refuseNew(): void {
+      closed = true;
+    },
+
     /** Stops every instance, for good: the parent is stopping. */
     async closeAll(): Promise<void> {
       closed = true;
@@ -145,3 +160,6 @@ export function createInstanceRegistry({ clock, ids, runIdempotently, start }: I
 }
 
 export type InstanceRegistry = ReturnType<typeof createInstanceRegistry>;
+
+const shuttingDown = () =>
+  new ApiError("shutting_down", "paysim is stopping: the instance was not started (or was stopped again). Start paysim again and repeat the request.");
