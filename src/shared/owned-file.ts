@@ -234,7 +234,9 @@ function putInPlace(temporary: string, path: string, kind: FileKind, kept: reado
   try {
     linkSync(temporary, path);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== undefined && NO_HARD_LINKS.has(code)) return renameIfStillMissing(temporary, path, kind, kept);
+    if (code !== "EEXIST") throw error;
     // A file appeared at the path since it was judged: judged again, it is replaced only if it passes.
     const again = judge(path, kind, kept);
     if (again.refusal !== undefined) throw refused(path, kind, again.refusal);
@@ -242,6 +244,17 @@ function putInPlace(temporary: string, path: string, kind: FileKind, kept: reado
     return;
   }
   rmSync(temporary, { force: true });
+}
+
+/** What link() fails with on a file system without hard links (some network and FUSE mounts, FAT). */
+const NO_HARD_LINKS = new Set(["EPERM", "ENOTSUP", "EOPNOTSUPP", "ENOSYS"]);
+
+/** Without hard links, a free path is judged once more and then renamed onto: the window is one call wide. */
+function renameIfStillMissing(temporary: string, path: string, kind: FileKind, kept: readonly KeptFile[]): void {
+  const again = judge(path, kind, kept);
+  if (again.refusal !== undefined) throw refused(path, kind, again.refusal);
+  if (again.found.state !== "missing") return putInPlace(temporary, path, kind, kept, again.found);
+  renameSync(temporary, path);
 }
 
 const sameFile = (a: Stats, b: Stats) => a.dev === b.dev && a.ino === b.ino && a.size === b.size && a.mtimeMs === b.mtimeMs;

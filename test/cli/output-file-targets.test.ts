@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { createPaysim } from "../../src/paysim.js";
 import { runCli, startCli } from "../helpers/cli.js";
 import { useTempDir } from "../helpers/disposables.js";
+import { fileTree } from "../helpers/file-tree.js";
 
 // Issue 38 item 1: `paysim exec --coverage shop.db` wrote a JSON report over the database (and over
 // the imported snapshot, the export target, the config, through links). Every file paysim writes
@@ -12,18 +13,6 @@ import { useTempDir } from "../helpers/disposables.js";
 // The child-process tests run the real binary (dist/): run `npm run build` first.
 
 const folder = () => useTempDir("paysim-output-targets-");
-
-/** Every entry of `dir` with its mode, bytes and link target: what a refusal must not change. */
-function tree(dir: string): unknown[] {
-  return readdirSync(dir)
-    .sort()
-    .flatMap((name) => {
-      const path = join(dir, name);
-      const stats = lstatSync(path);
-      if (stats.isDirectory()) return [{ name, mode: stats.mode }, ...tree(path)];
-      return [{ name, mode: stats.mode, ino: stats.ino, bytes: stats.isFile() ? readFileSync(path).toString("base64") : null }];
-    });
-}
 
 /** A stopped paysim's database holding one payment intent, and an earlier snapshot of it. */
 async function shop(dir: string): Promise<void> {
@@ -107,27 +96,27 @@ describe("paysim exec writes a coverage report or a snapshot only where paysim m
     const dir = folder();
     await shop(dir);
     const given = args(dir);
-    const before = tree(dir);
+    const before = fileTree(dir);
     const result = await runCli(["exec", ...given, ...COMMAND], { cwd: dir });
     expect(result.stdout).toBe("");
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(reason);
     expect(result.stderr).toMatch(/paysim left it as it is\. Choose another path for the (coverage report|snapshot); the command was not run\.\n$/);
     expect(result.stderr.split("\n")).toHaveLength(2); // one line
-    expect(tree(dir)).toEqual(before);
+    expect(fileTree(dir)).toEqual(before);
   });
 
   it("paysim start --export-on-exit onto the config: refused before it serves, exit 1, the config untouched", async () => {
     const dir = folder();
     await shop(dir);
-    const before = tree(dir);
+    const before = fileTree(dir);
     const result = await runCli(["start", "--no-ui", "--db", ":memory:", "--config", "paysim.config.json", "--export-on-exit", "paysim.config.json"], {
       cwd: dir,
     });
     expect(result.code).toBe(1);
     expect(result.stdout).toBe("");
     expect(result.stderr).toMatch(/^paysim: Cannot write the snapshot paysim\.config\.json: it is the config file \(--config\)/);
-    expect(tree(dir)).toEqual(before);
+    expect(fileTree(dir)).toEqual(before);
   });
 
   it("replaces its own earlier coverage report, and an empty file", async () => {
