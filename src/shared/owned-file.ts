@@ -23,6 +23,11 @@ import { basename, dirname, join, resolve } from "node:path";
  * A refusal is an `OwnedFileError` with one line naming the path and why; nothing at the path,
  * nor beside it, has changed. `writeRefusal` gives the same answer without writing, so that a
  * command refuses before it runs anything.
+ *
+ * A new file to write is a new `FileKind`: its name, its mode, and how a file of it that paysim
+ * wrote is recognised. A JSON report carries `"object": "<tag>"` at its top (`jsonFileKind`); a
+ * format without such a field (JUnit XML) carries a mark of paysim's that its kind looks for in
+ * the file's first bytes. The snapshot kind (store/snapshot.ts) reads the SQLite header and the lock.
  */
 
 /** A kind of file paysim writes, and how it recognises one it wrote. */
@@ -50,14 +55,11 @@ export class OwnedFileError extends Error {
   readonly path: string;
   /** Why, the message's part after the path. */
   readonly reason: string;
-  /** Whether paysim refused the path by its rules (rather than failing to write it). */
-  readonly refused: boolean;
-  constructor(kind: FileKind, path: string, reason: string, refused: boolean) {
+  constructor(kind: FileKind, path: string, reason: string) {
     super(`Cannot write the ${kind.name} ${path}: ${reason}`);
     this.name = "OwnedFileError";
     this.path = path;
     this.reason = reason;
-    this.refused = refused;
   }
 }
 
@@ -92,7 +94,7 @@ export function writeRefusal(path: string, kind: FileKind, kept: readonly KeptFi
 }
 
 function refused(path: string, kind: FileKind, refusal: string): OwnedFileError {
-  return new OwnedFileError(kind, path, `it ${refusal}; paysim left it as it is. Choose another path for the ${kind.name}.`, true);
+  return new OwnedFileError(kind, path, `it ${refusal}; paysim left it as it is. Choose another path for the ${kind.name}.`);
 }
 
 /**
@@ -111,7 +113,7 @@ export async function writeOwnedFile(path: string, kind: FileKind, bytes: () => 
   } catch (error) {
     await rm(temporary, { force: true }).catch(() => {});
     if (error instanceof OwnedFileError) throw error;
-    throw new OwnedFileError(kind, path, signal?.aborted ? "the write was interrupted; nothing was written" : (error as Error).message, false);
+    throw new OwnedFileError(kind, path, signal?.aborted ? "the write was interrupted; nothing was written" : (error as Error).message);
   }
 }
 
@@ -265,7 +267,7 @@ function restore(aside: string, path: string, kind: FileKind): void {
     linkSync(aside, path);
     rmSync(aside, { force: true });
   } catch {
-    throw new OwnedFileError(kind, path, `it changed while paysim was writing it; the file that was there is kept as ${aside}.`, true);
+    throw new OwnedFileError(kind, path, `it changed while paysim was writing it; the file that was there is kept as ${aside}.`);
   }
 }
 
