@@ -32,6 +32,9 @@ import { createStore, type Store } from "./store/index.js";
 import { MIGRATIONS } from "./store/migrations/index.js";
 import { openDatabase } from "./store/open.js";
 import { openFromSnapshot, removeDatabaseFiles } from "./store/snapshot.js";
+import type { KeptFile } from "./shared/owned-file.js";
+
+export { SNAPSHOT_FILE } from "./store/snapshot.js";
 import type { WebhookEndpointRow } from "./store/repos/webhook-endpoints.js";
 import { createDispatcher } from "./webhooks/dispatcher.js";
 import { createOutbox } from "./webhooks/outbox.js";
@@ -135,6 +138,23 @@ export interface PaysimInstance {
   snapshot(path: string, signal?: AbortSignal): Promise<void>;
   /** Stops listening, then closes the database. Safe to call twice. */
   close(): Promise<void>;
+}
+
+/**
+ * The files no file paysim writes may replace (shared/owned-file.ts): the database in use and the
+ * files SQLite keeps beside it, the snapshot it was imported from, the config file and, for any
+ * file but the export itself, the export's target.
+ */
+export function keptFilesOf(options: { db?: string; importFrom?: string; config?: unknown; exportTo?: string }): KeptFile[] {
+  const kept: KeptFile[] = [];
+  if (options.db !== undefined && options.db !== ":memory:") {
+    kept.push({ path: options.db, role: "the database in use (--db)" });
+    for (const suffix of ["-wal", "-shm", "-journal"]) kept.push({ path: options.db + suffix, role: "a file SQLite keeps beside the database in use (--db)" });
+  }
+  if (options.importFrom !== undefined) kept.push({ path: options.importFrom, role: "the snapshot paysim started from (--import), which it only reads" });
+  if (typeof options.config === "string") kept.push({ path: options.config, role: "the config file (--config)" });
+  if (options.exportTo !== undefined) kept.push({ path: options.exportTo, role: "the target of the snapshot written on exit (--export-on-exit)" });
+  return kept;
 }
 
 /**
@@ -291,7 +311,7 @@ export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimI
       async snapshot(path, signal) {
         if (closing || !db.open) throw new Error(`Cannot write the snapshot ${path}: this paysim is stopped.`);
         store.transaction(() => saveClock(store, clock)); // the snapshot resumes from this instant
-        await store.snapshot(path, signal);
+        await store.snapshot(path, keptFilesOf({ db: dbPath, importFrom: options.importFrom, config: options.config }), signal);
       },
       close() {
         closing ??= (async () => {

@@ -4,7 +4,11 @@ import type { Ids } from "../domain/ids.js";
 import type { Clock } from "../runtime/clock.js";
 import type { IdempotentAnswer, IdempotentRequest, RunIdempotently } from "./idempotency.js";
 
-/** How many instances one paysim keeps running at once (docs/testing.md, "Instances"). */
+/**
+ * How many instances each company of a paysim keeps running at once (docs/testing.md,
+ * "Instances"): per company, so that one company's suite cannot starve another's. Companies come
+ * only from the config, so the process's total stays bounded by their number.
+ */
 export const MAX_LIVE_INSTANCES = 64;
 
 export type { InstanceInput, InstanceResource } from "../contracts/instances.js";
@@ -40,18 +44,27 @@ export interface InstanceRegistryDeps {
 /**
  * The instances a paysim started (docs/testing.md, "Instances"): each a whole paysim of its own in
  * this process, held here, in memory, for the company that asked. At most MAX_LIVE_INSTANCES run at
- * once, those still starting included; `closeAll` stops them all when their parent stops.
+ * once for each company, those still starting included; `closeAll` stops them all when their
+ * parent stops.
  */
 export function createInstanceRegistry({ clock, ids, runIdempotently, start }: InstanceRegistryDeps) {
   const live = new Map<string, Entry>();
-  /** Instances still starting: they count towards the limit, and a stopping parent stops them too. */
-  const starting = new Set<Promise<StartedInstance>>();
+  /** Instances still starting, with the company that asked: they count towards its limit, and a stopping parent stops them too. */
+  const starting = new Map<Promise<StartedInstance>, string>();
   let closed = false;
 
   const find = (companyId: string, id: string): Entry => {
     const entry = live.get(id);
     if (!entry || entry.companyId !== companyId) throw new ApiError("not_found", `No such instance: "${id}".`);
     return entry;
+  };
+
+  /** The company's instances running or still starting. */
+  const countOf = (companyId: string): number => {
+    let count = 0;
+    for (const entry of live.values()) if (entry.companyId === companyId) count++;
+    for (const owner of starting.values()) if (owner === companyId) count++;
+    return count;
   };
 
   return {
@@ -66,20 +79,29 @@ export function createInstanceRegistry({ clock, ids, runIdempotently, start }: I
               "This paysim is an instance another paysim started, and cannot start instances of its own: send this request to the paysim that started it.",
             );
           }
-          if (closed) throw new Error("This paysim is stopping: it starts no more instances.");
-          if (live.size + starting.size >= MAX_LIVE_INSTANCES) {
-            throw new ApiError("instance_limit", `At most ${MAX_LIVE_INSTANCES} instances run at once; stop one first (DELETE /v1/sandbox/instances/:id).`);
+          if (closed) throw shuttingDown();
+          if (countOf(request.companyId) >= MAX_LIVE_INSTANCES) {
+            throw new ApiError(
+              "instance_limit",
+              `At most ${MAX_LIVE_INSTANCES} instances run at once for a company; stop one first (DELETE /v1/sandbox/instances/:id).`,
+            );
           }
           const started = start(input);
-          starting.add(started);
+          starting.set(started, request.companyId);
+          let instance: StartedInstance;
           try {
-            return await started;
+            instance = await started;
           } finally {
             starting.delete(started);
           }
+          if (closed) {
+            await instance.close();
+            throw shuttingDown();
+          }
+          return instance;
         },
         (_work, instance) => {
-          if (closed) throw new Error("This paysim stopped while the instance was starting.");
+          if (closed) throw shuttingDown(); // the instance is discarded (closed) below
           const resource: InstanceResource = {
             id: ids.newId("ins"),
             object: "instance",
@@ -116,12 +138,21 @@ export function createInstanceRegistry({ clock, ids, runIdempotently, start }: I
       return find(companyId, id).instance.dashboardLoginUrl();
     },
 
+    /**
+     * Starts no more instances, for good: the parent is stopping. A start in flight answers
+     * `503 shutting_down` once its instance has started (and is stopped again), never a closed
+     * connection.
+     */
+    refuseNew(): void {
+      closed = true;
+    },
+
     /** Stops every instance, for good: the parent is stopping. */
     async closeAll(): Promise<void> {
       closed = true;
       const stopping = [...live.values()].map((entry) => entry.instance.close());
       live.clear();
-      const stillStarting = await Promise.allSettled([...starting]);
+      const stillStarting = await Promise.allSettled([...starting.keys()]);
       for (const outcome of stillStarting) if (outcome.status === "fulfilled") stopping.push(outcome.value.close());
       await Promise.all(stopping);
     },
@@ -129,3 +160,6 @@ export function createInstanceRegistry({ clock, ids, runIdempotently, start }: I
 }
 
 export type InstanceRegistry = ReturnType<typeof createInstanceRegistry>;
+
+const shuttingDown = () =>
+  new ApiError("shutting_down", "paysim is stopping: the instance was not started (or was stopped again). Start paysim again and repeat the request.");

@@ -14,6 +14,7 @@ import { createPayoutsRepo } from "./repos/payouts.js";
 import { createSandboxResetRepo } from "./repos/sandbox-reset.js";
 import { createWebhookEndpointsRepo } from "./repos/webhook-endpoints.js";
 import { exportSnapshot, serializeCommitted } from "./snapshot.js";
+import type { KeptFile } from "../shared/owned-file.js";
 
 /** Each table's repository maker: its statements are prepared when it is made. */
 const REPOS = {
@@ -53,7 +54,8 @@ export function createStore(db: Db): StoreShape {
     /** Resolves once the open group commit is durable; undefined when no group is open. */
     whenOpenGroupDurable: group.whenOpenGroupDurable,
     /** Writes the committed state to `path` atomically (mode 0600), never over a live database or a file that is not a snapshot; see snapshot.ts. */
-    snapshot: async (path: string, signal?: AbortSignal) => exportSnapshot(path, () => serializeCommitted(db, group.flush), signal),
+    snapshot: async (path: string, kept: readonly KeptFile[], signal?: AbortSignal) =>
+      exportSnapshot(path, () => serializeCommitted(db, group.flush), kept, signal),
   };
   for (const name of Object.keys(REPOS) as (keyof Repos)[]) {
     let repo: Repos[typeof name] | undefined;
@@ -70,10 +72,11 @@ interface StoreShape extends Repos {
   /** Resolves once the open group commit is durable; undefined when no group is open. */
   whenOpenGroupDurable(): Promise<void> | undefined;
   /**
-   * Writes the committed state to `path` atomically (mode 0600), never over a live database or a
-   * file that is not a snapshot; `signal` aborts the write, leaving nothing behind. See snapshot.ts.
+   * Writes the committed state to `path` atomically (mode 0600), never over a live database, one
+   * of `kept` or a file that is not a snapshot; `signal` aborts the write, leaving nothing behind.
+   * See snapshot.ts.
    */
-  snapshot(path: string, signal?: AbortSignal): Promise<void>;
+  snapshot(path: string, kept: readonly KeptFile[], signal?: AbortSignal): Promise<void>;
 }
 
 export type Store = StoreShape;

@@ -1,9 +1,9 @@
 import { Database } from "./sqlite-driver.js";
-import { randomUUID } from "node:crypto";
 import { closeSync, existsSync, lstatSync, mkdirSync, openSync, readFileSync, readSync, rmSync, statSync } from "node:fs";
-import { open, rename, rm } from "node:fs/promises";
-import { basename, dirname, join } from "node:path";
-import { PAYSIM_APPLICATION_ID, prepareDatabaseFile, PRIVATE_MODE } from "./database-file.js";
+import { rename, rm } from "node:fs/promises";
+import { dirname } from "node:path";
+import { OwnedFileError, temporaryBeside, writeOwnedFile, writeTemporary, type FileKind, type KeptFile } from "../shared/owned-file.js";
+import { PAYSIM_APPLICATION_ID, prepareDatabaseFile } from "./database-file.js";
 import { SnapshotError, UnusableDatabaseError } from "./errors.js";
 import type { Migration } from "./migrations/index.js";
 import { openDatabase, type Db, type OpenOptions } from "./open.js";
@@ -44,19 +44,9 @@ function markRollbackJournal(bytes: Buffer): void {
  * rejects, and SnapshotError names `path`.
  */
 export async function writeFileAtomically(path: string, bytes: Uint8Array, signal?: AbortSignal): Promise<void> {
-  const temporary = join(dirname(path), `.${basename(path)}.${randomUUID()}.tmp`);
+  const temporary = temporaryBeside(path);
   try {
-    signal?.throwIfAborted();
-    const handle = await open(temporary, "wx", PRIVATE_MODE);
-    try {
-      await handle.chmod(PRIVATE_MODE); // whatever the umask
-      await handle.writeFile(bytes, { signal });
-      signal?.throwIfAborted();
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    signal?.throwIfAborted();
+    await writeTemporary(temporary, bytes, true, signal);
     await rename(temporary, path);
   } catch (error) {
     await rm(temporary, { force: true }).catch(() => {});
@@ -65,43 +55,43 @@ export async function writeFileAtomically(path: string, bytes: Uint8Array, signa
 }
 
 /**
- * Writes a snapshot to `path` (see writeFileAtomically), which must be free to take it: missing,
- * an empty file, or an earlier paysim snapshot that no paysim has open. Anything else, above all
- * the database of a running paysim (renaming over it would leave that paysim writing into a
- * deleted file) or a file of the user's, is refused with SnapshotError saying why, before a byte
- * is written. `bytes` is only taken once the target passed.
+ * A snapshot, as the files paysim writes know it (shared/owned-file.ts): a file paysim may replace
+ * is an earlier snapshot that no paysim has open. Anything else, above all the database of a
+ * running paysim (renaming over it would leave that paysim writing into a deleted file) or a file
+ * of the user's, is refused, saying why.
  */
-export async function exportSnapshot(path: string, bytes: () => Uint8Array, signal?: AbortSignal): Promise<void> {
-  const refusal = replaceRefusal(path);
-  if (refusal !== undefined) throw new SnapshotError(path, new Error(`${refusal}; paysim left it as it is. Choose another path for the snapshot.`));
-  await writeFileAtomically(path, bytes(), signal);
-}
+export const SNAPSHOT_FILE: FileKind = {
+  name: "snapshot",
+  private: true,
+  notOurs(path) {
+    // SQLite tells whether another connection (of this process or another) holds the file's lock,
+    // without closing a descriptor that would drop this process's own locks on it. Only then is it
+    // read as plain bytes.
+    const walHasWrites = nonEmptyFile(`${path}-wal`);
+    if (lockHeld(path, walHasWrites))
+      return "is the database of a running paysim (another connection holds its lock), and replacing it would destroy that paysim's data";
+    if (walHasWrites) return `is a database that did not stop cleanly (its latest writes are in ${path}-wal), and replacing it would destroy them`;
+    const header = readHeader(path);
+    if (!isSqlite(header)) return "is not a paysim snapshot (not a SQLite file), and paysim replaces only an earlier snapshot";
+    if (header.readInt32BE(APPLICATION_ID_OFFSET) !== PAYSIM_APPLICATION_ID)
+      return "is not a paysim snapshot (a SQLite file without paysim's mark), and paysim replaces only an earlier snapshot";
+    if (header[18] !== 1 || header[19] !== 1) return "is a paysim database (in WAL mode), not a snapshot, and replacing it would destroy its data";
+    return undefined;
+  },
+};
 
-/** Why a snapshot may not replace what is at `path`; undefined when it may. */
-function replaceRefusal(path: string): string | undefined {
-  let stats;
+/**
+ * Writes a snapshot to `path` through the writer of every file paysim writes (shared/owned-file.ts):
+ * missing, an empty file or an earlier snapshot (SNAPSHOT_FILE), never one of `kept`; written
+ * to a temporary file and put in place. A refusal or a failed write is a SnapshotError saying why;
+ * `bytes` is only taken once the target passed.
+ */
+export async function exportSnapshot(path: string, bytes: () => Uint8Array, kept: readonly KeptFile[], signal?: AbortSignal): Promise<void> {
   try {
-    stats = lstatSync(path);
-  } catch {
-    return undefined; // missing: the snapshot makes it (or the write says why not)
+    await writeOwnedFile(path, SNAPSHOT_FILE, bytes, kept, signal);
+  } catch (error) {
+    throw new SnapshotError(path, error instanceof OwnedFileError ? new Error(error.reason) : error);
   }
-  if (stats.isSymbolicLink()) return "it is a symbolic link, not a paysim snapshot";
-  if (stats.isDirectory()) return "it is a folder";
-  if (!stats.isFile()) return "it is not a regular file";
-  if (stats.size === 0) return undefined; // an empty file holds nothing to lose
-  // SQLite tells whether another connection (of this process or another) holds the file's lock,
-  // without closing a descriptor that would drop this process's own locks on it. Only then is it
-  // read as plain bytes.
-  const walHasWrites = nonEmptyFile(`${path}-wal`);
-  if (lockHeld(path, walHasWrites))
-    return "it is the database of a running paysim (another connection holds its lock), and replacing it would destroy that paysim's data";
-  if (walHasWrites) return `it is a database that did not stop cleanly (its latest writes are in ${path}-wal), and replacing it would destroy them`;
-  const header = readHeader(path);
-  if (!isSqlite(header)) return "it is not a paysim snapshot (not a SQLite file), and paysim replaces only an earlier snapshot";
-  if (header.readInt32BE(APPLICATION_ID_OFFSET) !== PAYSIM_APPLICATION_ID)
-    return "it is not a paysim snapshot (a SQLite file without paysim's mark), and paysim replaces only an earlier snapshot";
-  if (header[18] !== 1 || header[19] !== 1) return "it is a paysim database (in WAL mode), not a snapshot, and replacing it would destroy its data";
-  return undefined;
 }
 
 /**

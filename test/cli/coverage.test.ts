@@ -79,7 +79,7 @@ describe("paysim exec --coverage", () => {
 
     const unwritable = await runCli(["exec", "--coverage", join(dir, "no-dir", "c.json"), "--", process.execPath, PAYSIM_BIN, "clock", "show"], { cwd: dir });
     expect(unwritable.code).toBe(0);
-    expect(unwritable.stderr).toMatch(/^paysim: could not write the coverage report to .*no-dir\/c\.json: ENOENT/m);
+    expect(unwritable.stderr).toMatch(/^paysim: Cannot write the coverage report .*no-dir\/c\.json: ENOENT/m);
   });
 });
 

@@ -30,7 +30,7 @@ const onlyFiles = (dir: string, names: string[]) =>
   ).toEqual([...names].sort());
 
 describe("an export never replaces a database in use, nor a file that is not a paysim snapshot", () => {
-  it("two paysim start on one database: the second's --export-on-exit is refused, and the first keeps every payment", async () => {
+  it("two paysim start on one database: the second's --export-on-exit is refused before it starts, and the first keeps every payment", async () => {
     const dir = useTempDir("paysim-export-target-");
     const db = join(dir, "x.db");
     const first = await usePaysimCli(["--db", db, "--no-ui", "--secret-key", "sk_test_export_target_01"], { cwd: dir });
@@ -38,11 +38,13 @@ describe("an export never replaces a database in use, nor a file that is not a p
     const acknowledged: string[] = [];
     for (let i = 0; i < 30; i++) acknowledged.push((await createIntent(client, { amount: 100 + i })).id as string);
 
-    const second = await usePaysimCli(["--db", ":memory:", "--no-ui", "--export-on-exit", db], { cwd: dir });
-    const refused = await second.cli.stop("SIGTERM");
+    // Refused before the second serves at all: it would have nowhere to put what it was given.
+    const refused = await runCli(["start", "--db", ":memory:", "--no-ui", "--export-on-exit", db], { cwd: dir });
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain(`paysim: Cannot write the snapshot ${db}: it is the database of a running paysim (another connection holds its lock)`);
-    expect(refused.stderr).toContain("paysim left it as it is");
+    expect(refused.stderr).toBe(
+      `paysim: Cannot write the snapshot ${db}: it is the database of a running paysim (another connection holds its lock), and replacing it would destroy that paysim's data; paysim left it as it is. Choose another path for the snapshot.\n`,
+    );
+    expect(refused.stdout).toBe("");
 
     for (let i = 0; i < 5; i++) acknowledged.push((await createIntent(client, { amount: 900 + i })).id as string);
     expect((await first.cli.stop("SIGTERM")).code).toBe(0);
@@ -50,16 +52,17 @@ describe("an export never replaces a database in use, nor a file that is not a p
     expect(storedIntents(db).sort()).toEqual([...acknowledged].sort());
   });
 
-  it("paysim exec --export-on-exit onto the database of a paysim start in the same folder: refused, and a passing run exits 1", async () => {
+  it("paysim exec --export-on-exit onto the database of a paysim start in the same folder: refused before the command runs, exit 1", async () => {
     const dir = useTempDir("paysim-export-target-");
     const started = await usePaysimCli(["--no-ui"], { cwd: dir });
     const intent = await createIntent(clientFor(started.url, started.key));
     const result = await runCli(["exec", "--export-on-exit", ".paysim/paysim.db", "--", process.execPath, "-e", "console.log('passed')"], { cwd: dir });
-    expect(result.stdout).toBe("passed\n");
+    expect(result.stdout).toBe("");
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(
       "paysim: Cannot write the snapshot .paysim/paysim.db: it is the database of a running paysim (another connection holds its lock)",
     );
+    expect(result.stderr).toContain("the command was not run.");
     expect((await createIntent(clientFor(started.url, started.key))).id).toMatch(/^pi_/);
     expect((await started.cli.stop("SIGTERM")).code).toBe(0);
     expect(storedIntents(join(dir, ".paysim", "paysim.db"))).toContain(intent.id);

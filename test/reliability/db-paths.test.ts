@@ -1,11 +1,12 @@
 import { Database } from "../../src/store/sqlite-driver.js";
-import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { startPaysim, UnusableDatabaseError } from "../../src/index.js";
 import { createPaysim } from "../../src/paysim.js";
 import { runCli } from "../helpers/cli.js";
 import { useTempDir } from "../helpers/disposables.js";
+import { fileTree } from "../helpers/file-tree.js";
 
 // Issue 17 item 4: `--db` paths were changed before they were checked: a folder chmodded to
 // 0600, a read-only database made writable, a JSON file or a link's target chmodded, a foreign
@@ -13,18 +14,6 @@ import { useTempDir } from "../helpers/disposables.js";
 // The child-process tests run the real binary (dist/): run `npm run build` first.
 
 const folder = () => useTempDir("paysim-db-paths-");
-
-/** Every entry of `dir` (recursively) with its mode and bytes: what a refusal must not change. */
-function tree(dir: string): unknown[] {
-  return readdirSync(dir)
-    .sort()
-    .flatMap((name) => {
-      const path = join(dir, name);
-      const stats = lstatSync(path);
-      const entry = { name: path, mode: stats.mode, bytes: stats.isFile() ? readFileSync(path).toString("base64") : null };
-      return stats.isDirectory() ? [entry, ...tree(path)] : [entry];
-    });
-}
 
 /** A closed paysim database at `path`. */
 async function paysimDatabase(path: string): Promise<string> {
@@ -105,7 +94,7 @@ describe("paysim start --db checks the path before touching it", () => {
   it.each(cases)("refuses %s: exit 1, a message naming it, and not a byte or mode bit changed", async (_name, make, says) => {
     const dir = folder();
     const path = await make(dir);
-    const before = tree(dir);
+    const before = fileTree(dir);
     const result = await runCli(["start", "--port", "0", "--no-ui", "--db", path], { cwd: folder() });
     expect(result.code).toBe(1);
     expect(result.stdout).toBe("");
@@ -114,7 +103,7 @@ describe("paysim start --db checks the path before touching it", () => {
     expect(message).toContain(path);
     expect(message).toContain(says);
     expect(message).not.toMatch(/unable to open database file|SqliteError|\n\s+at /);
-    expect(tree(dir)).toEqual(before);
+    expect(fileTree(dir)).toEqual(before);
   });
 });
 
@@ -122,7 +111,7 @@ describe("startPaysim({ db }) checks the path before touching it", () => {
   it.each(cases)("rejects %s with UnusableDatabaseError naming it, changing nothing", async (_name, make, says) => {
     const dir = folder();
     const path = await make(dir);
-    const before = tree(dir);
+    const before = fileTree(dir);
     const refused = await startPaysim({ db: path }).then(
       (paysim) => paysim.close().then(() => undefined),
       (error: unknown) => error,
@@ -130,7 +119,7 @@ describe("startPaysim({ db }) checks the path before touching it", () => {
     expect(refused).toBeInstanceOf(UnusableDatabaseError);
     expect((refused as Error).message).toContain(path);
     expect((refused as Error).message).toContain(says);
-    expect(tree(dir)).toEqual(before);
+    expect(fileTree(dir)).toEqual(before);
   });
 
   it("creates a missing database in missing folders: folders 0700, file 0600", async () => {

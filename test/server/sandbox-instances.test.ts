@@ -116,9 +116,26 @@ describe("an instance started over HTTP", () => {
     expect(new Set(started.map((answer) => answer.body.url)).size).toBe(64);
     const refused = await create(parent);
     expectApiError(refused, 400, "instance_limit");
-    expect(refused.body.error.message).toMatch(/At most 64 instances/);
+    expect(refused.body.error.message).toMatch(/At most 64 instances run at once for a company/);
     await parent.api("DELETE", `/v1/sandbox/instances/${started[0]!.body.id}`);
     expect((await create(parent)).status).toBe(201);
+  });
+
+  it("counts the 64 per company: one company at its limit leaves another its own 64", async () => {
+    const parent = await usePaysim({
+      config: {
+        companies: [
+          { name: "Acme", secret_key: "sk_test_instances_acme_0001", webhook_endpoints: [] },
+          { name: "Globex", secret_key: "sk_test_instances_globex_001", webhook_endpoints: [] },
+        ],
+      },
+    });
+    const acme = Array.from({ length: 64 }, () => create(parent, {}, freshKey(), "sk_test_instances_acme_0001"));
+    expect((await Promise.all(acme)).map((answer) => answer.status)).toEqual(Array(64).fill(201));
+    expectApiError(await create(parent, {}, freshKey(), "sk_test_instances_acme_0001"), 400, "instance_limit");
+    const globex = await Promise.all(Array.from({ length: 64 }, () => create(parent, {}, freshKey(), "sk_test_instances_globex_001")));
+    expect(globex.map((answer) => answer.status)).toEqual(Array(64).fill(201));
+    expectApiError(await create(parent, {}, freshKey(), "sk_test_instances_globex_001"), 400, "instance_limit");
   });
 
   it("cannot start instances of its own: nested_instance", async () => {

@@ -1,10 +1,11 @@
 import { spawn } from "node:child_process";
-import { writeFileSync } from "node:fs";
 import { constants } from "node:os";
 import { Command, Option } from "commander";
 import { createPaysim, type PaysimInstance } from "../../paysim.js";
 import { addServerOptions, paysimOptionsOf, serverFlagsProblem, type ServerFlags } from "../server-options.js";
 import { closeWithExport } from "../close-with-export.js";
+import { COVERAGE_FILE, keptFilesOfFlags, outputFilesProblem } from "../output-files.js";
+import { writeOwnedFile } from "../../shared/owned-file.js";
 import { coverageSummaryLine } from "./coverage.js";
 import { consoleOutput, type Output } from "../output.js";
 import { startLinesReporter } from "../reporters/lines.js";
@@ -54,7 +55,9 @@ If paysim cannot start, the command is not run and exec exits 1. With --export-o
 paysim writes its snapshot after the command ends; if that fails, exec says so and exits 1
 when the command itself succeeded. With --coverage, the default company's coverage report
 is written to the file once the command ends, whatever its status, and its summary line
-printed on stderr; the exit status stays the command's.
+printed on stderr; the exit status stays the command's. Each replaces only an earlier file
+of its kind that paysim wrote, never the --db, --import or --config file (nor, for
+--coverage, the export's): a path refused is said before paysim starts, and exec exits 1.
 
 Examples:
   $ paysim exec -- npm test
@@ -83,6 +86,12 @@ async function runExec(command: string[], flags: ExecFlags, output: Output): Pro
     output.error(`paysim: ${problem}`);
     return 1;
   }
+  // Every file the run will write is judged before paysim starts and the command runs.
+  const refused = outputFilesProblem(flags, flags.coverage === undefined ? [] : [{ path: flags.coverage, kind: COVERAGE_FILE }]);
+  if (refused) {
+    output.error(`paysim: ${refused.replace(/\.$/, "")}; the command was not run.`);
+    return 1;
+  }
   // stdout belongs to the command: paysim's own lines go to stderr, and only when asked for.
   const toStderr: Output = { line: (text) => output.error(text), error: (text) => output.error(text) };
   let reporter: Reporter | undefined;
@@ -103,7 +112,7 @@ async function runExec(command: string[], flags: ExecFlags, output: Output): Pro
   reporter?.started(instance);
 
   const status = await runCommand(command, execEnvironment(instance), output);
-  if (flags.coverage !== undefined) writeCoverage(instance, flags.coverage, output);
+  if (flags.coverage !== undefined) await writeCoverage(instance, flags.coverage, flags, output);
   const stop = closeWithExport(instance, flags.exportOnExit, output);
   // A signal now, with the command gone, stops the export cleanly and exits at once.
   const interrupted = (signal: NodeJS.Signals) => void stop.interruptExport().finally(() => process.exit(128 + (constants.signals[signal] ?? 0)));
@@ -119,15 +128,16 @@ async function runExec(command: string[], flags: ExecFlags, output: Output): Pro
 }
 
 /**
- * Writes the default company's coverage report to `path` and its summary line on stderr. A file
- * that cannot be written is said, and leaves the exit status the command's as well.
+ * Writes the default company's coverage report to `path` (judged again: the command may have put
+ * something there) and its summary line on stderr. A file that cannot be written is said, and
+ * leaves the exit status the command's as well.
  */
-function writeCoverage(instance: PaysimInstance, path: string, output: Output): void {
+async function writeCoverage(instance: PaysimInstance, path: string, flags: ExecFlags, output: Output): Promise<void> {
   const report = instance.coverage();
   try {
-    writeFileSync(path, `${JSON.stringify(report, null, 2)}\n`);
+    await writeOwnedFile(path, COVERAGE_FILE, () => Buffer.from(`${JSON.stringify(report, null, 2)}\n`), keptFilesOfFlags(flags));
   } catch (error) {
-    output.error(`paysim: could not write the coverage report to ${path}: ${(error as Error).message}`);
+    output.error(`paysim: ${(error as Error).message}`);
     return;
   }
   output.error(`paysim: ${coverageSummaryLine(report)} (${path})`);

@@ -9,6 +9,7 @@ import { consoleOutput, type Output } from "../output.js";
 import { colourEnabled, interactiveTerminal } from "../../ui/terminal.js";
 import { bannerFacts } from "../banner-facts.js";
 import { closeWithExport, type Stop } from "../close-with-export.js";
+import { outputFilesProblem } from "../output-files.js";
 import { startJsonReporter } from "../reporters/json.js";
 import { startLinesReporter } from "../reporters/lines.js";
 import type { Reporter } from "../reporters/subscribe.js";
@@ -53,6 +54,11 @@ async function runStart(flags: StartFlags, output: Output): Promise<number | und
   const problem = serverFlagsProblem(flags);
   if (problem) {
     output.error(`paysim: ${problem}`);
+    return 1;
+  }
+  const refused = outputFilesProblem(flags);
+  if (refused) {
+    output.error(`paysim: ${refused}`);
     return 1;
   }
   // The key an earlier start generated for this database file (a ":memory:" run has none).

@@ -35,12 +35,22 @@ export function logRequest(c: Context<AppEnv>, bus: Bus, started: number, answer
 /**
  * The path as logs show it: card numbers masked, and the dashboard's secrets (a sign-in link's
  * token, a session's random base) replaced by "…": a log line read by someone else must not
- * sign them in, nor tell them where a session's cookie is sent.
+ * sign them in, nor tell them where a session's cookie is sent. Every spelling the router may
+ * take for a dashboard page is masked alike: the first segment after any `dashboard` segment
+ * (empty segments of repeated slashes skipped, letter case ignored) and, after `login`, the one
+ * after it.
  */
 export function loggedPath(path: string): string {
-  const masked = maskText(path);
-  if (!masked.startsWith("/dashboard/")) return masked;
-  const [, , first, ...rest] = masked.split("/");
-  if (first === "login") return rest.length > 0 ? "/dashboard/login/…" : masked;
-  return ["/dashboard", "…", ...rest].join("/");
+  const segments = maskText(path).split("/");
+  const dashboard = segments.findIndex((segment) => segment.toLowerCase() === "dashboard");
+  if (dashboard === -1) return segments.join("/");
+  let secret = nextNonEmpty(segments, dashboard + 1);
+  if (secret !== -1 && segments[secret]!.toLowerCase() === "login") secret = nextNonEmpty(segments, secret + 1);
+  if (secret !== -1) segments[secret] = "…";
+  return segments.join("/");
+}
+
+function nextNonEmpty(segments: readonly string[], from: number): number {
+  for (let index = from; index < segments.length; index++) if (segments[index] !== "") return index;
+  return -1;
 }

@@ -80,6 +80,12 @@ export interface ChangeOperation<Body = unknown, Query = unknown, Target = undef
 /** A read, or an action outside the idempotency layer (the clock, a reset, fault rules, instances). */
 export interface ActionOperation<Body = unknown, Query = unknown, Target = undefined> extends Defined<Body, Query, Target> {
   act(call: Call<Body, Query, Target>): Answer | Promise<Answer>;
+  /**
+   * For an action that takes a while (an instance's start): what a stopping paysim tells it while
+   * it runs over HTTP. The stop then waits for its answer before the connections close, so the
+   * client reads an answer (`503 shutting_down`) rather than a closed connection.
+   */
+  onStop?: (deps: AppDeps) => void;
 }
 
 /**

@@ -24,7 +24,7 @@ export const INSTANCE_OPERATIONS = [
     summary: "Start another whole paysim in this process, on its own port, with its own in-memory data",
     body: createInstanceSchema,
     idempotencyKey: "required",
-    ownErrors: ["instance_limit", "nested_instance"],
+    ownErrors: ["instance_limit", "nested_instance", "shutting_down"],
     answers: { 201: withRequestIdSchema(createdInstanceSchema) },
     example: {
       body: {
@@ -38,6 +38,7 @@ export const INSTANCE_OPERATIONS = [
       answer: { ...EXAMPLE, dashboard_login_url: "http://127.0.0.1:53412/dashboard/login/4yQ0p7rTnV2xK9cB1mZsLw", request_id: EXAMPLE_REQUEST_ID },
     },
     act: ({ deps, request, body }) => ({ idempotent: deps.instances.create(request, body) }),
+    onStop: (deps) => deps.instances.refuseNew(),
   }),
   defineAction({
     operationId: "listInstances",

@@ -4,6 +4,7 @@ import { companyOf, requestIdOf } from "../env.js";
 import { idempotencyKeyOf } from "../middleware/idempotency-key.js";
 import { readJsonBody } from "../middleware/json-body.js";
 import type { RouteHandler } from "../middleware/pipeline.js";
+import { whenAnswerSent } from "../node-adapter.js";
 import { jsonResponse, listResponse, resourceResponse } from "../respond.js";
 import type { Operation } from "./define.js";
 import { rememberedQueryParser } from "./query.js";
@@ -41,10 +42,25 @@ export function mountOperations(app: Hono<AppEnv>, deps: AppDeps, operations: re
             return outcome instanceof Promise ? outcome.then((done) => send(c, done)) : send(c, outcome);
           };
     // Only an operation that takes a body waits for it; the others answer in the same turn.
-    const handler = operation.body ? async (c: Context<AppEnv>) => serve(c, await readJsonBody(c)) : (c: Context<AppEnv>) => serve(c, undefined);
+    const answer = operation.body ? async (c: Context<AppEnv>) => serve(c, await readJsonBody(c)) : (c: Context<AppEnv>) => serve(c, undefined);
+    // Kept from the moment the request arrives, before its body is read: a stop that comes while it is read still waits for the answer.
+    const onStop = "onStop" in operation ? operation.onStop : undefined;
+    const handler = onStop
+      ? (c: Context<AppEnv>) => {
+          answeredBeforeStop(c, deps, onStop);
+          return answer(c);
+        }
+      : answer;
 
     app.on(operation.method.toUpperCase(), [operation.path], pipelined(handler));
   }
+}
+
+/** Keeps the request until paysim stops (held-requests.ts): `onStop` is called then, and the stop waits for its answer. */
+function answeredBeforeStop(c: Context<AppEnv>, deps: AppDeps, onStop: (deps: AppDeps) => void): void {
+  const answered = whenAnswerSent(c);
+  const forget = deps.heldRequests.untilStop(() => onStop(deps), answered);
+  void answered.then(forget);
 }
 
 /** The HTTP answer of an outcome. */
