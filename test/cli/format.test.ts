@@ -90,6 +90,7 @@ describe("CLI output formatting", () => {
 });
 
 describe("what the CLI writes (the net under the format helpers)", () => {
+  // eslint-disable-next-line no-control-regex -- the colour codes Output keeps on a terminal
   const STYLES = /(\n|\u001b\[(?:1|2|22|3[1236]|39)m)/;
 
   it("escapes every control, a line break and paysim's colour codes kept only where asked", () => {
