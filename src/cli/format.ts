@@ -4,6 +4,7 @@
  * see ui/terminal.ts.
  */
 import { Chalk } from "chalk";
+import { terminalText } from "../domain/terminal-text.js";
 import { colourEnabled } from "../ui/terminal.js";
 
 type Style = "dim" | "red" | "green" | "yellow" | "cyan";
@@ -42,7 +43,8 @@ export interface Column<Row> {
 }
 
 /**
- * Rows as aligned columns with a header line.
+ * Rows as aligned columns with a header line. Each cell is escaped (docs/guarantees.md) before
+ * it is measured and painted: a control in it can neither reach the terminal nor skew the columns.
  *
  * @example
  * table([{ id: "evt_1", type: "payout.created" }], [{ header: "ID", value: (r) => r.id }, { header: "TYPE", value: (r) => r.type }]);
@@ -50,7 +52,7 @@ export interface Column<Row> {
  * // evt_1  payout.created
  */
 export function table<Row>(rows: readonly Row[], columns: readonly Column<Row>[], enabled = colourEnabled()): string[] {
-  const cells = rows.map((row) => columns.map((column) => column.value(row)));
+  const cells = rows.map((row) => columns.map((column) => terminalText(column.value(row))));
   const widths = columns.map((column, i) => Math.max(column.header.length, ...cells.map((r) => r[i]!.length)));
   const lastIndex = columns.length - 1;
   const pad = (text: string, i: number) => (i === lastIndex ? text : text.padEnd(widths[i]!));
@@ -74,22 +76,26 @@ export function table<Row>(rows: readonly Row[], columns: readonly Column<Row>[]
 }
 
 /**
- * A block of label/value lines with the values aligned.
+ * A block of label/value lines with the values aligned. Each value is escaped (docs/guarantees.md),
+ * then painted by its pair's own paint when it has one.
  *
  * @example
- * fields([["id", "po_1"], ["status", "succeeded"]]);
+ * fields([["id", "po_1"], ["status", "succeeded", paintStatus]]);
  * // id      po_1
  * // status  succeeded
  */
-export function fields(pairs: readonly (readonly [string, string])[], indent = "", enabled = colourEnabled()): string[] {
+export function fields(pairs: readonly (readonly [string, string, ((text: string) => string)?])[], indent = "", enabled = colourEnabled()): string[] {
   const width = Math.max(...pairs.map(([label]) => label.length));
-  return pairs.map(([label, value]) => `${indent}${paint(label.padEnd(width), "dim", enabled)}  ${value}`.trimEnd());
+  return pairs.map(([label, value, styler]) => {
+    const shown = terminalText(value);
+    return `${indent}${paint(label.padEnd(width), "dim", enabled)}  ${styler && enabled ? styler(shown) : shown}`.trimEnd();
+  });
 }
 
-/** A field of a loosely typed API object as display text: "—" when absent or null. */
+/** A field of a loosely typed API object as display text, escaped (docs/guarantees.md): "—" when absent or null. */
 export function text(value: unknown): string {
   if (value === undefined || value === null || value === "") return "—";
-  return typeof value === "string" ? value : JSON.stringify(value);
+  return terminalText(typeof value === "string" ? value : JSON.stringify(value));
 }
 
 /** An amount in minor units with its currency, e.g. "1000 EUR". */

@@ -14,7 +14,7 @@ import { resetCommand } from "./commands/reset.js";
 import { coverageCommand } from "./commands/coverage.js";
 import { startCommand } from "./commands/start.js";
 import { triggerCommand } from "./commands/trigger.js";
-import { consoleOutput, type Output } from "./output.js";
+import { consoleOutput, writable, type Output } from "./output.js";
 
 /** The `paysim` program: one command per file under commands/. */
 export function buildProgram(output: Output = consoleOutput): Command {
@@ -116,7 +116,7 @@ export function commanderErrorLine(message: string, path: string): string {
  */
 function configureAll(command: Command): void {
   command
-    .configureOutput({ outputError: (message, write) => write(`${commanderErrorLine(message, commandPath(command))}\n`) })
+    .configureOutput({ outputError: (message, write) => write(`${writable(commanderErrorLine(message, commandPath(command)))}\n`) })
     .showHelpAfterError(seeHelp(command))
     .exitOverride();
   for (const sub of command.commands) configureAll(sub);

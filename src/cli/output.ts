@@ -1,10 +1,45 @@
 import { writeSync } from "node:fs";
 import { maskText } from "../domain/masking.js";
+import { escapeControls, holdsControls } from "../domain/terminal-text.js";
+import { colourEnabled } from "../ui/terminal.js";
 
-/** Where a command writes; tests and the live view may swap it. Every line is masked (docs/guarantees.md). */
+/**
+ * Where a command writes; tests and the live view may swap it. Every line is masked, then escaped
+ * (docs/guarantees.md): `line` may be a block of lines (pretty JSON), `error` is one line.
+ */
 export interface Output {
   line(text: string): void;
   error(text: string): void;
+}
+
+/** What a line written to stdout keeps unescaped: its line breaks, and the colours paysim's own styles paint when colour is on (chalk's SGR codes). */
+const LINE_BREAKS = /(\n)/;
+// eslint-disable-next-line no-control-regex -- ESC opens the colour codes kept
+const LINE_BREAKS_AND_STYLES = /(\n|\u001b\[(?:1|2|22|3[1236]|39)m)/;
+
+/**
+ * `text` as it may reach a terminal: masked, then every control escaped but the parts `kept`
+ * captures. The format helpers and the log-line builders have escaped what they put in a line
+ * (a line break and a colour code included): this is the net under everything else.
+ */
+export function writable(text: string, kept?: () => RegExp): string {
+  const masked = maskText(text);
+  if (!holdsControls(masked)) return masked;
+  if (kept === undefined) return escapeControls(masked);
+  return masked
+    .split(kept())
+    .map((part, i) => (i % 2 === 1 ? part : escapeControls(part)))
+    .join("");
+}
+
+/** Asked only of a line that holds a control: whether stdout takes colour does not change while paysim runs. */
+let stdoutKept: RegExp | undefined;
+const keptOnStdout = (): RegExp => (stdoutKept ??= colourEnabled(process.stdout) ? LINE_BREAKS_AND_STYLES : LINE_BREAKS);
+
+/** An internal error with its stack: one error line per line of the stack, as an error line holds no line break. */
+export function reportInternalError(output: Output, what: string, error: unknown): void {
+  const described = (error as Error | undefined)?.stack ?? String(error);
+  for (const line of `paysim: ${what}: ${described}`.split("\n")) output.error(line);
 }
 
 /**
@@ -35,7 +70,7 @@ process.on("exit", () => {
 
 export const consoleOutput: Output = {
   line: (text) => {
-    pending.push(`${maskText(text)}\n`);
+    pending.push(`${writable(text, keptOnStdout)}\n`);
     if (!flushQueued) {
       flushQueued = true;
       setImmediate(flushLines);
@@ -43,6 +78,6 @@ export const consoleOutput: Output = {
   },
   error: (text) => {
     flushLines(); // keep stdout and stderr in the order they were said
-    process.stderr.write(`${maskText(text)}\n`);
+    process.stderr.write(`${writable(text)}\n`);
   },
 };

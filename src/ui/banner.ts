@@ -1,4 +1,5 @@
 import { maskText } from "../domain/masking.js";
+import { escapeControls } from "../domain/terminal-text.js";
 
 /** What `paysim start` tells the developer first: where it listens, with which keys and secrets. */
 export interface BannerFacts {
@@ -22,7 +23,8 @@ export interface BannerFacts {
 }
 
 /**
- * The banner as lines (masked), the same in the plain log and at the top of the live view.
+ * The banner as lines (masked, then escaped: a company's name comes from a config file or an
+ * instance's body, docs/guarantees.md), the same in the plain log and at the top of the live view.
  * Other tools read these lines (`listening on`, `  key       sk_test_…`): keep their shape.
  */
 export function bannerLines(facts: BannerFacts): string[] {
@@ -42,5 +44,5 @@ export function bannerLines(facts: BannerFacts): string[] {
   if (facts.exposedHost !== undefined) {
     lines.push(`  warning   listening on ${facts.exposedHost}: this sandbox is reachable from the network.`);
   }
-  return lines.map(maskText);
+  return lines.map((line) => escapeControls(maskText(line)));
 }

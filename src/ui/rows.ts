@@ -1,4 +1,5 @@
 import chalk from "chalk";
+import { escapeControls } from "../domain/terminal-text.js";
 import { deliveryStateText, faultMark, requestDuration, requestStatus, resetText, statusTone, timeOfDay } from "./describe.js";
 import type { DeliveryState } from "./delivery-state.js";
 import type { EventView, Printed, RequestView } from "./model.js";
@@ -69,7 +70,7 @@ export function eventRows(event: EventView, now: number, dated = false): Row[] {
     [
       { text: event.createdAt === null ? "--:--:--" : lineTime(event.createdAt, dated), tone: "muted" },
       { text: "  " },
-      { text: padEndToWidth(event.type, 25), tone: "info" },
+      { text: padEndToWidth(escapeControls(event.type), 25), tone: "info" },
       { text: "  " },
       { text: event.objectId ?? "-" },
       { text: "  " },
@@ -140,6 +141,14 @@ function styled(text: string, tone: ToneName | undefined): string {
 }
 
 /**
+ * A piece's text as the terminal gets it, escaped (docs/guarantees.md): a request's path, an
+ * event's type or a receiver's URL come from outside. The pieces were masked as the model took them.
+ */
+export function shownText(piece: Piece): string {
+  return escapeControls(piece.text);
+}
+
+/**
  * A row as a terminal line: cut to `columns` display columns (ending in "…", as the live region's
  * lines are cut), painted when `colour`.
  *
@@ -148,14 +157,16 @@ function styled(text: string, tone: ToneName | undefined): string {
  * // "12:00:00  GET…"
  */
 export function rowText(row: Row, options: { columns: number; colour: boolean }): string {
-  const cut = truncateToWidth(row.map((piece) => piece.text).join(""), options.columns);
+  const texts = row.map(shownText);
+  const cut = truncateToWidth(texts.join(""), options.columns);
   if (!options.colour) return cut;
   // Paint the cut line piece by piece: each piece keeps what of it survived the cut.
   let rest = cut;
   let out = "";
-  for (const piece of row) {
+  for (const [i, piece] of row.entries()) {
     if (rest === "") break;
-    const kept = rest.startsWith(piece.text) ? piece.text : rest;
+    const text = texts[i]!;
+    const kept = rest.startsWith(text) ? text : rest;
     out += styled(kept, piece.tone);
     rest = rest.slice(kept.length);
   }

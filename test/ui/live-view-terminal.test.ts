@@ -186,6 +186,20 @@ describe("paysim start in a real terminal", () => {
     expect(lines(screen, /^…$/)).toEqual([]);
   }, 60_000);
 
+  it("shows a request path's controls as visible escapes: no title set, no screen cleared, no line forged", async () => {
+    const { terminal, url } = await startLive();
+    // No key: any web page can make these requests, and their 401s are shown all the same.
+    for (const path of ["/v1/%1B]0;PWNED%07", "/v1/%1B[2J%1B[H", "/v1/x%0D%0Aforged", "/v1/%E2%80%AEfdp.exe"])
+      expect((await fetch(`${url}${path}`)).status).toBe(401);
+    const screen = await terminal.waitForScreen((s) => s.includes("GET /v1/\\u202efdp.exe 401"), "the last request's line");
+    expect(lines(screen, /^\d\d:\d\d:\d\d {2}GET \/v1\/\\u001b\]0;PWNED\\u0007 401 /)).toHaveLength(1);
+    expect(lines(screen, /^\d\d:\d\d:\d\d {2}GET \/v1\/\\u001b\[2J\\u001b\[H 401 /)).toHaveLength(1);
+    expect(lines(screen, /^\d\d:\d\d:\d\d {2}GET \/v1\/x\\u000d\\u000aforged 401 /)).toHaveLength(1);
+    expect(lines(screen, /^forged/)).toEqual([]);
+    // The screen was not cleared: the banner is still above the lines.
+    expect(lines(screen, /^paysim \S+ listening on /)).toHaveLength(1);
+  }, 60_000);
+
   it("quits on q: the process exits 0 and says paysim stopped", async () => {
     const { terminal, api } = await startLive({ forwardTo: await closedPortUrl() });
     await createIntent({ api });

@@ -1,4 +1,5 @@
 import { Command, Option } from "commander";
+import { terminalText } from "../../domain/terminal-text.js";
 import {
   CASE_SPECS,
   DEFAULT_RECEIVER_TIMEOUT_MS,
@@ -141,12 +142,12 @@ export function resultLines(
   const notPassed = results.filter((r) => r.verdict !== "pass");
   if (notPassed.length > 0) lines.push("");
   for (const r of notPassed) {
-    lines.push(`${paintVerdict(r.verdict)} ${r.case}: ${r.reason}.${r.verdict === "FAIL" ? ` Fix: ${CASE_SPECS[r.case].advice}.` : ""}`);
+    lines.push(`${paintVerdict(r.verdict)} ${r.case}: ${terminalText(String(r.reason))}.${r.verdict === "FAIL" ? ` Fix: ${CASE_SPECS[r.case].advice}.` : ""}`);
   }
   const verdict = summary.failed > 0 ? paint("FAIL", "red", colour) : paint("PASS", "green", colour);
   lines.push(
     "",
-    `${verdict} ${summary.passed} passed, ${summary.warned} warned, ${summary.failed} failed${summary.notRun > 0 ? `, ${summary.notRun} not run` : ""} of ${summary.total} cases against ${input.url} (limit ${input.timeoutMs} ms, warning from ${warnAfterMs(input.timeoutMs)} ms)`,
+    `${verdict} ${summary.passed} passed, ${summary.warned} warned, ${summary.failed} failed${summary.notRun > 0 ? `, ${summary.notRun} not run` : ""} of ${summary.total} cases against ${terminalText(input.url)} (limit ${input.timeoutMs} ms, warning from ${warnAfterMs(input.timeoutMs)} ms)`,
   );
   return lines;
 }

@@ -1,6 +1,7 @@
 import { Command } from "commander";
 import { COVERAGE_AREAS, type CoverageReport } from "../../domain/coverage-report.js";
 import { connect, withClientOptions, type ClientFlags } from "../client.js";
+import { terminalText } from "../../domain/terminal-text.js";
 import { json, table } from "../format.js";
 import { consoleOutput, type Output } from "../output.js";
 
@@ -28,7 +29,7 @@ export function coverageLines(report: Pick<CoverageReport, "summary" | "uncovere
   if (groups.length === 0) return [...lines, "", "Nothing uncovered."];
   lines.push("", "Uncovered:");
   const width = Math.max(...groups.map((area) => area.length)) + 2;
-  for (const area of groups) lines.push(...wrapped(`  ${`${area}:`.padEnd(width)}`, report.uncovered[area]!));
+  for (const area of groups) lines.push(...wrapped(`  ${`${area}:`.padEnd(width)}`, report.uncovered[area]!.map(terminalText)));
   return lines;
 }
 

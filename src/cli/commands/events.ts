@@ -1,5 +1,6 @@
 import { Command } from "commander";
 import { connect, withClientOptions, type ClientFlags } from "../client.js";
+import { terminalText } from "../../domain/terminal-text.js";
 import { fields, json, paintStatus, table, text } from "../format.js";
 import { consoleOutput, type Output } from "../output.js";
 import type { Delivery, EventResource, EventWithDeliveries, ListPage } from "../api-types.js";
@@ -53,7 +54,7 @@ Examples:
       const last = page.data[page.data.length - 1];
       if (page.has_more === true && last !== undefined) {
         output.line("");
-        output.line(`More events: ${nextPageCommand(flags, text(last.id))}`);
+        output.line(`More events: ${terminalText(nextPageCommand(flags, text(last.id)))}`);
       }
     });
 

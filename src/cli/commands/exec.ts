@@ -7,7 +7,7 @@ import { closeWithExport } from "../close-with-export.js";
 import { COVERAGE_FILE, keptFilesOfFlags, outputFilesProblem } from "../output-files.js";
 import { writeOwnedFile } from "../../shared/owned-file.js";
 import { coverageSummaryLine } from "./coverage.js";
-import { consoleOutput, type Output } from "../output.js";
+import { consoleOutput, reportInternalError, type Output } from "../output.js";
 import { startLinesReporter } from "../reporters/lines.js";
 import type { Reporter } from "../reporters/subscribe.js";
 
@@ -99,7 +99,7 @@ async function runExec(command: string[], flags: ExecFlags, output: Output): Pro
   try {
     instance = await createPaysim({
       ...paysimOptionsOf(flags),
-      onInternalError: (requestId, error) => output.error(`paysim: internal error in ${requestId}: ${(error as Error)?.stack ?? String(error)}`),
+      onInternalError: (requestId, error) => reportInternalError(output, `internal error in ${requestId}`, error),
       onBusReady: (parts) => {
         if (flags.verbose) reporter = startLinesReporter(parts.bus, toStderr, { db: flags.db, host: flags.host, colour: false });
       },

@@ -55,7 +55,7 @@ function payoutLines(payout: Record<string, unknown>): string[] {
   return fields([
     ["id", text(payout.id)],
     ["reference", text(payout.reference)],
-    ["status", paintStatus(text(payout.status))],
+    ["status", text(payout.status), paintStatus],
     ["amount", money(payout.amount, payout.currency)],
     ["amount_reversed", money(payout.amount_reversed, payout.currency)],
     ["destination", `${text(payout.destination_type)} ${text(payout.destination_masked)}`],

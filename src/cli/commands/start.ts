@@ -5,7 +5,7 @@ import { createPaysim, type PaysimInstance } from "../../paysim.js";
 import { addServerOptions, paysimOptionsOf, serverFlagsProblem, type ServerFlags } from "../server-options.js";
 import { registerInstance } from "../instance-registration.js";
 import { databaseRecordPath, readInstanceFile, recordIsFor } from "../instance-file.js";
-import { consoleOutput, type Output } from "../output.js";
+import { consoleOutput, reportInternalError, type Output } from "../output.js";
 import { colourEnabled, interactiveTerminal } from "../../ui/terminal.js";
 import { bannerFacts } from "../banner-facts.js";
 import { closeWithExport, type Stop } from "../close-with-export.js";
@@ -80,7 +80,7 @@ async function runStart(flags: StartFlags, output: Output): Promise<number | und
     instance = await createPaysim({
       ...paysimOptionsOf(flags),
       rememberedSecretKey: rememberedKey,
-      onInternalError: (requestId, error) => output.error(`paysim: internal error in ${requestId}: ${(error as Error)?.stack ?? String(error)}`),
+      onInternalError: (requestId, error) => reportInternalError(output, `internal error in ${requestId}`, error),
       onBusReady: (parts) => (view === "live" ? void (feed = startLiveFeed(parts)) : startReporter(parts.bus)),
     });
   } catch (error) {
@@ -112,7 +112,7 @@ async function runStart(flags: StartFlags, output: Output): Promise<number | und
     void live.waitUntilExit().then(
       () => process.exit(0),
       (error: unknown) => {
-        output.error(`paysim: the live view failed: ${(error as Error)?.stack ?? String(error)}`);
+        reportInternalError(output, "the live view failed", error);
         process.exit(1);
       },
     );
