@@ -32,6 +32,7 @@ import { createStore, type Store } from "./store/index.js";
 import { MIGRATIONS } from "./store/migrations/index.js";
 import { openDatabase } from "./store/open.js";
 import { openFromSnapshot, removeDatabaseFiles } from "./store/snapshot.js";
+import { snapshotRules } from "./snapshot-rules.js";
 import type { WebhookEndpointRow } from "./store/repos/webhook-endpoints.js";
 import { createDispatcher } from "./webhooks/dispatcher.js";
 import { createOutbox } from "./webhooks/outbox.js";
@@ -163,7 +164,7 @@ export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimI
   const db =
     options.importFrom === undefined
       ? openDatabase(dbPath, MIGRATIONS, openOptions)
-      : await openFromSnapshot(options.importFrom, dbPath, MIGRATIONS, openOptions);
+      : await openFromSnapshot(options.importFrom, dbPath, MIGRATIONS, snapshotRules(), openOptions);
   /** A start that fails leaves no database an import wrote: the import never happened. */
   const closeRefused = () => {
     if (db.open) db.close();
