@@ -163,12 +163,11 @@ const isSqlite = (header: Buffer) => header.length === HEADER_SIZE && header.sub
  * schema is not exactly the one paysim's migrations make for its version: no trigger, view,
  * index or table of its own, none missing), one whose -wal file still holds writes (a database
  * in use or not closed cleanly: its bytes alone are not the whole state), one from a newer paysim,
- * and one holding what cannot be masked. Every card number in it is masked in the copy. With
- * `rules`, the copy is then migrated to the current schema and every value of it is checked
- * against them (docs/guarantees.md, "An import keeps only what paysim could have written"): the
+ * and one holding what cannot be masked. Every card number in it is masked in the copy. The
+ * copy is then migrated to the current schema and every value of it is checked against `rules` (docs/guarantees.md, "An import keeps only what paysim could have written"): the
  * first value paysim could not have written refuses the snapshot, naming its table, row and column.
  */
-export function readSnapshot(path: string, migrations: readonly Migration[], rules?: SnapshotRules): Buffer {
+export function readSnapshot(path: string, migrations: readonly Migration[], rules: SnapshotRules): Buffer {
   let header: Buffer;
   try {
     if (!lstatSync(path).isFile()) throw new Error("it is not a regular file");
@@ -214,18 +213,16 @@ export function readSnapshot(path: string, migrations: readonly Migration[], rul
     const check = db.pragma("quick_check", { simple: true }) as string;
     if (check !== "ok") throw notSnapshot(path, `is damaged (SQLite's check says: ${check})`);
     let changed = maskCardNumbersIn(db, path) > 0;
-    if (rules !== undefined) {
-      // Checked at the schema the rows will be used with: a column an older snapshot lacks gets its default.
-      if (version < latest) {
-        migrate(db, path, migrations);
-        changed = true;
-      }
-      checkSnapshotRows(db, path, rules);
+    // Checked at the schema the rows will be used with: a column an older snapshot lacks gets its default.
+    if (version < latest) {
+      migrate(db, path, migrations);
+      changed = true;
     }
+    checkSnapshotRows(db, path, rules);
     if (!changed) return bytes;
-    const masked = db.serialize();
-    markRollbackJournal(masked);
-    return masked;
+    const copy = db.serialize();
+    markRollbackJournal(copy);
+    return copy;
   } catch (error) {
     if (error instanceof UnusableDatabaseError) throw error;
     const code = (error as { code?: unknown }).code;

@@ -4,9 +4,11 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { startPaysim, UnusableDatabaseError } from "../../src/index.js";
 import { snapshotRules } from "../../src/snapshot-rules.js";
+import { MIGRATIONS } from "../../src/store/migrations/index.js";
+import { readSnapshot } from "../../src/store/snapshot.js";
 import { Database } from "../../src/store/sqlite-driver.js";
 import { runCli } from "../helpers/cli.js";
-import { suiteScope, usePaysim, useReceiver, useStartedPaysim, useTempDir } from "../helpers/disposables.js";
+import { suiteScope, useDatabase, usePaysim, useReceiver, useStartedPaysim, useTempDir } from "../helpers/disposables.js";
 import { callApi } from "../helpers/paysim.js";
 import { closedPortUrl } from "../helpers/receiver.js";
 import { signedIn, textOf } from "../server/dashboard/helpers.js";
@@ -346,6 +348,35 @@ describe("an import refuses a snapshot holding a value paysim could not have wri
   it("refuses a stored clock key paysim never writes", async () => {
     const { dir, path } = doctored("INSERT INTO meta (key, value) VALUES ('owner', 'mallory')");
     await expect(startPaysim({ importFrom: path, db: join(dir, "paysim.db"), secretKey: KEY })).rejects.toThrow(/table meta, row key "owner", column key: /);
+  });
+});
+
+describe("the rules of an import", () => {
+  it("check an older snapshot at the schema it is migrated to", async () => {
+    const dir = useTempDir("paysim-values-");
+    const old = join(dir, "v50.db");
+    const db = useDatabase(
+      old,
+      MIGRATIONS.filter((step) => step.version <= 50),
+    );
+    db.exec(`INSERT INTO companies (id, name, currency, is_default, created_at) VALUES ('co_${"A".repeat(24)}', 'Acme', 'EUR', 1, '2025-01-01T00:00:00.000Z');
+      INSERT INTO webhook_endpoints (id, company_id, url, secret, enabled_events, created_at)
+      VALUES ('we_${"B".repeat(24)}', 'co_${"A".repeat(24)}', 'http://127.0.0.1:9/hook', 'whsec_x', 'all of them', '2025-01-01T00:00:00.000Z')`);
+    db.close();
+    await expect(startPaysim({ importFrom: old, db: join(dir, "paysim.db"), secretKey: KEY })).rejects.toThrow(
+      `table webhook_endpoints, row "we_${"B".repeat(24)}", column enabled_events: is not JSON (it holds "all of them")`,
+    );
+    expect(readdirSync(dir)).toEqual(["v50.db"]);
+  });
+
+  it("must cover every column of the schema: one without a rule fails every import, naming it", () => {
+    const incomplete = SNAPSHOT_RULES.map((rule) =>
+      rule.table === "payouts"
+        ? { ...rule, columns: Object.fromEntries(Object.entries(rule.columns).filter(([column]) => column !== "amount_reversed")) }
+        : rule,
+    );
+    expect(() => readSnapshot(rich, MIGRATIONS, incomplete)).toThrow("no import rule for the column payouts.amount_reversed");
+    expect(() => readSnapshot(rich, MIGRATIONS, SNAPSHOT_RULES.slice(1))).toThrow("no import rules for the table(s) meta");
   });
 });
 
