@@ -14,6 +14,7 @@ import { paymentIntentSchema } from "./contracts/payment-intents.js";
 import { payoutSchema } from "./contracts/payouts.js";
 import { createEndpointInput, webhookEndpointSchema } from "./contracts/webhook-endpoints.js";
 import { idOf, requestIdSchema, timestampSchema } from "./domain/answer-schemas.js";
+import { CARD_BRANDS } from "./domain/card.js";
 import { chaosAnswerSchema, chaosSchema } from "./domain/chaos.js";
 import { faultRuleSchema } from "./domain/faults.js";
 import { isSigningSecret, SIGNING_SECRET_RULE } from "./domain/secret-keys.js";
@@ -23,6 +24,7 @@ import { isHttpUrl, WEBHOOK_URL_MAX_LENGTH, WEBHOOK_URL_RULE } from "./domain/we
 import { TEST_CARDS, TEST_DESTINATIONS } from "./fixture-data.js";
 import { ClockRangeError, parseStoredClockMs } from "./runtime/clock.js";
 import { payoutMovePayloadSchema, PAYOUT_MOVE_JOB } from "./sim/payout-simulator.js";
+import { COMPUTED_FORMS } from "./store/snapshot-content.js";
 import type { ColumnCheck, SnapshotRow, SnapshotRules } from "./store/snapshot-rows.js";
 import { deliveryJobPayloadSchema, DELIVERY_JOB } from "./webhooks/delivery-job.js";
 
@@ -99,7 +101,7 @@ function buildRules(): SnapshotRules {
   const maybeClockMs: ColumnCheck = (value, row, known) => (value === null ? undefined : clockMs(value, row, known));
   const flag = (values: readonly number[]): ColumnCheck => by(z.union(values.map((v) => z.literal(v))));
   /** A SHA-256 digest as paysim stores one: 64 lower-case hex digits. */
-  const sha256Hex = by(z.string().regex(/^[0-9a-f]{64}$/, { error: "must be a SHA-256 digest (64 lower-case hex digits)" }));
+  const sha256Hex = by(z.string().regex(COMPUTED_FORMS.sha256Hex, { error: "must be a SHA-256 digest (64 lower-case hex digits)" }));
 
   /** A live endpoint's URL is one the API would take; a deleted one's was masked when it was retired. */
   const endpointUrl: ColumnCheck = (value, row) =>
@@ -112,11 +114,7 @@ function buildRules(): SnapshotRules {
   const cardLast4: ColumnCheck = (value, row) =>
     value === null ? (row.card_brand === null ? undefined : "must be set when card_brand is") : problemWith(z.string().regex(/^[0-9]{4}$/), value);
   const cardBrand: ColumnCheck = (value, row) =>
-    value === null
-      ? row.card_last4 === null
-        ? undefined
-        : "must be set when card_last4 is"
-      : problemWith(z.enum(["visa", "mastercard", "amex", "discover", "unknown"]), value);
+    value === null ? (row.card_last4 === null ? undefined : "must be set when card_last4 is") : problemWith(z.enum(CARD_BRANDS), value);
   const CARD_FAILURES = [...new Set(TEST_CARDS.flatMap((card) => (card.failure_reason === null ? [] : [card.failure_reason])))];
   const intentFailure = by(z.enum(CARD_FAILURES as [string, ...string[]]).nullable());
 
@@ -316,12 +314,7 @@ function buildRules(): SnapshotRules {
         finished: flag([0, 1]),
         response_body: member(deliveryAttemptSchema, "response_body"),
         chaos: member(deliveryAttemptSchema, "chaos"),
-        service_signature: by(
-          z
-            .string()
-            .regex(/^t=\d+,v1=[0-9a-f]{64}$/)
-            .nullable(),
-        ),
+        service_signature: by(z.string().regex(COMPUTED_FORMS.signatureHeader).nullable()),
       },
     },
     {
@@ -357,7 +350,8 @@ function buildRules(): SnapshotRules {
         method: by(z.enum(["POST", "DELETE"])),
         path: by(z.string().regex(/^\/v1\/[!-~]*$/)),
         key: sha256Hex,
-        fingerprint: by(z.string().regex(/^(?:[0-9a-f]{64})?$/)),
+        // Empty for a call whose key was not kept with its body.
+        fingerprint: by(z.union([z.literal(""), z.string().regex(COMPUTED_FORMS.sha256Hex)])),
         status: by(z.int().min(200).max(299)),
         body: idempotencyBody,
         created_ms: clockMs,

@@ -369,6 +369,13 @@ describe("the rules of an import", () => {
     expect(readdirSync(dir)).toEqual(["v50.db"]);
   });
 
+  it("keep an idempotency record's key digest as it is, even when its hex digits read like a card number", async () => {
+    const digest = `4242424242424242${"ab".repeat(24)}`;
+    const { dir, path } = doctored(`UPDATE idempotency_keys SET key = '${digest}' WHERE seq = (SELECT min(seq) FROM idempotency_keys)`);
+    const paysim = await usePaysim({ importFrom: path, db: join(dir, "paysim.db"), secretKey: KEY });
+    expect(paysim.store.db.prepare("SELECT count(*) FROM idempotency_keys WHERE key = ?").pluck().get(digest)).toBe(1);
+  });
+
   it("must cover every column of the schema: one without a rule fails every import, naming it", () => {
     const incomplete = SNAPSHOT_RULES.map((rule) =>
       rule.table === "payouts"
