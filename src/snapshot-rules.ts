@@ -23,10 +23,11 @@ import { descriptionSchema, reportedProblem } from "./domain/validation.js";
 import { isHttpUrl, WEBHOOK_URL_MAX_LENGTH, WEBHOOK_URL_RULE } from "./domain/webhook-url.js";
 import { TEST_CARDS, TEST_DESTINATIONS } from "./fixture-data.js";
 import { ClockRangeError, parseStoredClockMs } from "./runtime/clock.js";
+import { STORED_CLOCK_KEYS } from "./runtime/clock-persistence.js";
 import { payoutMovePayloadSchema, PAYOUT_MOVE_JOB } from "./sim/payout-simulator.js";
 import { COMPUTED_FORMS } from "./store/snapshot-content.js";
-import type { ColumnCheck, SnapshotRow, SnapshotRules } from "./store/snapshot-rows.js";
-import { deliveryJobPayloadSchema, DELIVERY_JOB } from "./webhooks/delivery-job.js";
+import type { ColumnCheck, KnownRow, SnapshotRow, SnapshotRules } from "./store/snapshot-rows.js";
+import { deliveryJobPayloadSchema, DELIVERY_JOB, type DeliveryJobPayload } from "./webhooks/delivery-job.js";
 
 /** The schema's own words for what is wrong with `value`, or undefined when it passes. */
 function problemWith(schema: z.ZodType, value: unknown): string | undefined {
@@ -49,18 +50,26 @@ function member(resource: { unwrap(): z.ZodObject }, name: string): ColumnCheck 
   return (value) => problemWith((schema ??= resource.unwrap().shape[name] as z.ZodType), value);
 }
 
-/** A text column holding JSON that `schema` holds to; NULL too when `nullable`. */
-function json(schema: z.ZodType, nullable = false): ColumnCheck {
-  return (value) => {
+/** The value a text column holds as JSON, or what keeps it from being JSON. */
+function parsedJson(value: unknown): { parsed: unknown } | { problem: string } {
+  if (typeof value !== "string") return { problem: "must be JSON text" };
+  try {
+    return { parsed: JSON.parse(value) as unknown };
+  } catch {
+    return { problem: "is not JSON" };
+  }
+}
+
+/**
+ * A text column holding JSON that `schema` holds to (NULL too when `nullable`), then, when given,
+ * what `also` says of the parsed value and its row (what a schema cannot see: other rows, other columns).
+ */
+function json(schema: z.ZodType, nullable = false, also?: (parsed: unknown, row: SnapshotRow, known: KnownRow) => string | undefined): ColumnCheck {
+  return (value, row, known) => {
     if (value === null && nullable) return undefined;
-    if (typeof value !== "string") return "must be JSON text";
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(value);
-    } catch {
-      return "is not JSON";
-    }
-    return problemWith(schema, parsed);
+    const read = parsedJson(value);
+    if ("problem" in read) return read.problem;
+    return problemWith(schema, read.parsed) ?? also?.(read.parsed, row, known);
   };
 }
 
@@ -128,53 +137,50 @@ function buildRules(): SnapshotRules {
     const destination = destinationOf(row);
     return destination === undefined || destination.masked === value ? undefined : `must be how its token shows (${JSON.stringify(destination.masked)})`;
   };
+  const payoutAmountReversed = member(payoutSchema, "amount_reversed");
   const amountReversed: ColumnCheck = (value, row, known) =>
-    member(payoutSchema, "amount_reversed")(value, row, known) ??
+    payoutAmountReversed(value, row, known) ??
     (typeof value === "number" && typeof row.amount === "number" && value > row.amount ? "must not be more than the payout's amount" : undefined);
 
   /** An event's body is the event as the API shows it, and says what its row says. */
-  const eventBody: ColumnCheck = (value, row, known) => {
-    const problem = json(eventSchema)(value, row, known);
-    if (problem !== undefined) return problem;
-    const body = JSON.parse(value as string) as Record<string, unknown>;
+  const eventBody = json(eventSchema, false, (parsed, row) => {
+    const body = parsed as Record<string, unknown>;
     const differs = (["id", "type", "created_at", "request_id"] as const).find((name) => body[name] !== row[name]);
     return differs === undefined ? undefined : `its ${differs} differs from the row's`;
-  };
+  });
 
   /** Events about a payment intent or payout name it; ingested test events name none. */
   const eventObject: ColumnCheck = (value, _row, known) =>
     value === null || known("payment_intents", value) || known("payouts", value) ? undefined : "names no payment intent or payout of the snapshot";
 
   /** Chaos settings as an endpoint stores them: every member, in range, min delay not above max. */
-  const endpointChaos: ColumnCheck = (value, row, known) =>
-    json(chaosAnswerSchema, true)(value, row, known) ?? (value === null ? undefined : json(chaosSchema("chaos"))(value, row, known));
+  const chaosInput = chaosSchema("chaos");
+  const endpointChaos = json(chaosAnswerSchema, true, (parsed) => problemWith(chaosInput, parsed));
 
   /** Each kind of job the scheduler runs: what its subject is, and what its payload holds. */
-  const JOBS: Readonly<Record<string, { subject: string; payload: z.ZodType }>> = {
-    [DELIVERY_JOB]: { subject: "deliveries", payload: deliveryJobPayloadSchema },
-    [PAYOUT_MOVE_JOB]: { subject: "payouts", payload: payoutMovePayloadSchema },
+  const JOBS: Readonly<Record<string, { subject: ColumnCheck; payload: ColumnCheck }>> = {
+    [DELIVERY_JOB]: {
+      subject: refersTo("deliveries"),
+      payload: json(deliveryJobPayloadSchema, false, (parsed, _row, known) => {
+        const payload = parsed as DeliveryJobPayload;
+        if (!known("webhook_endpoints", payload.endpoint_id)) return "its endpoint_id names no webhook endpoint of the snapshot";
+        if (payload.attempt_seq !== undefined && !known("delivery_attempts", payload.attempt_seq))
+          return "its attempt_seq names no delivery attempt of the snapshot";
+        return undefined;
+      }),
+    },
+    [PAYOUT_MOVE_JOB]: { subject: refersTo("payouts"), payload: json(payoutMovePayloadSchema) },
   };
   const jobKind = by(z.enum(Object.keys(JOBS) as [string, ...string[]]));
-  const jobSubject: ColumnCheck = (value, row, known) => {
-    const job = JOBS[String(row.kind)];
-    return job === undefined ? undefined : refersTo(job.subject)(value, row, known);
-  };
-  const jobPayload: ColumnCheck = (value, row, known) => {
-    const job = JOBS[String(row.kind)];
-    if (job === undefined) return undefined;
-    const problem = json(job.payload)(value, row, known);
-    if (problem !== undefined || row.kind !== DELIVERY_JOB) return problem;
-    const payload = JSON.parse(value as string) as { endpoint_id: string; attempt_seq?: number };
-    if (!known("webhook_endpoints", payload.endpoint_id)) return "its endpoint_id names no webhook endpoint of the snapshot";
-    if (payload.attempt_seq !== undefined && !known("delivery_attempts", payload.attempt_seq))
-      return "its attempt_seq names no delivery attempt of the snapshot";
-    return undefined;
-  };
+  // The kind is checked first (its column comes first): a job of no known kind never gets here.
+  const jobSubject: ColumnCheck = (value, row, known) => JOBS[String(row.kind)]?.subject(value, row, known);
+  const jobPayload: ColumnCheck = (value, row, known) => JOBS[String(row.kind)]?.payload(value, row, known);
 
   /** A fault rule's columns, read as the rule the API took (its match and counters). */
   const faultMatchPath = by(faultRuleSchema.unwrap().shape.match.unwrap().shape.path.unwrap().nullable());
+  const ruleRemaining = member(faultSchema, "remaining");
   const faultRemaining: ColumnCheck = (value, row, known) =>
-    member(faultSchema, "remaining")(value, row, known) ??
+    ruleRemaining(value, row, known) ??
     (typeof value === "number" && typeof row.times === "number" && value > row.times ? "must not be more than times" : undefined);
   const faultLatency: ColumnCheck = (value, row) => {
     const rule = { fault: row.fault, ...(value === null ? {} : { latency_ms: value }) };
@@ -185,14 +191,13 @@ function buildRules(): SnapshotRules {
   const idempotencyBody = json(z.record(z.string(), z.unknown()));
 
   const companyFields = companyFieldSchemas(true);
-  const key = (name: string) => by(z.string().regex(new RegExp(`^${name}$`)));
 
   return [
     {
       table: "meta",
       key: "key",
       // The clock's offset and the furthest time it reached: what clock-persistence.ts writes.
-      columns: { key: key("clock_offset_ms|clock_high_water_ms"), value: (value) => (typeof value === "string" ? clockText(value) : "must be text") },
+      columns: { key: by(z.enum(STORED_CLOCK_KEYS)), value: (value) => (typeof value === "string" ? clockText(value) : "must be text") },
     },
     {
       table: "companies",
