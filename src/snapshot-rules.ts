@@ -17,6 +17,7 @@ import { idOf, requestIdSchema, timestampSchema } from "./domain/answer-schemas.
 import { CARD_BRANDS } from "./domain/card.js";
 import { chaosAnswerSchema, chaosSchema } from "./domain/chaos.js";
 import { faultRuleSchema } from "./domain/faults.js";
+import { checkMoveAmount, statusEffects, type PayoutStatus } from "./domain/payout.js";
 import { isSigningSecret, SIGNING_SECRET_RULE } from "./domain/secret-keys.js";
 import { companyFieldSchemas } from "./domain/start-inputs.js";
 import { descriptionSchema, reportedProblem } from "./domain/validation.js";
@@ -119,13 +120,31 @@ function buildRules(): SnapshotRules {
   const deliveryUrl: ColumnCheck = (value) =>
     typeof value === "string" && value.length <= WEBHOOK_URL_MAX_LENGTH && isHttpUrl(value) ? undefined : WEBHOOK_URL_RULE;
 
-  /** A payment intent's card: both halves or neither, the last four digits and a brand paysim names. */
-  const cardLast4: ColumnCheck = (value, row) =>
-    value === null ? (row.card_brand === null ? undefined : "must be set when card_brand is") : problemWith(z.string().regex(/^[0-9]{4}$/), value);
+  /**
+   * A payment intent's card: both halves or neither, the last four digits and a brand paysim names.
+   * An authorization gives the card (and, when it fails, its reason): a created intent has none yet,
+   * an authorized, captured or failed one has it; a canceled one may have either.
+   */
+  const CARDLESS_STATES = new Set(["created"]);
+  const CARDED_STATES = new Set(["authorized", "captured", "failed"]);
+  const cardLast4: ColumnCheck = (value, row) => {
+    if (value !== null) {
+      if (CARDLESS_STATES.has(String(row.state))) return `must be NULL in state ${String(row.state)}: only an authorization gives a card`;
+      return problemWith(z.string().regex(/^[0-9]{4}$/), value);
+    }
+    if (row.card_brand !== null) return "must be set when card_brand is";
+    return CARDED_STATES.has(String(row.state)) ? `must be set in state ${String(row.state)}: the authorization gave a card` : undefined;
+  };
   const cardBrand: ColumnCheck = (value, row) =>
     value === null ? (row.card_last4 === null ? undefined : "must be set when card_last4 is") : problemWith(z.enum(CARD_BRANDS), value);
   const CARD_FAILURES = [...new Set(TEST_CARDS.flatMap((card) => (card.failure_reason === null ? [] : [card.failure_reason])))];
-  const intentFailure = by(z.enum(CARD_FAILURES as [string, ...string[]]).nullable());
+  const cardFailure = z.enum(CARD_FAILURES as [string, ...string[]]);
+  const intentFailure: ColumnCheck = (value, row) =>
+    row.state === "failed"
+      ? problemWith(cardFailure, value)
+      : value === null
+        ? undefined
+        : `must be NULL in state ${String(row.state)}: only a failed payment intent has a failure reason`;
 
   /** A payout's destination token is a test token of its destination type, and shows as that token does. */
   const destinationOf = (row: SnapshotRow) => TEST_DESTINATIONS.find((d) => d.token === row.destination_token && d.type === row.destination_type);
@@ -137,10 +156,29 @@ function buildRules(): SnapshotRules {
     const destination = destinationOf(row);
     return destination === undefined || destination.masked === value ? undefined : `must be how its token shows (${JSON.stringify(destination.masked)})`;
   };
+  /** What a payout's status sets besides itself (domain/payout.ts): its failure reason, and the amount reversed. */
+  const payoutFailure = member(payoutSchema, "failure_reason");
+  const failureOfStatus: ColumnCheck = (value, row, known) => {
+    const problem = payoutFailure(value, row, known);
+    if (problem !== undefined || typeof row.amount !== "number") return problem;
+    const expected = statusEffects(row.status as PayoutStatus, row.amount, undefined).failure_reason;
+    return value === expected ? undefined : `must be ${expected === null ? "NULL" : JSON.stringify(expected)} in status ${String(row.status)}`;
+  };
   const payoutAmountReversed = member(payoutSchema, "amount_reversed");
-  const amountReversed: ColumnCheck = (value, row, known) =>
-    payoutAmountReversed(value, row, known) ??
-    (typeof value === "number" && typeof row.amount === "number" && value > row.amount ? "must not be more than the payout's amount" : undefined);
+  const amountReversed: ColumnCheck = (value, row, known) => {
+    const problem = payoutAmountReversed(value, row, known);
+    if (problem !== undefined || typeof row.amount !== "number") return problem;
+    if (row.status === "partially_reversed") {
+      try {
+        checkMoveAmount("partially_reversed", row.amount, value as number);
+        return undefined;
+      } catch (error) {
+        return (error as Error).message;
+      }
+    }
+    const expected = statusEffects(row.status as PayoutStatus, row.amount, undefined).amount_reversed;
+    return value === expected ? undefined : `must be ${expected} in status ${String(row.status)}`;
+  };
 
   /** An event's body is the event as the API shows it, and says what its row says. */
   const eventBody = json(eventSchema, false, (parsed, row) => {
@@ -252,7 +290,7 @@ function buildRules(): SnapshotRules {
         destination_token: destinationToken,
         destination_masked: destinationMasked,
         description: by(descriptionSchema.nullable()),
-        failure_reason: member(payoutSchema, "failure_reason"),
+        failure_reason: failureOfStatus,
         amount_reversed: amountReversed,
         created_at: timestamp,
         updated_at: timestamp,
