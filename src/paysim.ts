@@ -33,6 +33,7 @@ import { MIGRATIONS } from "./store/migrations/index.js";
 import { openDatabase } from "./store/open.js";
 import { openFromSnapshot, removeDatabaseFiles } from "./store/snapshot.js";
 import type { KeptFile } from "./shared/owned-file.js";
+import { snapshotRules } from "./snapshot-rules.js";
 
 export { SNAPSHOT_FILE } from "./store/snapshot.js";
 import type { WebhookEndpointRow } from "./store/repos/webhook-endpoints.js";
@@ -183,7 +184,7 @@ export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimI
   const db =
     options.importFrom === undefined
       ? openDatabase(dbPath, MIGRATIONS, openOptions)
-      : await openFromSnapshot(options.importFrom, dbPath, MIGRATIONS, openOptions);
+      : await openFromSnapshot(options.importFrom, dbPath, MIGRATIONS, snapshotRules(), openOptions);
   /** A start that fails leaves no database an import wrote: the import never happened. */
   const closeRefused = () => {
     if (db.open) db.close();

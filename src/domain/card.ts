@@ -7,7 +7,9 @@
  */
 import type { CardOutcome, TestCard } from "./test-cards.js";
 
-export type CardBrand = "visa" | "mastercard" | "amex" | "discover" | "unknown";
+/** The brands `brandFromNumber` names (a test card's brand is one of them). */
+export const CARD_BRANDS = ["visa", "mastercard", "amex", "discover", "unknown"] as const;
+export type CardBrand = (typeof CARD_BRANDS)[number];
 
 /** 13–19 digits: the lengths card schemes issue, and exactly what masking (docs/guarantees.md) catches. */
 export const MIN_CARD_DIGITS = 13;

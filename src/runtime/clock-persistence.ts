@@ -5,6 +5,8 @@ import { ClockRangeError, parseStoredClockMs, type Clock } from "./clock.js";
 /** Where the virtual clock is kept between runs: the offset from real time, and the furthest time it reached. */
 const CLOCK_OFFSET = "clock_offset_ms";
 const CLOCK_HIGH_WATER = "clock_high_water_ms";
+/** Every meta key the clock is kept under: all that paysim writes there. */
+export const STORED_CLOCK_KEYS = [CLOCK_OFFSET, CLOCK_HIGH_WATER] as const;
 
 /** What `createClock` needs to carry on where an earlier run stopped. */
 export interface StoredClock {

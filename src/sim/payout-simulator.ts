@@ -1,4 +1,5 @@
-import { AUTO_MOVES, movesFrom, type PayoutStatus, type TestDestination } from "../domain/payout.js";
+import * as z from "zod";
+import { AUTO_MOVES, movesFrom, PAYOUT_STATUSES, type PayoutStatus, type TestDestination } from "../domain/payout.js";
 import type { Scheduler } from "../runtime/scheduler.js";
 import type { PayoutRow } from "../store/repos/payouts.js";
 import type { Work } from "../services/unit-of-work.js";
@@ -10,6 +11,9 @@ export type PayoutMode = "auto" | "manual";
 interface MovePayload {
   to: PayoutStatus;
 }
+
+/** What a payout move's payload may hold, for a snapshot's jobs (src/snapshot-rules.ts). */
+export const payoutMovePayloadSchema: z.ZodType<MovePayload> = z.lazy(() => z.strictObject({ to: z.enum(PAYOUT_STATUSES) }));
 
 /**
  * Makes the planned moves when they fall due: `move` makes one automatic move if it still

@@ -68,6 +68,12 @@ function schemaDifferences(expected: readonly SchemaEntry[], found: readonly Sch
   return differences.sort((a, b) => a.rank - b.rank).map((difference) => difference.text);
 }
 
+/** The exact forms of the values paysim computes itself: a SHA-256 digest (of a key, an Idempotency-Key, a body), a Service-Signature header. */
+export const COMPUTED_FORMS = {
+  sha256Hex: /^[0-9a-f]{64}$/,
+  signatureHeader: /^t=\d+,v1=[0-9a-f]{64}$/,
+} as const;
+
 /**
  * Text columns that hold values paysim computes itself, each with the exact form it writes
  * there: a SHA-256 digest, a signature header, a clock reading in milliseconds. Their long hex
@@ -75,9 +81,10 @@ function schemaDifferences(expected: readonly SchemaEntry[], found: readonly Sch
  * they stand for; a value of any other form in them is masked like all other text.
  */
 const COMPUTED_TEXT: Readonly<Record<string, (value: string, row: ReadonlyMap<string, unknown>) => boolean>> = {
-  "api_keys.key_hash": (value) => /^[0-9a-f]{64}$/.test(value),
-  "idempotency_keys.fingerprint": (value) => /^(?:[0-9a-f]{64})?$/.test(value),
-  "delivery_attempts.service_signature": (value) => /^t=\d+,v1=[0-9a-f]{64}$/.test(value),
+  "api_keys.key_hash": (value) => COMPUTED_FORMS.sha256Hex.test(value),
+  "idempotency_keys.key": (value) => COMPUTED_FORMS.sha256Hex.test(value),
+  "idempotency_keys.fingerprint": (value) => value === "" || COMPUTED_FORMS.sha256Hex.test(value),
+  "delivery_attempts.service_signature": (value) => COMPUTED_FORMS.signatureHeader.test(value),
   // The clock's rows (clock_offset_ms, clock_high_water_ms) only.
   "meta.value": (value, row) => /^\d+$/.test(value) && /^clock_[a-z_]+_ms$/.test(String(row.get("key"))),
 };

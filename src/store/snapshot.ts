@@ -6,8 +6,9 @@ import { OwnedFileError, temporaryBeside, writeOwnedFile, writeTemporary, type F
 import { PAYSIM_APPLICATION_ID, prepareDatabaseFile } from "./database-file.js";
 import { SnapshotError, UnusableDatabaseError } from "./errors.js";
 import type { Migration } from "./migrations/index.js";
-import { openDatabase, type Db, type OpenOptions } from "./open.js";
+import { migrate, openDatabase, type Db, type OpenOptions } from "./open.js";
 import { maskCardNumbersIn, requireSchemaOf } from "./snapshot-content.js";
+import { checkSnapshotRows, type SnapshotRules } from "./snapshot-rows.js";
 
 /**
  * The database's whole committed state as the bytes of a SQLite file, in rollback-journal mode.
@@ -152,9 +153,11 @@ const isSqlite = (header: Buffer) => header.length === HEADER_SIZE && header.sub
  * schema is not exactly the one paysim's migrations make for its version: no trigger, view,
  * index or table of its own, none missing), one whose -wal file still holds writes (a database
  * in use or not closed cleanly: its bytes alone are not the whole state), one from a newer paysim,
- * and one holding what cannot be masked. Every card number in it is masked in the copy.
+ * and one holding what cannot be masked. Every card number in it is masked in the copy. The
+ * copy is then migrated to the current schema and every value of it is checked against `rules` (docs/guarantees.md, "An import keeps only what paysim could have written"): the
+ * first value paysim could not have written refuses the snapshot, naming its table, row and column.
  */
-export function readSnapshot(path: string, migrations: readonly Migration[]): Buffer {
+export function readSnapshot(path: string, migrations: readonly Migration[], rules: SnapshotRules): Buffer {
   let header: Buffer;
   try {
     if (!lstatSync(path).isFile()) throw new Error("it is not a regular file");
@@ -199,10 +202,17 @@ export function readSnapshot(path: string, migrations: readonly Migration[]): Bu
     requireSchemaOf(db, path, version, migrations);
     const check = db.pragma("quick_check", { simple: true }) as string;
     if (check !== "ok") throw notSnapshot(path, `is damaged (SQLite's check says: ${check})`);
-    if (maskCardNumbersIn(db, path) === 0) return bytes;
-    const masked = db.serialize();
-    markRollbackJournal(masked);
-    return masked;
+    let changed = maskCardNumbersIn(db, path) > 0;
+    // Checked at the schema the rows will be used with: a column an older snapshot lacks gets its default.
+    if (version < latest) {
+      migrate(db, path, migrations);
+      changed = true;
+    }
+    checkSnapshotRows(db, path, rules);
+    if (!changed) return bytes;
+    const copy = db.serialize();
+    markRollbackJournal(copy);
+    return copy;
   } catch (error) {
     if (error instanceof UnusableDatabaseError) throw error;
     const code = (error as { code?: unknown }).code;
@@ -243,12 +253,19 @@ export function removeDatabaseFiles(path: string): void {
 
 /**
  * Opens the database at `dbPath` (or an in-memory one for ":memory:") holding a copy of the
- * snapshot at `snapshotPath`, which is only read. A file `dbPath` that already holds data is
- * refused, untouched: an import never overwrites anything. A file this call wrote is removed
- * again when the database it holds is then refused.
+ * snapshot at `snapshotPath`, which is only read, once every value of it passed `rules` (see
+ * readSnapshot). A file `dbPath` that already holds data is refused, untouched: an import never
+ * overwrites anything. A file this call wrote is removed again when the database it holds is then
+ * refused.
  */
-export async function openFromSnapshot(snapshotPath: string, dbPath: string, migrations: readonly Migration[], options: OpenOptions = {}): Promise<Db> {
-  const bytes = readSnapshot(snapshotPath, migrations);
+export async function openFromSnapshot(
+  snapshotPath: string,
+  dbPath: string,
+  migrations: readonly Migration[],
+  rules: SnapshotRules,
+  options: OpenOptions = {},
+): Promise<Db> {
+  const bytes = readSnapshot(snapshotPath, migrations, rules);
   if (dbPath === ":memory:") return openDatabase(dbPath, migrations, { ...options, initialContent: bytes });
   refuseHoldingData(dbPath);
   mkdirSync(dirname(dbPath), { recursive: true, mode: 0o700 });

@@ -101,7 +101,7 @@ describe("paysim start --export-on-exit / --import", () => {
     const db = new Database(big);
     db.exec(`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 20000)
       INSERT INTO payment_intents (id, company_id, reference, amount, currency, description, capture_method, state, created_at, updated_at)
-      SELECT 'pi_bulk' || i, (SELECT id FROM companies LIMIT 1), printf('ref_%d', i), 100, 'EUR', printf('%.1000c', 'x'), 'automatic', 'created', '2025-01-01T00:00:00.000Z', '2025-01-01T00:00:00.000Z' FROM n`);
+      SELECT printf('pi_%024d', i), (SELECT id FROM companies LIMIT 1), printf('PAY-%010d', i), 100, 'EUR', printf('%.1000c', 'x'), 'automatic', 'created', '2025-01-01T00:00:00.000Z', '2025-01-01T00:00:00.000Z' FROM n`);
     db.close();
     const target = join(dir, "exported.db");
     const started = await usePaysimCli(["--db", ":memory:", "--no-ui", "--import", big, "--export-on-exit", target], { cwd: dir });
