@@ -234,7 +234,7 @@ function buildRules(): SnapshotRules {
     {
       table: "meta",
       key: "key",
-      // The clock's offset and the furthest time it reached: what clock-persistence.ts writes.
+      // The clock's offset and the furthest time it reached: what runtime/clock-persistence.ts writes.
       columns: { key: by(z.enum(STORED_CLOCK_KEYS)), value: (value) => (typeof value === "string" ? clockText(value) : "must be text") },
     },
     {

@@ -48,7 +48,7 @@ export interface AppDeps {
   faults: FaultRules;
   /** The waits of `timeout` and `latency` faults, which a stopping paysim cuts short. */
   heldRequests: HeldRequests;
-  /** The waits for events and deliveries, for the HTTP waits of /v1/sandbox (routes/sandbox-waits.ts). */
+  /** The waits for events and deliveries, for the HTTP waits of /v1/sandbox (operations/waits.ts). */
   waits: CompanyWaits;
   /** The dashboard's sessions and one-time sign-in links (docs/dashboard.md), in memory. */
   dashboardAuth: DashboardAuth;

@@ -133,7 +133,7 @@ const typesOf = (type: string | readonly string[] | undefined) => (type === unde
 
 /** Checks an events filter; a TypeError names what is wrong (an unknown type, a misspelt field). */
 export function eventMatcher(filter: unknown = {}): EventMatcher {
-  const parsed: EventFilter = parse(eventFilterSchema, filter, "events filter", '{ type: "payment_intent.succeeded" }, or {} for every event');
+  const parsed: EventFilter = parse(eventFilterSchema, filter, "events filter", '{ type: "payment_intent.captured" }, or {} for every event');
   return { types: typesOf(parsed.type), objectId: parsed.objectId };
 }
 
@@ -146,7 +146,7 @@ export function webhookMatcher(filter: unknown = {}): WebhookMatcher {
     webhookFilterSchema,
     filter,
     "webhooks filter",
-    '{ type: "payment_intent.succeeded", status: "succeeded" }, or {} for every delivery',
+    '{ type: "payment_intent.captured", status: "succeeded" }, or {} for every delivery',
   );
   const byAttempt = parsed.attempt !== undefined || parsed.chaos !== undefined;
   return {

@@ -56,7 +56,14 @@ class DocumentedAnswers {
         ? `${response.$ref.slice(1)}/content/application~1json/schema`
         : `/paths/${operation.template.replaceAll("/", "~1")}/${answer.method.toLowerCase()}/responses/${answer.status}/content/application~1json/schema`;
     } else {
-      // No operation has this method and path: the answer is one of the route errors (404, 405) the document gives as components.
+      // No operation has this method and path. A 405 names a method the path does not have, so no
+      // operation lists it and the document has no component for it: its body is checked here.
+      if (answer.status === 405) {
+        const body = answer.body as { error?: { code?: unknown; message?: unknown }; request_id?: unknown };
+        const isErrorBody = body.error?.code === "method_not_allowed" && typeof body.error.message === "string" && typeof body.request_id === "string";
+        return isErrorBody ? undefined : `${answer.method} ${path} → 405 is not the error body: ${JSON.stringify(answer.body)}`;
+      }
+      // Any other is a route error (404) the document gives as a component.
       if (!this.document.components.responses[`Error${answer.status}`])
         return `no operation and no error component for ${answer.method} ${path} → ${answer.status}`;
       pointer = `/components/responses/Error${answer.status}/content/application~1json/schema`;

@@ -146,7 +146,7 @@ describe("GET /v1/openapi.json", () => {
       "instance_limit",
       "internal_error",
       "invalid_request",
-      "method_not_allowed",
+      // method_not_allowed (405) answers a method no operation has: no operation lists it.
       "nested_instance",
       "not_found",
       "payload_too_large",

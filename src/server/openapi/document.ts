@@ -47,7 +47,6 @@ const NAMED_RESOURCES: readonly [string, z.ZodType][] = [
 /** Headers some error statuses carry (docs/api.md and docs/faults.md). */
 const ERROR_HEADERS: Partial<Record<number, Record<string, string>>> = {
   401: { "WWW-Authenticate": "`Bearer`: the key is missing, malformed or unknown." },
-  405: { Allow: "The methods the path does answer." },
   429: { "Retry-After": "Seconds to wait before trying again." },
 };
 
@@ -75,8 +74,8 @@ function errorStatuses(operation: OperationDoc): number[] {
   return [...new Set(codes.map((code) => HTTP_STATUS[code]))].sort((a, b) => a - b);
 }
 
-/** Every status some error code answers with, in order. */
-const allErrorStatuses = (): number[] => [...new Set(Object.values(HTTP_STATUS))].sort((a, b) => a - b);
+/** The error statuses some operation of `operations` may answer, in order: each gets one component. */
+const answeredErrorStatuses = (operations: readonly OperationDoc[]): number[] => [...new Set(operations.flatMap(errorStatuses))].sort((a, b) => a - b);
 
 const pascal = (name: string) => name[0]!.toUpperCase() + name.slice(1);
 
@@ -168,7 +167,9 @@ export function openApiDocument(operations: readonly OperationDoc[]): OpenApiDoc
   for (const [name, schema] of NAMED_RESOURCES) output.name(schema, name);
   // Some 150 codes: written once, referred to by every body that takes a currency.
   input.name(currencySchema, "Currency");
-  for (const status of allErrorStatuses()) output.name(errorBodySchema(codesOfStatus(status)), `Error${status}`);
+  // A 405 answers a method no operation has, so no operation lists it: it gets no component.
+  const errorStatusesAnswered = answeredErrorStatuses(operations);
+  for (const status of errorStatusesAnswered) output.name(errorBodySchema(codesOfStatus(status)), `Error${status}`);
 
   const paths: OpenApiDocument["paths"] = {};
   for (const operation of operations) {
@@ -226,7 +227,7 @@ export function openApiDocument(operations: readonly OperationDoc[]): OpenApiDoc
   }
 
   const errorResponses: Record<string, Json> = {};
-  for (const status of allErrorStatuses()) {
+  for (const status of errorStatusesAnswered) {
     const extra = Object.fromEntries(
       Object.entries(ERROR_HEADERS[status] ?? {}).map(([header, description]) => [header, { description, schema: { type: "string" } }]),
     );

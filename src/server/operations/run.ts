@@ -6,7 +6,7 @@ import type { Answer, Call, CallContext, Operation } from "./define.js";
 export interface IncomingCall extends CallContext {
   /** The JSON body as sent, already masked (undefined for an operation without a body). */
   rawBody: Record<string, unknown> | undefined;
-  /** The query, already validated with the operation's schema (remembered.ts). */
+  /** The query, already validated with the operation's schema (query.ts). */
   query: unknown;
   /** The path the call was made on (the idempotency layer keys by it). */
   path: string;
