@@ -1,0 +1,355 @@
+/**
+ * Findings: the integration mistakes a passing suite hides, which production punishes (a second
+ * charge after a lost answer, a client looping on a 4xx, a receiver that rejects every real
+ * event). The rules watch what paysim served and delivered, as plain observations; what they keep
+ * to decide is bounded and per company, and forgotten at a reset (a reset is a test's boundary),
+ * while the findings raised stay until cleared.
+ *
+ * Pure logic: times come in with each observation (paysim's clock for what the service would
+ * measure in its own time, real time for what a client or a receiver takes), nothing is read from
+ * a clock here.
+ */
+
+export type FindingSeverity = "error" | "warning";
+
+/** One rule of the catalogue: what it is called and what to do about it. */
+export interface FindingRule {
+  readonly code: FindingCode;
+  readonly severity: FindingSeverity;
+  readonly title: string;
+  readonly advice: string;
+}
+
+/** An example of a finding: the request (or, for a webhook rule, the delivery) that raised it. */
+export interface FindingExample {
+  /** The request that raised it; null for the webhook rules, which watch deliveries. */
+  request_id: string | null;
+  /** The object concerned (a payment intent, a payout, a delivery), when there is one. */
+  object_id?: string;
+  detail: string;
+}
+
+/** A finding as reports show it. */
+export interface Finding extends FindingRule {
+  count: number;
+  first_seen_at: string;
+  examples: FindingExample[];
+}
+
+export const FINDING_CODES = [
+  "new_key_on_retry",
+  "retry_after_ignored",
+  "retried_client_error",
+  "polling_instead_of_webhooks",
+  "slow_webhook_receiver",
+  "valid_webhook_rejected",
+] as const;
+export type FindingCode = (typeof FINDING_CODES)[number];
+
+/** The catalogue, in the order reports list the rules. */
+export const FINDING_RULES: Readonly<Record<FindingCode, FindingRule>> = {
+  new_key_on_retry: {
+    code: "new_key_on_retry",
+    severity: "error",
+    title: "A creation that got no answer was retried under a new Idempotency-Key",
+    advice:
+      "Keep the Idempotency-Key of a creation until it has an answer, and retry with the same key: in production the first request may have succeeded, and a new key makes a second payment or payout.",
+  },
+  retry_after_ignored: {
+    code: "retry_after_ignored",
+    severity: "warning",
+    title: "A request was sent again before its 429's Retry-After had passed",
+    advice: "Wait at least Retry-After seconds after a 429 before calling the same route again: production throttles or blocks a client that does not.",
+  },
+  retried_client_error: {
+    code: "retried_client_error",
+    severity: "warning",
+    title: "The same request got the same 4xx three or more times in a row",
+    advice: "A 4xx does not heal by retrying: fix the request (its error names the field) instead of sending it again.",
+  },
+  polling_instead_of_webhooks: {
+    code: "polling_instead_of_webhooks",
+    severity: "warning",
+    title: "One object was read 20 or more times within 10 seconds while a webhook endpoint was listening",
+    advice:
+      "React to the webhook instead of polling: polling storms hit production's rate limits. In tests, wait for the event (events.waitFor or GET /v1/sandbox/events/wait).",
+  },
+  slow_webhook_receiver: {
+    code: "slow_webhook_receiver",
+    severity: "warning",
+    title: "A webhook receiver took longer than 5 seconds to answer",
+    advice: "Answer a delivery at once (2xx) and do the work afterwards: production times out slow receivers and retries, which makes duplicates.",
+  },
+  valid_webhook_rejected: {
+    code: "valid_webhook_rejected",
+    severity: "warning",
+    title: "A receiver answered 400, 401 or 403 to a correctly signed, fresh first delivery",
+    advice:
+      "Check the receiver's signature verification: sign the raw body as received (not re-serialised JSON) with the endpoint's whole signing secret. As it is, every production event would be lost.",
+  },
+};
+
+/** The creations a lost answer makes dangerous to repeat under a new key, as routes are mounted. */
+export const RETRY_SENSITIVE_CREATIONS: ReadonlySet<string> = new Set(["POST /v1/payment_intents", "POST /v1/payouts"]);
+
+/** The rules' thresholds, as docs/testing.md states them. */
+export const FINDING_LIMITS = {
+  /** new_key_on_retry: how long (paysim's clock) a failed creation is remembered. */
+  newKeyWindowMs: 10 * 60 * 1000,
+  /** retried_client_error: the streak that raises it. */
+  clientErrorStreak: 3,
+  /** polling_instead_of_webhooks: reads of one object, within this much real time. */
+  pollingReads: 20,
+  pollingWindowMs: 10_000,
+  /** slow_webhook_receiver: an answer slower than this (real time). */
+  slowReceiverMs: 5_000,
+  /** Examples kept per finding. */
+  examples: 5,
+  /** Entries each rule keeps per company to decide (bodies, request signatures, objects read): the oldest go first. */
+  tracked: 1_000,
+} as const;
+
+/** A request paysim answered (or left unanswered), as the rules see it. */
+export interface ObservedRequest {
+  requestId: string;
+  method: string;
+  /** The route that matched, as mounted ("POST /v1/payouts/:id/cancel"). */
+  route: string;
+  path: string;
+  /** The status the client got; "none" when it got no answer (a lost response, a cut timeout, a client gone). */
+  status: number | "none";
+  /** Real time (ms) the request arrived and was answered. */
+  arrivedAtMs: number;
+  answeredAtMs: number;
+  /** paysim's clock (ms) when it arrived. */
+  clockMs: number;
+  idempotencyKey?: string;
+  /** A digest of the body's canonical JSON; absent for a request without a body. */
+  bodyDigest?: string;
+  /** The object the request created or read, when it names or made one. */
+  objectId?: string;
+  /** The Retry-After of a 429, in seconds. */
+  retryAfterSeconds?: number;
+  /** For a read by id: whether the company had a webhook endpoint then. */
+  companyHasEndpoint?: boolean;
+}
+
+/** One attempt to deliver a webhook, as the rules see it. */
+export interface ObservedAttempt {
+  deliveryId: string;
+  eventType: string;
+  url: string;
+  /** Which attempt of its delivery this was: 1 for the first. */
+  attempt: number;
+  /** The receiver's status; null when it gave none (a timeout, a refused connection). */
+  status: number | null;
+  /** Real time (ms) from sending to the answer, or to giving up on one. */
+  durationMs: number;
+  /** Whether chaos altered the delivery (a duplicate, a reordering, a delay). */
+  chaosAltered: boolean;
+}
+
+interface Raised {
+  count: number;
+  firstSeenAt: string;
+  examples: FindingExample[];
+}
+
+/** What a rule remembered of a creation that got no answer or a 5xx. */
+interface FailedCreation {
+  requestId: string;
+  idempotencyKey: string | undefined;
+  clockMs: number;
+  outcome: string;
+}
+
+/** A map that keeps at most `limit` entries, forgetting the oldest set first. */
+class BoundedMap<K, V> extends Map<K, V> {
+  constructor(private readonly limit: number) {
+    super();
+  }
+  override set(key: K, value: V): this {
+    this.delete(key);
+    super.set(key, value);
+    if (this.size > this.limit) this.delete(this.keys().next().value as K);
+    return this;
+  }
+}
+
+const isServerError = (status: number | "none") => status === "none" || (status >= 500 && status <= 599);
+const outcomeOf = (status: number | "none") => (status === "none" ? "got no answer" : `got ${status}`);
+
+/** The findings of one company: fed observations, it answers what they raised. */
+export class FindingsTracker {
+  private raised = new Map<FindingCode, Raised>();
+  // What the rules keep to decide; forgotten at a reset.
+  private failedCreations = new BoundedMap<string, FailedCreation>(FINDING_LIMITS.tracked);
+  private retryAfter = new BoundedMap<string, { from: number; until: number; requestId: string }>(FINDING_LIMITS.tracked);
+  private clientErrors = new BoundedMap<string, { status: number; streak: number }>(FINDING_LIMITS.tracked);
+  private reads = new BoundedMap<string, number[]>(FINDING_LIMITS.tracked);
+
+  /** `at` is paysim's clock as ISO text, for `first_seen_at`. */
+  request(request: ObservedRequest, at: string): void {
+    this.checkNewKeyOnRetry(request, at);
+    this.checkRetryAfter(request, at);
+    this.checkClientErrorLoop(request, at);
+    this.checkPolling(request, at);
+  }
+
+  attempt(attempt: ObservedAttempt, at: string): void {
+    if (attempt.durationMs > FINDING_LIMITS.slowReceiverMs) {
+      const took =
+        attempt.status === null ? `gave no answer in ${seconds(attempt.durationMs)}` : `answered ${attempt.status} after ${seconds(attempt.durationMs)}`;
+      this.raise("slow_webhook_receiver", at, { request_id: null, object_id: attempt.deliveryId, detail: `${attempt.eventType} to ${attempt.url}: ${took}` });
+    }
+    if (attempt.attempt === 1 && !attempt.chaosAltered && (attempt.status === 400 || attempt.status === 401 || attempt.status === 403)) {
+      this.raise("valid_webhook_rejected", at, {
+        request_id: null,
+        object_id: attempt.deliveryId,
+        detail: `${attempt.eventType} to ${attempt.url}: answered ${attempt.status} to its first, correctly signed attempt`,
+      });
+    }
+  }
+
+  /** A reset: a test's boundary. What the rules kept to decide is forgotten; the findings stay. */
+  reset(): void {
+    this.failedCreations.clear();
+    this.retryAfter.clear();
+    this.clientErrors.clear();
+    this.reads.clear();
+  }
+
+  /** Forgets everything: the findings and what the rules kept. */
+  clear(): void {
+    this.reset();
+    this.raised.clear();
+  }
+
+  /** The findings raised, errors first, then in the catalogue's order. */
+  findings(): Finding[] {
+    return sortedFindings(
+      [...this.raised].map(([code, raised]) => ({
+        ...FINDING_RULES[code],
+        count: raised.count,
+        first_seen_at: raised.firstSeenAt,
+        examples: [...raised.examples],
+      })),
+    );
+  }
+
+  private raise(code: FindingCode, at: string, example: FindingExample): void {
+    const raised = this.raised.get(code);
+    if (!raised) {
+      this.raised.set(code, { count: 1, firstSeenAt: at, examples: [example] });
+      return;
+    }
+    raised.count += 1;
+    if (raised.examples.length < FINDING_LIMITS.examples) raised.examples.push(example);
+  }
+
+  private checkNewKeyOnRetry(request: ObservedRequest, at: string): void {
+    if (!RETRY_SENSITIVE_CREATIONS.has(request.route) || request.bodyDigest === undefined) return;
+    const body = `${request.route} ${request.bodyDigest}`;
+    const earlier = this.failedCreations.get(body);
+    if (earlier && earlier.idempotencyKey !== request.idempotencyKey && request.clockMs - earlier.clockMs <= FINDING_LIMITS.newKeyWindowMs) {
+      this.raise("new_key_on_retry", at, {
+        request_id: request.requestId,
+        ...(request.objectId === undefined ? {} : { object_id: request.objectId }),
+        detail: `${request.route} repeated ${request.requestId} under a new Idempotency-Key; the same body was sent as ${earlier.requestId}, which ${earlier.outcome}`,
+      });
+    }
+    if (isServerError(request.status)) {
+      this.failedCreations.set(body, {
+        requestId: request.requestId,
+        idempotencyKey: request.idempotencyKey,
+        clockMs: request.clockMs,
+        outcome: outcomeOf(request.status),
+      });
+    } else {
+      this.failedCreations.delete(body);
+    }
+  }
+
+  private checkRetryAfter(request: ObservedRequest, at: string): void {
+    const route = request.route;
+    const window = this.retryAfter.get(route);
+    if (window && request.arrivedAtMs >= window.from && request.arrivedAtMs < window.until) {
+      this.raise("retry_after_ignored", at, {
+        request_id: request.requestId,
+        detail: `${route} sent ${seconds(window.until - request.arrivedAtMs)} before the Retry-After of ${window.requestId} had passed`,
+      });
+    }
+    if (request.status === 429 && request.retryAfterSeconds !== undefined) {
+      this.retryAfter.set(route, { from: request.answeredAtMs, until: request.answeredAtMs + request.retryAfterSeconds * 1000, requestId: request.requestId });
+    }
+  }
+
+  private checkClientErrorLoop(request: ObservedRequest, at: string): void {
+    const { status } = request;
+    // 408 (a wait that timed out) and 429 (its own rule) invite a retry.
+    const signature = `${request.method} ${request.path} ${request.bodyDigest ?? ""} ${request.idempotencyKey ?? ""}`;
+    if (status === "none" || status < 400 || status > 499 || status === 408 || status === 429) {
+      this.clientErrors.delete(signature);
+      return;
+    }
+    const earlier = this.clientErrors.get(signature);
+    const streak = earlier?.status === status ? earlier.streak + 1 : 1;
+    this.clientErrors.set(signature, { status, streak });
+    if (streak === FINDING_LIMITS.clientErrorStreak) {
+      this.raise("retried_client_error", at, {
+        request_id: request.requestId,
+        detail: `${request.method} ${request.path} got ${status} ${streak} times in a row`,
+      });
+    }
+  }
+
+  private checkPolling(request: ObservedRequest, at: string): void {
+    if (request.method !== "GET" || !request.companyHasEndpoint || request.objectId === undefined || !/\/:[A-Za-z_]+$/.test(request.route)) return;
+    const times = this.reads.get(request.objectId) ?? [];
+    times.push(request.arrivedAtMs);
+    while (times.length > 0 && request.arrivedAtMs - times[0]! > FINDING_LIMITS.pollingWindowMs) times.shift();
+    if (times.length >= FINDING_LIMITS.pollingReads) {
+      this.raise("polling_instead_of_webhooks", at, {
+        request_id: request.requestId,
+        object_id: request.objectId,
+        detail: `${request.objectId} read ${times.length} times in ${seconds(request.arrivedAtMs - times[0]!)} while a webhook endpoint was listening`,
+      });
+      this.reads.delete(request.objectId);
+      return;
+    }
+    this.reads.set(request.objectId, times);
+  }
+}
+
+/** Findings of several trackers as one list (a parent's own and its instances'): counts added, the earliest first seen, examples up to the limit. */
+export function mergeFindings(lists: readonly (readonly Finding[])[]): Finding[] {
+  const merged = new Map<FindingCode, Finding>();
+  for (const list of lists) {
+    for (const finding of list) {
+      const known = merged.get(finding.code);
+      if (!known) {
+        merged.set(finding.code, { ...finding, examples: finding.examples.slice(0, FINDING_LIMITS.examples) });
+        continue;
+      }
+      known.count += finding.count;
+      if (finding.first_seen_at < known.first_seen_at) known.first_seen_at = finding.first_seen_at;
+      known.examples = [...known.examples, ...finding.examples].slice(0, FINDING_LIMITS.examples);
+    }
+  }
+  return sortedFindings([...merged.values()]);
+}
+
+const SEVERITY_ORDER: Record<FindingSeverity, number> = { error: 0, warning: 1 };
+
+function sortedFindings(findings: Finding[]): Finding[] {
+  return findings.sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] || FINDING_CODES.indexOf(a.code) - FINDING_CODES.indexOf(b.code));
+}
+
+/** How many findings of each severity. */
+export function findingCounts(findings: readonly Finding[]): Record<FindingSeverity, number> {
+  const counts: Record<FindingSeverity, number> = { error: 0, warning: 0 };
+  for (const finding of findings) counts[finding.severity] += finding.count;
+  return counts;
+}
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
