@@ -5,6 +5,7 @@ import { amountSchema, currencySchema } from "../../domain/validation.js";
 import type { Db } from "../open.js";
 import { fieldsFor, resourceShape } from "../resource-shape.js";
 import { objectRows } from "./object-rows.js";
+import { rowInserter } from "./row-inserter.js";
 import { pagedLister, type PageQuery } from "./paging.js";
 
 export interface PaymentIntentRow {
@@ -56,12 +57,21 @@ export const PAYMENT_INTENT_SHAPE = resourceShape({
 export type PaymentIntentResource = ReturnType<typeof PAYMENT_INTENT_SHAPE.build>;
 
 export function createPaymentIntentsRepo(db: Db) {
-  // Positional parameters and no RETURNING: the row is known already, and both cost
-  // a create more than the insert itself.
-  const insert = db.prepare(`
-    INSERT INTO payment_intents (id, company_id, reference, amount, currency, description, capture_method, state,
-                                 card_last4, card_brand, failure_reason, created_at, updated_at)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+  const insert = rowInserter<PaymentIntentRow>(db, "payment_intents", {
+    id: true,
+    company_id: true,
+    reference: true,
+    amount: true,
+    currency: true,
+    description: true,
+    capture_method: true,
+    state: true,
+    card_last4: true,
+    card_brand: true,
+    failure_reason: true,
+    created_at: true,
+    updated_at: true,
+  });
   const byId = objectRows<PaymentIntentRow>(db.prepare("SELECT * FROM payment_intents WHERE company_id = ? AND id = ?"));
   const byCheckoutId = db.prepare("SELECT * FROM payment_intents WHERE id = ?");
   const referenceTaken = db.prepare("SELECT 1 FROM payment_intents WHERE company_id = ? AND reference = ?").pluck();
@@ -75,24 +85,7 @@ export function createPaymentIntentsRepo(db: Db) {
   const pages = pagedLister(db, { table: "payment_intents", filterColumn: "state", json: PAYMENT_INTENT_SHAPE.sqlJson });
 
   return {
-    insert(row: NewPaymentIntentRow): PaymentIntentRow {
-      const { lastInsertRowid } = insert.run(
-        row.id,
-        row.company_id,
-        row.reference,
-        row.amount,
-        row.currency,
-        row.description,
-        row.capture_method,
-        row.state,
-        row.card_last4,
-        row.card_brand,
-        row.failure_reason,
-        row.created_at,
-        row.updated_at,
-      );
-      return { seq: Number(lastInsertRowid), ...row };
-    },
+    insert: (row: NewPaymentIntentRow) => insert(row),
     byId: (companyId: string, id: string) => byId.get(companyId, id),
     /** The hosted checkout page has no key: its unguessable id in the URL is the capability. */
     byCheckoutId: (id: string) => byCheckoutId.get(id) as PaymentIntentRow | undefined,

@@ -5,6 +5,7 @@ import { amountSchema, currencySchema } from "../../domain/validation.js";
 import type { Db } from "../open.js";
 import { fieldsFor, resourceShape } from "../resource-shape.js";
 import { objectRows } from "./object-rows.js";
+import { rowInserter } from "./row-inserter.js";
 import { pagedLister, type PageQuery } from "./paging.js";
 
 export interface PayoutRow {
@@ -47,12 +48,22 @@ export const PAYOUT_SHAPE = resourceShape({
 export type PayoutResource = ReturnType<typeof PAYOUT_SHAPE.build>;
 
 export function createPayoutsRepo(db: Db) {
-  const insert = db.prepare(`
-    INSERT INTO payouts (id, company_id, reference, amount, currency, status, destination_type, destination_token,
-                         destination_masked, description, failure_reason, amount_reversed, created_at, updated_at)
-    VALUES (@id, @company_id, @reference, @amount, @currency, @status, @destination_type, @destination_token,
-            @destination_masked, @description, @failure_reason, @amount_reversed, @created_at, @updated_at)
-    RETURNING *`);
+  const insert = rowInserter<PayoutRow>(db, "payouts", {
+    id: true,
+    company_id: true,
+    reference: true,
+    amount: true,
+    currency: true,
+    status: true,
+    destination_type: true,
+    destination_token: true,
+    destination_masked: true,
+    description: true,
+    failure_reason: true,
+    amount_reversed: true,
+    created_at: true,
+    updated_at: true,
+  });
   const byId = objectRows<PayoutRow>(db.prepare("SELECT * FROM payouts WHERE company_id = ? AND id = ?"));
   const byIdAnyCompany = db.prepare("SELECT * FROM payouts WHERE id = ?");
   const referenceTaken = db.prepare("SELECT 1 FROM payouts WHERE company_id = ? AND reference = ?").pluck();
@@ -60,12 +71,12 @@ export function createPayoutsRepo(db: Db) {
   const update = db.prepare(`
     UPDATE payouts
        SET status = @status, failure_reason = @failure_reason, amount_reversed = @amount_reversed, updated_at = @updated_at
-     WHERE id = @id AND status = @from_status
+     WHERE company_id = @company_id AND id = @id AND status = @from_status
     RETURNING *`);
   const pages = pagedLister(db, { table: "payouts", filterColumn: "status", json: PAYOUT_SHAPE.sqlJson });
 
   return {
-    insert: (row: Omit<PayoutRow, "seq">) => insert.get(row) as PayoutRow,
+    insert: (row: Omit<PayoutRow, "seq">) => insert(row),
     byId: (companyId: string, id: string) => byId.get(companyId, id),
     /** For the simulator's own jobs only: a job carries the id of a payout it made itself. */
     byIdForJob: (id: string) => byIdAnyCompany.get(id) as PayoutRow | undefined,
