@@ -24,20 +24,14 @@ export const PAYMENT_INTENT_TRANSITIONS: readonly Transition[] = [
   { from: "authorized", trigger: "cancel", to: "canceled", event: "payment_intent.canceled" },
 ];
 
-const ALLOWED_FROM: Record<PaymentIntentTrigger, string> = {
-  authorize: "created",
-  fail: "created",
-  capture: "authorized",
-  cancel: "created or authorized",
-};
+/** The states a trigger may move from, as the table holds them ("created or authorized"). */
+const allowedFrom = (trigger: PaymentIntentTrigger): string =>
+  PAYMENT_INTENT_TRANSITIONS.filter((t) => t.trigger === trigger)
+    .map((t) => t.from)
+    .join(" or ");
 
-/** The state each trigger moves to: a refused move is named by it ("captured->canceled"). */
-export const PAST: Record<PaymentIntentTrigger, PaymentIntentState> = {
-  authorize: "authorized",
-  fail: "failed",
-  capture: "captured",
-  cancel: "canceled",
-};
+/** The state each trigger moves to, read off the table: a refused move is named by it ("captured->canceled"). */
+export const PAST = Object.fromEntries(PAYMENT_INTENT_TRANSITIONS.map((t) => [t.trigger, t.to])) as Record<PaymentIntentTrigger, PaymentIntentState>;
 
 /**
  * The state after `trigger`, and the event it emits; throws `invalid_request`
@@ -51,7 +45,7 @@ export function transitionPaymentIntent(from: PaymentIntentState, trigger: Payme
   if (!row) {
     throw new ApiError(
       "invalid_request",
-      `Cannot ${trigger} a payment intent in state "${from}": only a payment intent in state ${ALLOWED_FROM[trigger]} can be ${PAST[trigger]}.`,
+      `Cannot ${trigger} a payment intent in state "${from}": only a payment intent in state ${allowedFrom(trigger)} can be ${PAST[trigger]}.`,
     );
   }
   return { to: row.to, event: row.event };
