@@ -36,4 +36,12 @@ describe("payment intent state machine", () => {
     expect((caught as ApiError).code).toBe("invalid_request");
     expect((caught as ApiError).message).toContain(`"${from}"`);
   });
+
+  it.each([
+    ["captured", "cancel", 'Cannot cancel a payment intent in state "captured": only a payment intent in state created or authorized can be canceled.'],
+    ["created", "capture", 'Cannot capture a payment intent in state "created": only a payment intent in state authorized can be captured.'],
+    ["failed", "authorize", 'Cannot authorize a payment intent in state "failed": only a payment intent in state created can be authorized.'],
+  ] as const)("says, refusing %s --%s-->, which states the move is made from and what it makes", (from, trigger, message) => {
+    expect(() => transitionPaymentIntent(from, trigger)).toThrow(message);
+  });
 });
