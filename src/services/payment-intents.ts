@@ -1,8 +1,9 @@
 import type { Bus } from "../bus.js";
-import { unknownPaymentMethod } from "../contracts/payment-intents.js";
+import type * as z from "zod";
+import { unknownPaymentMethod, type createPaymentIntentInput } from "../contracts/payment-intents.js";
 import { ApiError } from "../domain/errors.js";
 import type { Ids } from "../domain/ids.js";
-import { PAST, transitionPaymentIntent, type CaptureMethod, type PaymentIntentState, type PaymentIntentTrigger } from "../domain/payment-intent.js";
+import { PAST, transitionPaymentIntent, type PaymentIntentState, type PaymentIntentTrigger } from "../domain/payment-intent.js";
 import { outcomeForPaymentMethod, type TestCard } from "../domain/test-cards.js";
 import type { Clock } from "../runtime/clock.js";
 import type { Store } from "../store/index.js";
@@ -13,12 +14,8 @@ import { moveAnnouncer } from "./moves.js";
 import { uniqueReference } from "./references.js";
 import type { Work } from "./unit-of-work.js";
 
-export interface CreatePaymentIntentInput {
-  amount: number;
-  currency?: string | undefined;
-  description?: string | undefined;
-  capture_method?: CaptureMethod | undefined;
-}
+/** What creating one takes: the contract's output, so a field added there reaches the service. */
+export type CreatePaymentIntentInput = z.output<typeof createPaymentIntentInput>;
 
 export interface PaymentIntentDeps {
   store: Store;

@@ -1,17 +1,10 @@
 import type { Bus } from "../bus.js";
-import { CARD_NUMBER_TOKEN, unknownToken } from "../contracts/payouts.js";
+import type * as z from "zod";
+import { CARD_NUMBER_TOKEN, unknownToken, type createPayoutInput } from "../contracts/payouts.js";
 import { ApiError } from "../domain/errors.js";
 import type { Ids } from "../domain/ids.js";
 import { holdsCardNumber } from "../domain/masking.js";
-import {
-  checkMoveAmount,
-  movesFrom,
-  statusEffects,
-  transitionPayout,
-  type DestinationType,
-  type PayoutStatus,
-  type TestDestination,
-} from "../domain/payout.js";
+import { checkMoveAmount, movesFrom, statusEffects, transitionPayout, type PayoutStatus, type TestDestination } from "../domain/payout.js";
 import type { Clock } from "../runtime/clock.js";
 import type { Store } from "../store/index.js";
 import type { Company } from "../store/repos/companies.js";
@@ -21,13 +14,8 @@ import { moveAnnouncer } from "./moves.js";
 import { uniqueReference } from "./references.js";
 import type { Work } from "./unit-of-work.js";
 
-export interface CreatePayoutInput {
-  amount: number;
-  currency: string;
-  destination_type: DestinationType;
-  destination_token: string;
-  description?: string | undefined;
-}
+/** What creating one takes: the contract's output, so a field added there reaches the service. */
+export type CreatePayoutInput = z.output<typeof createPayoutInput>;
 
 /** How a new payout's automatic moves are planned, and obsolete ones dropped. */
 export interface PayoutPlanner {
