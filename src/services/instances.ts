@@ -20,8 +20,8 @@ export interface StartedInstance {
   close(): Promise<void>;
 }
 
-/** Starts one instance from a checked body; the wiring (paysim.ts) builds it as any paysim is built. */
-export type StartInstance = (input: InstanceInput) => Promise<StartedInstance>;
+/** Starts one instance from a checked body for a company (whose coverage it rolls up into); the wiring (paysim.ts) builds it as any paysim is built. */
+export type StartInstance = (input: InstanceInput, companyId: string) => Promise<StartedInstance>;
 
 interface Entry {
   companyId: string;
@@ -70,7 +70,7 @@ export function createInstanceRegistry({ clock, ids, runIdempotently, start }: I
           if (live.size + starting.size >= MAX_LIVE_INSTANCES) {
             throw new ApiError("instance_limit", `At most ${MAX_LIVE_INSTANCES} instances run at once; stop one first (DELETE /v1/sandbox/instances/:id).`);
           }
-          const started = start(input);
+          const started = start(input, request.companyId);
           starting.add(started);
           try {
             return await started;
