@@ -121,7 +121,8 @@ export interface RunningPaysim {
   /**
    * Deletes every payment intent, payout, event, delivery, attempt, idempotency record, fault rule
    * and scheduled job of every company, so each test can start clean (call it in `beforeEach`).
-   * Keeps companies, keys, webhook endpoints with their secrets, and the clock. Attempts in
+   * Keeps companies, keys, webhook endpoints with their secrets, the clock, and the coverage
+   * counts (they belong to the run; `coverage.clear()` clears them). Attempts in
    * flight are abandoned: their outcome is never recorded.
    */
   reset(): Promise<void>;

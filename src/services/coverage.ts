@@ -33,11 +33,13 @@ type Machine = StateMoved["machine"];
 
 /** The status a request that got no answer counts under (docs/testing.md, "Coverage"). */
 export const UNANSWERED_STATUS = "none";
+/** How UNANSWERED_STATUS is kept among the numeric statuses: no HTTP status is negative. */
+const UNANSWERED = -1;
 
 /** Counts of one origin (a company's own requests, or the instances it started): plain maps bumped on the request path, read only when a report is asked. */
 interface Counts {
-  /** Route key → status ("201", or "none" for no answer) → calls. */
-  routes: Map<string, Map<string, number>>;
+  /** Route key → status (UNANSWERED for no answer) → calls. */
+  routes: Map<string, Map<number, number>>;
   moves: Record<Machine, Map<string, number>>;
   refused: Record<Machine, Map<string, number>>;
   events: Map<string, number>;
@@ -61,7 +63,7 @@ interface CompanyLedger {
   instancesLive: number;
 }
 
-const bump = (map: Map<string, number>, key: string) => map.set(key, (map.get(key) ?? 0) + 1);
+const bump = <K>(map: Map<K, number>, key: K) => map.set(key, (map.get(key) ?? 0) + 1);
 
 const freshCounts = (): Counts => ({
   routes: new Map(),
@@ -91,7 +93,7 @@ export function webhookOutcomes(update: Pick<DeliveryAttempted, "status" | "atte
 /** Whether a request counts: the /v1 API, not the sandbox controls under /v1/sandbox. */
 const counted = (path: string) => path.startsWith("/v1/") && !path.startsWith("/v1/sandbox/") && path !== "/v1/sandbox";
 
-const bumpRoute = (counts: Counts, route: string, status: string) => {
+const bumpRoute = (counts: Counts, route: string, status: number) => {
   let statuses = counts.routes.get(route);
   if (!statuses) counts.routes.set(route, (statuses = new Map()));
   bump(statuses, status);
@@ -107,14 +109,14 @@ function countFrom(bus: Bus, into: (companyId: string | undefined) => Counts): v
     if (!counted(faulted.path)) return;
     const counts = into(faulted.companyId);
     bump(counts.faults, faulted.fault);
-    if (faulted.fault === "timeout" && faulted.route !== undefined) bumpRoute(counts, faulted.route, UNANSWERED_STATUS);
+    if (faulted.fault === "timeout" && faulted.route !== undefined) bumpRoute(counts, faulted.route, UNANSWERED);
   });
   bus.on("request.logged", (logged: RequestLogged) => {
     if (!counted(logged.path)) return;
     const counts = into(logged.companyId);
     // A timeout's call was counted when the fault hit it.
     if (logged.route !== undefined && logged.fault?.fault !== "timeout") {
-      bumpRoute(counts, logged.route, logged.unanswered ? UNANSWERED_STATUS : String(logged.status));
+      bumpRoute(counts, logged.route, logged.unanswered ? UNANSWERED : logged.status);
     }
     if (logged.errorCode !== undefined) bump(counts.errors, logged.errorCode);
   });
@@ -128,12 +130,12 @@ function countFrom(bus: Bus, into: (companyId: string | undefined) => Counts): v
 
 /** `a` and `b` added together, into new maps. */
 function added(a: Counts, b: Counts): Counts {
-  const sum = (x: Map<string, number>, y: Map<string, number>) => {
+  const sum = <K>(x: Map<K, number>, y: Map<K, number>) => {
     const out = new Map(x);
     for (const [key, n] of y) out.set(key, (out.get(key) ?? 0) + n);
     return out;
   };
-  const routes = new Map<string, Map<string, number>>();
+  const routes = new Map<string, Map<number, number>>();
   for (const route of new Set([...a.routes.keys(), ...b.routes.keys()]))
     routes.set(route, sum(a.routes.get(route) ?? new Map(), b.routes.get(route) ?? new Map()));
   return {
@@ -217,16 +219,16 @@ function tally(keys: readonly string[], counts: Map<string, number>): Tally {
   return out;
 }
 
-/** "none" after every status. */
-const byStatus = ([a]: [string, number], [b]: [string, number]) => (a === UNANSWERED_STATUS ? 1 : b === UNANSWERED_STATUS ? -1 : Number(a) - Number(b));
-
 function coverageReport(since: string, counts: Counts, instances: number, catalogue: CoverageCatalogue): CoverageReport {
   const operations: CoverageReport["operations"] = {};
   for (const { operationId, route } of catalogue.operations) {
     const statuses: Tally = {};
     let calls = 0;
-    for (const [status, n] of [...(counts.routes.get(route) ?? new Map<string, number>())].sort(byStatus)) {
-      statuses[status] = n;
+    // By status, "none" (kept as UNANSWERED) last.
+    for (const [status, n] of [...(counts.routes.get(route) ?? new Map<number, number>())].sort(([a], [b]) =>
+      a === UNANSWERED ? 1 : b === UNANSWERED ? -1 : a - b,
+    )) {
+      statuses[status === UNANSWERED ? UNANSWERED_STATUS : String(status)] = n;
       calls += n;
     }
     operations[operationId] = { calls, statuses };
