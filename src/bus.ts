@@ -22,6 +22,7 @@ export interface RequestFault {
  */
 export interface RequestFaulted {
   requestId: string;
+  /** As `request.logged` gives it: card numbers masked. */
   path: string;
   companyId: string;
   /** The route that matched, as mounted ("POST /v1/payouts/:id/cancel"). */

@@ -6,7 +6,7 @@ import type { Store } from "../../store/index.js";
 import { companyOf, requestIdOf, type AppEnv } from "../env.js";
 import type { HeldRequests } from "../held-requests.js";
 import { closeWithoutAnswer, whenClientLeaves } from "../node-adapter.js";
-import { routeOf } from "./request-log.js";
+import { loggedPath, routeOf } from "./request-log.js";
 
 /**
  * Carries out the fault rule that hit this request (docs/faults.md), on /v1 once the key is known
@@ -36,7 +36,13 @@ export async function injectFault(
   const fault: RequestFault = { ruleId: hit.ruleId, fault: hit.fault, unanswered };
   c.set("fault", fault);
   const route = routeOf(c);
-  bus.emit("request.faulted", { requestId: requestIdOf(c), path: c.req.path, companyId: companyOf(c).id, ...(route && { route }), fault: hit.fault });
+  bus.emit("request.faulted", {
+    requestId: requestIdOf(c),
+    path: loggedPath(c.req.path),
+    companyId: companyOf(c).id,
+    ...(route && { route }),
+    fault: hit.fault,
+  });
   const injected = `Injected by fault ${hit.ruleId} (a fault rule; see GET /v1/sandbox/faults)`;
   // A client that gives up shows first as the half-close of its connection (http-listener.ts keeps it open): the hold ends then.
   const held = () => heldRequests.hold(hit.latencyMs!, (release) => whenClientLeaves(c, release));
