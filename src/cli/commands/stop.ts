@@ -30,9 +30,9 @@ function portClosed(url: string): Promise<boolean> {
 
 /** Resolves once the server's port is closed and its process gone; rejects after STOP_TIMEOUT_MS. */
 async function stopped(file: InstanceFile): Promise<void> {
-  const deadline = Date.now() + STOP_TIMEOUT_MS;
+  const timedOut = AbortSignal.timeout(STOP_TIMEOUT_MS);
   while (!(await portClosed(file.url)) || pidAlive(file.pid)) {
-    if (Date.now() > deadline) throw new CliError(`paysim (pid ${file.pid}, ${file.url}) is still running ${STOP_TIMEOUT_MS / 1000} s after SIGTERM.`);
+    if (timedOut.aborted) throw new CliError(`paysim (pid ${file.pid}, ${file.url}) is still running ${STOP_TIMEOUT_MS / 1000} s after SIGTERM.`);
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
 }
