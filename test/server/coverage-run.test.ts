@@ -90,6 +90,10 @@ describe("coverage of a run with instances", () => {
     const afterResets = await coverage(paysim, KEY_A);
     expect(afterResets.operations.createPaymentIntent).toEqual({ calls: 1, statuses: { "201": 1 } });
     expect((await coverage(running.client)).operations.createPaymentIntent.calls).toBe(2);
+    // A clear on the instance is its own: what it rolled up stays with the parent.
+    expect((await running.client.api("DELETE", "/v1/sandbox/coverage")).status).toBe(200);
+    expect((await coverage(running.client)).operations.createPaymentIntent.calls).toBe(0);
+    expect((await coverage(paysim, KEY_A)).operations.createPaymentIntent.calls).toBe(1);
   });
 });
 
