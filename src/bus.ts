@@ -12,8 +12,22 @@ import type { FaultKind } from "./domain/faults.js";
 export interface RequestFault {
   ruleId: string;
   fault: FaultKind;
-  /** The client got no answer at all (`lost_response`, `timeout`): its connection was closed. */
+  /** The client got no answer at all (`lost_response`, `timeout`, a `latency` cut short): its connection was closed. */
   unanswered: boolean;
+}
+
+/**
+ * A fault rule hit a request (docs/faults.md), announced when it hits, before the request is held
+ * or answered: what a `timeout` or `latency` does takes real time, and the run may end first.
+ */
+export interface RequestFaulted {
+  requestId: string;
+  /** As `request.logged` gives it: card numbers masked. */
+  path: string;
+  companyId: string;
+  /** The route that matched, as mounted ("POST /v1/payouts/:id/cancel"). */
+  route?: string;
+  fault: FaultKind;
 }
 
 /** A request paysim began to handle: the live view prints the events it makes after its line. */
@@ -34,6 +48,8 @@ export interface RequestLogged {
   durationMs: number;
   /** Present when a fault rule hit the request. */
   fault?: RequestFault;
+  /** Set when the client got no answer: a fault closed its connection, or the client went away first. */
+  unanswered?: true;
   /** The company of the request's key, once the key guard knew it. */
   companyId?: string;
   /** The route that matched, as mounted ("POST /v1/payouts/:id/cancel"); absent when none did. */
@@ -112,6 +128,7 @@ export interface SandboxReset {
 export interface BusEvents {
   "request.started": [RequestStarted];
   "request.logged": [RequestLogged];
+  "request.faulted": [RequestFaulted];
   "event.created": [EventCreated];
   "delivery.attempted": [DeliveryAttempted];
   "deliveries.stopped": [DeliveriesStopped];

@@ -10,7 +10,7 @@
 import { toAdvanceSeconds } from "./domain/duration.js";
 import { createPaysim, type PaysimOptions } from "./paysim.js";
 import type { StartPaysimOptions } from "./options.js";
-import type { CoverageReport } from "./domain/coverage-report.js";
+import type { CoverageReport, CoverageScope } from "./domain/coverage-report.js";
 import { companyFaults } from "./testing/faults.js";
 import type { PaysimEvents, PaysimFaults, PaysimWebhooks } from "./testing/types.js";
 
@@ -24,7 +24,7 @@ export { InvalidDurationError } from "./domain/duration.js";
 export { verifySignature, type VerifyOptions } from "./webhooks/sign.js";
 export type { StartPaysimOptions, WebhookChaos } from "./options.js";
 export { PaysimTimeoutError } from "./testing/timeout-error.js";
-export type { CoverageArea, CoverageReport } from "./domain/coverage-report.js";
+export type { CoverageArea, CoverageReport, CoverageScope } from "./domain/coverage-report.js";
 export type {
   DeliveredWebhook,
   EventFilter,
@@ -121,7 +121,8 @@ export interface RunningPaysim {
   /**
    * Deletes every payment intent, payout, event, delivery, attempt, idempotency record, fault rule
    * and scheduled job of every company, so each test can start clean (call it in `beforeEach`).
-   * Keeps companies, keys, webhook endpoints with their secrets, and the clock. Attempts in
+   * Keeps companies, keys, webhook endpoints with their secrets, the clock, and the coverage
+   * counts (they belong to the run; `coverage.clear()` clears them). Attempts in
    * flight are abandoned: their outcome is never recorded.
    */
   reset(): Promise<void>;
@@ -152,16 +153,26 @@ export interface RunningPaysim {
   /**
    * The default company's coverage report (docs/testing.md, "Coverage"): every operation, state
    * move, event type, webhook outcome, error code and fault, with how often this run went through
-   * it since the start or the last `reset()`, the ones it never did under `uncovered`, and a
-   * `summary` of ratios. The object `GET /v1/sandbox/coverage` answers, without its request_id.
+   * it since the start or the last `coverage.clear()` (a `reset()` keeps it), the instances it
+   * started included (`{ scope: "self" }` leaves them out), the ones it never did under
+   * `uncovered`, and a `summary` of ratios. The object `GET /v1/sandbox/coverage` answers, without
+   * its request_id. `coverage.clear()` starts the counts anew.
    *
    * @example
    * const { uncovered } = await paysim.coverage();
    * expect(uncovered.events).not.toContain("payment_intent.captured");
+   * await paysim.coverage.clear();
    */
-  coverage(): Promise<CoverageReport>;
+  coverage: PaysimCoverage;
   /** Stops the server and frees its port, timers and database. Safe to call twice. */
   close(): Promise<void>;
+}
+
+/** `coverage()` of startPaysim(): the report, and `clear()` to start it anew. */
+export interface PaysimCoverage {
+  (options?: { scope?: CoverageScope }): Promise<CoverageReport>;
+  /** Starts the default company's counts anew, those of the instances it started included. */
+  clear(): Promise<void>;
 }
 
 /**
@@ -208,6 +219,8 @@ export async function startPaysim(options: StartPaysimOptions = {}): Promise<Run
     },
     snapshot: (path) => instance.snapshot(path),
     dashboardLoginUrl: () => instance.dashboardLoginUrl(),
-    coverage: async () => instance.coverage(),
+    coverage: Object.assign(async (options: { scope?: CoverageScope } = {}) => instance.coverage(undefined, options.scope), {
+      clear: async () => void instance.clearCoverage(),
+    }),
   };
 }

@@ -25,7 +25,7 @@ import { createPaymentIntentService } from "./services/payment-intents.js";
 import { createEventService } from "./services/events.js";
 import { createSandboxService } from "./services/sandbox.js";
 import { createWebhookEndpointService } from "./services/webhook-endpoints.js";
-import type { CoverageReport } from "./domain/coverage-report.js";
+import type { CoverageReport, CoverageScope } from "./domain/coverage-report.js";
 import { createCoverage } from "./services/coverage.js";
 import { createUnitOfWork, type Work } from "./services/unit-of-work.js";
 import { createStore, type Store } from "./store/index.js";
@@ -123,8 +123,10 @@ export interface PaysimInstance {
   dashboardLoginUrl(): string;
   /** Deletes every company's activity (docs/testing.md `reset()`); companies, keys, endpoints and the clock stay. */
   reset(): void;
-  /** The coverage report of a company, the default one unless named (docs/testing.md, "Coverage"). */
-  coverage(companyId?: string): CoverageReport;
+  /** The coverage report of a company, the default one unless named (docs/testing.md, "Coverage"); `self` leaves its instances out. */
+  coverage(companyId?: string, scope?: CoverageScope): CoverageReport;
+  /** Starts a company's coverage anew, the default one unless named; answers the new `since`. */
+  clearCoverage(companyId?: string): string;
   /** The fault rules of every company (docs/faults.md): add, list, remove, clear. */
   faults: FaultRules;
   /**
@@ -246,16 +248,19 @@ export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimI
     const faults = createFaultRules({ store, clock, ids, bus });
     const heldRequests = createHeldRequests(options.timers);
     const dashboardAuth = createDashboardAuth(ids, options.realNow ?? realTimeNow);
+    const coverage = createCoverage({ bus, clock, defaultCompanyId: boot.companies[0]!.company.id });
     const instances = createInstanceRegistry({
       clock,
       ids,
       runIdempotently,
       start: options.startedByAnother
         ? undefined
-        : (input) => startInstance(input, { host, webhookTimeout: options.webhookTimeout, onInternalError: reportError }),
+        : (input, companyId) =>
+            startInstance(input, { host, webhookTimeout: options.webhookTimeout, onInternalError: reportError }, (instanceBus) =>
+              coverage.rollUp(instanceBus, companyId),
+            ),
     });
 
-    const coverage = createCoverage({ bus, clock, defaultCompanyId: boot.companies[0]!.company.id });
     const app = createApp({
       store,
       clock,
@@ -306,7 +311,8 @@ export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimI
       advanceClock: sandbox.advance,
       dashboardLoginUrl: () => `${listener.url}/dashboard/login/${dashboardAuth.issueLoginToken(boot.companies[0]!.company.id)}`,
       reset: () => void sandbox.reset(null),
-      coverage: (companyId = boot.companies[0]!.company.id) => coverage.report(companyId, catalogueOf(app)),
+      coverage: (companyId = boot.companies[0]!.company.id, scope) => coverage.report(companyId, catalogueOf(app), scope),
+      clearCoverage: (companyId = boot.companies[0]!.company.id) => coverage.clear(companyId),
       faults,
       waits,
       async snapshot(path, signal) {
@@ -342,8 +348,13 @@ export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimI
  * An instance of POST /v1/sandbox/instances: a whole paysim built as any other, on a free port of
  * its parent's address, in memory, from the request's checked body (docs/testing.md, "Instances").
  */
-async function startInstance(input: InstanceInput, parent: Pick<PaysimOptions, "host" | "webhookTimeout" | "onInternalError">): Promise<StartedInstance> {
-  const instance = await createPaysim({
+async function startInstance(
+  input: InstanceInput,
+  parent: Pick<PaysimOptions, "host" | "webhookTimeout" | "onInternalError">,
+  rollUp: (instanceBus: Bus) => { stopped(): void },
+): Promise<StartedInstance> {
+  let rolled: { stopped(): void } | undefined;
+  const starting = createPaysim({
     ...parent,
     port: 0,
     db: ":memory:",
@@ -355,13 +366,22 @@ async function startInstance(input: InstanceInput, parent: Pick<PaysimOptions, "
     timeScale: input.time_scale,
     payouts: input.payouts,
     startedByAnother: true,
+    // Before it serves: every request it answers counts for the company that started it too.
+    onBusReady: ({ bus }) => void (rolled = rollUp(bus)),
+  });
+  const instance = await starting.catch((error: unknown) => {
+    rolled?.stopped();
+    throw error;
   });
   return {
     url: instance.url,
     secretKey: instance.secretKey,
     signingSecret: instance.forwardEndpoints[0]?.secret ?? null,
     dashboardLoginUrl: () => instance.dashboardLoginUrl(),
-    close: () => instance.close(),
+    close: async () => {
+      await instance.close();
+      rolled?.stopped();
+    },
   };
 }
 

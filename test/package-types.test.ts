@@ -16,7 +16,8 @@ const DIST_TYPES = join(REPO, "dist", "index.d.ts");
 const NAMED_IMPORTS = `import {
   startPaysim, verifySignature, ConfigError, DatabaseInUseError, NewerDatabaseError, UnusableDatabaseError, InvalidDurationError,
   type StartPaysimOptions, type RunningPaysim, type PaysimConfig, type VerifyOptions, type PaysimFaultRule, type PaysimFaultRuleInput,
-} from "paysim";`;
+} from "paysim";
+import type { CoverageReport, CoverageScope, PaysimCoverage } from "paysim";`;
 
 const CONSUMER = `${NAMED_IMPORTS}
 import * as everything from "paysim";
@@ -36,10 +37,15 @@ export async function run(): Promise<boolean> {
   const input: PaysimFaultRuleInput = { fault: "latency", latency_ms: 100, probability: 0.5, seed: 7 };
   await paysim.faults.add(input);
   await paysim.faults.clear();
+  const own: CoverageReport = await paysim.coverage({ scope: "self" });
+  const scope: CoverageScope = "all";
+  const instances: number = (await paysim.coverage({ scope })).instances + own.instances;
+  const coverage: PaysimCoverage = paysim.coverage;
+  await coverage.clear();
   await paysim.close();
   const errors: Error[] = [new ConfigError("x"), new InvalidDurationError("x")];
   const classes = [DatabaseInUseError, NewerDatabaseError, UnusableDatabaseError];
-  return verifySignature("{}", "t=1,v1=00", "whsec_x", verify) && now instanceof Date && errors.length + classes.length > 0 && rule.remaining === 2;
+  return verifySignature("{}", "t=1,v1=00", "whsec_x", verify) && now instanceof Date && errors.length + classes.length > 0 && rule.remaining === 2 && instances >= 0;
 }
 
 import { PaysimTimeoutError, type DeliveredWebhook, type EventFilter, type PaysimEvent, type WaitOptions, type WebhookFilter } from "paysim";

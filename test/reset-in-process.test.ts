@@ -44,3 +44,24 @@ describe("reset() on the startPaysim() object", () => {
     expect(JSON.parse(second!.body.toString()).data.id).toBe(created.body.id);
   });
 });
+
+describe("coverage() on the startPaysim() object", () => {
+  it('keeps its counts through reset(); coverage.clear() clears them; { scope: "self" } leaves the instances out', async () => {
+    const paysim = await start({});
+    const create = (url: string, key: string) => callApi(url, key, "POST", "/v1/payment_intents", { body: { amount: 100 }, idempotencyKey: freshKey() });
+    expect((await create(paysim.url, paysim.secretKey)).status).toBe(201);
+    const instance = (await callApi(paysim.url, paysim.secretKey, "POST", "/v1/sandbox/instances", { body: {}, idempotencyKey: freshKey() })).body;
+    expect((await create(instance.url, instance.secret_key)).status).toBe(201);
+
+    await paysim.reset();
+    const kept = await paysim.coverage();
+    expect(kept.operations.createPaymentIntent).toEqual({ calls: 2, statuses: { "201": 2 } });
+    expect(kept.instances).toBe(1);
+    expect((await paysim.coverage({ scope: "self" })).operations.createPaymentIntent).toEqual({ calls: 1, statuses: { "201": 1 } });
+
+    await paysim.coverage.clear();
+    const cleared = await paysim.coverage();
+    expect(cleared.operations.createPaymentIntent!.calls).toBe(0);
+    expect(Date.parse(cleared.since)).toBeGreaterThanOrEqual(Date.parse(kept.since));
+  });
+});

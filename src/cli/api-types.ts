@@ -8,6 +8,7 @@ import type { listEnvelopeSchema } from "../contracts/common.js";
 import type { DeliveryView, EventResource, EventWithDeliveries } from "../contracts/events.js";
 import type { FaultResource } from "../contracts/faults.js";
 import type { CreatedInstanceResource, InstanceResource } from "../contracts/instances.js";
+import type { coverageClearedSchema } from "../contracts/coverage.js";
 import type { clockSchema, resetAnswerSchema } from "../contracts/sandbox.js";
 import type { WebhookEndpointResource } from "../contracts/webhook-endpoints.js";
 
@@ -23,6 +24,7 @@ export type {
 
 export type ClockResource = z.infer<typeof clockSchema>;
 export type ResetResource = z.infer<typeof resetAnswerSchema>;
+export type CoverageClearedResource = z.infer<typeof coverageClearedSchema>;
 
 /** A list page around items of type `T`. */
 export type ListPage<T> = Omit<z.infer<ReturnType<typeof listEnvelopeSchema>>, "data"> & { data: T[] };

@@ -13,6 +13,7 @@ import { payoutsCommand } from "./commands/payouts.js";
 import { resetCommand } from "./commands/reset.js";
 import { coverageCommand } from "./commands/coverage.js";
 import { startCommand } from "./commands/start.js";
+import { stopCommand } from "./commands/stop.js";
 import { triggerCommand } from "./commands/trigger.js";
 import { consoleOutput, writable, type Output } from "./output.js";
 
@@ -22,6 +23,7 @@ export function buildProgram(output: Output = consoleOutput): Command {
     .description("A local sandbox of the payment collection and payout service")
     .version(VERSION, "-v, --version")
     .addCommand(startCommand(output))
+    .addCommand(stopCommand(output))
     .addCommand(execCommand(output))
     .addCommand(triggerCommand(output))
     .addCommand(fixturesCommand(output))
@@ -37,7 +39,7 @@ export function buildProgram(output: Output = consoleOutput): Command {
     .addHelpText(
       "after",
       `
-The commands other than start, exec and check-receiver find the server through --url/--key, else
+The commands other than start, stop, exec and check-receiver find the server through --url/--key, else
 PAYSIM_URL/PAYSIM_SECRET_KEY, else the paysim started from this folder (listed in
 .paysim/instances/ while it runs; with several, the first started, and they say so).
 Exit status: 0 success, 1 a refused request or a bad argument, 2 no server reachable.
@@ -49,7 +51,8 @@ Examples:
   $ paysim endpoints add http://localhost:3000/webhooks
   $ paysim clock advance 6h
   $ paysim exec -- npm test
-  $ paysim reset`,
+  $ paysim reset
+  $ paysim stop`,
     );
   configureAll(program);
   return program;

@@ -1,10 +1,11 @@
 /** The contract of /v1/sandbox/coverage (docs/testing.md, "Coverage"). */
 import * as z from "zod";
 import { timestampSchema } from "../domain/answer-schemas.js";
+import { oneOfQuery } from "./common.js";
 
-import { COVERAGE_AREAS, type CoverageReport } from "../domain/coverage-report.js";
+import { COVERAGE_AREAS, COVERAGE_SCOPES, type CoverageReport } from "../domain/coverage-report.js";
 
-export { COVERAGE_AREAS, type CoverageArea } from "../domain/coverage-report.js";
+export { COVERAGE_AREAS, type CoverageArea, type CoverageScope } from "../domain/coverage-report.js";
 
 const byArea = <T extends z.ZodType>(value: T) =>
   z.strictObject(Object.fromEntries(COVERAGE_AREAS.map((area) => [area, value])) as Record<(typeof COVERAGE_AREAS)[number], T>);
@@ -17,6 +18,7 @@ export const coverageSchema = z.lazy(() => {
     object: z.literal("coverage"),
     version: z.literal(1),
     since: timestampSchema,
+    instances: z.number().int().min(0),
     operations: z.record(z.string(), z.strictObject({ calls: z.number().int().min(0), statuses: tally })),
     transitions: byMachine,
     refused_transitions: byMachine,
@@ -29,11 +31,24 @@ export const coverageSchema = z.lazy(() => {
   });
 });
 
+/** The query of `GET /v1/sandbox/coverage`: `scope=self` leaves out the instances the company started. */
+export const coverageQuery = z.lazy(() =>
+  z.strictObject({
+    scope: oneOfQuery("scope", COVERAGE_SCOPES).meta({
+      description: "all (the default): the company's own requests and those of the instances it started; self: its own only",
+    }),
+  }),
+);
+
+/** What `DELETE /v1/sandbox/coverage` answers: when counting starts again. */
+export const coverageClearedSchema = z.lazy(() => z.strictObject({ object: z.literal("coverage_cleared"), since: timestampSchema }));
+
 /** The report the example shows: a suite that created and captured one payment intent. */
 export const COVERAGE_EXAMPLE: CoverageReport & { request_id: string } = {
   object: "coverage",
   version: 1,
   since: "2025-01-01T12:00:00.000Z",
+  instances: 0,
   operations: { createPaymentIntent: { calls: 2, statuses: { "201": 1, "400": 1 } }, capturePaymentIntent: { calls: 1, statuses: { "200": 1 } } },
   transitions: { payment_intent: { "created->authorized": 1, "authorized->captured": 1 }, payout: { "pending->processing": 0 } },
   refused_transitions: { payment_intent: { "captured->canceled": 1 }, payout: {} },

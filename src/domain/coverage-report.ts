@@ -12,6 +12,11 @@ export const COVERAGE_AREAS = ["operations", "transitions", "events", "webhooks"
 /** One area of the coverage report: "operations", "transitions", "events", "webhooks", "errors" or "faults". */
 export type CoverageArea = (typeof COVERAGE_AREAS)[number];
 
+/** Which counts a report holds: the company's own and those of the instances it started (`all`), or its own only (`self`). */
+export const COVERAGE_SCOPES = ["all", "self"] as const;
+/** What a coverage report holds: `"all"`, the company's own requests and those of the instances it started, or `"self"`, its own only. */
+export type CoverageScope = (typeof COVERAGE_SCOPES)[number];
+
 /** The state machines whose moves the report counts. */
 type Machine = "payment_intent" | "payout";
 
@@ -20,6 +25,8 @@ export interface CoverageReport {
   object: "coverage";
   version: 1;
   since: string;
+  /** How many instances the company started are counted in (those stopped included); 0 for `scope=self`. */
+  instances: number;
   operations: Record<string, { calls: number; statuses: Tally }>;
   transitions: Record<Machine, Tally>;
   refused_transitions: Record<Machine, Tally>;

@@ -146,22 +146,6 @@ export function closeWithoutAnswer(c: Context<AppEnv>): Response {
 }
 
 /**
- * Calls `onClosed` once this request's connection has closed (the client gave up, or paysim is
- * stopping and dropped it), at once if it is closed already. Answers the function that stops
- * listening. Without a socket (`app.request()`) no connection ever closes.
- */
-export function whenConnectionCloses(c: Context<AppEnv>, onClosed: () => void): () => void {
-  const socket = incomingOf(c)?.socket;
-  if (!socket) return () => {};
-  if (socket.destroyed) {
-    onClosed();
-    return () => {};
-  }
-  socket.once("close", onClosed);
-  return () => void socket.off("close", onClosed);
-}
-
-/**
  * Calls `onLeft` once this request's client has closed its connection, even only its sending side,
  * or at once if it has. For an answer that waits on what happens (the HTTP waits): paysim keeps
  * a half-closed connection open to answer (http-listener.ts), but a client that gives up on a wait

@@ -1,6 +1,6 @@
-import type { Bus, DeliveryAttempted, RequestLogged, StateMoved } from "../bus.js";
+import type { Bus, DeliveryAttempted, RequestFaulted, RequestLogged, StateMoved } from "../bus.js";
 import { FAULT_KINDS } from "../domain/faults.js";
-import { COVERAGE_AREAS, type CoverageArea, type CoverageReport, type Tally } from "../domain/coverage-report.js";
+import { COVERAGE_AREAS, type CoverageArea, type CoverageReport, type CoverageScope, type Tally } from "../domain/coverage-report.js";
 import type { Clock } from "../runtime/clock.js";
 
 /** How webhook attempts ended, as the coverage report names them (docs/testing.md, "Coverage"). */
@@ -31,10 +31,14 @@ export interface CoverageCatalogue {
 
 type Machine = StateMoved["machine"];
 
-/** One company's counts: plain maps bumped on the request path, read only when a report is asked. */
+/** The status a request that got no answer counts under (docs/testing.md, "Coverage"). */
+export const UNANSWERED_STATUS = "none";
+/** How UNANSWERED_STATUS is kept among the numeric statuses: no HTTP status is negative. */
+const UNANSWERED = -1;
+
+/** Counts of one origin (a company's own requests, or the instances it started): plain maps bumped on the request path, read only when a report is asked. */
 interface Counts {
-  since: string;
-  /** Route key → status → calls. */
+  /** Route key → status (UNANSWERED for no answer) → calls. */
   routes: Map<string, Map<number, number>>;
   moves: Record<Machine, Map<string, number>>;
   refused: Record<Machine, Map<string, number>>;
@@ -44,7 +48,32 @@ interface Counts {
   faults: Map<string, number>;
 }
 
-const bump = (map: Map<string, number>, key: string) => map.set(key, (map.get(key) ?? 0) + 1);
+/**
+ * What one company's run went through: its own counts and those rolled up from the instances it
+ * started, each bounded by the catalogue whatever the number of instances. What else a company's
+ * run records (findings) belongs here too: cleared together, never by a reset.
+ */
+interface CompanyLedger {
+  since: string;
+  own: Counts;
+  fromInstances: Counts;
+  /** Instances rolled into `fromInstances` since `since`: those still running at the clear and those started after, stopped ones included. */
+  instancesRolledIn: number;
+  /** Instances of this company running now: still rolled in after a clear. */
+  instancesLive: number;
+}
+
+const bump = <K>(map: Map<K, number>, key: K) => map.set(key, (map.get(key) ?? 0) + 1);
+
+const freshCounts = (): Counts => ({
+  routes: new Map(),
+  moves: { payment_intent: new Map(), payout: new Map() },
+  refused: { payment_intent: new Map(), payout: new Map() },
+  events: new Map(),
+  webhooks: new Map(),
+  errors: new Map(),
+  faults: new Map(),
+});
 
 /** The outcomes one attempt counts for; a duplicate only as one (its delivery had already succeeded). */
 export function webhookOutcomes(update: Pick<DeliveryAttempted, "status" | "attempts" | "attempt">): string[] {
@@ -64,62 +93,119 @@ export function webhookOutcomes(update: Pick<DeliveryAttempted, "status" | "atte
 /** Whether a request counts: the /v1 API, not the sandbox controls under /v1/sandbox. */
 const counted = (path: string) => path.startsWith("/v1/") && !path.startsWith("/v1/sandbox/") && path !== "/v1/sandbox";
 
+const bumpRoute = (counts: Counts, route: string, status: number) => {
+  let statuses = counts.routes.get(route);
+  if (!statuses) counts.routes.set(route, (statuses = new Map()));
+  bump(statuses, status);
+};
+
+/**
+ * Counts what `bus` announces into the counts `into` names for a company (undefined: a request
+ * with no known key). A fault counts when it hits its request; a `timeout`, which is never
+ * answered, counts its call then too, under "none", rather than when its held connection ends.
+ */
+function countFrom(bus: Bus, into: (companyId: string | undefined) => Counts): void {
+  bus.on("request.faulted", (faulted: RequestFaulted) => {
+    if (!counted(faulted.path)) return;
+    const counts = into(faulted.companyId);
+    bump(counts.faults, faulted.fault);
+    if (faulted.fault === "timeout" && faulted.route !== undefined) bumpRoute(counts, faulted.route, UNANSWERED);
+  });
+  bus.on("request.logged", (logged: RequestLogged) => {
+    if (!counted(logged.path)) return;
+    const counts = into(logged.companyId);
+    // A timeout's call was counted when the fault hit it.
+    if (logged.route !== undefined && logged.fault?.fault !== "timeout") {
+      bumpRoute(counts, logged.route, logged.unanswered ? UNANSWERED : logged.status);
+    }
+    if (logged.errorCode !== undefined) bump(counts.errors, logged.errorCode);
+  });
+  bus.on("state.moved", (moved: StateMoved) => bump(into(moved.companyId)[moved.refused ? "refused" : "moves"][moved.machine], `${moved.from}->${moved.to}`));
+  bus.on("event.created", (event) => bump(into(event.companyId).events, event.type));
+  bus.on("delivery.attempted", (update: DeliveryAttempted) => {
+    const counts = into(update.companyId);
+    for (const outcome of webhookOutcomes(update)) bump(counts.webhooks, outcome);
+  });
+}
+
+/** `a` and `b` added together, into new maps. */
+function added(a: Counts, b: Counts): Counts {
+  const sum = <K>(x: Map<K, number>, y: Map<K, number>) => {
+    const out = new Map(x);
+    for (const [key, n] of y) out.set(key, (out.get(key) ?? 0) + n);
+    return out;
+  };
+  const routes = new Map<string, Map<number, number>>();
+  for (const route of new Set([...a.routes.keys(), ...b.routes.keys()]))
+    routes.set(route, sum(a.routes.get(route) ?? new Map(), b.routes.get(route) ?? new Map()));
+  return {
+    routes,
+    moves: { payment_intent: sum(a.moves.payment_intent, b.moves.payment_intent), payout: sum(a.moves.payout, b.moves.payout) },
+    refused: { payment_intent: sum(a.refused.payment_intent, b.refused.payment_intent), payout: sum(a.refused.payout, b.refused.payout) },
+    events: sum(a.events, b.events),
+    webhooks: sum(a.webhooks, b.webhooks),
+    errors: sum(a.errors, b.errors),
+    faults: sum(a.faults, b.faults),
+  };
+}
+
 /**
  * Counts, per company and in memory, what the API, the state machines and the webhooks went
  * through (docs/testing.md, "Coverage"), from the bus. A request with no known key counts for the
- * default company. A reset clears the counts of the companies it resets.
+ * default company. Counts belong to the run: a reset keeps them, `clear` starts a company's anew.
+ * What the instances a company started go through counts for it too (`rollUp`), live and after
+ * they stop.
  */
 export function createCoverage({ bus, clock, defaultCompanyId }: { bus: Bus; clock: Clock; defaultCompanyId: string }) {
-  const byCompany = new Map<string, Counts>();
-  let startedAt = clock.nowIso();
+  const byCompany = new Map<string, CompanyLedger>();
+  const startedAt = clock.nowIso();
 
-  const fresh = (): Counts => ({
-    since: clock.nowIso(),
-    routes: new Map(),
-    moves: { payment_intent: new Map(), payout: new Map() },
-    refused: { payment_intent: new Map(), payout: new Map() },
-    events: new Map(),
-    webhooks: new Map(),
-    errors: new Map(),
-    faults: new Map(),
-  });
-  const countsOf = (companyId: string): Counts => {
-    let counts = byCompany.get(companyId);
-    if (!counts) byCompany.set(companyId, (counts = { ...fresh(), since: startedAt }));
-    return counts;
-  };
-
-  const onRequest = (logged: RequestLogged) => {
-    if (!counted(logged.path)) return;
-    const counts = countsOf(logged.companyId ?? defaultCompanyId);
-    if (logged.route !== undefined) {
-      let statuses = counts.routes.get(logged.route);
-      if (!statuses) counts.routes.set(logged.route, (statuses = new Map()));
-      statuses.set(logged.status, (statuses.get(logged.status) ?? 0) + 1);
+  const ledgerOf = (companyId: string): CompanyLedger => {
+    let ledger = byCompany.get(companyId);
+    if (!ledger) {
+      ledger = { since: startedAt, own: freshCounts(), fromInstances: freshCounts(), instancesRolledIn: 0, instancesLive: 0 };
+      byCompany.set(companyId, ledger);
     }
-    if (logged.errorCode !== undefined) bump(counts.errors, logged.errorCode);
-    if (logged.fault) bump(counts.faults, logged.fault.fault);
+    return ledger;
   };
-  const onMove = (moved: StateMoved) => bump(countsOf(moved.companyId)[moved.refused ? "refused" : "moves"][moved.machine], `${moved.from}->${moved.to}`);
-  const onAttempt = (update: DeliveryAttempted) => {
-    const counts = countsOf(update.companyId);
-    for (const outcome of webhookOutcomes(update)) bump(counts.webhooks, outcome);
-  };
-  bus.on("request.logged", onRequest);
-  bus.on("state.moved", onMove);
-  bus.on("event.created", (event) => bump(countsOf(event.companyId).events, event.type));
-  bus.on("delivery.attempted", onAttempt);
-  bus.on("sandbox.reset", ({ companyId }) => {
-    if (companyId !== null) return void byCompany.set(companyId, fresh());
-    byCompany.clear();
-    startedAt = clock.nowIso();
-  });
+  countFrom(bus, (companyId) => ledgerOf(companyId ?? defaultCompanyId).own);
 
   return {
-    /** The report of `companyId` against `catalogue`: every entry present, zeros included. */
-    report(companyId: string, catalogue: CoverageCatalogue): CoverageReport {
-      const counts = byCompany.get(companyId) ?? { ...fresh(), since: startedAt };
-      return coverageReport(counts, catalogue);
+    /** The report of `companyId` against `catalogue`: every entry present, zeros included; `self` leaves its instances out. */
+    report(companyId: string, catalogue: CoverageCatalogue, scope: CoverageScope = "all"): CoverageReport {
+      const ledger = ledgerOf(companyId);
+      if (scope === "self") return coverageReport(ledger.since, ledger.own, 0, catalogue);
+      return coverageReport(ledger.since, added(ledger.own, ledger.fromInstances), ledger.instancesRolledIn, catalogue);
+    },
+
+    /** Starts the company's counts anew, its instances' included; answers the new `since`. */
+    clear(companyId: string): string {
+      const ledger = ledgerOf(companyId);
+      ledger.since = clock.nowIso();
+      ledger.own = freshCounts();
+      ledger.fromInstances = freshCounts();
+      ledger.instancesRolledIn = ledger.instancesLive;
+      return ledger.since;
+    },
+
+    /**
+     * Rolls what an instance's bus announces into `companyId`'s counts, from now on: its listeners
+     * add to the company's fixed maps and hold nothing of the instance, so a stopped instance's
+     * counts stay with no trace of it. Answers what to call once the instance has stopped.
+     */
+    rollUp(instanceBus: Bus, companyId: string): { stopped(): void } {
+      const ledger = ledgerOf(companyId);
+      ledger.instancesRolledIn++;
+      ledger.instancesLive++;
+      countFrom(instanceBus, () => ledgerOf(companyId).fromInstances);
+      let stopped = false;
+      return {
+        stopped() {
+          if (stopped) return;
+          stopped = true;
+          ledgerOf(companyId).instancesLive--;
+        },
+      };
     },
   };
 }
@@ -133,13 +219,16 @@ function tally(keys: readonly string[], counts: Map<string, number>): Tally {
   return out;
 }
 
-function coverageReport(counts: Counts, catalogue: CoverageCatalogue): CoverageReport {
+function coverageReport(since: string, counts: Counts, instances: number, catalogue: CoverageCatalogue): CoverageReport {
   const operations: CoverageReport["operations"] = {};
   for (const { operationId, route } of catalogue.operations) {
     const statuses: Tally = {};
     let calls = 0;
-    for (const [status, n] of [...(counts.routes.get(route) ?? new Map<number, number>())].sort(([a], [b]) => a - b)) {
-      statuses[String(status)] = n;
+    // By status, "none" (kept as UNANSWERED) last.
+    for (const [status, n] of [...(counts.routes.get(route) ?? new Map<number, number>())].sort(([a], [b]) =>
+      a === UNANSWERED ? 1 : b === UNANSWERED ? -1 : a - b,
+    )) {
+      statuses[status === UNANSWERED ? UNANSWERED_STATUS : String(status)] = n;
       calls += n;
     }
     operations[operationId] = { calls, statuses };
@@ -169,7 +258,8 @@ function coverageReport(counts: Counts, catalogue: CoverageCatalogue): CoverageR
   return {
     object: "coverage",
     version: 1,
-    since: counts.since,
+    since,
+    instances,
     operations,
     transitions,
     refused_transitions: { payment_intent: refused("payment_intent"), payout: refused("payout") },

@@ -24,8 +24,8 @@ export interface StartedInstance {
   close(): Promise<void>;
 }
 
-/** Starts one instance from a checked body; the wiring (paysim.ts) builds it as any paysim is built. */
-export type StartInstance = (input: InstanceInput) => Promise<StartedInstance>;
+/** Starts one instance from a checked body for a company (whose coverage it rolls up into); the wiring (paysim.ts) builds it as any paysim is built. */
+export type StartInstance = (input: InstanceInput, companyId: string) => Promise<StartedInstance>;
 
 interface Entry {
   companyId: string;
@@ -86,7 +86,7 @@ export function createInstanceRegistry({ clock, ids, runIdempotently, start }: I
               `At most ${MAX_LIVE_INSTANCES} instances run at once for a company; stop one first (DELETE /v1/sandbox/instances/:id).`,
             );
           }
-          const started = start(input);
+          const started = start(input, request.companyId);
           starting.set(started, request.companyId);
           let instance: StartedInstance;
           try {

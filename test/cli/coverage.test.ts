@@ -51,6 +51,22 @@ describe("paysim coverage", () => {
     expect(report.uncovered.events).not.toContain("payment_intent.created");
   });
 
+  it("--clear starts the company's coverage anew; a reset keeps it", async () => {
+    const paysim = await usePaysim();
+    await createIntent(paysim);
+    const flags = ["--url", paysim.url, "--key", paysim.secretKey];
+    expect((await runCli(["reset", ...flags])).code).toBe(0);
+    expect(JSON.parse((await runCli(["coverage", "--json", ...flags])).stdout).operations.createPaymentIntent.calls).toBe(1);
+
+    const cleared = await runCli(["coverage", "--clear", ...flags]);
+    expect({ code: cleared.code, stderr: cleared.stderr }).toEqual({ code: 0, stderr: "" });
+    const since = paysim.coverage().since;
+    expect(cleared.stdout).toBe(`Coverage cleared: counting again from ${since}.\n`);
+    expect(paysim.coverage().operations.createPaymentIntent!.calls).toBe(0);
+    const json = await runCli(["coverage", "--clear", "--json", ...flags]);
+    expect(JSON.parse(json.stdout)).toMatchObject({ object: "coverage_cleared", since: expect.any(String) });
+  });
+
   it("refuses an argument it does not take, with the usage", async () => {
     const { code, stderr } = await runCli(["coverage", "all"]);
     expect(code).toBe(1);
@@ -80,6 +96,67 @@ describe("paysim exec --coverage", () => {
     const unwritable = await runCli(["exec", "--coverage", join(dir, "no-dir", "c.json"), "--", process.execPath, PAYSIM_BIN, "clock", "show"], { cwd: dir });
     expect(unwritable.code).toBe(0);
     expect(unwritable.stderr).toMatch(/^paysim: Cannot write the coverage report .*no-dir\/c\.json: ENOENT/m);
+  });
+});
+
+/**
+ * A command's script that starts two instances on the paysim exec started, makes calls in each
+ * (one of them resetting between its calls), and stops both, as a suite with two workers does.
+ */
+const TWO_WORKERS = `
+const call = async (url, key, method, path, body, idempotencyKey) => {
+  const headers = { Authorization: "Bearer " + key, "Content-Type": "application/json" };
+  if (idempotencyKey) headers["Idempotency-Key"] = idempotencyKey;
+  const response = await fetch(url + path, { method, headers, body: body && JSON.stringify(body) });
+  return { status: response.status, body: await response.json() };
+};
+const parent = [process.env.PAYSIM_URL, process.env.PAYSIM_SECRET_KEY];
+const workers = [];
+for (const name of ["worker 1", "worker 2"]) {
+  const created = await call(...parent, "POST", "/v1/sandbox/instances", { name }, crypto.randomUUID());
+  if (created.status !== 201) throw new Error(JSON.stringify(created));
+  workers.push(created.body);
+}
+const [one, two] = workers;
+await call(one.url, one.secret_key, "POST", "/v1/payment_intents", { amount: 100 }, crypto.randomUUID());
+await call(two.url, two.secret_key, "POST", "/v1/sandbox/reset", {});
+const payout = { amount: 500, currency: "EUR", destination_type: "card", destination_token: "tok_card_visa" };
+await call(two.url, two.secret_key, "POST", "/v1/payouts", payout, crypto.randomUUID());
+await call(two.url, two.secret_key, "POST", "/v1/sandbox/reset", {});
+await call(two.url, two.secret_key, "GET", "/v1/payouts");
+for (const worker of workers) await call(...parent, "DELETE", "/v1/sandbox/instances/" + worker.id);
+console.log("workers done");
+`;
+
+describe("paysim exec --coverage with instances and resets", () => {
+  it("covers every worker's instance, stopped before the command ended", async () => {
+    const dir = useTempDir("paysim-cli-coverage-");
+    writeFileSync(join(dir, "workers.mjs"), TWO_WORKERS);
+    const result = await runCli(["exec", "--coverage", "out.json", "--", process.execPath, "workers.mjs"], { cwd: dir });
+    expect({ code: result.code, stdout: result.stdout }).toEqual({ code: 0, stdout: "workers done\n" });
+    expect(result.stderr).toMatch(/^paysim: coverage: operations 3\/16, /);
+    const report = JSON.parse(readFileSync(join(dir, "out.json"), "utf8"));
+    expect(report.instances).toBe(2);
+    expect(report.operations.createPaymentIntent).toEqual({ calls: 1, statuses: { "201": 1 } });
+    expect(report.operations.createPayout).toEqual({ calls: 1, statuses: { "201": 1 } });
+    expect(report.operations.listPayouts).toEqual({ calls: 1, statuses: { "200": 1 } });
+    expect(report.events).toMatchObject({ "payment_intent.created": 1, "payout.created": 1 });
+  });
+
+  it("keeps the coverage of a suite that resets between its calls", async () => {
+    const dir = useTempDir("paysim-cli-coverage-");
+    const script = `
+const call = (method, path, body) => fetch(process.env.PAYSIM_URL + path, { method, headers: { Authorization: "Bearer " + process.env.PAYSIM_SECRET_KEY, "Content-Type": "application/json", "Idempotency-Key": crypto.randomUUID() }, body: JSON.stringify(body) });
+for (const amount of [100, 200, 300]) {
+  await call("POST", "/v1/sandbox/reset", {});
+  await call("POST", "/v1/payment_intents", { amount });
+}`;
+    writeFileSync(join(dir, "resets.mjs"), script);
+    const result = await runCli(["exec", "--coverage", "out.json", "--", process.execPath, "resets.mjs"], { cwd: dir });
+    expect(result.code).toBe(0);
+    const report = JSON.parse(readFileSync(join(dir, "out.json"), "utf8"));
+    expect(report.operations.createPaymentIntent).toEqual({ calls: 3, statuses: { "201": 3 } });
+    expect(report.events["payment_intent.created"]).toBe(3);
   });
 });
 

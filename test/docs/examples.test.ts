@@ -57,6 +57,8 @@ function commandsOf(block: Block): string[] {
 }
 
 const isStart = (command: string) => /^paysim start(\s|$)/.test(command.trim());
+/** A `paysim start` a script runs in the background itself (`npx paysim start … &`), and stops itself (`paysim stop`). */
+const startsInBackground = (command: string) => /^npx paysim start(\s.*)?&$/.test(command.trim());
 
 interface Ran {
   code: number | null;
@@ -122,7 +124,9 @@ async function run(walkthrough: Walkthrough): Promise<void> {
   };
   try {
     // A walk-through that does not show `paysim start` expects one running in its folder.
-    if (!walkthrough.blocks.some((block) => commandsOf(block).some(isStart))) await start("paysim start");
+    if (!walkthrough.blocks.some((block) => commandsOf(block).some((command) => isStart(command) || startsInBackground(command)))) {
+      await start("paysim start");
+    }
     for (const block of walkthrough.blocks) {
       if (block.lang !== "console") {
         if (commandsOf(block).some(isStart)) throw new Error(`${where(block)}: show \`paysim start\` in a console block`);

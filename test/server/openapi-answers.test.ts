@@ -189,6 +189,8 @@ describe("every answer of a realistic run matches the OpenAPI document", () => {
     // The coverage report, and a refused query.
     await call("GET", "/v1/sandbox/coverage");
     await call("GET", "/v1/sandbox/coverage?area=events");
+    await call("GET", "/v1/sandbox/coverage?scope=self");
+    await call("DELETE", "/v1/sandbox/coverage");
 
     // Deleting an endpoint, resetting the sandbox, and answers of no operation (unknown route, wrong method).
     // Fault rules (docs/faults.md): their own answers, and the 500 and 429 they make another operation answer.

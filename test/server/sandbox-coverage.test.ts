@@ -41,6 +41,7 @@ describe("GET /v1/sandbox/coverage", () => {
         "errors",
         "events",
         "faults",
+        "instances",
         "object",
         "operations",
         "refused_transitions",
@@ -53,7 +54,7 @@ describe("GET /v1/sandbox/coverage", () => {
         "webhooks",
       ].sort(),
     );
-    expect(report).toMatchObject({ object: "coverage", version: 1 });
+    expect(report).toMatchObject({ object: "coverage", version: 1, instances: 0 });
     expect(Object.keys(report.operations).sort()).toEqual([...documented].sort());
     expect(Object.values(report.operations)).toEqual(documented.map(() => ({ calls: 0, statuses: {} })));
     expect(report.transitions.payout).toEqual(Object.fromEntries(PAYOUT_MOVES.map(({ from, to }) => [`${from}->${to}`, 0])));
@@ -182,27 +183,41 @@ describe("GET /v1/sandbox/coverage", () => {
     expect(report.uncovered.webhooks).toContain("gave_up");
   });
 
-  it("starts again from zero for the companies a reset resets, and coverage() in-process answers the same object", async () => {
+  it("keeps the counts through a reset; DELETE /v1/sandbox/coverage clears the caller's company's, and coverage() in-process answers the same object", async () => {
     const paysim = await usePaysim({ config: TWO_COMPANIES });
     await createIntent(paysim, { amount: 1000 }, KEY_A);
     await createIntent(paysim, { amount: 1000 }, KEY_B);
     const { request_id: _id, ...overHttp } = await coverage(paysim, KEY_A);
     expect(paysim.coverage()).toEqual(overHttp);
 
+    // A reset is a test's boundary, not the run's: what the run went through stays counted.
     expect((await paysim.api("POST", "/v1/sandbox/reset", { key: KEY_A })).status).toBe(200);
+    paysim.reset();
+    await createIntent(paysim, { amount: 1000 }, KEY_A);
+    const kept = await coverage(paysim, KEY_A);
+    expect(kept.operations.createPaymentIntent).toEqual({ calls: 2, statuses: { "201": 2 } });
+    expect(kept.events["payment_intent.created"]).toBe(2);
+    expect(kept.since).toBe(overHttp.since);
+
+    const cleared = await paysim.api("DELETE", "/v1/sandbox/coverage", { key: KEY_A });
+    expect(cleared.status, cleared.text).toBe(200);
+    expect(cleared.body).toEqual({ object: "coverage_cleared", since: expect.any(String), request_id: expect.stringMatching(/^req_/) });
     const a = await coverage(paysim, KEY_A);
+    expect(a.since).toBe(cleared.body.since);
     expect(a.operations.createPaymentIntent.calls).toBe(0);
     expect(a.events["payment_intent.created"]).toBe(0);
-    expect(Date.parse(a.since)).toBeGreaterThanOrEqual(Date.parse(overHttp.since));
+    expect(a.summary.operations).toMatch(/^0\//);
+    // The other company's counts are its own.
     expect((await coverage(paysim, KEY_B)).operations.createPaymentIntent.calls).toBe(1);
-
-    paysim.reset();
+    expect((await coverage(paysim, KEY_B)).since).toBe(overHttp.since);
+    expect(paysim.clearCoverage(paysim.companies[1]!.company.id)).toEqual(expect.any(String));
     expect((await coverage(paysim, KEY_B)).operations.createPaymentIntent.calls).toBe(0);
   });
 
   it("refuses an unknown query parameter, naming it", async () => {
     const paysim = await usePaysim();
     expectApiError(await paysim.api("GET", "/v1/sandbox/coverage?area=events"), 400, "invalid_request", "area");
+    expectApiError(await paysim.api("GET", "/v1/sandbox/coverage?scope=parent"), 400, "invalid_request", "scope");
   });
 });
 

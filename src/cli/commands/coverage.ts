@@ -1,5 +1,6 @@
 import { Command } from "commander";
 import { COVERAGE_AREAS, type CoverageReport } from "../../domain/coverage-report.js";
+import type { CoverageClearedResource } from "../api-types.js";
 import { connect, withClientOptions, type ClientFlags } from "../client.js";
 import { terminalText } from "../../domain/terminal-text.js";
 import { json, table } from "../format.js";
@@ -52,23 +53,31 @@ function wrapped(label: string, items: readonly string[]): string[] {
 /** `paysim coverage`: GET /v1/sandbox/coverage for the key's company (docs/testing.md, "Coverage"). */
 export function coverageCommand(output: Output = consoleOutput): Command {
   return withClientOptions(
-    new Command("coverage").description("What the company's calls went through since the start or the last reset, and what they left out"),
+    new Command("coverage").description("What the company's calls went through since the start or the last clear, and what they left out"),
   )
+    .option("--clear", "start the company's coverage anew (DELETE /v1/sandbox/coverage) instead of printing it")
     .addHelpText(
       "after",
       `
 Prints one line per area (operations, state moves, event types, webhook outcomes, error
 codes, faults) with how many of its items were gone through, then the items never gone
-through. Counted since the server started or the company's last reset; requests to
-/v1/sandbox are not counted. --json prints the whole report, counts included.
+through. Counted since the server started or the company's last --clear (a reset keeps
+it), the instances the company started included; requests to /v1/sandbox are not counted.
+--json prints the whole report, counts included.
 
 Examples:
   $ paysim coverage
   $ paysim coverage --json
+  $ paysim coverage --clear
   $ paysim exec --coverage coverage.json -- npm test`,
     )
-    .action(async (flags: ClientFlags) => {
-      const report = await (await connect(flags, output)).call<CoverageReport>("GET", "/v1/sandbox/coverage");
+    .action(async (flags: ClientFlags & { clear?: boolean }) => {
+      const client = await connect(flags, output);
+      if (flags.clear) {
+        const cleared = await client.call<CoverageClearedResource>("DELETE", "/v1/sandbox/coverage");
+        return output.line(flags.json ? json(cleared) : `Coverage cleared: counting again from ${cleared.since}.`);
+      }
+      const report = await client.call<CoverageReport>("GET", "/v1/sandbox/coverage");
       if (flags.json) return output.line(json(report));
       for (const line of coverageLines(report)) output.line(line);
     });

@@ -12,7 +12,8 @@ export function resetCommand(output: Output = consoleOutput): Command {
       `
 Deletes the payment intents, payouts, events, deliveries, idempotency records, fault
 rules and scheduled work of the key's company; other companies are untouched. Asks for no
-confirmation: it is a sandbox. Webhook attempts in flight are abandoned.
+confirmation: it is a sandbox. Webhook attempts in flight are abandoned. The coverage counts
+stay (paysim coverage --clear clears them).
 
 Examples:
   $ paysim reset

@@ -36,6 +36,8 @@ export function startCommand(output: Output = consoleOutput): Command {
       "after",
       `
 Every option can also be set as an environment variable PAYSIM_<NAME>, e.g. PAYSIM_PORT=8000.
+Run in the background, it is stopped with paysim stop from the same folder (not kill $!,
+which after npx paysim start & signals npm's process, not paysim).
 
 Examples:
   $ paysim start

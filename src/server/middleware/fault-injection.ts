@@ -1,11 +1,12 @@
 import type { Context } from "hono";
-import type { RequestFault } from "../../bus.js";
+import type { Bus, RequestFault } from "../../bus.js";
 import { ApiError } from "../../domain/errors.js";
 import type { FaultHit } from "../../services/faults.js";
 import type { Store } from "../../store/index.js";
-import type { AppEnv } from "../env.js";
+import { companyOf, requestIdOf, type AppEnv } from "../env.js";
 import type { HeldRequests } from "../held-requests.js";
-import { closeWithoutAnswer, whenConnectionCloses } from "../node-adapter.js";
+import { closeWithoutAnswer, whenClientLeaves } from "../node-adapter.js";
+import { loggedPath, routeOf } from "./request-log.js";
 
 /**
  * Carries out the fault rule that hit this request (docs/faults.md), on /v1 once the key is known
@@ -18,23 +19,33 @@ import { closeWithoutAnswer, whenConnectionCloses } from "../node-adapter.js";
  * - `lost_response`: the request runs as usual and, once its writes (object, events,
  *   idempotency record) are durable, the connection closes with no answer.
  *
- * A wait ends early when the client goes away or paysim stops: nobody is left to answer.
+ * A wait ends early when the client goes away or paysim stops: nobody is left to answer. The hit
+ * is announced (`request.faulted`) before anything is held, so the run counts it even if it ends first.
  *
  * @example
  * const hit = faults.decide(company.id, c.req.method, c.req.path);
- * return hit ? injectFault(c, () => handler(c), hit, { store, heldRequests }) : handler(c);
+ * return hit ? injectFault(c, () => handler(c), hit, { store, heldRequests, bus }) : handler(c);
  */
 export async function injectFault(
   c: Context<AppEnv>,
   run: () => Response | Promise<Response>,
   hit: FaultHit,
-  { store, heldRequests }: { store: Store; heldRequests: HeldRequests },
+  { store, heldRequests, bus }: { store: Store; heldRequests: HeldRequests; bus: Bus },
 ): Promise<Response> {
   const unanswered = hit.fault === "lost_response" || hit.fault === "timeout";
   const fault: RequestFault = { ruleId: hit.ruleId, fault: hit.fault, unanswered };
   c.set("fault", fault);
+  const route = routeOf(c);
+  bus.emit("request.faulted", {
+    requestId: requestIdOf(c),
+    path: loggedPath(c.req.path),
+    companyId: companyOf(c).id,
+    ...(route && { route }),
+    fault: hit.fault,
+  });
   const injected = `Injected by fault ${hit.ruleId} (a fault rule; see GET /v1/sandbox/faults)`;
-  const held = () => heldRequests.hold(hit.latencyMs!, (release) => whenConnectionCloses(c, release));
+  // A client that gives up shows first as the half-close of its connection (http-listener.ts keeps it open): the hold ends then.
+  const held = () => heldRequests.hold(hit.latencyMs!, (release) => whenClientLeaves(c, release));
   switch (hit.fault) {
     case "server_error":
       throw new ApiError("internal_error", `${injected}: paysim did nothing for this request.`);
@@ -46,7 +57,11 @@ export async function injectFault(
       return closeWithoutAnswer(c);
     case "latency": {
       const answer = await run();
-      return (await held()) ? answer : closeWithoutAnswer(c);
+      if (await held()) return answer;
+      // Cut short (the client went away, paysim is stopping): the answer made was never sent.
+      c.set("fault", { ...fault, unanswered: true });
+      c.set("unansweredStatus", answer.status);
+      return closeWithoutAnswer(c);
     }
     case "lost_response": {
       const answer = await run();

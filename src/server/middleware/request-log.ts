@@ -17,19 +17,27 @@ import { errorCodeOf } from "../errors.js";
 export function logRequest(c: Context<AppEnv>, bus: Bus, started: number, answer: Response): void {
   const fault = c.get("fault");
   const company = c.get("company");
-  const route = matchedRoutes(c).find((matched) => matched.method !== "ALL");
+  const route = routeOf(c);
   const errorCode = errorCodeOf(answer);
+  const unansweredStatus = c.get("unansweredStatus");
   bus.emit("request.logged", {
     requestId: requestIdOf(c),
     method: c.req.method,
     path: loggedPath(c.req.path),
-    status: c.get("unansweredStatus") ?? answer.status,
+    status: unansweredStatus ?? answer.status,
     durationMs: performance.now() - started,
     ...(fault && { fault }),
     ...(company && { companyId: company.id }),
-    ...(route && { route: `${route.method} ${route.path}` }),
+    ...(route && { route }),
     ...(errorCode && { errorCode }),
+    ...(unansweredStatus !== undefined && { unanswered: true as const }),
   });
+}
+
+/** The route that matched this request, as mounted ("POST /v1/payouts/:id/cancel"); undefined when none did. */
+export function routeOf(c: Context<AppEnv>): string | undefined {
+  const route = matchedRoutes(c).find((matched) => matched.method !== "ALL");
+  return route && `${route.method} ${route.path}`;
 }
 
 /**

@@ -1,20 +1,32 @@
-import { noQuery, withRequestIdSchema } from "../../contracts/common.js";
-import { COVERAGE_EXAMPLE, coverageSchema } from "../../contracts/coverage.js";
+import { withRequestIdSchema } from "../../contracts/common.js";
+import { COVERAGE_EXAMPLE, coverageClearedSchema, coverageQuery, coverageSchema } from "../../contracts/coverage.js";
 import type { CoverageCatalogue } from "../../services/coverage.js";
 import { defineAction } from "./define.js";
 
-/** /v1/sandbox/coverage: the caller's company's coverage report, against `catalogue` (docs/testing.md, "Coverage"). */
+const PATH = "/v1/sandbox/coverage";
+
+/** /v1/sandbox/coverage: the caller's company's coverage report, against `catalogue`, and its clear (docs/testing.md, "Coverage"). */
 export function coverageOperations(catalogue: () => CoverageCatalogue) {
   return [
     defineAction({
       operationId: "getCoverage",
       method: "get",
-      path: "/v1/sandbox/coverage",
-      summary: "What this company's calls, state moves, events, webhooks, errors and faults went through, and what they left out",
-      query: noQuery,
+      path: PATH,
+      summary:
+        "What this company's calls (and its instances', unless scope=self), state moves, events, webhooks, errors and faults went through, and what they left out",
+      query: coverageQuery,
       answers: { 200: withRequestIdSchema(coverageSchema) },
       example: { answer: COVERAGE_EXAMPLE },
-      act: ({ deps, company }) => ({ resource: deps.coverage.report(company.id, catalogue()) }),
+      act: ({ deps, company, query }) => ({ resource: deps.coverage.report(company.id, catalogue(), query.scope) }),
+    }),
+    defineAction({
+      operationId: "clearCoverage",
+      method: "delete",
+      path: PATH,
+      summary: "Start this company's coverage anew, its instances' included; a reset keeps it",
+      answers: { 200: withRequestIdSchema(coverageClearedSchema) },
+      example: { answer: { object: "coverage_cleared", since: "2025-01-01T12:00:00.000Z", request_id: COVERAGE_EXAMPLE.request_id } },
+      act: ({ deps, company }) => ({ resource: { object: "coverage_cleared", since: deps.coverage.clear(company.id) } }),
     }),
   ];
 }

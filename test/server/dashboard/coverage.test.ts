@@ -43,6 +43,20 @@ describe("the Coverage page", () => {
     expect(textOf(/<section[^>]*id="coverage-refused"[\s\S]*?<\/section>/.exec(page.html)![0])).toContain("payment_intent: canceled->captured 1");
   });
 
+  it("counts the instances the company started, and says so", async () => {
+    const paysim = await useTwoCompanies(thisTest);
+    const created = await paysim.api("POST", "/v1/sandbox/instances", { key: ACME_KEY, body: {}, idempotencyKey: freshKey() });
+    expect(created.status, created.text).toBe(201);
+    const instance = created.body;
+    expect((await fetch(`${instance.url}/v1/payouts`, { headers: { Authorization: `Bearer ${instance.secret_key}` } })).status).toBe(200);
+    expect((await paysim.api("DELETE", `/v1/sandbox/instances/${instance.id}`, { key: ACME_KEY })).status).toBe(200);
+
+    const page = await (await signedIn(paysim)).get("/coverage");
+    expect(textOf(page.html)).toContain("It counts the instance this company started.");
+    expect(textOf(page.html)).toContain("a reset keeps the counts");
+    expect(textOf(/<section[^>]*id="coverage-operations"[\s\S]*?<\/section>/.exec(page.html)![0])).toContain("listPayouts 200 × 1 1");
+  });
+
   it("says when no refused move was tried", async () => {
     const paysim = await useTwoCompanies(thisTest);
     const client = await signedIn(paysim);

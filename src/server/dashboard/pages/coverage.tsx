@@ -86,7 +86,8 @@ export function coveragePage(app: DashboardApp, { deps, page }: DashboardKit, ca
     const lead = (
       <>
         What this company's API calls, state moves, events, webhooks, errors and faults went through since <Time iso={report.since} />, and what they never did.
-        Requests to /v1/sandbox are not counted; a reset starts again from zero.
+        {report.instances > 0 && ` It counts the ${report.instances === 1 ? "instance" : `${report.instances} instances`} this company started. `}
+        Requests to /v1/sandbox are not counted; a reset keeps the counts (DELETE /v1/sandbox/coverage clears them).
       </>
     );
     const body = (
