@@ -15,6 +15,8 @@ export class CliError extends Error {
   constructor(
     message: string,
     readonly exitCode: 1 | 2 = 1,
+    /** Lines said under the message (a list of what it names), each a line of its own: an error line holds no line break. */
+    readonly details: readonly string[] = [],
   ) {
     super(message);
     this.name = "CliError";

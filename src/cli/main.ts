@@ -150,6 +150,7 @@ export async function main(argv: string[] = process.argv, output: Output = conso
     }
     if (error instanceof CliError) {
       output.error(`paysim: ${error.message}`);
+      for (const detail of error.details) output.error(detail);
       process.exitCode = error.exitCode;
       return;
     }

@@ -80,7 +80,7 @@ function routesOfTable(markdown: string, header: string): Set<string> {
   for (const line of lines.slice(start + 2)) {
     if (!line.startsWith("|")) break;
     let last: { methods: string[]; path: string } | undefined;
-    for (const span of line.split("|")[1]!.matchAll(/`([^`]+)`/g)) {
+    for (const span of line.split(/(?<!\\)\|/)[1]!.matchAll(/`([^`]+)`/g)) {
       const text = span[1]!.split("?")[0]!;
       const full = /^([A-Z]+(?:\/[A-Z]+)*) (\/\S*)$/.exec(text);
       if (full) last = { methods: full[1]!.split("/"), path: full[2]! };

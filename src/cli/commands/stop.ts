@@ -83,10 +83,16 @@ Examples:
       if (pid !== undefined) {
         chosen = running.filter((file) => file.pid === Number(pid));
         if (chosen.length === 0)
-          throw new CliError(`no paysim started from ${cwd} runs as pid ${pid}; running:\n${running.map((file) => `  ${described(file)}`).join("\n")}`);
+          throw new CliError(
+            `no paysim started from ${cwd} runs as pid ${pid}; running:`,
+            1,
+            running.map((file) => `  ${described(file)}`),
+          );
       } else if (!flags.all && running.length > 1) {
         throw new CliError(
-          `${running.length} paysim servers started from ${cwd} are running; stop one with paysim stop <pid>, or all with paysim stop --all:\n${running.map((file) => `  ${described(file)}`).join("\n")}`,
+          `${running.length} paysim servers started from ${cwd} are running; stop one with paysim stop <pid>, or all with paysim stop --all:`,
+          1,
+          running.map((file) => `  ${described(file)}`),
         );
       }
       for (const file of chosen) {
