@@ -54,6 +54,8 @@ describe("docs/testing.md: a pytest suite with four pytest-xdist workers", () =>
     expect(ran.stdout, output).toMatch(/^gw0 \[10\] \/ gw1 \[10\] \/ gw2 \[10\] \/ gw3 \[10\]$/m);
     expect(ran.stdout, output).toMatch(/^=+ 10 passed in /m);
     const coverage = JSON.parse(readFileSync(join(folder, "coverage.json"), "utf8"));
-    expect(coverage.object).toBe("coverage");
+    // Every worker's instance is rolled in: the eleven creations of the ten tests, whichever worker ran each.
+    expect(coverage).toMatchObject({ object: "coverage", instances: 4, operations: { createPaymentIntent: { calls: 11, statuses: { "201": 11 } } } });
+    expect(coverage.operations.createPayout.calls).toBe(2);
   }, 120_000);
 });
