@@ -56,6 +56,16 @@ export interface RequestLogged {
   route?: string;
   /** The error code answered, for an error answer paysim made. */
   errorCode?: string;
+  /** When it arrived, in real milliseconds of this process (performance.now()): what the findings time a client by. */
+  arrivedAtMs: number;
+  /** The Idempotency-Key it carried, for an operation that takes one. */
+  idempotencyKey?: string;
+  /** Its body's fingerprint, for a call with a key that the idempotency layer saw. */
+  bodyFingerprint?: string;
+  /** The object a read by id named (its `:id`). */
+  objectId?: string;
+  /** The Retry-After of a 429, in seconds. */
+  retryAfterSeconds?: number;
 }
 
 /** A delivery the outbox made for an event: an attempt will report on it. */

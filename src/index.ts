@@ -11,6 +11,7 @@ import { toAdvanceSeconds } from "./domain/duration.js";
 import { createPaysim, type PaysimOptions } from "./paysim.js";
 import type { StartPaysimOptions } from "./options.js";
 import type { CoverageReport, CoverageScope } from "./domain/coverage-report.js";
+import type { RunReport } from "./domain/run-report.js";
 import { companyFaults } from "./testing/faults.js";
 import type { PaysimEvents, PaysimFaults, PaysimWebhooks } from "./testing/types.js";
 
@@ -25,6 +26,8 @@ export { verifySignature, type VerifyOptions } from "./webhooks/sign.js";
 export type { StartPaysimOptions, WebhookChaos } from "./options.js";
 export { PaysimTimeoutError } from "./testing/timeout-error.js";
 export type { CoverageArea, CoverageReport, CoverageScope } from "./domain/coverage-report.js";
+export type { Finding, FindingCode, FindingExample, FindingSeverity } from "./domain/findings.js";
+export type { RunReport } from "./domain/run-report.js";
 export type {
   DeliveredWebhook,
   EventFilter,
@@ -164,6 +167,18 @@ export interface RunningPaysim {
    * await paysim.coverage.clear();
    */
   coverage: PaysimCoverage;
+  /**
+   * The run report of the default company (docs/testing.md, "The run report"): its coverage and
+   * its findings (the integration mistakes a passing suite hides, such as a lost creation retried
+   * under a new Idempotency-Key), the instances it started included unless `{ scope: "self" }`.
+   * The object `GET /v1/sandbox/report` answers, without its request_id. `coverage.clear()`
+   * clears the findings too; a `reset()` keeps them.
+   *
+   * @example
+   * const { findings } = await paysim.report();
+   * expect(findings).toEqual([]);
+   */
+  report(options?: { scope?: CoverageScope }): Promise<RunReport>;
   /** Stops the server and frees its port, timers and database. Safe to call twice. */
   close(): Promise<void>;
 }
@@ -222,5 +237,6 @@ export async function startPaysim(options: StartPaysimOptions = {}): Promise<Run
     coverage: Object.assign(async (options: { scope?: CoverageScope } = {}) => instance.coverage(undefined, options.scope), {
       clear: async () => void instance.clearCoverage(),
     }),
+    report: async (options: { scope?: CoverageScope } = {}) => instance.report(undefined, options.scope),
   };
 }

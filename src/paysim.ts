@@ -26,6 +26,7 @@ import { createEventService } from "./services/events.js";
 import { createSandboxService } from "./services/sandbox.js";
 import { createWebhookEndpointService } from "./services/webhook-endpoints.js";
 import type { CoverageReport, CoverageScope } from "./domain/coverage-report.js";
+import { runReport, type RunReport } from "./domain/run-report.js";
 import { createCoverage } from "./services/coverage.js";
 import { createUnitOfWork, type Work } from "./services/unit-of-work.js";
 import { createStore, type Store } from "./store/index.js";
@@ -125,8 +126,10 @@ export interface PaysimInstance {
   reset(): void;
   /** The coverage report of a company, the default one unless named (docs/testing.md, "Coverage"); `self` leaves its instances out. */
   coverage(companyId?: string, scope?: CoverageScope): CoverageReport;
-  /** Starts a company's coverage anew, the default one unless named; answers the new `since`. */
+  /** Starts a company's coverage and findings anew, the default one unless named; answers the new `since`. */
   clearCoverage(companyId?: string): string;
+  /** The run report of a company, the default one unless named: its coverage and findings (docs/testing.md, "The run report"). */
+  report(companyId?: string, scope?: CoverageScope): RunReport;
   /** The fault rules of every company (docs/faults.md): add, list, remove, clear. */
   faults: FaultRules;
   /**
@@ -248,7 +251,12 @@ export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimI
     const faults = createFaultRules({ store, clock, ids, bus });
     const heldRequests = createHeldRequests(options.timers);
     const dashboardAuth = createDashboardAuth(ids, options.realNow ?? realTimeNow);
-    const coverage = createCoverage({ bus, clock, defaultCompanyId: boot.companies[0]!.company.id });
+    const coverage = createCoverage({
+      bus,
+      clock,
+      defaultCompanyId: boot.companies[0]!.company.id,
+      hasWebhookEndpoint: (companyId) => store.webhookEndpoints.hasLive(companyId),
+    });
     const instances = createInstanceRegistry({
       clock,
       ids,
@@ -256,8 +264,8 @@ export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimI
       start: options.startedByAnother
         ? undefined
         : (input, companyId) =>
-            startInstance(input, { host, webhookTimeout: options.webhookTimeout, onInternalError: reportError }, (instanceBus) =>
-              coverage.rollUp(instanceBus, companyId),
+            startInstance(input, { host, webhookTimeout: options.webhookTimeout, onInternalError: reportError }, (instanceBus, hasWebhookEndpoint) =>
+              coverage.rollUp(instanceBus, companyId, hasWebhookEndpoint),
             ),
     });
 
@@ -313,6 +321,8 @@ export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimI
       reset: () => void sandbox.reset(null),
       coverage: (companyId = boot.companies[0]!.company.id, scope) => coverage.report(companyId, catalogueOf(app), scope),
       clearCoverage: (companyId = boot.companies[0]!.company.id) => coverage.clear(companyId),
+      report: (companyId = boot.companies[0]!.company.id, scope) =>
+        runReport(coverage.report(companyId, catalogueOf(app), scope), coverage.findings(companyId, scope)),
       faults,
       waits,
       async snapshot(path, signal) {
@@ -351,7 +361,7 @@ export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimI
 async function startInstance(
   input: InstanceInput,
   parent: Pick<PaysimOptions, "host" | "webhookTimeout" | "onInternalError">,
-  rollUp: (instanceBus: Bus) => { stopped(): void },
+  rollUp: (instanceBus: Bus, hasWebhookEndpoint: () => boolean) => { stopped(): void },
 ): Promise<StartedInstance> {
   let rolled: { stopped(): void } | undefined;
   const starting = createPaysim({
@@ -367,7 +377,11 @@ async function startInstance(
     payouts: input.payouts,
     startedByAnother: true,
     // Before it serves: every request it answers counts for the company that started it too.
-    onBusReady: ({ bus }) => void (rolled = rollUp(bus)),
+    onBusReady: ({ bus, store }) => {
+      // The instance has one company: whether it has an endpoint is whether its store holds one.
+      const companyId = store.companies.defaultCompany()?.id;
+      rolled = rollUp(bus, () => companyId !== undefined && store.webhookEndpoints.hasLive(companyId));
+    },
   });
   const instance = await starting.catch((error: unknown) => {
     rolled?.stopped();

@@ -4,6 +4,8 @@ import { timestampSchema } from "../domain/answer-schemas.js";
 import { oneOfQuery } from "./common.js";
 
 import { COVERAGE_AREAS, COVERAGE_SCOPES, type CoverageReport } from "../domain/coverage-report.js";
+import { FINDING_CODES, FINDING_RULES } from "../domain/findings.js";
+import type { RunReport } from "../domain/run-report.js";
 
 export { COVERAGE_AREAS, type CoverageArea, type CoverageScope } from "../domain/coverage-report.js";
 
@@ -40,6 +42,31 @@ export const coverageQuery = z.lazy(() =>
   }),
 );
 
+/** A finding of the run report (docs/testing.md, "Findings"). */
+export const findingSchema = z.lazy(() =>
+  z.strictObject({
+    code: z.enum(FINDING_CODES),
+    severity: z.enum(["error", "warning"]),
+    title: z.string(),
+    advice: z.string(),
+    count: z.number().int().min(1),
+    first_seen_at: timestampSchema,
+    examples: z.array(z.strictObject({ request_id: z.string().nullable(), object_id: z.string().optional(), detail: z.string() })).max(5),
+  }),
+);
+
+/** What `GET /v1/sandbox/report` answers: the coverage and the findings of the run, and their summary. */
+export const reportSchema = z.lazy(() =>
+  z.strictObject({
+    object: z.literal("report"),
+    version: z.literal(1),
+    since: timestampSchema,
+    coverage: coverageSchema,
+    findings: z.array(findingSchema),
+    summary: z.strictObject({ coverage: byArea(z.string()), findings: z.strictObject({ error: z.number().int().min(0), warning: z.number().int().min(0) }) }),
+  }),
+);
+
 /** What `DELETE /v1/sandbox/coverage` answers: when counting starts again. */
 export const coverageClearedSchema = z.lazy(() => z.strictObject({ object: z.literal("coverage_cleared"), since: timestampSchema }));
 
@@ -66,4 +93,28 @@ export const COVERAGE_EXAMPLE: CoverageReport & { request_id: string } = {
   },
   summary: { operations: "2/2", transitions: "2/3", events: "2/3", webhooks: "1/2", errors: "1/2", faults: "0/1" },
   request_id: "req_7hTq2WbX9mKc4LrN0ZpYs3Ad",
+};
+
+/** The report the example shows: the coverage example's run, whose client retried a lost creation under a new key. */
+export const REPORT_EXAMPLE: RunReport & { request_id: string } = {
+  object: "report",
+  version: 1,
+  since: COVERAGE_EXAMPLE.since,
+  coverage: (({ request_id: _id, ...coverage }) => coverage)(COVERAGE_EXAMPLE),
+  findings: [
+    {
+      ...FINDING_RULES.new_key_on_retry,
+      count: 1,
+      first_seen_at: "2025-01-01T12:00:05.000Z",
+      examples: [
+        {
+          request_id: "req_3kVb8NwQ1xZr5TfH2mLc9pEa",
+          detail:
+            "POST /v1/payment_intents repeated req_3kVb8NwQ1xZr5TfH2mLc9pEa under a new Idempotency-Key; the same body was sent as req_9sLm4QwE2rTy6UiO1pAs8dFg, which got no answer",
+        },
+      ],
+    },
+  ],
+  summary: { coverage: COVERAGE_EXAMPLE.summary, findings: { error: 1, warning: 0 } },
+  request_id: COVERAGE_EXAMPLE.request_id,
 };

@@ -130,8 +130,6 @@ export interface ObservedRequest {
   objectId?: string;
   /** The Retry-After of a 429, in seconds. */
   retryAfterSeconds?: number;
-  /** For a read by id: whether the company had a webhook endpoint then. */
-  companyHasEndpoint?: boolean;
 }
 
 /** One attempt to deliver a webhook, as the rules see it. */
@@ -181,6 +179,9 @@ const outcomeOf = (status: number | "none") => (status === "none" ? "got no answ
 
 /** The findings of one company: fed observations, it answers what they raised. */
 export class FindingsTracker {
+  /** `hasWebhookEndpoint` says whether the company has one now: asked only when reads reach the polling threshold. */
+  constructor(private readonly hasWebhookEndpoint: () => boolean = () => false) {}
+
   private raised = new Map<FindingCode, Raised>();
   // What the rules keep to decide; forgotten at a reset.
   private failedCreations = new BoundedMap<string, FailedCreation>(FINDING_LIMITS.tracked);
@@ -287,8 +288,11 @@ export class FindingsTracker {
   private checkClientErrorLoop(request: ObservedRequest, at: string): void {
     const { status } = request;
     // 408 (a wait that timed out) and 429 (its own rule) invite a retry.
+    const clientError = status !== "none" && status >= 400 && status <= 499 && status !== 408 && status !== 429;
+    // Most requests end no streak: the signature is only made when one may be open.
+    if (!clientError && this.clientErrors.size === 0) return;
     const signature = `${request.method} ${request.path} ${request.bodyDigest ?? ""} ${request.idempotencyKey ?? ""}`;
-    if (status === "none" || status < 400 || status > 499 || status === 408 || status === 429) {
+    if (!clientError) {
       this.clientErrors.delete(signature);
       return;
     }
@@ -304,11 +308,11 @@ export class FindingsTracker {
   }
 
   private checkPolling(request: ObservedRequest, at: string): void {
-    if (request.method !== "GET" || !request.companyHasEndpoint || request.objectId === undefined || !/\/:[A-Za-z_]+$/.test(request.route)) return;
+    if (request.method !== "GET" || request.objectId === undefined || !request.route.endsWith("/:id")) return;
     const times = this.reads.get(request.objectId) ?? [];
     times.push(request.arrivedAtMs);
     while (times.length > 0 && request.arrivedAtMs - times[0]! > FINDING_LIMITS.pollingWindowMs) times.shift();
-    if (times.length >= FINDING_LIMITS.pollingReads) {
+    if (times.length >= FINDING_LIMITS.pollingReads && this.hasWebhookEndpoint()) {
       this.raise("polling_instead_of_webhooks", at, {
         request_id: request.requestId,
         object_id: request.objectId,

@@ -110,6 +110,15 @@ export interface RequestVariables {
   fault: RequestFault | undefined;
   /** For a request a fault left unanswered: the status withheld, 0 when none was made (middleware/fault-injection.ts). */
   unansweredStatus: number | undefined;
+  /** The operation's call, once its route took it (operations/mount.ts): the log reads its key and body's fingerprint. */
+  call: LoggedCall | undefined;
+}
+
+/** What the request log reads of an operation's call (operations/run.ts, `IncomingCall`). */
+export interface LoggedCall {
+  idempotencyKey: string | undefined;
+  /** Set once the idempotency layer has seen the call; its fingerprint once made. */
+  idempotent?: { fingerprint?: string };
 }
 
 export interface AppEnv {

@@ -1,7 +1,9 @@
 import type { Bus, DeliveryAttempted, RequestFaulted, RequestLogged, StateMoved } from "../bus.js";
 import { FAULT_KINDS } from "../domain/faults.js";
 import { COVERAGE_AREAS, type CoverageArea, type CoverageReport, type CoverageScope, type Tally } from "../domain/coverage-report.js";
+import { FindingsTracker, mergeFindings, type Finding } from "../domain/findings.js";
 import type { Clock } from "../runtime/clock.js";
+import { clearFindings, freshFindings, observeFrom, reportedFindings, type CompanyFindings } from "./findings.js";
 
 /** How webhook attempts ended, as the coverage report names them (docs/testing.md, "Coverage"). */
 export const WEBHOOK_OUTCOMES = [
@@ -61,6 +63,7 @@ interface CompanyLedger {
   instancesRolledIn: number;
   /** Instances of this company running now: still rolled in after a clear. */
   instancesLive: number;
+  findings: CompanyFindings;
 }
 
 const bump = <K>(map: Map<K, number>, key: K) => map.set(key, (map.get(key) ?? 0) + 1);
@@ -156,19 +159,39 @@ function added(a: Counts, b: Counts): Counts {
  * What the instances a company started go through counts for it too (`rollUp`), live and after
  * they stop.
  */
-export function createCoverage({ bus, clock, defaultCompanyId }: { bus: Bus; clock: Clock; defaultCompanyId: string }) {
+export function createCoverage({
+  bus,
+  clock,
+  defaultCompanyId,
+  hasWebhookEndpoint = () => false,
+}: {
+  bus: Bus;
+  clock: Clock;
+  defaultCompanyId: string;
+  /** Whether a company has a webhook endpoint now (the polling finding asks, seldom). */
+  hasWebhookEndpoint?: (companyId: string) => boolean;
+}) {
   const byCompany = new Map<string, CompanyLedger>();
   const startedAt = clock.nowIso();
 
   const ledgerOf = (companyId: string): CompanyLedger => {
     let ledger = byCompany.get(companyId);
     if (!ledger) {
-      ledger = { since: startedAt, own: freshCounts(), fromInstances: freshCounts(), instancesRolledIn: 0, instancesLive: 0 };
+      ledger = {
+        since: startedAt,
+        own: freshCounts(),
+        fromInstances: freshCounts(),
+        instancesRolledIn: 0,
+        instancesLive: 0,
+        findings: freshFindings(companyId, { clock, hasWebhookEndpoint }),
+      };
       byCompany.set(companyId, ledger);
     }
     return ledger;
   };
   countFrom(bus, (companyId) => ledgerOf(companyId ?? defaultCompanyId).own);
+  // A request with no known key is no company's client: no finding comes of it.
+  observeFrom(bus, clock, (companyId) => (companyId === undefined ? undefined : ledgerOf(companyId).findings.own));
 
   return {
     /** The report of `companyId` against `catalogue`: every entry present, zeros included; `self` leaves its instances out. */
@@ -178,9 +201,15 @@ export function createCoverage({ bus, clock, defaultCompanyId }: { bus: Bus; clo
       return coverageReport(ledger.since, added(ledger.own, ledger.fromInstances), ledger.instancesRolledIn, catalogue);
     },
 
-    /** Starts the company's counts anew, its instances' included; answers the new `since`. */
+    /** The company's findings (docs/testing.md, "Findings"), errors first; `self` leaves its instances out. */
+    findings(companyId: string, scope: CoverageScope = "all"): Finding[] {
+      return reportedFindings(ledgerOf(companyId).findings, scope);
+    },
+
+    /** Starts the company's counts and findings anew, its instances' included; answers the new `since`. */
     clear(companyId: string): string {
       const ledger = ledgerOf(companyId);
+      clearFindings(ledger.findings);
       ledger.since = clock.nowIso();
       ledger.own = freshCounts();
       ledger.fromInstances = freshCounts();
@@ -193,16 +222,22 @@ export function createCoverage({ bus, clock, defaultCompanyId }: { bus: Bus; clo
      * add to the company's fixed maps and hold nothing of the instance, so a stopped instance's
      * counts stay with no trace of it. Answers what to call once the instance has stopped.
      */
-    rollUp(instanceBus: Bus, companyId: string): { stopped(): void } {
+    rollUp(instanceBus: Bus, companyId: string, instanceHasWebhookEndpoint: () => boolean = () => false): { stopped(): void } {
       const ledger = ledgerOf(companyId);
       ledger.instancesRolledIn++;
       ledger.instancesLive++;
       countFrom(instanceBus, () => ledgerOf(companyId).fromInstances);
+      // The instance's findings are its own tracker's until it stops, then merged into the bounded list.
+      const tracker = new FindingsTracker(instanceHasWebhookEndpoint);
+      ledger.findings.live.add(tracker);
       let stopped = false;
+      observeFrom(instanceBus, clock, () => (stopped ? undefined : tracker));
       return {
         stopped() {
           if (stopped) return;
           stopped = true;
+          const findings = ledgerOf(companyId).findings;
+          if (findings.live.delete(tracker)) findings.stopped = mergeFindings([findings.stopped, tracker.findings()]);
           ledgerOf(companyId).instancesLive--;
         },
       };

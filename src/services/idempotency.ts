@@ -20,6 +20,8 @@ export interface IdempotentRequest {
   idempotencyKey: string | undefined;
   /** The masked request body. */
   body: unknown;
+  /** The body's fingerprint (canonical JSON, hashed), once the layer has made it: the findings read it. */
+  fingerprint?: string;
 }
 
 /** What a change answers: its status and resource. */
@@ -68,7 +70,7 @@ export function createIdempotentRunner(store: Store, clock: Clock, unitOfWork: U
       request.idempotencyKey === undefined
         ? undefined
         : { company_id: request.companyId, method: request.method, path: request.path, key: sha256Hex(request.idempotencyKey) };
-    const print = scope ? fingerprint(request.body) : "";
+    const print = scope ? (request.fingerprint ??= fingerprint(request.body)) : "";
     const now = clock.now();
     const stored = scope && storedAnswer(scope, print, now);
     // A replay writes nothing, so it takes no unit of the group commit. It is answered only

@@ -28,7 +28,7 @@ describe("plain log lines", () => {
   it.each([
     [
       "a request",
-      requestLine({ requestId: "req_1", method: "POST", path: "/v1/payment_intents", status: 201, durationMs: 12.34 }),
+      requestLine({ requestId: "req_1", method: "POST", path: "/v1/payment_intents", status: 201, durationMs: 12.34, arrivedAtMs: 0 }),
       "POST /v1/payment_intents 201 12.3ms",
     ],
     [
@@ -38,7 +38,7 @@ describe("plain log lines", () => {
         method: "POST",
         path: "/v1/payment_intents",
         status: 201,
-        durationMs: 3.04,
+        durationMs: 3.04, arrivedAtMs: 0,
         fault: { ruleId: "flt_1", fault: "lost_response", unanswered: true },
       }),
       "POST /v1/payment_intents 201 3.0ms fault lost_response flt_1, no answer sent",
@@ -50,7 +50,7 @@ describe("plain log lines", () => {
         method: "GET",
         path: "/v1/events",
         status: 0,
-        durationMs: 200.5,
+        durationMs: 200.5, arrivedAtMs: 0,
         fault: { ruleId: "flt_2", fault: "timeout", unanswered: true },
       }),
       "GET /v1/events — 200.5ms fault timeout flt_2, no answer sent",
@@ -62,7 +62,7 @@ describe("plain log lines", () => {
         method: "GET",
         path: "/v1/events",
         status: 500,
-        durationMs: 1,
+        durationMs: 1, arrivedAtMs: 0,
         fault: { ruleId: "flt_3", fault: "server_error", unanswered: false },
       }),
       "GET /v1/events 500 1.0ms fault server_error flt_3",

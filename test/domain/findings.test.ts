@@ -46,8 +46,8 @@ function attempt(overrides: Partial<ObservedAttempt> = {}): ObservedAttempt {
 }
 
 /** The codes a sequence of observations raises, with their counts. */
-function raised(steps: ((tracker: FindingsTracker) => void)[]): Record<string, number> {
-  const tracker = new FindingsTracker();
+function raised(steps: ((tracker: FindingsTracker) => void)[], hasWebhookEndpoint = true): Record<string, number> {
+  const tracker = new FindingsTracker(() => hasWebhookEndpoint);
   for (const step of steps) step(tracker);
   return Object.fromEntries(tracker.findings().map((finding) => [finding.code, finding.count]));
 }
@@ -144,25 +144,17 @@ describe("retried_client_error", () => {
 });
 
 describe("polling_instead_of_webhooks", () => {
-  const read = (arrivedAtMs: number, companyHasEndpoint = true) =>
-    see({
-      method: "GET",
-      route: "GET /v1/payment_intents/:id",
-      path: "/v1/payment_intents/pi_1",
-      objectId: "pi_1",
-      arrivedAtMs,
-      companyHasEndpoint,
-      bodyDigest: undefined,
-    });
-  const reads = (n: number, everyMs: number, endpoint = true) => Array.from({ length: n }, (_, i) => read(i * everyMs, endpoint));
+  const read = (arrivedAtMs: number) =>
+    see({ method: "GET", route: "GET /v1/payment_intents/:id", path: "/v1/payment_intents/pi_1", objectId: "pi_1", arrivedAtMs, bodyDigest: undefined });
+  const reads = (n: number, everyMs: number) => Array.from({ length: n }, (_, i) => read(i * everyMs));
   it.each([
-    ["20 reads of one object within 10 s with an endpoint", reads(20, 100), { polling_instead_of_webhooks: 1 }],
-    ["19 reads", reads(19, 100), {}],
-    ["20 reads spread over more than 10 s", reads(20, 600), {}],
-    ["20 reads without a webhook endpoint", reads(20, 100, false), {}],
-    ["40 reads: two findings", reads(40, 100), { polling_instead_of_webhooks: 2 }],
-  ])("%s", (_name, steps, expected) => {
-    expect(raised(steps)).toEqual(expected);
+    ["20 reads of one object within 10 s with an endpoint", reads(20, 100), true, { polling_instead_of_webhooks: 1 }],
+    ["19 reads", reads(19, 100), true, {}],
+    ["20 reads spread over more than 10 s", reads(20, 600), true, {}],
+    ["20 reads without a webhook endpoint", reads(20, 100), false, {}],
+    ["40 reads: two findings", reads(40, 100), true, { polling_instead_of_webhooks: 2 }],
+  ])("%s", (_name, steps, hasEndpoint, expected) => {
+    expect(raised(steps, hasEndpoint)).toEqual(expected);
   });
 });
 
@@ -197,7 +189,7 @@ describe("what a tracker keeps", () => {
         request({ status: i % 2 ? "none" : 400, bodyDigest: `b${i}`, idempotencyKey: `k${i}`, path: `/v1/payouts/po_${i}`, objectId: `po_${i}` }),
         AT,
       );
-      tracker.request(request({ method: "GET", route: "GET /v1/payouts/:id", path: `/v1/payouts/po_${i}`, objectId: `po_${i}`, companyHasEndpoint: true }), AT);
+      tracker.request(request({ method: "GET", route: "GET /v1/payouts/:id", path: `/v1/payouts/po_${i}`, objectId: `po_${i}` }), AT);
     }
     const kept = tracker as unknown as Record<string, Map<string, unknown>>;
     for (const map of ["failedCreations", "retryAfter", "clientErrors", "reads"]) expect(kept[map]!.size).toBeLessThanOrEqual(FINDING_LIMITS.tracked);

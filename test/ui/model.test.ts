@@ -384,7 +384,7 @@ describe("dates", () => {
 describe("actions from bus payloads", () => {
   it("masks a card number in a request path and keeps no event body", () => {
     const action = requestAction(
-      { requestId: "req_1", method: "GET", path: "/v1/payment_intents/4242424242424242", status: 404, durationMs: 1 },
+      { requestId: "req_1", method: "GET", path: "/v1/payment_intents/4242424242424242", status: 404, durationMs: 1, arrivedAtMs: 0 },
       "2026-05-01T12:00:00.000Z",
     );
     expect(action).toMatchObject({ request: { path: "/v1/payment_intents/************4242" } });

@@ -31,7 +31,21 @@ export function logRequest(c: Context<AppEnv>, bus: Bus, started: number, answer
     ...(route && { route }),
     ...(errorCode && { errorCode }),
     ...(unansweredStatus !== undefined && { unanswered: true as const }),
+    arrivedAtMs: started,
+    ...callFacts(c, route, answer),
   });
+}
+
+/** What the findings need of a call: its key and body's fingerprint, the object a read by id named, a 429's Retry-After. */
+function callFacts(c: Context<AppEnv>, route: string | undefined, answer: Response) {
+  const call = c.get("call");
+  const retryAfter = answer.status === 429 ? Number(answer.headers.get("Retry-After") ?? NaN) : NaN;
+  return {
+    ...(call?.idempotencyKey !== undefined && { idempotencyKey: call.idempotencyKey }),
+    ...(call?.idempotent?.fingerprint !== undefined && { bodyFingerprint: call.idempotent.fingerprint }),
+    ...(route?.endsWith("/:id") && { objectId: c.req.param("id") }),
+    ...(Number.isFinite(retryAfter) && { retryAfterSeconds: retryAfter }),
+  };
 }
 
 /** The route that matched this request, as mounted ("POST /v1/payouts/:id/cancel"); undefined when none did. */

@@ -38,7 +38,10 @@ export function mountOperations(app: Hono<AppEnv>, deps: AppDeps, operations: re
       "held" in operation
         ? (c: Context<AppEnv>, rawBody: Record<string, unknown> | undefined) => operation.act(prepared(operation, incoming(c, rawBody)), c)
         : (c: Context<AppEnv>, rawBody: Record<string, unknown> | undefined) => {
-            const outcome = runOperation(operation, incoming(c, rawBody));
+            const call = incoming(c, rawBody);
+            // The log reads what the call's key and body were (the findings compare them).
+            c.set("call", call);
+            const outcome = runOperation(operation, call);
             return outcome instanceof Promise ? outcome.then((done) => send(c, done)) : send(c, outcome);
           };
     // Only an operation that takes a body waits for it; the others answer in the same turn.

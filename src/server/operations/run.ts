@@ -11,6 +11,8 @@ export interface IncomingCall extends CallContext {
   /** The path the call was made on (the idempotency layer keys by it). */
   path: string;
   idempotencyKey: string | undefined;
+  /** The call as the idempotency layer saw it, once it did: its fingerprint is what the findings compare. */
+  idempotent?: IdempotentRequest;
 }
 
 /** What an operation answered: one resource or list to send with this request's id, or the idempotency layer's text. */
@@ -46,14 +48,14 @@ function outcomeOf(answer: Answer): Outcome | Promise<Outcome> {
 
 /** The call as the idempotency layer sees it. */
 function requestOf(operation: Operation, incoming: IncomingCall): IdempotentRequest {
-  return {
+  return (incoming.idempotent ??= {
     companyId: incoming.company.id,
     requestId: incoming.requestId,
     method: operation.method.toUpperCase(),
     path: incoming.path,
     body: incoming.rawBody ?? {},
     idempotencyKey: incoming.idempotencyKey,
-  };
+  });
 }
 
 /** The call's target found, then its body validated: an unknown id answers 404 whatever the body. */

@@ -30,6 +30,7 @@ export function createWebhookEndpointsRepo(db: Db) {
   const byId = db.prepare("SELECT * FROM webhook_endpoints WHERE company_id = ? AND id = ? AND deleted_at IS NULL");
   const softDelete = db.prepare("UPDATE webhook_endpoints SET deleted_at = ? WHERE company_id = ? AND id = ? AND deleted_at IS NULL");
   const everyLive = db.prepare("SELECT * FROM webhook_endpoints WHERE deleted_at IS NULL ORDER BY seq");
+  const anyLive = db.prepare("SELECT 1 FROM webhook_endpoints WHERE company_id = ? AND deleted_at IS NULL LIMIT 1").pluck();
   const retire = db.prepare("UPDATE webhook_endpoints SET url = ?, deleted_at = ? WHERE id = ? AND deleted_at IS NULL");
   const retireDeliveries = db.prepare("UPDATE deliveries SET url = ? WHERE endpoint_id = ?");
   return {
@@ -44,6 +45,8 @@ export function createWebhookEndpointsRepo(db: Db) {
     /** Live endpoints from before paysim marked the ones --forward-to made (migration 050): nobody knows which made them. */
     madeBeforeMarking: () => madeBeforeMarking.all() as WebhookEndpointRow[],
     live: (companyId: string) => live.all(companyId) as WebhookEndpointRow[],
+    /** Whether the company has an endpoint that is not deleted. */
+    hasLive: (companyId: string) => anyLive.get(companyId) === 1,
     /** The live endpoints of every company. */
     everyLive: () => everyLive.all() as WebhookEndpointRow[],
     /** Deletes the endpoint and writes `url` (its URL, cleaned) over the one it and its deliveries held. */

@@ -1,0 +1,86 @@
+import type { Bus, DeliveryAttempted, RequestLogged } from "../bus.js";
+import { FindingsTracker, mergeFindings, type Finding } from "../domain/findings.js";
+import type { Clock } from "../runtime/clock.js";
+
+/**
+ * A company's findings (docs/testing.md, "Findings"): its own, those of the instances it started
+ * that still run (a tracker each, so that two workers' identical orders are never taken for one
+ * client's retry), and those of the instances that stopped, merged into one bounded list.
+ */
+export interface CompanyFindings {
+  own: FindingsTracker;
+  live: Set<FindingsTracker>;
+  stopped: Finding[];
+}
+
+export interface FindingsPorts {
+  clock: Clock;
+  /** Whether the company has a webhook endpoint now: asked only when reads of one object reach the polling threshold. */
+  hasWebhookEndpoint: (companyId: string) => boolean;
+}
+
+export const freshFindings = (companyId: string, ports: FindingsPorts): CompanyFindings => ({
+  own: new FindingsTracker(() => ports.hasWebhookEndpoint(companyId)),
+  live: new Set(),
+  stopped: [],
+});
+
+/** The findings to report: the company's own, and with `all` its instances' too. */
+export function reportedFindings(findings: CompanyFindings, scope: "all" | "self"): Finding[] {
+  if (scope === "self") return findings.own.findings();
+  return mergeFindings([findings.own.findings(), ...[...findings.live].map((tracker) => tracker.findings()), findings.stopped]);
+}
+
+/** Forgets every finding and what the rules kept, the running instances' included. */
+export function clearFindings(findings: CompanyFindings): void {
+  findings.own.clear();
+  for (const tracker of findings.live) tracker.clear();
+  findings.stopped = [];
+}
+
+/**
+ * Feeds what `bus` announces to the tracker `trackerOf` names for a company: every /v1 request
+ * but the sandbox controls, and every delivery attempt. A reset of a company forgets what its
+ * rules kept to decide (a reset is a test's boundary); the findings stay.
+ */
+export function observeFrom(bus: Bus, clock: Clock, trackerOf: (companyId: string | undefined) => FindingsTracker | undefined): void {
+  bus.on("request.logged", (logged: RequestLogged) => {
+    if (logged.route === undefined || logged.path.startsWith("/v1/sandbox/") || !logged.path.startsWith("/v1/")) return;
+    const tracker = trackerOf(logged.companyId);
+    if (!tracker) return;
+    tracker.request(
+      {
+        requestId: logged.requestId,
+        method: logged.method,
+        route: logged.route,
+        path: logged.path,
+        status: logged.unanswered ? "none" : logged.status,
+        arrivedAtMs: logged.arrivedAtMs,
+        answeredAtMs: logged.arrivedAtMs + logged.durationMs,
+        clockMs: clock.now(),
+        ...(logged.idempotencyKey !== undefined && { idempotencyKey: logged.idempotencyKey }),
+        ...(logged.bodyFingerprint !== undefined && { bodyDigest: logged.bodyFingerprint }),
+        ...(logged.objectId !== undefined && { objectId: logged.objectId }),
+        ...(logged.retryAfterSeconds !== undefined && { retryAfterSeconds: logged.retryAfterSeconds }),
+      },
+      clock.nowIso(),
+    );
+  });
+  bus.on("delivery.attempted", (update: DeliveryAttempted) => {
+    trackerOf(update.companyId)?.attempt(
+      {
+        deliveryId: update.deliveryId,
+        eventType: update.eventType,
+        url: update.url,
+        attempt: update.attempts,
+        status: update.attempt.statusCode,
+        durationMs: update.attempt.durationMs,
+        chaosAltered: update.attempt.chaos != null,
+      },
+      clock.nowIso(),
+    );
+  });
+  bus.on("sandbox.reset", ({ companyId }) => {
+    if (companyId !== null) trackerOf(companyId)?.reset();
+  });
+}
