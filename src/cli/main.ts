@@ -1,6 +1,7 @@
 import { Command, CommanderError } from "commander";
 import { VERSION } from "../version.js";
 import { CliError, UsageError } from "./client.js";
+import { endQuietlyWhenOutputCloses } from "./closed-output.js";
 import { checkReceiverCommand } from "./commands/check-receiver.js";
 import { clockCommand } from "./commands/clock.js";
 import { endpointsCommand } from "./commands/endpoints.js";
@@ -124,6 +125,7 @@ function configureAll(command: Command): void {
 
 /** Runs the CLI; sets process.exitCode (0, 1 refused/bad argument, 2 no server) instead of exiting. */
 export async function main(argv: string[] = process.argv, output: Output = consoleOutput): Promise<void> {
+  endQuietlyWhenOutputCloses();
   const program = buildProgram(output);
   // The command whose action runs: a bad argument it finds is said under its name.
   let running: Command | undefined;
