@@ -39,6 +39,23 @@ export const limitSchema = z.lazy(() =>
     .meta({ type: "integer", minimum: 1, maximum: 100, description: "How many objects, 1 to 100; 10 when absent." }),
 );
 
+/** The query parameters that take several values in one, comma-separated (`type=a,b`). */
+const commaSeparatedQueries = new WeakSet<z.ZodType>();
+
+/** Marks a query parameter that takes several values comma-separated: a repeated one's refusal shows that form. */
+export function commaSeparated<T extends z.ZodType>(parameter: T): T {
+  commaSeparatedQueries.add(parameter);
+  return parameter;
+}
+
+/** Whether the parameter `name` of the query `schema` takes several values comma-separated. */
+export function takesCommaSeparated(schema: z.ZodType, name: string): boolean {
+  let object: unknown = schema;
+  while (object instanceof z.ZodLazy) object = object.unwrap();
+  const parameter: unknown = object instanceof z.ZodObject ? (object.shape as Record<string, unknown>)[name] : undefined;
+  return parameter instanceof z.ZodType && commaSeparatedQueries.has(parameter);
+}
+
 /** A query-string value that must be one of `values`. */
 export function oneOfQuery<T extends string>(name: string, values: readonly T[]) {
   return z.enum(values as readonly [T, ...T[]], { error: `${name} must be one of: ${values.join(", ")}.` }).optional();

@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { withArticle } from "../domain/articles.js";
 import { chaosMarkSchema, type ChaosMark } from "../domain/chaos.js";
 import { EVENT_TYPES } from "../domain/events.js";
 import { closest } from "../domain/suggest.js";
@@ -80,7 +81,7 @@ function shown(value: unknown): string {
   if (value === undefined) return "undefined";
   if (typeof value === "number" && !Number.isFinite(value)) return `${value} (a number)`;
   const json = JSON.stringify(value);
-  return value !== null && typeof value !== "string" && !Array.isArray(value) ? `${json} (a ${typeof value})` : json;
+  return value !== null && typeof value !== "string" && !Array.isArray(value) ? `${json} (${withArticle(typeof value)})` : json;
 }
 
 /** The problem with a `type` value, with the valid types to pick from. */

@@ -160,6 +160,12 @@ describe("GET /v1/sandbox/events/wait", () => {
     ["timeout_ms=60001", "timeout_ms", 'timeout_ms must be an integer from 1 to 60000; got "60001".'],
     ["timeout_ms=1.5", "timeout_ms", "timeout_ms must be an integer from 1 to 60000"],
     ["timeout_ms=5&timeout_ms=6", "timeout_ms", "The query parameter timeout_ms was given 2 times: send it once."],
+    // As Python's requests sends a list: the refusal shows the one form a list of types takes.
+    [
+      "type=payment_intent.created&type=payment_intent.captured",
+      "type",
+      "The query parameter type was given 2 times: give its values once, comma-separated: type=payment_intent.created,payment_intent.captured.",
+    ],
     ["objectId=pi_1", "objectId", 'Unknown field "objectId"'],
     ["object_id=", "object_id", "object_id must not be empty"],
   ])("refuses ?%s with 400 naming %s", async (query, param, message) => {

@@ -124,6 +124,7 @@ describe("events.waitFor and events.list", () => {
     [{ type: [] }, "Bad events filter: type is an empty list; give at least one event type, or leave type out to match every type."],
     [{ object_id: "pi_1" }, 'Bad events filter: unknown key "object_id"; did you mean "objectId"? Known keys: type, objectId.'],
     [{ objectId: 7 }, 'Bad events filter: objectId is 7 (a number); it must be a non-empty string: the id of the object the event is about, e.g. "pi_…".'],
+    [{ objectId: {} }, "Bad events filter: objectId is {} (an object); it must be a non-empty string:"],
     [null, 'Bad events filter: the events filter is null; pass an object such as { type: "payment_intent.succeeded" }, or {} for every event.'],
   ])("refuses the filter %j with a TypeError, waiting for nothing", async (filter, message) => {
     const paysim = await start();
