@@ -71,20 +71,24 @@ export interface ListQueryInput {
   [filter: string]: unknown;
 }
 
+/** What every list's query holds (docs/api.md): `limit`, and `starting_after` naming an object of ids `idPrefix`. */
+function pageParameters(idPrefix: IdPrefix) {
+  return {
+    limit: limitSchema,
+    // A malformed id is told as an unknown one is (server/list-query.ts): it names no object of the list.
+    starting_after: idOf(idPrefix, { error: (issue) => notInList(issue.input) })
+      .optional()
+      .meta({ description: "The id of an object of this list: the page continues after it." }),
+  };
+}
+
 /**
- * The query of a list with the filter `name` (one of `values`): `limit`, `starting_after` and the
- * filter. Unknown query parameters are refused like unknown body fields: a typo must not widen a list.
+ * The query of a list with the filter `name` (one of `values`), or none: `limit`, `starting_after`
+ * and the filter. Unknown query parameters are refused like unknown body fields: a typo must not widen a list.
  */
-export function listQuerySchema<T extends string>(filter: { name: string; values: readonly T[] }, idPrefix: IdPrefix) {
+export function listQuerySchema<T extends string>(idPrefix: IdPrefix, filter?: { name: string; values: readonly T[] }) {
   return z.lazy(() =>
-    z.strictObject({
-      limit: limitSchema,
-      // A malformed id is told as an unknown one is (server/list-query.ts): it names no object of the list.
-      starting_after: idOf(idPrefix, { error: (issue) => notInList(issue.input) })
-        .optional()
-        .meta({ description: "The id of an object of this list: the page continues after it." }),
-      [filter.name]: oneOfQuery(filter.name, filter.values),
-    }),
+    z.strictObject({ ...pageParameters(idPrefix), ...(filter ? { [filter.name]: oneOfQuery(filter.name, filter.values) } : {}) }),
   ) as unknown as z.ZodType<ListQueryInput>;
 }
 

@@ -23,6 +23,20 @@ export function singleQuery(c: Context, commaSeparated: (name: string) => boolea
 }
 
 /**
+ * A page of a list held whole, in its own order (the webhook endpoints, fault rules and
+ * instances: a few each): `limit` objects after the one `starting_after` names (else 400), each
+ * as its JSON text.
+ */
+export function pageOfWhole(items: readonly { id: string }[], query: ListQueryInput): { list: string[]; hasMore: boolean } {
+  let from = 0;
+  if (query.starting_after !== undefined) {
+    from = items.findIndex((item) => item.id === query.starting_after) + 1;
+    if (from === 0) throw new ApiError("invalid_request", notInList(query.starting_after), "starting_after");
+  }
+  return { list: items.slice(from, from + query.limit).map((item) => JSON.stringify(item)), hasMore: items.length > from + query.limit };
+}
+
+/**
  * A list's page from its validated query (contracts/common.ts `listQuerySchema`): `starting_after`
  * must name an object of this list (`seqOf` finds its place), else 400.
  */

@@ -1,8 +1,9 @@
 import { Command, Option } from "commander";
 import { connect, withClientOptions, type ClientFlags } from "../client.js";
 import { fields, json, table, text } from "../format.js";
+import { wholeList } from "../whole-list.js";
 import { consoleOutput, type Output } from "../output.js";
-import type { FaultRule, ListPage } from "../api-types.js";
+import type { FaultRule } from "../api-types.js";
 
 interface AddFlags extends ClientFlags {
   path?: string;
@@ -87,7 +88,7 @@ Examples:
   $ paysim faults list --json`,
     )
     .action(async (flags: ClientFlags) => {
-      const page = await (await connect(flags, output)).call<ListPage<FaultRule>>("GET", "/v1/sandbox/faults");
+      const page = await wholeList<FaultRule>(await connect(flags, output), "/v1/sandbox/faults");
       if (flags.json) return output.line(json(page));
       if (page.data.length === 0) return output.line("No fault rules.");
       for (const line of table(page.data, [
