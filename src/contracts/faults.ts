@@ -18,6 +18,7 @@ export const faultSchema = z.lazy(() =>
     remaining: z.number().int().min(0),
     probability: z.number().min(0).max(1),
     latency_ms: z.number().int().min(1).nullable(),
+    retry_after_seconds: z.number().int().min(0).nullable(),
     created_at: timestampSchema,
   }),
 );
