@@ -5,6 +5,7 @@ import { endQuietlyWhenOutputCloses } from "./closed-output.js";
 import { checkReceiverCommand } from "./commands/check-receiver.js";
 import { clockCommand } from "./commands/clock.js";
 import { endpointsCommand } from "./commands/endpoints.js";
+import { envCommand } from "./commands/env.js";
 import { execCommand } from "./commands/exec.js";
 import { eventsCommand } from "./commands/events.js";
 import { faultsCommand } from "./commands/faults.js";
@@ -35,10 +36,11 @@ export function buildProgram(output: Output = consoleOutput): Command {
     .addCommand(checkReceiverCommand(output))
     .addCommand(faultsCommand(output))
     .addCommand(instancesCommand(output))
+    .addCommand(envCommand(output))
     .addHelpText(
       "after",
       `
-The commands other than start, exec and check-receiver find the server through --url/--key, else
+The commands other than start, exec and check-receiver (env included) find the server through --url/--key, else
 PAYSIM_URL/PAYSIM_SECRET_KEY, else the paysim started from this folder (listed in
 .paysim/instances/ while it runs; with several, the first started, and they say so).
 Exit status: 0 success, 1 a refused request or a bad argument, 2 no server reachable.
