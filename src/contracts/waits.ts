@@ -93,6 +93,9 @@ export const webhooksWaitQuery = z.lazy(() =>
     chaos: oneOfQuery("chaos", CHAOS_MARKS).meta({
       description: "An attempt that webhook chaos made (duplicate) or marked (reordered, delayed) has ended.",
     }),
+    resent: oneOfQuery("resent", ["true", "false"] as const).meta({
+      description: "true: only a delivery that a resend (POST /v1/events/:id/resend) made; false: only those the event got when it happened.",
+    }),
   }),
 );
 

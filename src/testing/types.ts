@@ -65,6 +65,11 @@ export interface WebhookFilter extends EventFilter {
   attempt?: number;
   /** An attempt marked by webhook chaos has ended: "duplicate", "reordered" or "delayed". */
   chaos?: "duplicate" | "reordered" | "delayed";
+  /**
+   * true: only a delivery that a resend made (`POST /v1/events/:id/resend`, `paysim events
+   * resend`, the dashboard's Resend); false: only those the event got when it happened.
+   */
+  resent?: boolean;
 }
 
 /** How long a wait may take. */

@@ -168,6 +168,28 @@ describe("webhooks.waitFor", () => {
     expect(receiver.requests).toHaveLength(2);
   });
 
+  it("waits for the delivery a resend made with resent: true, never taking the event's first delivery for it", async () => {
+    const receiver = await useReceiver(200);
+    const paysim = await start({ forwardTo: receiver.url });
+    const intentId = await createIntent(paysim);
+    const first = await paysim.webhooks.waitFor({ type: "payment_intent.created", objectId: intentId });
+
+    // Started before the resend: the first delivery has succeeded already, and is not what it asks for.
+    const waiting = paysim.webhooks.waitFor({ type: "payment_intent.created", objectId: intentId, resent: true });
+    const resend = await api(paysim, "POST", `/v1/events/${first.event.id}/resend`, {});
+    expect(resend.status, resend.text).toBe(200);
+    const resent = await waiting;
+    expect(resent.event.id).toBe(first.event.id);
+    expect(resent.delivery.id).not.toBe(first.delivery.id);
+    expect(resent.delivery).toMatchObject({ url: receiver.url, status: "succeeded" });
+    expect(receiver.requests).toHaveLength(2);
+
+    // Asked after it happened, the store has it; resent: false asks for the first one only.
+    expect((await paysim.webhooks.waitFor({ objectId: intentId, resent: true })).delivery.id).toBe(resent.delivery.id);
+    expect((await paysim.webhooks.waitFor({ objectId: intentId, resent: false })).delivery.id).toBe(first.delivery.id);
+    await expect(paysim.webhooks.waitFor({ resent: "yes" } as never)).rejects.toThrow(/Bad webhooks filter: resent is "yes"; it must be true/);
+  });
+
   it('resolves for status "attempted" once any attempt has ended, and "succeeded" only on a 2xx', async () => {
     const receiver = await useReceiver(200);
     receiver.queue(500);
@@ -243,8 +265,11 @@ describe("webhooks.waitFor", () => {
   it.each([
     [{ status: "delivered" }, 'Bad webhooks filter: status is "delivered"; it must be "succeeded", "failed" or "attempted".'],
     [{ url: "" }, 'Bad webhooks filter: url is ""; it must be a non-empty string: the endpoint\'s URL.'],
-    [{ endpoint: "we_1" }, 'Bad webhooks filter: unknown key "endpoint". Known keys: type, objectId, url, status, attempt, chaos.'],
-    [{ objectid: "pi_1" }, 'Bad webhooks filter: unknown key "objectid"; did you mean "objectId"? Known keys: type, objectId, url, status, attempt, chaos.'],
+    [{ endpoint: "we_1" }, 'Bad webhooks filter: unknown key "endpoint". Known keys: type, objectId, url, status, attempt, chaos, resent.'],
+    [
+      { objectid: "pi_1" },
+      'Bad webhooks filter: unknown key "objectid"; did you mean "objectId"? Known keys: type, objectId, url, status, attempt, chaos, resent.',
+    ],
   ])("refuses the filter %j with a TypeError", async (filter, message) => {
     const paysim = await start();
     await expect(paysim.webhooks.waitFor(filter as never)).rejects.toThrow(
