@@ -231,12 +231,16 @@ export interface ClientFlags extends ConnectionFlags {
   json?: boolean;
 }
 
-/** Adds --url, --key and --json to a command. */
-export function withClientOptions(command: Command): Command {
+/** Adds --url and --key to a command: how it finds the server. */
+export function withConnectionOptions(command: Command): Command {
   return command
     .addOption(new Option("--url <url>", "base URL of the running paysim (else PAYSIM_URL, else the one started from this folder)"))
-    .addOption(new Option("--key <sk_test_…>", "merchant secret key (else PAYSIM_SECRET_KEY, else the one paysim start printed for that server)"))
-    .addOption(new Option("--json", "print the raw JSON the server answered"));
+    .addOption(new Option("--key <sk_test_…>", "merchant secret key (else PAYSIM_SECRET_KEY, else the one paysim start printed for that server)"));
+}
+
+/** Adds --url, --key and --json to a command. */
+export function withClientOptions(command: Command): Command {
+  return withConnectionOptions(command).addOption(new Option("--json", "print the raw JSON the server answered"));
 }
 
 /** Resolves the connection from flags, environment and the files `start` left, says which server when that needs saying, and builds a client for it. */

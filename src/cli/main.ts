@@ -1,9 +1,11 @@
 import { Command, CommanderError } from "commander";
 import { VERSION } from "../version.js";
 import { CliError, UsageError } from "./client.js";
+import { endQuietlyWhenOutputCloses } from "./closed-output.js";
 import { checkReceiverCommand } from "./commands/check-receiver.js";
 import { clockCommand } from "./commands/clock.js";
 import { endpointsCommand } from "./commands/endpoints.js";
+import { envCommand } from "./commands/env.js";
 import { execCommand } from "./commands/exec.js";
 import { eventsCommand } from "./commands/events.js";
 import { faultsCommand } from "./commands/faults.js";
@@ -36,10 +38,11 @@ export function buildProgram(output: Output = consoleOutput): Command {
     .addCommand(checkReceiverCommand(output))
     .addCommand(faultsCommand(output))
     .addCommand(instancesCommand(output))
+    .addCommand(envCommand(output))
     .addHelpText(
       "after",
       `
-The commands other than start, stop, exec and check-receiver find the server through --url/--key, else
+The commands other than start, stop, exec and check-receiver (env included) find the server through --url/--key, else
 PAYSIM_URL/PAYSIM_SECRET_KEY, else the paysim started from this folder (listed in
 .paysim/instances/ while it runs; with several, the first started, and they say so).
 Exit status: 0 success, 1 a refused request or a bad argument, 2 no server reachable.
@@ -127,6 +130,7 @@ function configureAll(command: Command): void {
 
 /** Runs the CLI; sets process.exitCode (0, 1 refused/bad argument, 2 no server) instead of exiting. */
 export async function main(argv: string[] = process.argv, output: Output = consoleOutput): Promise<void> {
+  endQuietlyWhenOutputCloses();
   const program = buildProgram(output);
   // The command whose action runs: a bad argument it finds is said under its name.
   let running: Command | undefined;

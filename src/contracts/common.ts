@@ -39,6 +39,23 @@ export const limitSchema = z.lazy(() =>
     .meta({ type: "integer", minimum: 1, maximum: 100, description: "How many objects, 1 to 100; 10 when absent." }),
 );
 
+/** The query parameters that take several values in one, comma-separated (`type=a,b`). */
+const commaSeparatedQueries = new WeakSet<z.ZodType>();
+
+/** Marks a query parameter that takes several values comma-separated: a repeated one's refusal shows that form. */
+export function commaSeparated<T extends z.ZodType>(parameter: T): T {
+  commaSeparatedQueries.add(parameter);
+  return parameter;
+}
+
+/** Whether the parameter `name` of the query `schema` takes several values comma-separated. */
+export function takesCommaSeparated(schema: z.ZodType, name: string): boolean {
+  let object: unknown = schema;
+  while (object instanceof z.ZodLazy) object = object.unwrap();
+  const parameter: unknown = object instanceof z.ZodObject ? (object.shape as Record<string, unknown>)[name] : undefined;
+  return parameter instanceof z.ZodType && commaSeparatedQueries.has(parameter);
+}
+
 /** A query-string value that must be one of `values`. */
 export function oneOfQuery<T extends string>(name: string, values: readonly T[]) {
   return z.enum(values as readonly [T, ...T[]], { error: `${name} must be one of: ${values.join(", ")}.` }).optional();
@@ -54,20 +71,24 @@ export interface ListQueryInput {
   [filter: string]: unknown;
 }
 
+/** What every list's query holds (docs/api.md): `limit`, and `starting_after` naming an object of ids `idPrefix`. */
+function pageParameters(idPrefix: IdPrefix) {
+  return {
+    limit: limitSchema,
+    // A malformed id is told as an unknown one is (server/list-query.ts): it names no object of the list.
+    starting_after: idOf(idPrefix, { error: (issue) => notInList(issue.input) })
+      .optional()
+      .meta({ description: "The id of an object of this list: the page continues after it." }),
+  };
+}
+
 /**
- * The query of a list with the filter `name` (one of `values`): `limit`, `starting_after` and the
- * filter. Unknown query parameters are refused like unknown body fields: a typo must not widen a list.
+ * The query of a list with the filter `name` (one of `values`), or none: `limit`, `starting_after`
+ * and the filter. Unknown query parameters are refused like unknown body fields: a typo must not widen a list.
  */
-export function listQuerySchema<T extends string>(filter: { name: string; values: readonly T[] }, idPrefix: IdPrefix) {
+export function listQuerySchema<T extends string>(idPrefix: IdPrefix, filter?: { name: string; values: readonly T[] }) {
   return z.lazy(() =>
-    z.strictObject({
-      limit: limitSchema,
-      // A malformed id is told as an unknown one is (server/list-query.ts): it names no object of the list.
-      starting_after: idOf(idPrefix, { error: (issue) => notInList(issue.input) })
-        .optional()
-        .meta({ description: "The id of an object of this list: the page continues after it." }),
-      [filter.name]: oneOfQuery(filter.name, filter.values),
-    }),
+    z.strictObject({ ...pageParameters(idPrefix), ...(filter ? { [filter.name]: oneOfQuery(filter.name, filter.values) } : {}) }),
   ) as unknown as z.ZodType<ListQueryInput>;
 }
 

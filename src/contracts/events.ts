@@ -56,7 +56,7 @@ export const eventWithDeliveriesSchema = z.lazy(() => eventSchema.unwrap().exten
 export type EventWithDeliveries = z.infer<typeof eventWithDeliveriesSchema>;
 
 /** `GET /v1/events`'s query. */
-export const listEventsQuery = listQuerySchema({ name: "type", values: EVENT_TYPES }, "evt");
+export const listEventsQuery = listQuerySchema("evt", { name: "type", values: EVENT_TYPES });
 
 /**
  * The body of `POST /v1/sandbox/webhook_ingest`: a known type, and data with the three validated

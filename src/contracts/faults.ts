@@ -1,6 +1,7 @@
 /** The contracts of /v1/sandbox/faults (docs/faults.md). */
 import * as z from "zod";
 import { idOf, timestampSchema } from "../domain/answer-schemas.js";
+import { listQuerySchema } from "./common.js";
 import { FAULT_KINDS, FAULT_METHODS } from "../domain/faults.js";
 
 /** The body of `POST /v1/sandbox/faults`: a rule of the domain's own shape. */
@@ -17,6 +18,7 @@ export const faultSchema = z.lazy(() =>
     remaining: z.number().int().min(0),
     probability: z.number().min(0).max(1),
     latency_ms: z.number().int().min(1).nullable(),
+    retry_after_seconds: z.number().int().min(0).nullable(),
     created_at: timestampSchema,
   }),
 );
@@ -28,3 +30,6 @@ export const deletedFaultSchema = z.lazy(() => z.strictObject({ id: idOf("flt"),
 
 /** What `DELETE /v1/sandbox/faults` answers: how many rules it removed. */
 export const faultsClearedSchema = z.lazy(() => z.strictObject({ object: z.literal("faults_cleared"), deleted: z.number().int().min(0) }));
+
+/** The query of `GET /v1/sandbox/faults`: a page of the rules, oldest first. */
+export const listFaultRulesQuery = listQuerySchema("flt");

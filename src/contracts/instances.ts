@@ -1,6 +1,7 @@
 /** The contracts of /v1/sandbox/instances (docs/testing.md, "Instances"): the body, checked by `paysim start`'s own rules, and the answers. */
 import * as z from "zod";
 import { idOf, timestampSchema } from "../domain/answer-schemas.js";
+import { listQuerySchema } from "./common.js";
 import { CHAOS_SPEC_EXAMPLE, CHAOS_SPEC_PATTERN, chaosSchema } from "../domain/chaos.js";
 import { SECRET_KEY_PATTERN, SIGNING_SECRET_PATTERN } from "../domain/secret-keys.js";
 import { companyFieldSchemas, startInputMessage, startInputProblem, type StartInputs } from "../domain/start-inputs.js";
@@ -103,3 +104,6 @@ export const deletedInstanceSchema = z.lazy(() => z.strictObject({ id: idOf("ins
 export type InstanceResource = z.infer<typeof instanceSchema>;
 export type CreatedInstanceResource = z.infer<typeof createdInstanceSchema>;
 export type DeletedInstanceResource = z.infer<typeof deletedInstanceSchema>;
+
+/** The query of `GET /v1/sandbox/instances`: a page of the running instances, oldest first. */
+export const listInstancesQuery = listQuerySchema("ins");

@@ -51,4 +51,4 @@ export const captureInput = noBody;
 export const cancelInput = noBody;
 
 /** `GET /v1/payment_intents`'s query. */
-export const listPaymentIntentsQuery = listQuerySchema({ name: "state", values: PAYMENT_INTENT_STATES }, "pi");
+export const listPaymentIntentsQuery = listQuerySchema("pi", { name: "state", values: PAYMENT_INTENT_STATES });

@@ -64,4 +64,4 @@ export const createPayoutInput = z.lazy(() =>
 );
 
 /** `GET /v1/payouts`'s query. */
-export const listPayoutsQuery = listQuerySchema({ name: "status", values: PAYOUT_STATUSES }, "po");
+export const listPayoutsQuery = listQuerySchema("po", { name: "status", values: PAYOUT_STATUSES });

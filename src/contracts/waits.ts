@@ -4,7 +4,7 @@ import { withRequestIdSchema } from "../domain/answer-schemas.js";
 import { CHAOS_MARKS } from "../domain/chaos.js";
 import { EVENT_TYPES } from "../domain/events.js";
 import { MAX_ATTEMPTS } from "../domain/retry-schedule.js";
-import { oneOfQuery } from "./common.js";
+import { commaSeparated, oneOfQuery } from "./common.js";
 import { deliverySchema, eventSchema } from "./events.js";
 
 /** The bounds of `timeout_ms`, in real milliseconds (docs/testing.md, "Waiting over HTTP"). */
@@ -34,26 +34,28 @@ function integerQuery(name: string, { min, max }: { min: number; max: number }, 
 const typeAlternatives = EVENT_TYPES.map((type) => type.replaceAll(".", "\\.")).join("|");
 
 /** `type`: one event type or a comma-separated list of them; an unknown one is refused, naming it and the known ones. */
-const typesQuery = z.lazy(() =>
-  z
-    .string()
-    .optional()
-    .transform((raw, ctx) => {
-      if (raw === undefined) return undefined;
-      const types = raw.split(",");
-      const unknown = types.find((type) => !(EVENT_TYPES as readonly string[]).includes(type));
-      if (unknown !== undefined) {
-        const what = unknown === "" ? "type has an empty entry" : `type "${unknown}" is not an event type`;
-        ctx.addIssue({ code: "custom", message: `${what}; give one type or a comma-separated list of: ${EVENT_TYPES.join(", ")}.` });
-        return z.NEVER;
-      }
-      return types;
-    })
-    .meta({
-      type: "string",
-      pattern: `^(${typeAlternatives})(,(${typeAlternatives}))*$`,
-      description: "One event type, or a comma-separated list of them (any one matches).",
-    }),
+const typesQuery = commaSeparated(
+  z.lazy(() =>
+    z
+      .string()
+      .optional()
+      .transform((raw, ctx) => {
+        if (raw === undefined) return undefined;
+        const types = raw.split(",");
+        const unknown = types.find((type) => !(EVENT_TYPES as readonly string[]).includes(type));
+        if (unknown !== undefined) {
+          const what = unknown === "" ? "type has an empty entry" : `type "${unknown}" is not an event type`;
+          ctx.addIssue({ code: "custom", message: `${what}; give one type or a comma-separated list of: ${EVENT_TYPES.join(", ")}.` });
+          return z.NEVER;
+        }
+        return types;
+      })
+      .meta({
+        type: "string",
+        pattern: `^(${typeAlternatives})(,(${typeAlternatives}))*$`,
+        description: "One event type, or a comma-separated list of them (any one matches).",
+      }),
+  ),
 );
 
 const nonEmpty = (name: string, description: string) =>
@@ -90,6 +92,9 @@ export const webhooksWaitQuery = z.lazy(() =>
     ),
     chaos: oneOfQuery("chaos", CHAOS_MARKS).meta({
       description: "An attempt that webhook chaos made (duplicate) or marked (reordered, delayed) has ended.",
+    }),
+    resent: oneOfQuery("resent", ["true", "false"] as const).meta({
+      description: "true: only a delivery that a resend (POST /v1/events/:id/resend) made; false: only those the event got when it happened.",
     }),
   }),
 );

@@ -1,6 +1,7 @@
 /** The contracts of /v1/webhook_endpoints (docs/webhooks.md). */
 import * as z from "zod";
 import { idOf, timestampSchema, withRequestIdSchema } from "../domain/answer-schemas.js";
+import { listQuerySchema } from "./common.js";
 import { chaosAnswerSchema, chaosSchema } from "../domain/chaos.js";
 import { EVENT_TYPES } from "../domain/events.js";
 import { need } from "../domain/validation.js";
@@ -67,3 +68,6 @@ export const createEndpointInput = z.lazy(() =>
 export type CreateEndpointInput = z.output<typeof createEndpointInput>;
 
 export const webhookEndpointAnswer = withRequestIdSchema(webhookEndpointSchema);
+
+/** The query of `GET /v1/webhook_endpoints`: a page of the endpoints, oldest first. */
+export const listWebhookEndpointsQuery = listQuerySchema("we");

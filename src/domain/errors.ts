@@ -30,6 +30,8 @@ export class ApiError extends Error {
     readonly code: ErrorCode,
     message: string,
     readonly param?: string,
+    /** For `rate_limited`: the seconds its `Retry-After` header says (the fault rule's). */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
     this.name = "ApiError";

@@ -18,6 +18,9 @@ export const FAULT_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"] a
 
 export const MAX_FAULT_TIMES = 10_000;
 export const MAX_FAULT_LATENCY_MS = 60_000;
+export const MAX_RETRY_AFTER_SECONDS = 3600;
+/** The Retry-After of a `rate_limited` rule that gives no `retry_after_seconds`. */
+export const DEFAULT_RETRY_AFTER_SECONDS = 1;
 /** How long a `timeout` holds the connection when the rule gives no `latency_ms`. */
 export const DEFAULT_TIMEOUT_MS = 30_000;
 const MAX_PATH_LENGTH = 1000;
@@ -30,19 +33,20 @@ const PATH_RULE = "a /v1/… path whose segments are names or * (one whole segme
 const PATH_PATTERN = /^\/v1(\/(\*|[A-Za-z0-9._~!$&'()+,;=:@%-]+))+$/;
 const TIMES_RULE = `an integer from 1 to ${MAX_FAULT_TIMES}`;
 const LATENCY_RULE = `an integer number of milliseconds from 1 to ${MAX_FAULT_LATENCY_MS}`;
+const RETRY_AFTER_RULE = `an integer number of seconds from 0 to ${MAX_RETRY_AFTER_SECONDS}`;
 
 /** Whether paysim ever faults a request to `path`: the /v1 API, but never its sandbox controls. */
 export function isFaultablePath(path: string): boolean {
   return path.startsWith("/v1/") && path !== "/v1/sandbox" && !path.startsWith("/v1/sandbox/");
 }
 
-/** An integer field from 1 to `max`, every refusal saying `rule`. */
-function integerFrom1(field: string, max: number, rule: string) {
+/** An integer field from `min` to `max`, every refusal saying `rule`. */
+function integerField(field: string, min: number, max: number, rule: string) {
   const wrong = { error: `${field} must be ${rule}.` };
   return z
     .number({ error: need(field, rule) })
     .int(wrong)
-    .min(1, wrong)
+    .min(min, wrong)
     .max(max, wrong);
 }
 
@@ -82,13 +86,18 @@ export const faultRuleSchema = z.lazy(() =>
           { error: need("match", 'an object with "method" and/or "path"') },
         )
         .optional(),
-      times: integerFrom1("times", MAX_FAULT_TIMES, TIMES_RULE).optional(),
+      times: integerField("times", 1, MAX_FAULT_TIMES, TIMES_RULE).optional(),
       probability: z
         .number({ error: need("probability", "a number from 0 to 1") })
         .min(0, { error: "probability must be a number from 0 to 1." })
         .max(1, { error: "probability must be a number from 0 to 1." })
         .optional(),
-      latency_ms: integerFrom1("latency_ms", MAX_FAULT_LATENCY_MS, LATENCY_RULE).optional(),
+      latency_ms: integerField("latency_ms", 1, MAX_FAULT_LATENCY_MS, LATENCY_RULE).optional(),
+      retry_after_seconds: integerField("retry_after_seconds", 0, MAX_RETRY_AFTER_SECONDS, RETRY_AFTER_RULE)
+        .optional()
+        .meta({
+          description: `rate_limited only: the Retry-After seconds of its 429, 0 to ${MAX_RETRY_AFTER_SECONDS}; ${DEFAULT_RETRY_AFTER_SECONDS} when absent.`,
+        }),
       seed: z
         .number({ error: need("seed", "an integer") })
         .int({ error: "seed must be an integer." })
@@ -99,6 +108,10 @@ export const faultRuleSchema = z.lazy(() =>
       allOf: [
         { if: { properties: { fault: { enum: ["latency"] } } }, then: { required: ["latency_ms"] } },
         { if: { properties: { fault: { enum: FAULT_KINDS.filter((kind) => !WAITING_FAULTS.has(kind)) } } }, then: { not: { required: ["latency_ms"] } } },
+        {
+          if: { properties: { fault: { enum: FAULT_KINDS.filter((kind) => kind !== "rate_limited") } } },
+          then: { not: { required: ["retry_after_seconds"] } },
+        },
       ],
     })
     .superRefine((rule, ctx) => {
@@ -111,6 +124,14 @@ export const faultRuleSchema = z.lazy(() =>
           path: ["latency_ms"],
           input: rule.latency_ms,
           message: `latency_ms applies only to the latency and timeout faults; remove it for ${rule.fault}.`,
+        });
+      }
+      if (rule.fault !== "rate_limited" && rule.retry_after_seconds !== undefined) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["retry_after_seconds"],
+          input: rule.retry_after_seconds,
+          message: `retry_after_seconds applies only to the rate_limited fault; remove it for ${rule.fault}.`,
         });
       }
     }),
@@ -128,10 +149,12 @@ export interface FaultRuleSettings {
   probability: number;
   /** The wait of a `latency` or `timeout`; null for the faults that do not wait. */
   latencyMs: number | null;
+  /** The Retry-After of a `rate_limited`; null for the other faults. */
+  retryAfterSeconds: number | null;
   seed: number;
 }
 
-/** A checked rule with its defaults: `times` 1, `probability` 1, `seed` 0, a `timeout` of 30 s. */
+/** A checked rule with its defaults: `times` 1, `probability` 1, `seed` 0, a `timeout` of 30 s, a `rate_limited`'s Retry-After 1. */
 export function faultRuleSettings(rule: z.output<typeof faultRuleSchema>): FaultRuleSettings {
   const latencyMs = rule.fault === "timeout" ? (rule.latency_ms ?? DEFAULT_TIMEOUT_MS) : (rule.latency_ms ?? null);
   return {
@@ -141,6 +164,7 @@ export function faultRuleSettings(rule: z.output<typeof faultRuleSchema>): Fault
     times: rule.times ?? 1,
     probability: rule.probability ?? 1,
     latencyMs,
+    retryAfterSeconds: rule.fault === "rate_limited" ? (rule.retry_after_seconds ?? DEFAULT_RETRY_AFTER_SECONDS) : null,
     seed: rule.seed ?? 0,
   };
 }

@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { withArticle } from "./articles.js";
 import { ApiError } from "./errors.js";
 import { CURRENCY_CODES, MAX_AMOUNT } from "./money.js";
 
@@ -42,7 +43,7 @@ export function jsonTypeOf(value: unknown): string {
   if (Array.isArray(value)) return "an array";
   if (typeof value === "object") return "an object";
   if (typeof value === "undefined") return "nothing";
-  return `a ${typeof value}`;
+  return withArticle(typeof value);
 }
 
 /**

@@ -72,6 +72,7 @@ export interface WebhookWaitFilter extends WaitFilter {
   status?: "succeeded" | "failed" | "attempted";
   attempt?: number;
   chaos?: "duplicate" | "reordered" | "delayed";
+  resent?: boolean;
 }
 
 /** How a wait over HTTP runs: its filter as messages name it, its timeout, and what ends it early. */

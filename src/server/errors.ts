@@ -2,6 +2,7 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import * as z from "zod";
 import { requestIdSchema } from "../domain/answer-schemas.js";
 import { ApiError, type ErrorCode } from "../domain/errors.js";
+import { DEFAULT_RETRY_AFTER_SECONDS } from "../domain/faults.js";
 import { maskText } from "../domain/masking.js";
 import { jsonResponse } from "./respond.js";
 
@@ -69,8 +70,8 @@ export function errorResponse(requestId: string, error: ApiError, headers: Recor
     request_id: requestId,
   };
   if (error.code === "unauthorized") headers["WWW-Authenticate"] = "Bearer";
-  // Only a fault rule (docs/faults.md) answers 429: the client may try again after a second.
-  if (error.code === "rate_limited") headers["Retry-After"] = "1";
+  // Only a fault rule (docs/faults.md) answers 429: the client may try again after the rule's seconds.
+  if (error.code === "rate_limited") headers["Retry-After"] = String(error.retryAfterSeconds ?? DEFAULT_RETRY_AFTER_SECONDS);
   const response = jsonResponse(requestId, JSON.stringify(body), HTTP_STATUS[error.code], headers);
   answeredCodes.set(response, error.code);
   return response;

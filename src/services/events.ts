@@ -42,7 +42,7 @@ export function createEventService({ store, outbox }: { store: Store; outbox: Ou
 
     /** A new delivery to every endpoint listening now, whatever happened to the earlier ones; in the caller's unit of work. */
     resend(event: StoredEvent): void {
-      outbox.enqueue(event);
+      outbox.resend(event);
     },
   };
 }

@@ -23,6 +23,8 @@ export interface FaultHit {
   fault: FaultKind;
   /** The wait of a `latency` or `timeout`; null for the others. */
   latencyMs: number | null;
+  /** The Retry-After of a `rate_limited`; null for the others. */
+  retryAfterSeconds: number | null;
 }
 
 export function toFaultResource(row: FaultRuleRow): FaultResource {
@@ -35,6 +37,7 @@ export function toFaultResource(row: FaultRuleRow): FaultResource {
     remaining: row.remaining,
     probability: row.probability,
     latency_ms: row.latency_ms,
+    retry_after_seconds: row.retry_after_seconds,
     created_at: row.created_at,
   };
 }
@@ -81,6 +84,7 @@ export function createFaultRules({ store, clock, ids, bus }: { store: Store; clo
         times: settings.times,
         probability: settings.probability,
         latency_ms: settings.latencyMs,
+        retry_after_seconds: settings.retryAfterSeconds,
         seed: settings.seed,
         created_at: clock.nowIso(),
       });
@@ -140,7 +144,7 @@ export function createFaultRules({ store, clock, ids, bus }: { store: Store; clo
           const spent = store.faultRules.useOnce(rule.id);
           if (spent === "used_up") index.remove(rule.id);
           if (spent === "none") continue;
-          return { ruleId: rule.id, fault: rule.fault as FaultKind, latencyMs: rule.latency_ms };
+          return { ruleId: rule.id, fault: rule.fault as FaultKind, latencyMs: rule.latency_ms, retryAfterSeconds: rule.retry_after_seconds };
         }
         return undefined;
       }).result;

@@ -68,6 +68,9 @@ export function createInstanceRegistry({ clock, ids, runIdempotently, start }: I
   };
 
   return {
+    /** Whether this paysim is an instance another paysim started: its key came from that start's answer. */
+    startedByAnother: start === undefined,
+
     /** `POST /v1/sandbox/instances` with its validated body: starts the instance, answers once it serves (replayed by its Idempotency-Key). */
     create(request: IdempotentRequest, input: InstanceInput): Promise<IdempotentAnswer> {
       return runIdempotently.prepared(

@@ -1,3 +1,4 @@
+import type { StoredEvent } from "../store/repos/events.js";
 import type { EventRecordedHook } from "./unit-of-work.js";
 
 /**
@@ -8,6 +9,8 @@ import type { EventRecordedHook } from "./unit-of-work.js";
 export interface OutboxPort {
   /** Writes a delivery of the event to every live endpoint of its company that listens to it now, in the caller's transaction. */
   enqueue: EventRecordedHook;
+  /** As `enqueue`, for a resend: the deliveries are marked as a resend's, which a wait may ask for. */
+  resend(event: StoredEvent): void;
   /** Deletes an endpoint and stops its pending deliveries in one transaction; then the bus says which stopped. */
   removeEndpoint(companyId: string, endpointId: string): void;
 }

@@ -1,6 +1,7 @@
 import type { Bus } from "../bus.js";
 import type * as z from "zod";
 import { CARD_NUMBER_TOKEN, unknownToken, type createPayoutInput } from "../contracts/payouts.js";
+import { withArticle } from "../domain/articles.js";
 import { ApiError } from "../domain/errors.js";
 import type { Ids } from "../domain/ids.js";
 import { holdsCardNumber } from "../domain/masking.js";
@@ -48,7 +49,7 @@ export function createPayoutService(deps: {
     if (destination.type !== input.destination_type) {
       throw new ApiError(
         "invalid_request",
-        `destination_token ${destination.token} is a ${destination.type} token but destination_type is "${input.destination_type}".`,
+        `destination_token ${destination.token} is ${withArticle(destination.type)} token but destination_type is "${input.destination_type}".`,
         "destination_token",
       );
     }

@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { withArticle } from "../domain/articles.js";
 import { chaosMarkSchema, type ChaosMark } from "../domain/chaos.js";
 import { EVENT_TYPES } from "../domain/events.js";
 import { closest } from "../domain/suggest.js";
@@ -26,6 +27,8 @@ const webhookFilterSchema = z.lazy(() =>
     // What a wait for a retry or for chaos asks (docs/testing.md, "Waiting for a retry or for chaos").
     attempt: z.number().int().min(1).max(MAX_ATTEMPTS).optional(),
     chaos: chaosMarkSchema.optional(),
+    // Only the deliveries a resend made (true), or only those the event got when it happened (false).
+    resent: z.boolean().optional(),
   }),
 );
 const waitOptionsSchema = z.lazy(() => z.strictObject({ timeout: z.number().int().min(0).max(MAX_TIMEOUT_MS).optional() }).optional());
@@ -45,6 +48,8 @@ export interface WebhookMatcher extends EventMatcher {
   attempt: number | undefined;
   /** An ended attempt carries this chaos mark. */
   chaos: ChaosMark | undefined;
+  /** Only deliveries a resend made (true), or none of them (false). */
+  resent: boolean | undefined;
 }
 
 /** The fields of an event a filter looks at. */
@@ -64,6 +69,8 @@ export interface DeliveryFacts {
   attemptCount: number;
   /** The chaos marks of the attempts that have ended. */
   chaosMarks: readonly string[];
+  /** Whether a resend made it. */
+  resent: boolean;
 }
 
 /** What each field must be, as an error message words it. */
@@ -72,6 +79,7 @@ const RULES: Record<string, string> = {
   objectId: 'a non-empty string: the id of the object the event is about, e.g. "pi_…"',
   url: "a non-empty string: the endpoint's URL",
   status: '"succeeded", "failed" or "attempted"',
+  resent: "true (only the deliveries a resend made) or false (only those the event got when it happened)",
   timeout: "a whole number of milliseconds from 0 to 2147483647",
 };
 
@@ -80,7 +88,7 @@ function shown(value: unknown): string {
   if (value === undefined) return "undefined";
   if (typeof value === "number" && !Number.isFinite(value)) return `${value} (a number)`;
   const json = JSON.stringify(value);
-  return value !== null && typeof value !== "string" && !Array.isArray(value) ? `${json} (a ${typeof value})` : json;
+  return value !== null && typeof value !== "string" && !Array.isArray(value) ? `${json} (${withArticle(typeof value)})` : json;
 }
 
 /** The problem with a `type` value, with the valid types to pick from. */
@@ -156,6 +164,7 @@ export function webhookMatcher(filter: unknown = {}): WebhookMatcher {
     status: parsed.status ?? (byAttempt ? "attempted" : "succeeded"),
     attempt: parsed.attempt,
     chaos: parsed.chaos,
+    resent: parsed.resent,
   };
 }
 
@@ -179,6 +188,7 @@ export function matchesDelivery(matcher: WebhookMatcher, event: EventFacts, deli
   if (matcher.url !== undefined && matcher.url !== delivery.url) return false;
   if (matcher.attempt !== undefined && delivery.attemptCount < matcher.attempt) return false;
   if (matcher.chaos !== undefined && !delivery.chaosMarks.includes(matcher.chaos)) return false;
+  if (matcher.resent !== undefined && matcher.resent !== delivery.resent) return false;
   if (matcher.status === "attempted") return delivery.endedAttempts > 0;
   return delivery.status === matcher.status;
 }

@@ -65,6 +65,11 @@ export interface WebhookFilter extends EventFilter {
   attempt?: number;
   /** An attempt marked by webhook chaos has ended: "duplicate", "reordered" or "delayed". */
   chaos?: "duplicate" | "reordered" | "delayed";
+  /**
+   * true: only a delivery that a resend made (`POST /v1/events/:id/resend`, `paysim events
+   * resend`, the dashboard's Resend); false: only those the event got when it happened.
+   */
+  resent?: boolean;
 }
 
 /** How long a wait may take. */
@@ -109,7 +114,7 @@ export type PaysimFaultKind = "server_error" | "rate_limited" | "lost_response" 
 /** A new fault rule: the body of `POST /v1/sandbox/faults`. */
 export interface PaysimFaultRuleInput {
   /**
-   * `server_error` (500, nothing done), `rate_limited` (429 with Retry-After: 1, nothing done),
+   * `server_error` (500, nothing done), `rate_limited` (429 with Retry-After: `retry_after_seconds`, nothing done),
    * `lost_response` (the request is done and committed, then the connection closes with no answer),
    * `timeout` (no answer for `latency_ms`, then the connection closes; nothing done), `latency` (the
    * normal answer, `latency_ms` late).
@@ -128,6 +133,8 @@ export interface PaysimFaultRuleInput {
   probability?: number;
   /** The wait of `latency` (required) and `timeout` (default 30,000), 1–60,000 real milliseconds. */
   latency_ms?: number;
+  /** `rate_limited` only: the seconds its 429's Retry-After says, 0–3600 (default 1). */
+  retry_after_seconds?: number;
   /** An integer (default 0): the same seed hits the same matching requests in every run. */
   seed?: number;
 }
@@ -143,6 +150,8 @@ export interface PaysimFaultRule {
   remaining: number;
   probability: number;
   latency_ms: number | null;
+  /** A `rate_limited` rule's Retry-After seconds; null for the other faults. */
+  retry_after_seconds: number | null;
   created_at: string;
 }
 

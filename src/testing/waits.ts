@@ -31,9 +31,10 @@ const asEvent = (row: StoredEvent) => eventResource(row) as unknown as PaysimEve
 const factsOf = (row: StoredEvent): EventFacts => ({ type: row.type, objectId: row.object_id, companyId: row.company_id });
 /** An attempt has ended once it has a status code or an error; one in flight has neither. */
 const ended = (attempt: DeliveryView["attempts"][number]) => attempt.status_code !== null || attempt.error !== null;
-function deliveryFacts(view: DeliveryView): DeliveryFacts {
+function deliveryFacts(view: DeliveryView, resent: boolean): DeliveryFacts {
   const done = view.attempts.filter(ended);
   return {
+    resent,
     url: view.url,
     status: view.status,
     endedAttempts: done.length,
@@ -104,8 +105,8 @@ function fanOut<K extends Heard, S>(bus: Bus, name: K, shared: () => S) {
   };
 }
 
-/** A delivery with its event and the event's deliveries as the store has them, read at most once per bus message. */
-type DeliveryLookup = (deliveryId: string) => { event: StoredEvent; views: DeliveryView[] } | undefined;
+/** A delivery with its event and the event's deliveries as the store has them, read at most once per bus message; `resent`: whether a resend made it. */
+type DeliveryLookup = (deliveryId: string) => { event: StoredEvent; views: DeliveryView[]; resent: boolean } | undefined;
 
 /**
  * `events.list`, `events.waitFor` and `webhooks.waitFor` of a running instance (docs/testing.md). What
@@ -131,7 +132,7 @@ export function createWaits({ bus, store, afterSeq }: { bus: Bus; store: Store; 
       if (!read.has(deliveryId)) {
         const row = store.deliveries.byId(deliveryId);
         const event = row && store.events.byId(row.company_id, row.event_id);
-        read.set(deliveryId, event ? { event, views: deliveriesOf(store, event.id) } : undefined);
+        read.set(deliveryId, event ? { event, views: deliveriesOf(store, event.id), resent: row.resent === 1 } : undefined);
       }
       return read.get(deliveryId);
     };
@@ -235,8 +236,8 @@ export function createWaits({ bus, store, afterSeq }: { bus: Bus; store: Store; 
           // What the message says is checked first: most waits are not for this delivery at all.
           if (matcher.types !== undefined && !matcher.types.includes(attempted.eventType)) return;
           if (matcher.url !== undefined && matcher.url !== attempted.url) return;
-          const found = deliveryIfMatching(matcher, attempted.deliveryId, lookup, (view) => {
-            const facts = deliveryFacts(view);
+          const found = deliveryIfMatching(matcher, attempted.deliveryId, lookup, (view, resent) => {
+            const facts = deliveryFacts(view, resent);
             const chaosMarks = attempted.attempt.chaos ? [...facts.chaosMarks, attempted.attempt.chaos] : facts.chaosMarks;
             return { ...facts, status: attempted.status, endedAttempts: attempted.attempts, attemptCount: attempted.attempts, chaosMarks };
           });
@@ -260,7 +261,9 @@ export function createWaits({ bus, store, afterSeq }: { bus: Bus; store: Store; 
   /** The first delivery already matching, in event order. */
   function deliveryNow(matcher: WebhookMatcher): WebhookWaitRow | undefined {
     for (const row of present(matcher)) {
-      const view = deliveriesOf(store, row.id).find((candidate) => matchesDelivery(matcher, factsOf(row), deliveryFacts(candidate)));
+      // Which deliveries a resend made is read only for a wait that asks.
+      const resent = matcher.resent === undefined ? new Set<string>() : resentDeliveries(row.id);
+      const view = deliveriesOf(store, row.id).find((candidate) => matchesDelivery(matcher, factsOf(row), deliveryFacts(candidate, resent.has(candidate.id))));
       if (view) return { event: row, delivery: view };
     }
     return undefined;
@@ -271,13 +274,22 @@ export function createWaits({ bus, store, afterSeq }: { bus: Bus; store: Store; 
     matcher: WebhookMatcher,
     deliveryId: string,
     lookup: DeliveryLookup,
-    facts: (view: DeliveryView) => DeliveryFacts,
+    facts: (view: DeliveryView, resent: boolean) => DeliveryFacts,
   ): WebhookWaitRow | undefined {
     const found = lookup(deliveryId);
     const view = found?.views.find((candidate) => candidate.id === deliveryId);
-    if (!found || !view || !matchesDelivery(matcher, factsOf(found.event), facts(view))) return undefined;
+    if (!found || !view || !matchesDelivery(matcher, factsOf(found.event), facts(view, found.resent))) return undefined;
     return { event: found.event, delivery: view };
   }
+
+  /** The ids of the event's deliveries that a resend made. */
+  const resentDeliveries = (eventId: string): Set<string> =>
+    new Set(
+      store.deliveries
+        .forEvent(eventId)
+        .filter((delivery) => delivery.resent === 1)
+        .map((delivery) => delivery.id),
+    );
 
   const inProcess = (filter: unknown, options: unknown): WaitRequest => ({
     described: describeFilter(filter),

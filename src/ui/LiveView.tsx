@@ -10,6 +10,7 @@ import type { LiveFeed } from "./live-feed.js";
 import { visibleInFlight, type Printed } from "./model.js";
 import { bannerRows, printedRows, rowText, type Row } from "./rows.js";
 import type { Timers } from "../runtime/timers.js";
+import { maskText } from "../domain/masking.js";
 
 export interface LiveViewProps {
   /** What the bus announced, heard from before the view mounted. */
@@ -21,6 +22,8 @@ export interface LiveViewProps {
   earlier?: readonly Printed[];
   colour: boolean;
   onQuit: () => void;
+  /** A fresh one-time dashboard link, printed when `d` is pressed; absent, `d` does nothing. */
+  dashboardLoginUrl?: () => string;
   stopping?: boolean;
   /** Longest wait between a bus event and the frame that shows it (default 100 ms: about 10 frames a second). */
   throttleMs?: number;
@@ -54,7 +57,7 @@ function inFlightFits(terminalRows: number): boolean {
  * above the live region as text, once, through Ink (which lifts the region over them) and kept
  * nowhere: a view left running for days holds no more than a busy minute's worth.
  */
-export function LiveView({ feed, url, banner, earlier = [], colour, onQuit, stopping = false, throttleMs = 100, timers }: LiveViewProps) {
+export function LiveView({ feed, url, banner, earlier = [], colour, onQuit, dashboardLoginUrl, stopping = false, throttleMs = 100, timers }: LiveViewProps) {
   const { stdout, write } = useStdout();
   const print = (rows: readonly Row[]) => {
     if (rows.length === 0) return;
@@ -69,7 +72,8 @@ export function LiveView({ feed, url, banner, earlier = [], colour, onQuit, stop
   const snapshot = useLiveModel(feed, { throttleMs, timers, print: (lines, now) => print(lines.flatMap((line) => printedRows(line, now))) });
   const ticked = useClockNow(feed.clock);
   const rows = useTerminalRows();
-  useQuitKeys(onQuit);
+  // The banner's link scrolls away, and is spent once used: `d` prints a fresh one where the eye is.
+  useQuitKeys(onQuit, dashboardLoginUrl && (() => print([[{ text: maskText(`  dashboard ${dashboardLoginUrl()}  (one-time; d for another)`) }]])));
 
   // The clock never runs backwards: the later of the two readings is the current one.
   const now = Math.max(ticked, snapshot.now);

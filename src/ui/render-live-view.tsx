@@ -15,6 +15,9 @@ import { LiveView } from "./LiveView.js";
  */
 export const LIVE_VIEW_INK_OPTIONS = { exitOnCtrlC: false, patchConsole: false, maxFps: 0 } as const;
 
+/** Under the banner of the live view only: the plain log reads no keys. */
+const DASHBOARD_KEY_HINT = "  press d for a fresh one-time dashboard link, q to quit";
+
 /** What the view needs of a running paysim: its URL, its bus and clock, and how to stop it. */
 export interface LiveInstance {
   url: string;
@@ -22,6 +25,8 @@ export interface LiveInstance {
   clock: Clock;
   /** Stops the instance (database closed, pending deliveries kept). */
   close(): Promise<void>;
+  /** A fresh one-time dashboard link (`d` prints one); absent, `d` does nothing. */
+  dashboardLoginUrl?: () => string;
 }
 
 export interface LiveViewOptions {
@@ -65,10 +70,11 @@ export function renderLiveView(instance: LiveInstance, options: LiveViewOptions)
     <LiveView
       feed={feed}
       url={instance.url}
-      banner={bannerLines(options.banner)}
+      banner={[...bannerLines(options.banner), ...(instance.dashboardLoginUrl ? [DASHBOARD_KEY_HINT] : [])]}
       earlier={earlier}
       colour={options.colour ?? colourEnabled(stdout)}
       onQuit={() => void quit()}
+      dashboardLoginUrl={instance.dashboardLoginUrl}
       stopping={stopping}
       throttleMs={options.throttleMs}
     />

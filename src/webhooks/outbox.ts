@@ -20,7 +20,7 @@ export function createOutbox({ store, clock, scheduler, bus, ids }: { store: Sto
   const firstAttempts = createFirstAttempts({ store, clock, scheduler });
   const chaos = createWebhookChaos({ store, clock, scheduler });
 
-  function deliver(event: StoredEvent, endpoint: WebhookEndpointRow): DeliveryExpected {
+  function deliver(event: StoredEvent, endpoint: WebhookEndpointRow, resent: boolean): DeliveryExpected {
     const now = clock.now();
     const createdAt = new Date(now).toISOString();
     // Ordered, not random: its indexes (and the job's and attempts' keyed by it) grow at one edge.
@@ -33,18 +33,19 @@ export function createOutbox({ store, clock, scheduler, bus, ids }: { store: Sto
       endpoint_id: endpoint.id,
       url: endpoint.url,
       next_attempt_ms: later ?? now,
+      resent: resent ? 1 : 0,
       created_at: createdAt,
     });
     if (later === undefined) firstAttempts.queue(delivery, createdAt);
     return { deliveryId: delivery.id, endpointId: endpoint.id, url: delivery.url };
   }
 
-  /** Every live endpoint of the event's company that listens to its type gets a delivery. */
-  function enqueue(event: StoredEvent): DeliveryExpected[] {
+  /** Every live endpoint of the event's company that listens to its type gets a delivery; `resent` when a resend asks. */
+  function deliverToListening(event: StoredEvent, resent: boolean): DeliveryExpected[] {
     return store.webhookEndpoints
       .live(event.company_id)
       .filter((endpoint) => listensTo(JSON.parse(endpoint.enabled_events) as string[], event.type))
-      .map((endpoint) => deliver(event, endpoint));
+      .map((endpoint) => deliver(event, endpoint, resent));
   }
 
   /** A deleted endpoint's pending deliveries stop: given up, their next attempts unscheduled. Inside the caller's transaction. */
@@ -61,7 +62,8 @@ export function createOutbox({ store, clock, scheduler, bus, ids }: { store: Sto
   }
 
   return {
-    enqueue,
+    enqueue: (event: StoredEvent) => deliverToListening(event, false),
+    resend: (event: StoredEvent) => void deliverToListening(event, true),
     stopForEndpoint,
     /**
      * Deletes an endpoint: it gets no new deliveries, and its pending ones stop, in one transaction;

@@ -136,3 +136,25 @@ describe("paysim endpoints beside paysim start --forward-to", () => {
     expect(await listFromFolder()).toEqual(["http://127.0.0.1:9/added"]);
   });
 });
+
+describe("paysim endpoints list, with more endpoints than one page holds", () => {
+  it("shows every one, oldest first, in the table and in --json", async () => {
+    const paysim = await usePaysim();
+    const ids: string[] = [];
+    for (let i = 0; i < 105; i++) ids.push((await paysim.api("POST", "/v1/webhook_endpoints", { body: { url: `http://127.0.0.1:9/hook-${i}` } })).body.id);
+    const server = ["--url", paysim.url, "--key", paysim.secretKey];
+
+    const table = await runCli(["endpoints", "list", ...server]);
+    expect(table.code).toBe(0);
+    expect(
+      table.stdout
+        .trimEnd()
+        .split("\n")
+        .slice(1)
+        .map((line) => line.split(/\s+/)[0]),
+    ).toEqual(ids);
+    const page = JSON.parse((await runCli(["endpoints", "list", "--json", ...server])).stdout);
+    expect(page).toMatchObject({ object: "list", has_more: false });
+    expect(page.data.map((endpoint: any) => endpoint.id)).toEqual(ids);
+  });
+});

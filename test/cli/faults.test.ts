@@ -33,11 +33,22 @@ describe("paysim faults", () => {
     const listed = await cli("list");
     expect(listed.code).toBe(0);
     expect(listed.stdout.split("\n")).toEqual([
-      "ID                            FAULT          METHOD  PATH                 LEFT  PROBABILITY  LATENCY",
-      `${id}  lost_response  POST    /v1/payment_intents  1/1   1            —`,
-      `${second.id}  latency        *       *                    3/3   0.5          1500ms`,
+      "ID                            FAULT          METHOD  PATH                 LEFT  PROBABILITY  LATENCY  RETRY-AFTER",
+      `${id}  lost_response  POST    /v1/payment_intents  1/1   1            —        —`,
+      `${second.id}  latency        *       *                    3/3   0.5          1500ms   —`,
       "",
     ]);
+
+    // --retry-after sets a rate_limited rule's Retry-After; the server refuses it on another fault.
+    const limited = await cli("add", "rate_limited", "--retry-after", "0");
+    expect(limited.code).toBe(0);
+    const [limitedId] = limited.stdout.match(ID)!;
+    expect(limited.stdout).toMatch(/^latency {6}—\nretry after {2}0s\n$/m);
+    expect((await cli("list")).stdout).toMatch(new RegExp(`^${limitedId} +rate_limited .* — +0s$`, "m"));
+    const refused = await cli("add", "server_error", "--retry-after", "2");
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("retry_after_seconds applies only to the rate_limited fault");
+    expect((await cli("remove", limitedId!)).code).toBe(0);
 
     expect((await cli("remove", second.id)).stdout).toBe(`Removed ${second.id}.\n`);
     expect((await cli("clear")).stdout).toBe("Removed 1 fault rule.\n");

@@ -86,7 +86,7 @@ function sh(script: string, cwd: string, binDir: string): Promise<Ran> {
 /**
  * Starts `paysim start …` as the document shows it. The examples show port 7420; two test
  * files running at once would collide on it, so the server gets a free port instead
- * (`--port 0`), and the commands' `127.0.0.1:7420` are rewritten to that port.
+ * (`--port 0`), and the commands' `127.0.0.1:7420` are rewritten to that port (and their shown output's).
  */
 async function startAsShown(command: string, cwd: string): Promise<{ cli: CliHandle; port: number }> {
   const words = command.trim().split(/\s+/).slice(2);
@@ -142,7 +142,9 @@ async function run(walkthrough: Walkthrough): Promise<void> {
         const ran = await sh(rewriteCommand(step.command, ids, port), cwd, binDir);
         expect(ran.code, `${where(block)} \`${step.command}\` exited ${ran.code}\n${ran.stdout}\n${ran.stderr}`).toBe(0);
         if (step.output.length === 0) continue;
-        const mismatch = matchOutput(step.output, ran.stdout, ids);
+        // The documented port in the output, as in the commands, is the one paysim listens on.
+        const shown = port === undefined ? step.output : step.output.map((line) => line.replace(/\b(127\.0\.0\.1|localhost):7420\b/g, `$1:${port}`));
+        const mismatch = matchOutput(shown, ran.stdout, ids);
         expect(mismatch, `${where(block)} \`${step.command}\``).toBeUndefined();
       }
     }

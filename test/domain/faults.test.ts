@@ -136,8 +136,14 @@ describe("the rule's schema", () => {
       times: 1,
       probability: 1,
       latencyMs: null,
+      retryAfterSeconds: null,
       seed: 0,
     });
+  });
+
+  it("gives a rate_limited a Retry-After of 1 second unless told, 0 included", () => {
+    expect(faultRuleSettings(parseOrThrow(faultRuleSchema, { fault: "rate_limited" })).retryAfterSeconds).toBe(1);
+    expect(faultRuleSettings(parseOrThrow(faultRuleSchema, { fault: "rate_limited", retry_after_seconds: 0 })).retryAfterSeconds).toBe(0);
   });
 
   it("gives a timeout 30 s unless told, and keeps what a latency asks for", () => {
@@ -158,6 +164,7 @@ describe("the rule's schema", () => {
       times: 10_000,
       probability: 0,
       latencyMs: 60_000,
+      retryAfterSeconds: null,
       seed: -5,
     });
   });

@@ -1,6 +1,7 @@
 // docs/testing.md's Python test file ("From any language"), run as a Python developer runs it: the
 // page's block written out byte for byte into a folder of its own, then the page's command with the
-// built `paysim`. The page shows test/examples/test_payments.py whole.
+// built `paysim`. The page shows test/examples/test_payments.py and test/examples/check_schemas.py
+// (which needs jsonschema: Debian's python3-jsonschema) whole.
 import { spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -16,11 +17,31 @@ const FILE = "test/examples/test_payments.py";
 /** The command the page shows, as it shows it. */
 const COMMAND = "paysim exec -- python3 -m unittest -v test_payments.py";
 
-/** The Python file as the page shows it. */
-function shownFile(): string {
-  const block = readBlocks(PAGE).find((candidate) => candidate.marker?.kind === "example-code" && candidate.marker.path === FILE);
-  if (!block) throw new Error(`docs/testing.md shows no block marked <!-- example-code: ${FILE} -->`);
+/** The Python file `file` as the page shows it. */
+function shownFile(file = FILE): string {
+  const block = readBlocks(PAGE).find((candidate) => candidate.marker?.kind === "example-code" && candidate.marker.path === file);
+  if (!block) throw new Error(`docs/testing.md shows no block marked <!-- example-code: ${file} -->`);
   return `${block.body}\n`;
+}
+
+/** The page's `$ command` step, with the output it shows. */
+function shownStep(command: string) {
+  const step = readBlocks(PAGE)
+    .filter((block) => block.lang === "console")
+    .flatMap(consoleSteps)
+    .find((candidate) => candidate.command === command);
+  if (!step) throw new Error(`docs/testing.md shows no \`$ ${command}\``);
+  return step;
+}
+
+/** Fails, saying how to get it, when python3 cannot be run. */
+function requirePython(): void {
+  const python = spawnSync("python3", ["--version"]);
+  if (python.error) {
+    expect.fail(
+      `python3 cannot be run (${python.error.message}): install Python 3 (on Debian: apt-get install python3; .ci/run does) to run docs/testing.md's Python examples`,
+    );
+  }
 }
 
 /** The names of the file's test methods. */
@@ -29,11 +50,7 @@ const testNames = (source: string) => [...source.matchAll(/^ {4}def (test_\w+)\(
 describe("docs/testing.md: a Python test file with only the standard library", () => {
   it("is shown whole on the page, with the command that runs it and the tests that output names", () => {
     expect(shownFile()).toBe(readFileSync(join(ROOT, FILE), "utf8"));
-    const run = readBlocks(PAGE)
-      .filter((block) => block.lang === "console")
-      .flatMap(consoleSteps)
-      .find((step) => step.command === COMMAND);
-    expect(run, `docs/testing.md shows no \`$ ${COMMAND}\``).toBeDefined();
+    const run = shownStep(COMMAND);
     const names = testNames(shownFile());
     expect(names.length).toBeGreaterThanOrEqual(4);
     expect(run!.output.filter((line) => line.endsWith(" ... ok")).map((line) => line.split(" ")[0])).toEqual([...names].sort());
@@ -41,12 +58,7 @@ describe("docs/testing.md: a Python test file with only the standard library", (
   });
 
   it("passes under `paysim exec`, every one of its tests run", async () => {
-    const python = spawnSync("python3", ["--version"]);
-    if (python.error) {
-      expect.fail(
-        `python3 cannot be run (${python.error.message}): install Python 3 (on Debian: apt-get install python3; .ci/run does) to run docs/testing.md's Python example`,
-      );
-    }
+    requirePython();
     const folder = useTempDir("paysim-python-example-");
     writeFileSync(join(folder, "test_payments.py"), shownFile());
 
@@ -58,5 +70,26 @@ describe("docs/testing.md: a Python test file with only the standard library", (
     for (const name of names) expect(ran.stderr, report).toMatch(new RegExp(`^${name} \\(.*\\) \\.\\.\\. ok$`, "m"));
     expect(ran.stderr, report).toMatch(new RegExp(`^Ran ${names.length} tests in `, "m"));
     expect(ran.stderr.trimEnd().split("\n").at(-1), report).toBe("OK");
+  }, 60_000);
+});
+
+const SCHEMAS_FILE = "test/examples/check_schemas.py";
+const SCHEMAS_COMMAND = "paysim exec -- python3 check_schemas.py";
+
+describe("docs/testing.md: checking answers and webhook bodies with jsonschema against the OpenAPI document", () => {
+  it("is shown whole on the page, and prints under `paysim exec` what the page shows", async () => {
+    expect(shownFile(SCHEMAS_FILE)).toBe(readFileSync(join(ROOT, SCHEMAS_FILE), "utf8"));
+    requirePython();
+    const jsonschema = spawnSync("python3", ["-c", "import jsonschema"]);
+    if (jsonschema.status !== 0) {
+      expect.fail(`python3 has no jsonschema (${jsonschema.stderr}): on Debian, apt-get install python3-jsonschema, to run docs/testing.md's schema example`);
+    }
+    const folder = useTempDir("paysim-python-schemas-");
+    writeFileSync(join(folder, "check_schemas.py"), shownFile(SCHEMAS_FILE));
+
+    const ran = await runCli(SCHEMAS_COMMAND.split(" ").slice(1), { cwd: folder });
+
+    expect({ code: ran.code, stderr: ran.stderr }).toEqual({ code: 0, stderr: "" });
+    expect(ran.stdout.trimEnd().split("\n")).toEqual(shownStep(SCHEMAS_COMMAND).output);
   }, 60_000);
 });

@@ -28,7 +28,7 @@ describe("the bound on a company's fault rules (issue 28 item 3)", () => {
     expect(refused.body.error.message).toBe(
       "This company already has 100 active fault rules, the most it may hold: delete rules (DELETE /v1/sandbox/faults/:id, or DELETE /v1/sandbox/faults for all) before adding another.",
     );
-    expect((await paysim.api("GET", "/v1/sandbox/faults", { key: KEY_A })).body.data).toHaveLength(MAX_ACTIVE_FAULT_RULES);
+    expect((await paysim.api("GET", "/v1/sandbox/faults?limit=100", { key: KEY_A })).body.data).toHaveLength(MAX_ACTIVE_FAULT_RULES);
     // Another company's rules are its own count.
     expect((await add({ fault: "server_error" }, KEY_B)).status).toBe(201);
     // One deleted, one more fits.
@@ -52,7 +52,7 @@ describe("the bound on a company's fault rules (issue 28 item 3)", () => {
     expect((await paysim.api("GET", "/v1/payment_intents", { key: KEY_B })).status).toBe(200);
     const matched = paysim.store.db.prepare("SELECT SUM(matched) FROM fault_rules").pluck().get();
     expect(matched).toBe(0);
-    expect((await paysim.api("GET", "/v1/sandbox/faults", { key: KEY_A })).body.data.every((rule: any) => rule.remaining === 1)).toBe(true);
+    expect((await paysim.api("GET", "/v1/sandbox/faults?limit=100", { key: KEY_A })).body.data.every((rule: any) => rule.remaining === 1)).toBe(true);
   });
 });
 

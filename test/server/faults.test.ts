@@ -34,7 +34,19 @@ describe("POST, GET and DELETE /v1/sandbox/faults", () => {
   it("creates a rule with its defaults, lists the company's rules oldest first, and removes one or all", async () => {
     const paysim = await usePaysimApp({ config: TWO_COMPANIES });
     const first = await addFault(paysim, { fault: "server_error" });
-    expect(Object.keys(first)).toEqual(["id", "object", "fault", "match", "times", "remaining", "probability", "latency_ms", "created_at", "request_id"]);
+    expect(Object.keys(first)).toEqual([
+      "id",
+      "object",
+      "fault",
+      "match",
+      "times",
+      "remaining",
+      "probability",
+      "latency_ms",
+      "retry_after_seconds",
+      "created_at",
+      "request_id",
+    ]);
     expect(first).toMatchObject({
       object: "fault",
       fault: "server_error",
@@ -43,6 +55,7 @@ describe("POST, GET and DELETE /v1/sandbox/faults", () => {
       remaining: 1,
       probability: 1,
       latency_ms: null,
+      retry_after_seconds: null,
     });
     expect(first.id).toMatch(/^flt_[0-9A-Za-z]{24}$/);
     expect(first.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
@@ -99,20 +112,25 @@ describe("POST, GET and DELETE /v1/sandbox/faults", () => {
     ["an unknown field", { fault: "server_error", retries: 1 }, "retries"],
     ["a bad path pattern", { fault: "server_error", match: { path: "payment_intents/*" } }, "match.path"],
     ["a sandbox path", { fault: "server_error", match: { path: "/v1/sandbox/faults" } }, "match.path"],
+    ["retry_after_seconds on another fault", { fault: "server_error", retry_after_seconds: 0 }, "retry_after_seconds"],
+    ["retry_after_seconds below 0", { fault: "rate_limited", retry_after_seconds: -1 }, "retry_after_seconds"],
+    ["retry_after_seconds above 3600", { fault: "rate_limited", retry_after_seconds: 3601 }, "retry_after_seconds"],
+    ["retry_after_seconds not whole", { fault: "rate_limited", retry_after_seconds: 0.5 }, "retry_after_seconds"],
+    ["retry_after_seconds as text", { fault: "rate_limited", retry_after_seconds: "2" }, "retry_after_seconds"],
   ])("refuses %s with 400 naming the field, and stores nothing", async (_name, body, param) => {
     const paysim = await usePaysimApp({ config: TWO_COMPANIES });
     expectApiError(await paysim.api("POST", "/v1/sandbox/faults", { body, key: KEY_A }), 400, "invalid_request", param);
     expect(await listFaults(paysim)).toEqual([]);
   });
 
-  it("refuses a body that is not JSON and a query on the list", async () => {
+  it("refuses a body that is not JSON and an unknown query parameter on the list", async () => {
     const paysim = await usePaysimApp({ config: TWO_COMPANIES });
     expectApiError(
       await paysim.api("POST", "/v1/sandbox/faults", { raw: "fault=server_error", contentType: "text/plain", key: KEY_A }),
       400,
       "invalid_request",
     );
-    expectApiError(await paysim.api("GET", "/v1/sandbox/faults?limit=1", { key: KEY_A }), 400, "invalid_request", "limit");
+    expectApiError(await paysim.api("GET", "/v1/sandbox/faults?state=active", { key: KEY_A }), 400, "invalid_request", "state");
     expectApiError(await paysim.api("GET", "/v1/sandbox/faults", { key: null }), 401, "unauthorized");
     expect(await listFaults(paysim)).toEqual([]);
   });
@@ -134,12 +152,24 @@ describe("the faults that answer at once", () => {
 
   it("rate_limited answers 429 with Retry-After: 1, and writes nothing", async () => {
     const paysim = await usePaysimApp({ config: TWO_COMPANIES });
-    await addFault(paysim, { fault: "rate_limited" });
+    expect(await addFault(paysim, { fault: "rate_limited" })).toMatchObject({ retry_after_seconds: 1 });
     const before = creationRows(paysim);
     const response = await createIntentCall(paysim);
     expectApiError(response, 429, "rate_limited");
     expect(response.headers.get("retry-after")).toBe("1");
     expect(creationRows(paysim)).toEqual(before);
+  });
+
+  it.each([0, 7, 3600])("rate_limited with retry_after_seconds %i answers Retry-After: %i", async (seconds) => {
+    const paysim = await usePaysimApp({ config: TWO_COMPANIES });
+    const rule = await addFault(paysim, { fault: "rate_limited", retry_after_seconds: seconds, times: 2 });
+    expect(rule).toMatchObject({ retry_after_seconds: seconds });
+    expect((await listFaults(paysim))[0]).toMatchObject({ retry_after_seconds: seconds });
+    for (let i = 0; i < 2; i++) {
+      const response = await createIntentCall(paysim);
+      expectApiError(response, 429, "rate_limited");
+      expect(response.headers.get("retry-after")).toBe(String(seconds));
+    }
   });
 
   it("hits exactly `times` matching requests, counting remaining down, and leaves requests it does not match alone", async () => {

@@ -78,18 +78,36 @@ describe("GET /v1/openapi.json", () => {
     }
   });
 
-  it("gives the Idempotency-Key header, required on creations, optional on moves, with the checked shape", async () => {
+  it("declares the Idempotency-Key header parameter in each operation (no $ref), required on creations, optional on moves", async () => {
     const paysim = await usePaysimApp();
     const document = (await fetchDocument(paysim)).body;
     const keyOf = (path: string, method = "post") =>
-      document.paths[path][method].parameters?.find((parameter: any) => parameter.$ref?.includes("IdempotencyKey"))?.$ref;
-    expect(keyOf("/v1/payment_intents")).toBe("#/components/parameters/IdempotencyKey");
-    expect(keyOf("/v1/payouts")).toBe("#/components/parameters/IdempotencyKey");
-    expect(keyOf("/v1/payment_intents/{id}/capture")).toBe("#/components/parameters/IdempotencyKeyOptional");
+      document.paths[path][method].parameters?.find((parameter: any) => parameter.name === "Idempotency-Key" || parameter.$ref !== undefined);
+    const header = (required: boolean) => ({
+      name: "Idempotency-Key",
+      in: "header",
+      required,
+      description: expect.any(String),
+      schema: { type: "string", pattern: expect.any(String) },
+    });
+    for (const path of ["/v1/payment_intents", "/v1/payouts", "/v1/sandbox/instances"]) expect(keyOf(path), path).toEqual(header(true));
+    for (const path of ["/v1/payment_intents/{id}/capture", "/v1/webhook_endpoints"]) expect(keyOf(path), path).toEqual(header(false));
     expect(keyOf("/v1/sandbox/clock/advance")).toBeUndefined();
-    expect(document.components.parameters.IdempotencyKey).toMatchObject({ name: "Idempotency-Key", in: "header", required: true });
-    expect(document.components.parameters.IdempotencyKeyOptional).toMatchObject({ name: "Idempotency-Key", in: "header", required: false });
+    expect(document.components.parameters).toBeUndefined();
     expect(document.paths["/v1/payment_intents"].post.responses["409"]).toEqual({ $ref: "#/components/responses/Error409" });
+  });
+
+  it("says Idempotent-Replayed in words, never as a declared header a mock server would send on every creation", async () => {
+    const paysim = await usePaysimApp();
+    const document = (await fetchDocument(paysim)).body;
+    for (const [path, item] of Object.entries(document.paths as Record<string, any>)) {
+      for (const [method, operation] of Object.entries(item as Record<string, any>)) {
+        for (const [status, response] of Object.entries(operation.responses as Record<string, any>)) {
+          expect(Object.keys(response.headers ?? {}), `${method} ${path} ${status}`).not.toContain("Idempotent-Replayed");
+        }
+      }
+    }
+    expect(document.paths["/v1/payment_intents"].post.responses["201"].description).toContain("`Idempotent-Replayed: true`");
   });
 
   it("describes request bodies and queries from the schemas the routes validate with", async () => {

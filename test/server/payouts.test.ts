@@ -91,6 +91,12 @@ describe("POST /v1/payouts", () => {
     expect(await newestEventId(paysim, ACME)).toBe(before);
   });
 
+  it("names the kind of a token that does not match destination_type, with its article", async () => {
+    const response = await paysim.api("POST", "/v1/payouts", { body: { ...CARD, destination_token: "tok_account_fr" }, idempotencyKey: freshKey(), key: ACME });
+    expectApiError(response, 400, "invalid_request", "destination_token");
+    expect(response.body.error.message).toBe('destination_token tok_account_fr is an account token but destination_type is "card".');
+  });
+
   it("requires an Idempotency-Key", async () => {
     expectApiError(await paysim.api("POST", "/v1/payouts", { body: CARD, key: ACME }), 400, "invalid_request", "Idempotency-Key");
   });

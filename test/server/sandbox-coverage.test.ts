@@ -250,7 +250,8 @@ describe("the coverage catalogue", () => {
       method: "POST",
       path: "/v1/payment_intents/pi_1/refund",
       status: 200,
-      durationMs: 1, arrivedAtMs: 0,
+      durationMs: 1,
+      arrivedAtMs: 0,
       companyId: "co_1",
       route: "POST /v1/payment_intents/:id/refund",
     });
@@ -267,7 +268,8 @@ describe("webhookOutcomes", () => {
   const attempt = (statusCode: number | null, error: string | null = null, chaos: "duplicate" | "reordered" | "delayed" | null = null) => ({
     statusCode,
     error,
-    durationMs: 1, arrivedAtMs: 0,
+    durationMs: 1,
+    arrivedAtMs: 0,
     chaos,
   });
   it.each([

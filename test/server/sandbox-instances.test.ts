@@ -46,8 +46,17 @@ describe("an instance started over HTTP", () => {
     expect(intent.body.checkout_url.startsWith(`${instance.url}/checkout/`)).toBe(true);
 
     // Nothing is shared: neither key opens the other's door, and the intent exists only in the instance.
-    expectApiError(await clientFor(instance.url, parent.secretKey).api("GET", "/v1/payment_intents"), 401, "unauthorized");
-    expectApiError(await parent.api("GET", "/v1/payment_intents", { key: instance.secret_key }), 401, "unauthorized");
+    // Each refusal says where the keys of the paysim asked come from.
+    const parentKeyOnInstance = await clientFor(instance.url, parent.secretKey).api("GET", "/v1/payment_intents");
+    expectApiError(parentKeyOnInstance, 401, "unauthorized");
+    expect(parentKeyOnInstance.body.error.message).toMatch(
+      /this paysim is an instance .*POST \/v1\/sandbox\/instances.*its key is the secret_key that call answered/,
+    );
+    const instanceKeyOnParent = await parent.api("GET", "/v1/payment_intents", { key: instance.secret_key });
+    expectApiError(instanceKeyOnParent, 401, "unauthorized");
+    expect(instanceKeyOnParent.body.error.message).toMatch(
+      /paysim start printed or was given \(--secret-key.*An instance from POST \/v1\/sandbox\/instances has its own key/,
+    );
     expectApiError(await parent.api("GET", `/v1/payment_intents/${intent.body.id}`), 404, "not_found");
     expect((await parent.api("GET", "/v1/payment_intents")).body.data).toEqual([]);
     await child.api("POST", "/v1/sandbox/clock/advance", { body: { seconds: 86_400 } });

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { EVENT_TYPES } from "../../src/domain/events.js";
 import { usePaysim, useReceiver } from "../helpers/disposables.js";
 import { createIntent, freshKey, type TestPaysim } from "../helpers/paysim.js";
+import { expectApiError } from "../helpers/errors.js";
 import { until } from "../helpers/unanswered.js";
 import { advance, createEndpoint, useFrozenPaysim } from "../webhooks/support.js";
 
@@ -160,6 +161,12 @@ describe("GET /v1/sandbox/events/wait", () => {
     ["timeout_ms=60001", "timeout_ms", 'timeout_ms must be an integer from 1 to 60000; got "60001".'],
     ["timeout_ms=1.5", "timeout_ms", "timeout_ms must be an integer from 1 to 60000"],
     ["timeout_ms=5&timeout_ms=6", "timeout_ms", "The query parameter timeout_ms was given 2 times: send it once."],
+    // As Python's requests sends a list: the refusal shows the one form a list of types takes.
+    [
+      "type=payment_intent.created&type=payment_intent.captured",
+      "type",
+      "The query parameter type was given 2 times: give its values once, comma-separated: type=payment_intent.created,payment_intent.captured.",
+    ],
     ["objectId=pi_1", "objectId", 'Unknown field "objectId"'],
     ["object_id=", "object_id", "object_id must not be empty"],
   ])("refuses ?%s with 400 naming %s", async (query, param, message) => {
@@ -174,6 +181,26 @@ describe("GET /v1/sandbox/events/wait", () => {
 });
 
 describe("GET /v1/sandbox/webhooks/wait", () => {
+  it("answers the delivery a resend made with resent=true, and only the event's first one with resent=false", async () => {
+    const receiver = await useReceiver(200);
+    const paysim = await usePaysim({ forwardTo: receiver.url });
+    const intent = await createIntent(paysim);
+    const wait = (query: string) => paysim.api("GET", `/v1/sandbox/webhooks/wait?object_id=${intent.id}&timeout_ms=20000&${query}`);
+    const first = await wait("resent=false");
+    expect(first.status, first.text).toBe(200);
+
+    const waiting = wait("resent=true");
+    await held(paysim);
+    expect((await paysim.api("POST", `/v1/events/${first.body.event.id}/resend`, { body: {} })).status).toBe(200);
+    const resent = await waiting;
+    expect(resent.status, resent.text).toBe(200);
+    expect(resent.body.event.id).toBe(first.body.event.id);
+    expect(resent.body.delivery.id).not.toBe(first.body.delivery.id);
+    expect(resent.body.delivery.status).toBe("succeeded");
+    expect((await wait("resent=false")).body.delivery.id).toBe(first.body.delivery.id);
+    expectApiError(await wait("resent=yes"), 400, "invalid_request", "resent");
+  });
+
   it("resolves with the event and the delivery once it succeeds", async () => {
     const receiver = await useReceiver(200);
     const paysim = await usePaysim({ forwardTo: receiver.url });

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { DEFAULT_WAIT_TIMEOUT_MS, eventMatcher, matchesDelivery, matchesEvent, waitTimeout, webhookMatcher } from "../../src/testing/filters.js";
 
 const created = { type: "payment_intent.created", objectId: "pi_1", companyId: "co_1" };
-const pending = { url: "http://127.0.0.1:9/a", status: "pending", endedAttempts: 0, attemptCount: 0, chaosMarks: [] as string[] };
+const pending = { url: "http://127.0.0.1:9/a", status: "pending", endedAttempts: 0, attemptCount: 0, chaosMarks: [] as string[], resent: false };
 /** A delivery after `count` scheduled attempts ended, with these chaos marks. */
 const after = (count: number, status: string, chaosMarks: string[] = []) => ({
   ...pending,
@@ -55,6 +55,11 @@ describe("matchesDelivery", () => {
     [{ chaos: "delayed" }, after(1, "pending", ["delayed"]), true],
     [{ chaos: "reordered", status: "succeeded" }, after(1, "pending", ["reordered"]), false],
     [{ chaos: "duplicate", attempt: 1 }, after(1, "succeeded", ["duplicate"]), true],
+    // resent: a resend's deliveries only, or none of them; absent, either.
+    [{ resent: true }, after(1, "succeeded"), false],
+    [{ resent: true }, { ...after(1, "succeeded"), resent: true }, true],
+    [{ resent: false }, { ...after(1, "succeeded"), resent: true }, false],
+    [{}, { ...after(1, "succeeded"), resent: true }, true],
   ])("%j matches %j: %s", (filter, delivery, expected) => {
     expect(matchesDelivery(webhookMatcher(filter), created, delivery)).toBe(expected);
   });

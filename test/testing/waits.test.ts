@@ -124,6 +124,7 @@ describe("events.waitFor and events.list", () => {
     [{ type: [] }, "Bad events filter: type is an empty list; give at least one event type, or leave type out to match every type."],
     [{ object_id: "pi_1" }, 'Bad events filter: unknown key "object_id"; did you mean "objectId"? Known keys: type, objectId.'],
     [{ objectId: 7 }, 'Bad events filter: objectId is 7 (a number); it must be a non-empty string: the id of the object the event is about, e.g. "pi_…".'],
+    [{ objectId: {} }, "Bad events filter: objectId is {} (an object); it must be a non-empty string:"],
     [null, 'Bad events filter: the events filter is null; pass an object such as { type: "payment_intent.captured" }, or {} for every event.'],
   ])("refuses the filter %j with a TypeError, waiting for nothing", async (filter, message) => {
     const paysim = await start();
@@ -165,6 +166,28 @@ describe("webhooks.waitFor", () => {
     expect(later.event).toMatchObject({ type: "payment_intent.canceled", data: { id: before } });
     expect(later.delivery).toMatchObject({ url: receiver.url, status: "succeeded" });
     expect(receiver.requests).toHaveLength(2);
+  });
+
+  it("waits for the delivery a resend made with resent: true, never taking the event's first delivery for it", async () => {
+    const receiver = await useReceiver(200);
+    const paysim = await start({ forwardTo: receiver.url });
+    const intentId = await createIntent(paysim);
+    const first = await paysim.webhooks.waitFor({ type: "payment_intent.created", objectId: intentId });
+
+    // Started before the resend: the first delivery has succeeded already, and is not what it asks for.
+    const waiting = paysim.webhooks.waitFor({ type: "payment_intent.created", objectId: intentId, resent: true });
+    const resend = await api(paysim, "POST", `/v1/events/${first.event.id}/resend`, {});
+    expect(resend.status, resend.text).toBe(200);
+    const resent = await waiting;
+    expect(resent.event.id).toBe(first.event.id);
+    expect(resent.delivery.id).not.toBe(first.delivery.id);
+    expect(resent.delivery).toMatchObject({ url: receiver.url, status: "succeeded" });
+    expect(receiver.requests).toHaveLength(2);
+
+    // Asked after it happened, the store has it; resent: false asks for the first one only.
+    expect((await paysim.webhooks.waitFor({ objectId: intentId, resent: true })).delivery.id).toBe(resent.delivery.id);
+    expect((await paysim.webhooks.waitFor({ objectId: intentId, resent: false })).delivery.id).toBe(first.delivery.id);
+    await expect(paysim.webhooks.waitFor({ resent: "yes" } as never)).rejects.toThrow(/Bad webhooks filter: resent is "yes"; it must be true/);
   });
 
   it('resolves for status "attempted" once any attempt has ended, and "succeeded" only on a 2xx', async () => {
@@ -242,8 +265,11 @@ describe("webhooks.waitFor", () => {
   it.each([
     [{ status: "delivered" }, 'Bad webhooks filter: status is "delivered"; it must be "succeeded", "failed" or "attempted".'],
     [{ url: "" }, 'Bad webhooks filter: url is ""; it must be a non-empty string: the endpoint\'s URL.'],
-    [{ endpoint: "we_1" }, 'Bad webhooks filter: unknown key "endpoint". Known keys: type, objectId, url, status, attempt, chaos.'],
-    [{ objectid: "pi_1" }, 'Bad webhooks filter: unknown key "objectid"; did you mean "objectId"? Known keys: type, objectId, url, status, attempt, chaos.'],
+    [{ endpoint: "we_1" }, 'Bad webhooks filter: unknown key "endpoint". Known keys: type, objectId, url, status, attempt, chaos, resent.'],
+    [
+      { objectid: "pi_1" },
+      'Bad webhooks filter: unknown key "objectid"; did you mean "objectId"? Known keys: type, objectId, url, status, attempt, chaos, resent.',
+    ],
   ])("refuses the filter %j with a TypeError", async (filter, message) => {
     const paysim = await start();
     await expect(paysim.webhooks.waitFor(filter as never)).rejects.toThrow(

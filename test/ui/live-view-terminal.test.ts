@@ -6,6 +6,7 @@ import { displayWidth } from "../../src/ui/width.js";
 import { PAYSIM_BIN, runCli } from "../helpers/cli.js";
 import { useTempDir, useTmux } from "../helpers/disposables.js";
 import { clientFor, createIntent } from "../helpers/paysim.js";
+import { pressDashboardLink } from "../helpers/dashboard-link.js";
 import { closedPortUrl, freePort } from "../helpers/receiver.js";
 import { requireTmux, type TmuxTerminal } from "../helpers/tmux.js";
 
@@ -54,6 +55,8 @@ async function waitForHealth(url: string, terminal: TmuxTerminal): Promise<void>
 }
 
 const STATUS_LINE = /^paysim http:\/\/127\.0\.0\.1:\d+ · clock \d{4}-\d\d-\d\d \d\d:\d\d:\d\dZ · /;
+/** A link `d` printed in the live view. */
+const FRESH_LINK = /^ {2}dashboard (http:\/\/\S+\/dashboard\/login\/\S+) {2}\(one-time; d for another\)$/;
 const COUNTDOWN = /↻ connection refused, retry 1\/6 in (\d\d):(\d\d)/;
 
 function lines(screen: string, pattern: RegExp): string[] {
@@ -198,6 +201,27 @@ describe("paysim start in a real terminal", () => {
     expect(lines(screen, /^forged/)).toEqual([]);
     // The screen was not cleared: the banner is still above the lines.
     expect(lines(screen, /^paysim \S+ listening on /)).toHaveLength(1);
+  }, 60_000);
+
+  it("prints a fresh one-time dashboard link on d, each of which signs in once", async () => {
+    const { terminal } = await startLive({ rows: 12 });
+    const banner = await terminal.waitForScreen(
+      (s) => s.includes("press d for a fresh one-time dashboard link, q to quit") && STATUS_LINE.test(s.trimEnd().split("\n").at(-1)!),
+      "the banner with its link and the key's hint",
+    );
+    const first = /^ {2}dashboard (http:\/\/\S+\/dashboard\/login\/\S+)$/m.exec(banner)![1]!;
+    expect((await pressDashboardLink(first)).status).toBe(303);
+
+    const fresh: string[] = [];
+    for (let press = 1; press <= 2; press++) {
+      await terminal.sendKeys("d");
+      const screen = await terminal.waitForScreen((s) => lines(s, FRESH_LINK).length === press, `fresh link ${press}`);
+      fresh.push(FRESH_LINK.exec(lines(screen, FRESH_LINK).at(-1)!)![1]!);
+    }
+    expect(new Set([first, ...fresh]).size).toBe(3);
+    for (const link of fresh) expect((await pressDashboardLink(link)).status).toBe(303);
+    // Each is one-time: pressed again, it is spent.
+    expect((await pressDashboardLink(fresh[0]!)).status).not.toBe(303);
   }, 60_000);
 
   it("quits on q: the process exits 0 and says paysim stopped", async () => {

@@ -2,8 +2,9 @@ import { Command, InvalidArgumentError, Option } from "commander";
 import { chaosSpecText, parseChaosSpec, type Chaos } from "../../domain/chaos.js";
 import { connect, withClientOptions, type ClientFlags } from "../client.js";
 import { fields, json, table, text } from "../format.js";
+import { wholeList } from "../whole-list.js";
 import { consoleOutput, type Output } from "../output.js";
-import type { Endpoint, ListPage } from "../api-types.js";
+import type { Endpoint } from "../api-types.js";
 
 interface AddFlags extends ClientFlags {
   events?: string[];
@@ -35,7 +36,7 @@ Examples:
   $ paysim endpoints list --json`,
     )
     .action(async (flags: ClientFlags) => {
-      const page = await (await connect(flags, output)).call<ListPage<Endpoint>>("GET", "/v1/webhook_endpoints");
+      const page = await wholeList<Endpoint>(await connect(flags, output), "/v1/webhook_endpoints");
       if (flags.json) return output.line(json(page));
       if (page.data.length === 0) return output.line("No webhook endpoints.");
       for (const line of endpointTable(page.data)) output.line(line);

@@ -1,8 +1,10 @@
 import { Command, Option } from "commander";
 import { connect, withClientOptions, type ClientFlags } from "../client.js";
 import { fields, json, table, text } from "../format.js";
+import { wholeList } from "../whole-list.js";
 import { consoleOutput, type Output } from "../output.js";
-import type { FaultRule, ListPage } from "../api-types.js";
+import type { FaultRule } from "../api-types.js";
+import { DEFAULT_RETRY_AFTER_SECONDS, MAX_RETRY_AFTER_SECONDS } from "../../domain/faults.js";
 
 interface AddFlags extends ClientFlags {
   path?: string;
@@ -10,6 +12,7 @@ interface AddFlags extends ClientFlags {
   times?: number | string;
   probability?: number | string;
   latency?: number | string;
+  retryAfter?: number | string;
   seed?: number | string;
 }
 
@@ -31,12 +34,15 @@ function ruleBody(fault: string, flags: AddFlags): Record<string, unknown> {
     ...(flags.times === undefined ? {} : { times: flags.times }),
     ...(flags.probability === undefined ? {} : { probability: flags.probability }),
     ...(flags.latency === undefined ? {} : { latency_ms: flags.latency }),
+    ...(flags.retryAfter === undefined ? {} : { retry_after_seconds: flags.retryAfter }),
     ...(flags.seed === undefined ? {} : { seed: flags.seed }),
   };
 }
 
 const matchText = (rule: FaultRule) => `${rule.match?.method ?? "any method"} ${rule.match?.path ?? "any /v1 path"}`;
 const latencyText = (rule: FaultRule) => (rule.latency_ms === null || rule.latency_ms === undefined ? "—" : `${rule.latency_ms}ms`);
+const retryAfterText = (rule: FaultRule) =>
+  rule.retry_after_seconds === null || rule.retry_after_seconds === undefined ? "—" : `${text(rule.retry_after_seconds)}s`;
 
 /** `paysim faults add | list | remove | clear`: the fault rules of the key's company (docs/faults.md). */
 export function faultsCommand(output: Output = consoleOutput): Command {
@@ -49,20 +55,27 @@ export function faultsCommand(output: Output = consoleOutput): Command {
       .addOption(new Option("--times <n>", "how many matching requests it hits, 1–10000 (default 1)").argParser(numberOrText))
       .addOption(new Option("--probability <p>", "the chance a matching request is hit, 0–1 (default 1)").argParser(numberOrText))
       .addOption(new Option("--latency <ms>", "the wait of latency (required) and timeout (default 30000), 1–60000").argParser(numberOrText))
+      .addOption(
+        new Option(
+          "--retry-after <seconds>",
+          `the Retry-After of rate_limited, 0–${MAX_RETRY_AFTER_SECONDS} (default ${DEFAULT_RETRY_AFTER_SECONDS})`,
+        ).argParser(numberOrText),
+      )
       .addOption(new Option("--seed <n>", "an integer: the same seed hits the same requests in every run (default 0)").argParser(numberOrText)),
   )
     .addHelpText(
       "after",
       `
-Faults: server_error (500, nothing done), rate_limited (429, Retry-After: 1, nothing
-done), lost_response (the request is done and committed, then the connection closes
+Faults: server_error (500, nothing done), rate_limited (429, Retry-After: --retry-after
+seconds, nothing done), lost_response (the request is done and committed, then the connection closes
 with no answer), timeout (no answer for --latency ms, then the connection closes;
 nothing done), latency (the normal answer, --latency ms late).
 
 Examples:
   $ paysim faults add lost_response --method POST --path /v1/payment_intents
   $ paysim faults add server_error --path /v1/payment_intents/*/capture --times 2
-  $ paysim faults add latency --latency 2000 --probability 0.5 --seed 42 --times 100`,
+  $ paysim faults add latency --latency 2000 --probability 0.5 --seed 42 --times 100
+  $ paysim faults add rate_limited --retry-after 0 --times 3`,
     )
     .action(async (fault: string, flags: AddFlags) => {
       const rule = await (await connect(flags, output)).call<FaultRule>("POST", "/v1/sandbox/faults", { body: ruleBody(fault, flags) });
@@ -74,6 +87,7 @@ Examples:
         ["times", text(rule.times)],
         ["probability", text(rule.probability)],
         ["latency", latencyText(rule)],
+        ...(rule.fault === "rate_limited" ? [["retry after", retryAfterText(rule)] as [string, string]] : []),
       ]))
         output.line(line);
     });
@@ -87,7 +101,7 @@ Examples:
   $ paysim faults list --json`,
     )
     .action(async (flags: ClientFlags) => {
-      const page = await (await connect(flags, output)).call<ListPage<FaultRule>>("GET", "/v1/sandbox/faults");
+      const page = await wholeList<FaultRule>(await connect(flags, output), "/v1/sandbox/faults");
       if (flags.json) return output.line(json(page));
       if (page.data.length === 0) return output.line("No fault rules.");
       for (const line of table(page.data, [
@@ -98,6 +112,7 @@ Examples:
         { header: "LEFT", value: (rule) => `${text(rule.remaining)}/${text(rule.times)}` },
         { header: "PROBABILITY", value: (rule) => text(rule.probability) },
         { header: "LATENCY", value: latencyText },
+        { header: "RETRY-AFTER", value: retryAfterText },
       ]))
         output.line(line);
     });

@@ -2,9 +2,10 @@ import { randomUUID } from "node:crypto";
 import { Command, Option } from "commander";
 import { connect, withClientOptions, type ClientFlags } from "../client.js";
 import { fields, json, table, text } from "../format.js";
+import { wholeList } from "../whole-list.js";
 import { consoleOutput, type Output } from "../output.js";
 import { collect, timeScale } from "../server-options.js";
-import type { CreatedInstanceResource, InstanceResource, ListPage } from "../api-types.js";
+import type { CreatedInstanceResource, InstanceResource } from "../api-types.js";
 
 interface CreateFlags extends ClientFlags {
   name?: string;
@@ -78,7 +79,7 @@ Examples:
   $ paysim instances list --json`,
     )
     .action(async (flags: ClientFlags) => {
-      const page = await (await connect(flags, output)).call<ListPage<InstanceResource>>("GET", "/v1/sandbox/instances");
+      const page = await wholeList<InstanceResource>(await connect(flags, output), "/v1/sandbox/instances");
       if (flags.json) return output.line(json(page));
       if (page.data.length === 0) return output.line("No instances running.");
       const rows = table(page.data, [

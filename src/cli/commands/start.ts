@@ -10,6 +10,7 @@ import { colourEnabled, interactiveTerminal } from "../../ui/terminal.js";
 import { bannerFacts } from "../banner-facts.js";
 import { closeWithExport, type Stop } from "../close-with-export.js";
 import { outputFilesProblem } from "../output-files.js";
+import { whenOutputCloses } from "../closed-output.js";
 import { startJsonReporter } from "../reporters/json.js";
 import { startLinesReporter } from "../reporters/lines.js";
 import type { Reporter } from "../reporters/subscribe.js";
@@ -123,17 +124,19 @@ async function runStart(flags: StartFlags, output: Output): Promise<number | und
   reporter?.started(instance);
 
   let stopping = false;
-  const stop = (signal: NodeJS.Signals) => {
+  const stop = (signal: NodeJS.Signals | "output closed") => {
     if (stopping) return exitAtOnce(exportOnExit);
     stopping = true;
-    // After SIGHUP the terminal is gone: nothing is left to read the line.
-    if (!flags.json && signal !== "SIGHUP") output.line(`paysim: ${signal} received, stopping…`);
+    // After SIGHUP the terminal is gone, and a closed output has no reader: nothing is left to read the line.
+    if (!flags.json && signal !== "SIGHUP" && signal !== "output closed") output.line(`paysim: ${signal} received, stopping…`);
     void exportOnExit().then(
       () => process.exit(0),
       () => process.exit(1),
     );
   };
   for (const signal of STOP_SIGNALS) process.on(signal, stop);
+  // `paysim start --json | head -3`: the reader is done, so paysim stops as for a signal, status 0.
+  whenOutputCloses(() => stop("output closed"));
   return undefined;
 }
 

@@ -11,15 +11,26 @@ import { refuseRepeated } from "./repeated-header.js";
 const BEARER = /^Bearer +(\S+) *$/i;
 
 /**
+ * The 401 of a key this paysim does not know says where its keys come from: a key of the paysim
+ * that started an instance is the usual mistake on an instance, and the other way round.
+ */
+export function unknownKeyMessage(startedByAnother: boolean): string {
+  return startedByAnother
+    ? "Unknown API key: this paysim is an instance another paysim started (POST /v1/sandbox/instances); its key is the secret_key that call answered (paysim instances create prints it), not the key of the paysim that started it."
+    : "Unknown API key: use this paysim's key (sk_test_…): the one paysim start printed or was given (--secret-key, PAYSIM_SECRET_KEY, the config file), or startPaysim()'s secretKey. An instance from POST /v1/sandbox/instances has its own key, the secret_key its creation answered.";
+}
+
+/**
  * Every /v1 call needs an `Authorization: Bearer` key: answers the request's
  * company, or throws the 401 for a missing, malformed or unknown key (or one sent twice).
+ * `startedByAnother`: this paysim is an instance, whose keys come from its creation.
  *
  * @example
- * const companyOfRequest = keyCheck(store);
+ * const companyOfRequest = keyCheck(store, false);
  * c.set("company", companyOfRequest(c));
  */
-export function keyCheck(store: Store): (c: Context<AppEnv>) => Company {
-  const companyOfKey = keyGuard(store);
+export function keyCheck(store: Store, startedByAnother: boolean): (c: Context<AppEnv>) => Company {
+  const companyOfKey = keyGuard(store, unknownKeyMessage(startedByAnother));
   return function companyOfRequest(c) {
     refuseRepeated(headerLineCount(c, "authorization"), "Authorization", "unauthorized");
     return companyOfKey(header(c, "authorization"));
@@ -27,7 +38,7 @@ export function keyCheck(store: Store): (c: Context<AppEnv>) => Company {
 }
 
 /** Finds the company of an `Authorization` header; throws the 401 for a missing, malformed or unknown key. */
-function keyGuard(store: Store): (authorization: string | undefined) => Company {
+function keyGuard(store: Store, unknownKey: string): (authorization: string | undefined) => Company {
   // Keys and companies are fixed once paysim has started, so a known key's company is
   // looked up (and the key hashed) once. This map lives in memory only, like the keys paysim
   // printed; unknown keys are never cached: nobody can fill it.
@@ -51,7 +62,7 @@ function keyGuard(store: Store): (authorization: string | undefined) => Company 
     // A token that is no key by the documented rule (docs/api.md) cannot be one paysim knows: no lookup for it.
     const company = isSecretKey(match[1]!) ? companyFor(match[1]!) : undefined;
     if (!company) {
-      throw new ApiError("unauthorized", "Unknown API key: use a secret key printed by paysim start (sk_test_…).");
+      throw new ApiError("unauthorized", unknownKey);
     }
     return company;
   };

@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import type { Bus, RequestFault } from "../../bus.js";
 import { ApiError } from "../../domain/errors.js";
+import { DEFAULT_RETRY_AFTER_SECONDS } from "../../domain/faults.js";
 import type { FaultHit } from "../../services/faults.js";
 import type { Store } from "../../store/index.js";
 import { companyOf, requestIdOf, type AppEnv } from "../env.js";
@@ -50,7 +51,12 @@ export async function injectFault(
     case "server_error":
       throw new ApiError("internal_error", `${injected}: paysim did nothing for this request.`);
     case "rate_limited":
-      throw new ApiError("rate_limited", `${injected}: too many requests; retry after the Retry-After seconds.`);
+      throw new ApiError(
+        "rate_limited",
+        `${injected}: too many requests; retry after the Retry-After seconds.`,
+        undefined,
+        hit.retryAfterSeconds ?? DEFAULT_RETRY_AFTER_SECONDS,
+      );
     case "timeout":
       await held();
       c.set("unansweredStatus", 0);

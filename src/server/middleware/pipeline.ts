@@ -30,10 +30,10 @@ export interface PipelineStep {
  * const pipelined = requestPipeline(deps);
  * app.get("/health", pipelined(health, { keyed: false }));
  */
-export function requestPipeline(deps: Pick<AppDeps, "ids" | "bus" | "store" | "loopbackHostNames" | "reportError" | "faults" | "heldRequests">) {
+export function requestPipeline(deps: Pick<AppDeps, "ids" | "bus" | "store" | "loopbackHostNames" | "reportError" | "faults" | "heldRequests" | "instances">) {
   const { ids, bus, store, reportError, faults } = deps;
   const checkHost = requestHostCheck(deps.loopbackHostNames);
-  const companyOfRequest = keyCheck(store);
+  const companyOfRequest = keyCheck(store, deps.instances.startedByAnother);
 
   /** The handler's answer, with what it throws answered as the app's onError would: a fault that holds an answer holds this one. */
   const answerOf = (c: Context<AppEnv>, handler: RouteHandler, requestId: string): Response | Promise<Response> => {

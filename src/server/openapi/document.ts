@@ -156,6 +156,21 @@ export function portable<T>(value: T): T {
 const ref = (name: string) => ({ $ref: `${SCHEMAS}${name}` });
 const requestIdHeader = { "Request-Id": { description: "This request's id (`req_…`).", required: true, schema: { type: "string" } } };
 
+/** The `Idempotency-Key` request header: required on the creations, optional on the moves (docs/api.md). */
+function idempotencyKeyHeader(required: boolean): Json {
+  return {
+    name: "Idempotency-Key",
+    in: "header",
+    required,
+    description: "A retry with the same key and body within 24 hours gets the first answer again, and nothing is done twice.",
+    schema: { type: "string", pattern: KEY_SHAPE.source },
+  };
+}
+
+/** What a replay's answer adds, in words (see where it is used). */
+const REPLAYED_HEADER =
+  "The stored answer of an earlier request with the same Idempotency-Key and body carries the header `Idempotent-Replayed: true`; a first answer has no such header.";
+
 /**
  * The OpenAPI 3.1 document of `operations` (docs/api.md), made from the zod schemas the routes
  * validate with and answer from: request bodies and parameters as zod reads input, answers as
@@ -188,23 +203,18 @@ export function openApiDocument(operations: readonly OperationDoc[]): OpenApiDoc
         });
       }
     }
-    if (operation.idempotencyKey)
-      parameters.push({ $ref: `#/components/parameters/IdempotencyKey${operation.idempotencyKey === "required" ? "" : "Optional"}` });
+    // Written out in each operation rather than as a $ref to components: generators that make a
+    // function argument of each header parameter (orval) then give the key one.
+    if (operation.idempotencyKey) parameters.push(idempotencyKeyHeader(operation.idempotencyKey === "required"));
 
     const responses: Json = {};
     for (const [status, schema] of Object.entries(operation.answers)) {
       const name = output.name(schema, `${pascal(operation.operationId)}Answer`);
-      const headers = operation.idempotencyKey
-        ? {
-            ...requestIdHeader,
-            "Idempotent-Replayed": {
-              description: "`true` when this is the stored answer of an earlier request with the same key.",
-              schema: { type: "string", enum: ["true"] },
-            },
-          }
-        : requestIdHeader;
+      // `Idempotent-Replayed` is said in words, not declared: mock servers (Prism, Mockoon) send
+      // every declared header, and a mocked creation would then claim to be a replay.
+      const description = operation.idempotencyKey ? `${operation.summary}. ${REPLAYED_HEADER}` : operation.summary;
       const example = operation.example === undefined ? {} : { example: operation.example.answer };
-      responses[status] = { description: operation.summary, headers, content: { "application/json": { schema: ref(name), ...example } } };
+      responses[status] = { description, headers: requestIdHeader, content: { "application/json": { schema: ref(name), ...example } } };
     }
     for (const status of errorStatuses(operation)) responses[String(status)] = { $ref: `${RESPONSES}Error${status}` };
 
@@ -240,14 +250,6 @@ export function openApiDocument(operations: readonly OperationDoc[]): OpenApiDoc
     };
   }
 
-  const keyHeader = (required: boolean): Json => ({
-    name: "Idempotency-Key",
-    in: "header",
-    required,
-    description: "A retry with the same key and body within 24 hours gets the first answer again, and nothing is done twice.",
-    schema: { type: "string", pattern: KEY_SHAPE.source },
-  });
-
   return portable({
     openapi: "3.1.0",
     info: {
@@ -263,7 +265,6 @@ export function openApiDocument(operations: readonly OperationDoc[]): OpenApiDoc
       securitySchemes: {
         [SECURITY_SCHEME]: { type: "http", scheme: "bearer", description: "A secret key `sk_test_…` as `paysim start` prints it." },
       },
-      parameters: { IdempotencyKey: keyHeader(true), IdempotencyKeyOptional: keyHeader(false) },
       responses: errorResponses,
       schemas: { ...componentsOf(output.registry, "output"), ...componentsOf(input.registry, "input") },
     },

@@ -85,6 +85,7 @@ export const EXAMPLE_FAULT = {
   remaining: 1,
   probability: 1,
   latency_ms: null,
+  retry_after_seconds: null,
   created_at: CREATED_AT,
 } as const;
 

@@ -1,5 +1,6 @@
-import { listEnvelopeSchema, noQuery, withRequestIdSchema } from "../../contracts/common.js";
-import { createdInstanceSchema, createInstanceSchema, deletedInstanceSchema, instanceSchema } from "../../contracts/instances.js";
+import { listEnvelopeSchema, withRequestIdSchema } from "../../contracts/common.js";
+import { createdInstanceSchema, createInstanceSchema, deletedInstanceSchema, instanceSchema, listInstancesQuery } from "../../contracts/instances.js";
+import { pageOfWhole } from "../list-query.js";
 import { defineAction } from "./define.js";
 
 const PATH = "/v1/sandbox/instances";
@@ -45,10 +46,10 @@ export const INSTANCE_OPERATIONS = [
     method: "get",
     path: PATH,
     summary: "List the running instances this company started, oldest first",
-    query: noQuery,
+    query: listInstancesQuery,
     answers: { 200: listEnvelopeSchema(instanceSchema) },
     example: { answer: { object: "list", data: [EXAMPLE], has_more: false, request_id: EXAMPLE_REQUEST_ID } },
-    act: ({ deps, company }) => ({ list: deps.instances.list(company.id).map((instance) => JSON.stringify(instance)), hasMore: false }),
+    act: ({ deps, company, query }) => pageOfWhole(deps.instances.list(company.id), query),
   }),
   defineAction({
     operationId: "deleteInstance",

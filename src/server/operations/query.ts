@@ -1,5 +1,6 @@
 import type { Context } from "hono";
 import type * as z from "zod";
+import { takesCommaSeparated } from "../../contracts/common.js";
 import { parseOrThrow } from "../../domain/validation.js";
 import { singleQuery } from "../list-query.js";
 
@@ -16,12 +17,13 @@ const REMEMBERED = 256;
  */
 export function rememberedQueryParser(schema: z.ZodType): (c: Context) => unknown {
   const remembered = new Map<string, unknown>();
+  const commaSeparated = (name: string) => takesCommaSeparated(schema, name);
   return function parseQuery(c: Context): unknown {
     const url = c.req.url;
     const at = url.indexOf("?");
     const text = at === -1 ? "" : url.slice(at + 1);
     if (remembered.has(text)) return remembered.get(text);
-    const parsed = parseOrThrow(schema, singleQuery(c));
+    const parsed = parseOrThrow(schema, singleQuery(c, commaSeparated));
     if (remembered.size >= REMEMBERED) remembered.delete(remembered.keys().next().value!);
     remembered.set(text, parsed);
     return parsed;

@@ -1,10 +1,11 @@
 import type * as z from "zod";
-import { listEnvelopeSchema, noQuery, withRequestIdSchema } from "../../contracts/common.js";
-import { deletedFaultSchema, faultRuleInput, faultSchema, faultsClearedSchema } from "../../contracts/faults.js";
+import { listEnvelopeSchema, withRequestIdSchema } from "../../contracts/common.js";
+import { deletedFaultSchema, faultRuleInput, faultSchema, faultsClearedSchema, listFaultRulesQuery } from "../../contracts/faults.js";
 import { clockAdvanceInput, clockSchema, resetAnswerSchema, resetInput } from "../../contracts/sandbox.js";
 import { ApiError } from "../../domain/errors.js";
 import { ClockRangeError } from "../../runtime/clock.js";
 import { answering, EXAMPLE_CLOCK, EXAMPLE_FAULT, listing } from "./examples.js";
+import { pageOfWhole } from "../list-query.js";
 import { defineAction } from "./define.js";
 import { ingestWebhookEvent } from "./events.js";
 import { transitionPayout } from "./payouts.js";
@@ -87,10 +88,10 @@ export const SANDBOX_OPERATIONS = [
     method: "get",
     path: "/v1/sandbox/faults",
     summary: "List this company's active fault rules, oldest first",
-    query: noQuery,
+    query: listFaultRulesQuery,
     answers: { 200: listEnvelopeSchema(faultSchema) },
     example: { answer: listing([EXAMPLE_FAULT]) },
-    act: ({ deps, company }) => ({ list: deps.faults.list(company.id).map((rule) => JSON.stringify(rule)), hasMore: false }),
+    act: ({ deps, company, query }) => pageOfWhole(deps.faults.list(company.id), query),
   }),
   clearFaultRules,
   deleteFaultRule,

@@ -85,7 +85,15 @@ export const WAIT_OPERATIONS = [
     example: { answer: { object: "webhook_wait", event: EXAMPLE_EVENT, delivery: EXAMPLE_DELIVERY, request_id: "req_usHuN8KESMtePtvYjNJNyREW" } },
     held: true,
     async act({ deps, company, query }, c) {
-      const filter = { type: query.type, objectId: query.object_id, url: query.url, status: query.status, attempt: query.attempt, chaos: query.chaos };
+      const filter = {
+        type: query.type,
+        objectId: query.object_id,
+        url: query.url,
+        status: query.status,
+        attempt: query.attempt,
+        chaos: query.chaos,
+        resent: query.resent === undefined ? undefined : query.resent === "true",
+      };
       const found = await held(c, deps, (signal) => deps.waits.webhook(company.id, filter, { described: described(c), timeoutMs: query.timeout_ms!, signal }));
       if (!found) return unanswered(c);
       const answer: Omit<z.infer<typeof webhookWaitSchema>, "request_id"> = {

@@ -1,12 +1,14 @@
-import { listEnvelopeSchema, noQuery, withRequestIdSchema } from "../../contracts/common.js";
+import { listEnvelopeSchema, withRequestIdSchema } from "../../contracts/common.js";
 import {
   createEndpointInput,
   deletedEndpointResource,
   deletedEndpointSchema,
+  listWebhookEndpointsQuery,
   webhookEndpointAnswer,
   webhookEndpointSchema,
 } from "../../contracts/webhook-endpoints.js";
 import { toEndpointResource } from "../../services/webhook-endpoints.js";
+import { pageOfWhole } from "../list-query.js";
 import { answering, EXAMPLE_WEBHOOK_ENDPOINT, listing } from "./examples.js";
 import { defineAction, defineChange, type CallContext } from "./define.js";
 
@@ -49,10 +51,10 @@ export const WEBHOOK_ENDPOINT_OPERATIONS = [
     method: "get",
     path: PATH,
     summary: "List the webhook endpoints",
-    query: noQuery,
+    query: listWebhookEndpointsQuery,
     answers: { 200: listEnvelopeSchema(webhookEndpointSchema) },
     example: { answer: listing([EXAMPLE_WEBHOOK_ENDPOINT]) },
-    act: ({ deps, company }) => ({ list: deps.webhookEndpoints.list(company.id).map((endpoint) => JSON.stringify(endpoint)), hasMore: false }),
+    act: ({ deps, company, query }) => pageOfWhole(deps.webhookEndpoints.list(company.id), query),
   }),
   defineAction({
     operationId: "getWebhookEndpoint",

@@ -8,6 +8,8 @@ import { migration060 } from "./060-webhook-chaos.js";
 import { migration070 } from "./070-fault-rules.js";
 import { migration090 } from "./090-deliveries-by-company.js";
 import { migration100 } from "./100-sent-signature.js";
+import { migration110 } from "./110-fault-retry-after.js";
+import { migration120 } from "./120-resent-deliveries.js";
 
 export type { Migration } from "./migration.js";
 
@@ -22,4 +24,6 @@ export const MIGRATIONS: readonly Migration[] = [
   migration070,
   migration090,
   migration100,
+  migration110,
+  migration120,
 ];

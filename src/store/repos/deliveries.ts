@@ -13,6 +13,8 @@ export interface DeliveryRow {
   status: DeliveryStatus;
   attempt_count: number;
   next_attempt_ms: number | null;
+  /** 1 when a resend made it, 0 for the deliveries the event got when it happened. */
+  resent: 0 | 1;
   created_at: string;
   updated_at: string;
 }
@@ -32,8 +34,8 @@ export interface DeliveryForAttempt {
 export function createDeliveriesRepo(db: Db) {
   // Positional parameters and no RETURNING: one delivery per event and endpoint, and both cost more than the insert itself.
   const insert = db.prepare(`
-    INSERT INTO deliveries (id, event_id, company_id, endpoint_id, url, status, attempt_count, next_attempt_ms, created_at, updated_at)
-    VALUES (?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?)`);
+    INSERT INTO deliveries (id, event_id, company_id, endpoint_id, url, status, attempt_count, next_attempt_ms, resent, created_at, updated_at)
+    VALUES (?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?, ?)`);
   const byId = objectRows<DeliveryRow>(db.prepare("SELECT * FROM deliveries WHERE id = ?"));
   // One statement for all an attempt needs: the endpoint even if deleted since (a delivery in flight finishes).
   const forAttempt = objectRows<
@@ -62,7 +64,7 @@ export function createDeliveriesRepo(db: Db) {
     )
     .pluck();
   return {
-    insert(row: Pick<DeliveryRow, "id" | "event_id" | "company_id" | "endpoint_id" | "url" | "next_attempt_ms" | "created_at">): DeliveryRow {
+    insert(row: Pick<DeliveryRow, "id" | "event_id" | "company_id" | "endpoint_id" | "url" | "next_attempt_ms" | "resent" | "created_at">): DeliveryRow {
       const { lastInsertRowid } = insert.run(
         row.id,
         row.event_id,
@@ -70,6 +72,7 @@ export function createDeliveriesRepo(db: Db) {
         row.endpoint_id,
         row.url,
         row.next_attempt_ms,
+        row.resent,
         row.created_at,
         row.created_at,
       );

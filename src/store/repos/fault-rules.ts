@@ -11,6 +11,8 @@ export interface FaultRuleRow {
   remaining: number;
   probability: number;
   latency_ms: number | null;
+  /** The Retry-After of a `rate_limited` rule; null for the other faults. */
+  retry_after_seconds: number | null;
   seed: number;
   /** Requests matched so far: the ordinal of the next match's draw. */
   matched: number;
@@ -19,8 +21,8 @@ export interface FaultRuleRow {
 
 export function createFaultRulesRepo(db: Db) {
   const insert = db.prepare(`
-    INSERT INTO fault_rules (id, company_id, fault, method, path, times, remaining, probability, latency_ms, seed, created_at)
-    VALUES (@id, @company_id, @fault, @method, @path, @times, @times, @probability, @latency_ms, @seed, @created_at) RETURNING *`);
+    INSERT INTO fault_rules (id, company_id, fault, method, path, times, remaining, probability, latency_ms, retry_after_seconds, seed, created_at)
+    VALUES (@id, @company_id, @fault, @method, @path, @times, @times, @probability, @latency_ms, @retry_after_seconds, @seed, @created_at) RETURNING *`);
   const ofCompany = db.prepare("SELECT * FROM fault_rules WHERE company_id = ? ORDER BY seq");
   const countOf = db.prepare("SELECT COUNT(*) FROM fault_rules WHERE company_id = ?").pluck();
   const remove = db.prepare("DELETE FROM fault_rules WHERE company_id = ? AND id = ?");

@@ -1,5 +1,13 @@
 /** @jsxImportSource hono/jsx */
-import { DEFAULT_TIMEOUT_MS, FAULT_KINDS, FAULT_METHODS, MAX_FAULT_LATENCY_MS, MAX_FAULT_TIMES } from "../../../domain/faults.js";
+import {
+  DEFAULT_RETRY_AFTER_SECONDS,
+  DEFAULT_TIMEOUT_MS,
+  FAULT_KINDS,
+  FAULT_METHODS,
+  MAX_FAULT_LATENCY_MS,
+  MAX_FAULT_TIMES,
+  MAX_RETRY_AFTER_SECONDS,
+} from "../../../domain/faults.js";
 import type { FaultResource } from "../../../contracts/faults.js";
 import { addFaultRule, clearFaultRules, deleteFaultRule } from "../../operations/sandbox.js";
 import { baseOf, companyOf, formNumber, given, linkTo, type DashboardApp, type DashboardKit, type Form } from "../kit.js";
@@ -8,7 +16,7 @@ import { Csrf, NumberField, PageHead, PostButton, Time } from "../views/parts.js
 /** What each fault does to a request it hits, in docs/faults.md's words. */
 const FAULT_EFFECTS: Record<(typeof FAULT_KINDS)[number], string> = {
   server_error: "500 internal_error; nothing is written",
-  rate_limited: "429 rate_limited with Retry-After: 1; nothing is written",
+  rate_limited: `429 rate_limited with Retry-After: retry_after_seconds (default ${DEFAULT_RETRY_AFTER_SECONDS}); nothing is written`,
   lost_response: "the request is done, then the connection closes with no answer",
   timeout: `no answer for latency_ms (default ${DEFAULT_TIMEOUT_MS} ms), then the connection closes`,
   latency: "the normal answer, latency_ms late",
@@ -33,6 +41,7 @@ function RulesList({ rules, csrf, base }: { rules: readonly FaultResource[]; csr
             <th scope="col">Hits left</th>
             <th scope="col">Probability</th>
             <th scope="col">Latency</th>
+            <th scope="col">Retry-After</th>
             <th scope="col" class="hide-narrow">
               Created
             </th>
@@ -59,6 +68,9 @@ function RulesList({ rules, csrf, base }: { rules: readonly FaultResource[]; csr
               </td>
               <td data-label="Latency" class="num">
                 {rule.latency_ms === null ? <span class="muted">—</span> : `${rule.latency_ms} ms`}
+              </td>
+              <td data-label="Retry-After" class="num">
+                {rule.retry_after_seconds === null ? <span class="muted">—</span> : `${rule.retry_after_seconds} s`}
               </td>
               <td class="time hide-narrow">
                 <Time iso={rule.created_at} />
@@ -130,6 +142,14 @@ function AddRule({ csrf, action }: { csrf: string; action: string }) {
           min={1}
           max={MAX_FAULT_LATENCY_MS}
         />
+        <NumberField
+          id="fault-retry-after"
+          name="retry_after_seconds"
+          label="Retry-After (s)"
+          hint={`retry_after_seconds, 0–${MAX_RETRY_AFTER_SECONDS} (default ${DEFAULT_RETRY_AFTER_SECONDS}): rate_limited only`}
+          min={0}
+          max={MAX_RETRY_AFTER_SECONDS}
+        />
         <NumberField id="fault-seed" name="seed" label="Seed" hint="seed, an integer (default 0): the same seed hits the same requests" />
       </div>
       <button class="btn primary" type="submit">
@@ -149,6 +169,7 @@ function ruleInput(form: Form): Record<string, unknown> {
     times: formNumber(form, "times"),
     probability: formNumber(form, "probability"),
     latency_ms: formNumber(form, "latency_ms"),
+    retry_after_seconds: formNumber(form, "retry_after_seconds"),
     seed: formNumber(form, "seed"),
   });
 }
