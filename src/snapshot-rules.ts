@@ -220,6 +220,13 @@ function buildRules(): SnapshotRules {
   const faultRemaining: ColumnCheck = (value, row, known) =>
     ruleRemaining(value, row, known) ??
     (typeof value === "number" && typeof row.times === "number" && value > row.times ? "must not be more than times" : undefined);
+  // As the API takes it: only on a rate_limited rule, within its range; the rules from before it was a field hold 1.
+  const faultRetryAfter: ColumnCheck = (value, row) =>
+    problemWith(faultRuleSchema, {
+      fault: row.fault,
+      ...(row.latency_ms === null ? {} : { latency_ms: row.latency_ms }),
+      ...(value === null ? {} : { retry_after_seconds: value }),
+    });
   const faultLatency: ColumnCheck = (value, row) => {
     const rule = { fault: row.fault, ...(value === null ? {} : { latency_ms: value }) };
     return problemWith(faultRuleSchema, rule);
@@ -340,6 +347,7 @@ function buildRules(): SnapshotRules {
         status: member(deliverySchema, "status"),
         attempt_count: by(z.int().min(0)),
         next_attempt_ms: maybeClockMs,
+        resent: flag([0, 1]),
         created_at: timestamp,
         updated_at: timestamp,
       },
@@ -379,6 +387,7 @@ function buildRules(): SnapshotRules {
         remaining: faultRemaining,
         probability: member(faultSchema, "probability"),
         latency_ms: faultLatency,
+        retry_after_seconds: faultRetryAfter,
         seed: by(faultRuleSchema.unwrap().shape.seed.unwrap()),
         matched: by(z.int().min(0)),
         created_at: timestamp,

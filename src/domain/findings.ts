@@ -44,6 +44,7 @@ export const FINDING_CODES = [
   "slow_webhook_receiver",
   "valid_webhook_rejected",
 ] as const;
+/** One of the six findings' codes: "new_key_on_retry", "retry_after_ignored", "retried_client_error", "polling_instead_of_webhooks", "slow_webhook_receiver" or "valid_webhook_rejected". */
 export type FindingCode = (typeof FINDING_CODES)[number];
 
 /** The catalogue, in the order reports list the rules. */

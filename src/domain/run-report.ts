@@ -5,6 +5,7 @@
 import type { CoverageReport } from "./coverage-report.js";
 import { findingCounts, type Finding, type FindingSeverity } from "./findings.js";
 
+/** What `report()` resolves to and `GET /v1/sandbox/report` answers: the run's coverage, its findings, and their summary. */
 export interface RunReport {
   object: "report";
   version: 1;
@@ -14,6 +15,7 @@ export interface RunReport {
   summary: { coverage: CoverageReport["summary"]; findings: Record<FindingSeverity, number> };
 }
 
+/** The run report of a coverage report and the findings of the same run. */
 export function runReport(coverage: CoverageReport, findings: Finding[]): RunReport {
   return {
     object: "report",

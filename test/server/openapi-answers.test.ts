@@ -190,6 +190,9 @@ describe("every answer of a realistic run matches the OpenAPI document", () => {
     await call("GET", "/v1/sandbox/coverage");
     await call("GET", "/v1/sandbox/coverage?area=events");
     await call("GET", "/v1/sandbox/coverage?scope=self");
+    await call("GET", "/v1/sandbox/report");
+    await call("GET", "/v1/sandbox/report?scope=self");
+    await call("GET", "/v1/sandbox/report?scope=most");
     await call("DELETE", "/v1/sandbox/coverage");
 
     // Deleting an endpoint, resetting the sandbox, and answers of no operation (unknown route, wrong method).

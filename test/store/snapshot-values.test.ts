@@ -193,6 +193,8 @@ const HOSTILE: Hostile[] = [
     table: "events",
     column: "body",
     value: "json_set(body, '$.type', 'payout.failed')",
+    // Ids are random: the first event by id may be a payout.failed, whose body would not change.
+    where: "type <> 'payout.failed'",
     says: /its type differs/,
   },
   { what: "an event body without data", table: "events", column: "body", value: "json_remove(body, '$.data')", says: /at data: / },
