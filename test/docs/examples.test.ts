@@ -88,7 +88,7 @@ function sh(script: string, cwd: string, binDir: string): Promise<Ran> {
  * files running at once would collide on it, so the server gets a free port instead
  * (`--port 0`), and the commands' `127.0.0.1:7420` are rewritten to that port (and their shown output's).
  */
-async function startAsShown(command: string, cwd: string): Promise<{ cli: CliHandle; port: number }> {
+async function startAsShown(command: string, cwd: string): Promise<{ cli: CliHandle; port: number; url: string }> {
   const words = command.trim().split(/\s+/).slice(2);
   if (words.some((word) => /["'$\\]/.test(word))) throw new Error(`\`${command}\`: quoting in a shown \`paysim start\` is not supported here`);
   const at = words.indexOf("--port");
@@ -96,7 +96,7 @@ async function startAsShown(command: string, cwd: string): Promise<{ cli: CliHan
   const cli = startCli(["start", ...words, "--port", "0"], { cwd });
   const [, url] = await cli.waitFor(/listening on (http:\/\/\S+)/);
   await cli.waitFor(/^ {2}database /m);
-  return { cli, port: Number(new URL(url!).port) };
+  return { cli, port: Number(new URL(url!).port), url: url! };
 }
 
 async function run(walkthrough: Walkthrough): Promise<void> {
@@ -116,10 +116,12 @@ async function run(walkthrough: Walkthrough): Promise<void> {
 
   const ids = new Map<string, string>();
   const servers: CliHandle[] = [];
+  const urls: string[] = [];
   let port: number | undefined;
   const start = async (command: string) => {
     const started = await startAsShown(command, cwd);
     servers.push(started.cli);
+    urls.push(started.url);
     port = started.port;
   };
   try {
@@ -146,6 +148,15 @@ async function run(walkthrough: Walkthrough): Promise<void> {
         const shown = port === undefined ? step.output : step.output.map((line) => line.replace(/\b(127\.0\.0\.1|localhost):7420\b/g, `$1:${port}`));
         const mismatch = matchOutput(shown, ran.stdout, ids);
         expect(mismatch, `${where(block)} \`${step.command}\``).toBeUndefined();
+      }
+    }
+    // What the docs show is what a well-behaved client does: it raises no finding.
+    for (const [index, server] of servers.entries()) {
+      for (const [, key] of server.stdout().matchAll(/^ {2}key +(sk_test_\S+)/gm)) {
+        const answer = await fetch(`${urls[index]}/v1/sandbox/report`, { headers: { Authorization: `Bearer ${key}` } }).catch(() => undefined);
+        if (answer?.status !== 200) continue; // a server the walk-through stopped itself
+        const { findings } = (await answer.json()) as { findings: unknown[] };
+        expect(findings, `${walkthrough.file}, walk-through ${walkthrough.name}: findings of ${key}`).toEqual([]);
       }
     }
   } finally {
