@@ -148,6 +148,9 @@ export interface ObservedAttempt {
   chaosAltered: boolean;
 }
 
+/** When something was seen, as paysim's clock shows it: the text, or how to get it. */
+type At = string | (() => string);
+
 interface Raised {
   count: number;
   firstSeenAt: string;
@@ -190,15 +193,15 @@ export class FindingsTracker {
   private clientErrors = new BoundedMap<string, { status: number; streak: number }>(FINDING_LIMITS.tracked);
   private reads = new BoundedMap<string, number[]>(FINDING_LIMITS.tracked);
 
-  /** `at` is paysim's clock as ISO text, for `first_seen_at`. */
-  request(request: ObservedRequest, at: string): void {
+  /** `at` is paysim's clock as ISO text, for `first_seen_at` (a function: asked only when a rule raises). */
+  request(request: ObservedRequest, at: At): void {
     this.checkNewKeyOnRetry(request, at);
     this.checkRetryAfter(request, at);
     this.checkClientErrorLoop(request, at);
     this.checkPolling(request, at);
   }
 
-  attempt(attempt: ObservedAttempt, at: string): void {
+  attempt(attempt: ObservedAttempt, at: At): void {
     if (attempt.durationMs > FINDING_LIMITS.slowReceiverMs) {
       const took =
         attempt.status === null ? `gave no answer in ${seconds(attempt.durationMs)}` : `answered ${attempt.status} after ${seconds(attempt.durationMs)}`;
@@ -239,17 +242,17 @@ export class FindingsTracker {
     );
   }
 
-  private raise(code: FindingCode, at: string, example: FindingExample): void {
+  private raise(code: FindingCode, at: At, example: FindingExample): void {
     const raised = this.raised.get(code);
     if (!raised) {
-      this.raised.set(code, { count: 1, firstSeenAt: at, examples: [example] });
+      this.raised.set(code, { count: 1, firstSeenAt: typeof at === "function" ? at() : at, examples: [example] });
       return;
     }
     raised.count += 1;
     if (raised.examples.length < FINDING_LIMITS.examples) raised.examples.push(example);
   }
 
-  private checkNewKeyOnRetry(request: ObservedRequest, at: string): void {
+  private checkNewKeyOnRetry(request: ObservedRequest, at: At): void {
     if (!RETRY_SENSITIVE_CREATIONS.has(request.route) || request.bodyDigest === undefined) return;
     const body = `${request.route} ${request.bodyDigest}`;
     const earlier = this.failedCreations.get(body);
@@ -272,7 +275,7 @@ export class FindingsTracker {
     }
   }
 
-  private checkRetryAfter(request: ObservedRequest, at: string): void {
+  private checkRetryAfter(request: ObservedRequest, at: At): void {
     const route = request.route;
     const window = this.retryAfter.get(route);
     if (window && request.arrivedAtMs >= window.from && request.arrivedAtMs < window.until) {
@@ -286,7 +289,7 @@ export class FindingsTracker {
     }
   }
 
-  private checkClientErrorLoop(request: ObservedRequest, at: string): void {
+  private checkClientErrorLoop(request: ObservedRequest, at: At): void {
     const { status } = request;
     // 408 (a wait that timed out) and 429 (its own rule) invite a retry.
     const clientError = status !== "none" && status >= 400 && status <= 499 && status !== 408 && status !== 429;
@@ -308,7 +311,7 @@ export class FindingsTracker {
     }
   }
 
-  private checkPolling(request: ObservedRequest, at: string): void {
+  private checkPolling(request: ObservedRequest, at: At): void {
     if (request.method !== "GET" || request.objectId === undefined || !request.route.endsWith("/:id")) return;
     const times = this.reads.get(request.objectId) ?? [];
     times.push(request.arrivedAtMs);

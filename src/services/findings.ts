@@ -44,6 +44,8 @@ export function clearFindings(findings: CompanyFindings): void {
  * rules kept to decide (a reset is a test's boundary); the findings stay.
  */
 export function observeFrom(bus: Bus, clock: Clock, trackerOf: (companyId: string | undefined) => FindingsTracker | undefined): void {
+  // Read only when a rule raises a finding.
+  const at = () => clock.nowIso();
   bus.on("request.logged", (logged: RequestLogged) => {
     if (logged.route === undefined || logged.path.startsWith("/v1/sandbox/") || !logged.path.startsWith("/v1/")) return;
     const tracker = trackerOf(logged.companyId);
@@ -63,7 +65,7 @@ export function observeFrom(bus: Bus, clock: Clock, trackerOf: (companyId: strin
         ...(logged.objectId !== undefined && { objectId: logged.objectId }),
         ...(logged.retryAfterSeconds !== undefined && { retryAfterSeconds: logged.retryAfterSeconds }),
       },
-      clock.nowIso(),
+      at,
     );
   });
   bus.on("delivery.attempted", (update: DeliveryAttempted) => {
@@ -77,7 +79,7 @@ export function observeFrom(bus: Bus, clock: Clock, trackerOf: (companyId: strin
         durationMs: update.attempt.durationMs,
         chaosAltered: update.attempt.chaos != null,
       },
-      clock.nowIso(),
+      at,
     );
   });
   bus.on("sandbox.reset", ({ companyId }) => {

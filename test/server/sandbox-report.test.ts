@@ -126,3 +126,18 @@ describe("GET /v1/sandbox/report", () => {
     }
   });
 });
+
+describe("startPaysim()'s report()", () => {
+  it("resolves to the report GET /v1/sandbox/report answers, without its request_id", async () => {
+    const { startPaysim } = await import("../../src/index.js");
+    const running = await startPaysim();
+    try {
+      const answer = await fetch(`${running.url}/v1/sandbox/report`, { headers: { Authorization: `Bearer ${running.secretKey}` } });
+      const { request_id: _id, ...overHttp } = await answer.json();
+      expect(await running.report()).toEqual(overHttp);
+      expect(await running.report({ scope: "self" })).toMatchObject({ object: "report", findings: [], coverage: { instances: 0 } });
+    } finally {
+      await running.close();
+    }
+  });
+});
