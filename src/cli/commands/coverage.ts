@@ -55,7 +55,7 @@ export function coverageCommand(output: Output = consoleOutput): Command {
   return withClientOptions(
     new Command("coverage").description("What the company's calls went through since the start or the last clear, and what they left out"),
   )
-    .option("--clear", "start the company's coverage anew (DELETE /v1/sandbox/coverage) instead of printing it")
+    .option("--clear", "start the company's coverage and findings anew (DELETE /v1/sandbox/coverage) instead of printing it")
     .addHelpText(
       "after",
       `
