@@ -2,14 +2,14 @@
 // files written out as shown into a folder of their own, then the page's command with the built
 // `paysim`, four workers at once. Debian's python3-pytest and python3-pytest-xdist (.ci/run installs
 // them) serve Debian's own Python, which may not be the `python3` first on PATH.
-import { spawnSync } from "node:child_process";
-import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
-import { delimiter, join } from "node:path";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { readBlocks } from "../docs/markdown-examples.js";
 import { runCli } from "../helpers/cli.js";
 import { useTempDir } from "../helpers/disposables.js";
+import { pythonWith } from "../helpers/python.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const PAGE = join(ROOT, "docs", "testing.md");
@@ -23,11 +23,6 @@ const shown = (file: string) => {
   return `${block.body}\n`;
 };
 
-/** A Python that has pytest and pytest-xdist: the one on PATH, else Debian's. */
-function pythonWithXdist(): string | undefined {
-  return ["python3", "/usr/bin/python3"].find((python) => spawnSync(python, ["-c", "import pytest, xdist"]).status === 0);
-}
-
 describe("docs/testing.md: a pytest suite with four pytest-xdist workers", () => {
   it("is shown whole on the page, with the command that runs it", () => {
     for (const file of FILES) expect(shown(file)).toBe(readFileSync(join(ROOT, "test/examples/pytest-shop", file), "utf8"));
@@ -36,18 +31,12 @@ describe("docs/testing.md: a pytest suite with four pytest-xdist workers", () =>
   });
 
   it("passes under `paysim exec`, each worker on an instance of its own, and the coverage covers every worker", async () => {
-    const python = pythonWithXdist();
-    if (!python) expect.fail("no python3 with pytest and pytest-xdist: install Debian's python3-pytest and python3-pytest-xdist (.ci/run does)");
     const folder = useTempDir("paysim-pytest-example-");
+    const env = pythonWith(["pytest", "xdist"], folder);
+    if (!env) expect.fail("no python3 with pytest and pytest-xdist: install Debian's python3-pytest and python3-pytest-xdist (.ci/run does)");
     for (const file of FILES) writeFileSync(join(folder, file), shown(file));
-    const bin = join(folder, ".python");
-    mkdirSync(bin);
-    symlinkSync(spawnSync(python, ["-c", "import sys; print(sys.executable)"], { encoding: "utf8" }).stdout.trim(), join(bin, "python3"));
 
-    const ran = await runCli([...COMMAND.split(" ").slice(1), "-p", "no:cacheprovider"], {
-      cwd: folder,
-      env: { PATH: `${bin}${delimiter}${process.env.PATH}` },
-    });
+    const ran = await runCli([...COMMAND.split(" ").slice(1), "-p", "no:cacheprovider"], { cwd: folder, env });
 
     const output = `${ran.stdout}\n${ran.stderr}`;
     expect(ran.code, output).toBe(0);

@@ -10,6 +10,7 @@ import { describe, expect, it } from "vitest";
 import { consoleSteps, readBlocks } from "../docs/markdown-examples.js";
 import { runCli } from "../helpers/cli.js";
 import { useTempDir } from "../helpers/disposables.js";
+import { pythonWith } from "../helpers/python.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const PAGE = join(ROOT, "docs", "testing.md");
@@ -80,14 +81,12 @@ describe("docs/testing.md: checking answers and webhook bodies with jsonschema a
   it("is shown whole on the page, and prints under `paysim exec` what the page shows", async () => {
     expect(shownFile(SCHEMAS_FILE)).toBe(readFileSync(join(ROOT, SCHEMAS_FILE), "utf8"));
     requirePython();
-    const jsonschema = spawnSync("python3", ["-c", "import jsonschema"]);
-    if (jsonschema.status !== 0) {
-      expect.fail(`python3 has no jsonschema (${jsonschema.stderr}): on Debian, apt-get install python3-jsonschema, to run docs/testing.md's schema example`);
-    }
     const folder = useTempDir("paysim-python-schemas-");
+    const env = pythonWith(["jsonschema"], folder);
+    if (!env) expect.fail("no python3 with jsonschema: on Debian, apt-get install python3-jsonschema (.ci/run does), to run docs/testing.md's schema example");
     writeFileSync(join(folder, "check_schemas.py"), shownFile(SCHEMAS_FILE));
 
-    const ran = await runCli(SCHEMAS_COMMAND.split(" ").slice(1), { cwd: folder });
+    const ran = await runCli(SCHEMAS_COMMAND.split(" ").slice(1), { cwd: folder, env });
 
     expect({ code: ran.code, stderr: ran.stderr }).toEqual({ code: 0, stderr: "" });
     expect(ran.stdout.trimEnd().split("\n")).toEqual(shownStep(SCHEMAS_COMMAND).output);

@@ -133,7 +133,7 @@ describe("startPaysim()'s report()", () => {
     const running = await startPaysim();
     try {
       const answer = await fetch(`${running.url}/v1/sandbox/report`, { headers: { Authorization: `Bearer ${running.secretKey}` } });
-      const { request_id: _id, ...overHttp } = await answer.json();
+      const { request_id: _id, ...overHttp } = (await answer.json()) as Record<string, unknown>;
       expect(await running.report()).toEqual(overHttp);
       expect(await running.report({ scope: "self" })).toMatchObject({ object: "report", findings: [], coverage: { instances: 0 } });
     } finally {
