@@ -58,8 +58,8 @@ export interface RequestLogged {
   errorCode?: string;
   /** When it arrived, in real milliseconds of this process (performance.now()): what the findings time a client by. */
   arrivedAtMs: number;
-  /** The Idempotency-Key it carried, for an operation that takes one. */
-  idempotencyKey?: string;
+  /** The SHA-256 of the Idempotency-Key it carried (never the key: it may hold anything), for a call the idempotency layer saw. */
+  idempotencyKeyDigest?: string;
   /** Its body's fingerprint, for a call with a key that the idempotency layer saw. */
   bodyFingerprint?: string;
   /** The object a read by id named (its `:id`). */

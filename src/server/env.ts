@@ -115,11 +115,10 @@ export interface RequestVariables {
   call: LoggedCall | undefined;
 }
 
-/** What the request log reads of an operation's call (operations/run.ts, `IncomingCall`). */
+/** What the request log reads of an operation's call (operations/run.ts, `IncomingCall`): digests only, never the key itself. */
 export interface LoggedCall {
-  idempotencyKey: string | undefined;
-  /** Set once the idempotency layer has seen the call; its fingerprint once made. */
-  idempotent?: { fingerprint?: string };
+  /** Set once the idempotency layer has seen the call; its digests once made. */
+  idempotent?: { fingerprint?: string; keyDigest?: string };
 }
 
 export interface AppEnv {

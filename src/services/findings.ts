@@ -60,7 +60,7 @@ export function observeFrom(bus: Bus, clock: Clock, trackerOf: (companyId: strin
         arrivedAtMs: logged.arrivedAtMs,
         answeredAtMs: logged.arrivedAtMs + logged.durationMs,
         clockMs: clock.now(),
-        ...(logged.idempotencyKey !== undefined && { idempotencyKey: logged.idempotencyKey }),
+        ...(logged.idempotencyKeyDigest !== undefined && { idempotencyKey: logged.idempotencyKeyDigest }),
         ...(logged.bodyFingerprint !== undefined && { bodyDigest: logged.bodyFingerprint }),
         ...(logged.objectId !== undefined && { objectId: logged.objectId }),
         ...(logged.retryAfterSeconds !== undefined && { retryAfterSeconds: logged.retryAfterSeconds }),

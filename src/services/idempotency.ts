@@ -22,6 +22,8 @@ export interface IdempotentRequest {
   body: unknown;
   /** The body's fingerprint (canonical JSON, hashed), once the layer has made it: the findings read it. */
   fingerprint?: string;
+  /** The key's SHA-256, once the layer has made it: what is stored and what the findings compare, never the key. */
+  keyDigest?: string;
 }
 
 /** What a change answers: its status and resource. */
@@ -69,7 +71,7 @@ export function createIdempotentRunner(store: Store, clock: Clock, unitOfWork: U
     const scope =
       request.idempotencyKey === undefined
         ? undefined
-        : { company_id: request.companyId, method: request.method, path: request.path, key: sha256Hex(request.idempotencyKey) };
+        : { company_id: request.companyId, method: request.method, path: request.path, key: (request.keyDigest ??= sha256Hex(request.idempotencyKey)) };
     const print = scope ? (request.fingerprint ??= fingerprint(request.body)) : "";
     const now = clock.now();
     const stored = scope && storedAnswer(scope, print, now);

@@ -20,10 +20,11 @@ export function logRequest(c: Context<AppEnv>, bus: Bus, started: number, answer
   const route = routeOf(c);
   const errorCode = errorCodeOf(answer);
   const unansweredStatus = c.get("unansweredStatus");
+  const path = loggedPath(c.req.path);
   bus.emit("request.logged", {
     requestId: requestIdOf(c),
     method: c.req.method,
-    path: loggedPath(c.req.path),
+    path,
     status: unansweredStatus ?? answer.status,
     durationMs: performance.now() - started,
     ...(fault && { fault }),
@@ -32,18 +33,22 @@ export function logRequest(c: Context<AppEnv>, bus: Bus, started: number, answer
     ...(errorCode && { errorCode }),
     ...(unansweredStatus !== undefined && { unanswered: true as const }),
     arrivedAtMs: started,
-    ...callFacts(c, route, answer),
+    ...callFacts(c, route, path, answer),
   });
 }
 
-/** What the findings need of a call: its key and body's fingerprint, the object a read by id named, a 429's Retry-After. */
-function callFacts(c: Context<AppEnv>, route: string | undefined, answer: Response) {
-  const call = c.get("call");
+/**
+ * What the findings need of a call: digests of its key and body (the idempotency layer made them;
+ * a key may hold anything, a card number too), the object a read by id named (from the masked
+ * path), a 429's Retry-After.
+ */
+function callFacts(c: Context<AppEnv>, route: string | undefined, maskedPath: string, answer: Response) {
+  const idempotent = c.get("call")?.idempotent;
   const retryAfter = answer.status === 429 ? Number(answer.headers.get("Retry-After") ?? NaN) : NaN;
   return {
-    ...(call?.idempotencyKey !== undefined && { idempotencyKey: call.idempotencyKey }),
-    ...(call?.idempotent?.fingerprint !== undefined && { bodyFingerprint: call.idempotent.fingerprint }),
-    ...(route?.endsWith("/:id") && { objectId: c.req.param("id") }),
+    ...(idempotent?.keyDigest !== undefined && { idempotencyKeyDigest: idempotent.keyDigest }),
+    ...(idempotent?.fingerprint !== undefined && { bodyFingerprint: idempotent.fingerprint }),
+    ...(route?.endsWith("/:id") && { objectId: maskedPath.slice(maskedPath.lastIndexOf("/") + 1) }),
     ...(Number.isFinite(retryAfter) && { retryAfterSeconds: retryAfter }),
   };
 }
