@@ -14,6 +14,7 @@ import { instancesCommand } from "./commands/instances.js";
 import { payoutsCommand } from "./commands/payouts.js";
 import { resetCommand } from "./commands/reset.js";
 import { coverageCommand } from "./commands/coverage.js";
+import { reportCommand } from "./commands/report.js";
 import { startCommand } from "./commands/start.js";
 import { stopCommand } from "./commands/stop.js";
 import { triggerCommand } from "./commands/trigger.js";
@@ -35,6 +36,7 @@ export function buildProgram(output: Output = consoleOutput): Command {
     .addCommand(clockCommand(output))
     .addCommand(resetCommand(output))
     .addCommand(coverageCommand(output))
+    .addCommand(reportCommand(output))
     .addCommand(checkReceiverCommand(output))
     .addCommand(faultsCommand(output))
     .addCommand(instancesCommand(output))

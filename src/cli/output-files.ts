@@ -1,4 +1,5 @@
-import { jsonFileKind, writeRefusal, type FileKind } from "../shared/owned-file.js";
+import { resolve } from "node:path";
+import { jsonFileKind, markedFileKind, writeRefusal, type FileKind } from "../shared/owned-file.js";
 import { keptFilesOf, SNAPSHOT_FILE } from "../paysim.js";
 import type { ServerFlags } from "./server-options.js";
 
@@ -9,6 +10,15 @@ import type { ServerFlags } from "./server-options.js";
 
 /** `paysim exec --coverage`: recognised as paysim's by its `"object": "coverage"`. */
 export const COVERAGE_FILE: FileKind = jsonFileKind("coverage report", "coverage");
+
+/** `paysim exec --report`: recognised by its `"object": "report"`. */
+export const REPORT_FILE: FileKind = jsonFileKind("run report", "report");
+
+/** What a JUnit XML file of `paysim exec --junit` starts with, by which paysim knows it wrote it. */
+export const JUNIT_MARK = '<?xml version="1.0" encoding="UTF-8"?>\n<!-- paysim run report (JUnit XML) -->\n';
+
+/** `paysim exec --junit`: JUnit XML has no field of paysim's, so it starts with JUNIT_MARK. */
+export const JUNIT_FILE: FileKind = markedFileKind("JUnit report", JUNIT_MARK);
 
 /** A file a command will write: where, and of which kind. */
 export interface OutputFile {
@@ -30,7 +40,10 @@ export function outputFilesProblem(flags: ServerFlags, others: readonly OutputFi
     const refusal = writeRefusal(flags.exportOnExit, SNAPSHOT_FILE, keptFilesOfFlags(flags, true));
     if (refusal) return refusal.message;
   }
-  for (const file of others) {
+  for (const [i, file] of others.entries()) {
+    const twice = others.slice(0, i).find((earlier) => resolve(earlier.path) === resolve(file.path));
+    if (twice)
+      return `Cannot write the ${file.kind.name} ${file.path}: it is also where the ${twice.kind.name} goes. Choose another path for the ${file.kind.name}.`;
     const refusal = writeRefusal(file.path, file.kind, keptFilesOfFlags(flags));
     if (refusal) return refusal.message;
   }

@@ -163,9 +163,35 @@ function judge(path: string, kind: FileKind, kept: readonly KeptFile[]): { refus
   return { refusal, found: { state: "ours", stats } };
 }
 
+/**
+ * A kind recognised by a mark of paysim's at the very start of the file, for formats without an
+ * `object` field (JUnit XML): only the mark's length is read.
+ */
+export function markedFileKind(name: string, mark: string): FileKind {
+  const expected = Buffer.from(mark, "utf8");
+  return {
+    name,
+    private: false,
+    notOurs(path) {
+      const fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW);
+      try {
+        const start = Buffer.alloc(expected.length);
+        const read = readSync(fd, start, 0, expected.length, 0);
+        return read === expected.length && start.equals(expected) ? undefined : `does not start with the mark of a ${name} paysim wrote`;
+      } finally {
+        closeSync(fd);
+      }
+    },
+  };
+}
+
 /** Which kept file `path` is: the same device and inode, or the same location (for files not made yet). */
-function keptRole(path: string, kept: readonly KeptFile[]): string | undefined {
-  const target = identitiesOf(path, false);
+export function keptRole(path: string, kept: readonly KeptFile[]): string | undefined {
+  return keptRoleOf(identitiesOf(path, false), kept);
+}
+
+/** Which kept file one of `target`'s identities (`dev:ino`, or an absolute location) belongs to. */
+export function keptRoleOf(target: ReadonlySet<string>, kept: readonly KeptFile[]): string | undefined {
   for (const file of kept) {
     const identities = identitiesOf(file.path, true);
     if ([...target].some((identity) => identities.has(identity))) return file.role;

@@ -47,11 +47,14 @@ process.on("exit", () => {
   for (const child of live) child.kill("SIGKILL");
 });
 
-/** The environment a child gets: the test process's, without PAYSIM_* or forced colours, plus `extra`. */
+/**
+ * The environment a child gets: the test process's, without PAYSIM_*, forced colours or
+ * GITHUB_STEP_SUMMARY (a `paysim exec` under test would append to the CI's own job summary), plus `extra`.
+ */
 export function cliEnv(extra: Record<string, string | undefined> = {}): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(process.env)) {
-    if (value !== undefined && !name.startsWith("PAYSIM_") && name !== "FORCE_COLOR") env[name] = value;
+    if (value !== undefined && !name.startsWith("PAYSIM_") && name !== "FORCE_COLOR" && name !== "GITHUB_STEP_SUMMARY") env[name] = value;
   }
   env.NO_COLOR = "1";
   for (const [name, value] of Object.entries(extra)) {

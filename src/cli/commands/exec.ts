@@ -4,9 +4,15 @@ import { Command, Option } from "commander";
 import { createPaysim, type PaysimInstance } from "../../paysim.js";
 import { addServerOptions, paysimOptionsOf, serverFlagsProblem, type ServerFlags } from "../server-options.js";
 import { closeWithExport } from "../close-with-export.js";
-import { COVERAGE_FILE, keptFilesOfFlags, outputFilesProblem } from "../output-files.js";
-import { writeOwnedFile } from "../../shared/owned-file.js";
+import { COVERAGE_FILE, JUNIT_FILE, keptFilesOfFlags, outputFilesProblem, REPORT_FILE, type OutputFile } from "../output-files.js";
+import { writeOwnedFile, type FileKind } from "../../shared/owned-file.js";
+import { appendRefusal, appendToFile } from "../../shared/appended-file.js";
+import type { RunReport } from "../../domain/run-report.js";
 import { coverageSummaryLine } from "./coverage.js";
+import { FAIL_ON_STATUS, heldConditions, parseFailOn, type FailOnCondition } from "../run-report/fail-on.js";
+import { junitXml } from "../run-report/junit.js";
+import { reportMarkdown } from "../run-report/markdown.js";
+import { findingsCountText } from "../run-report/text.js";
 import { consoleOutput, reportInternalError, type Output } from "../output.js";
 import { startLinesReporter } from "../reporters/lines.js";
 import type { Reporter } from "../reporters/subscribe.js";
@@ -14,7 +20,13 @@ import type { Reporter } from "../reporters/subscribe.js";
 interface ExecFlags extends ServerFlags {
   verbose: boolean;
   coverage?: string;
+  report?: string;
+  junit?: string;
+  failOn?: FailOnCondition[];
 }
+
+/** Where GitHub Actions reads a step's Markdown summary from; undefined outside it. */
+const stepSummaryPath = () => process.env.GITHUB_STEP_SUMMARY || undefined;
 
 /**
  * The signals `exec` passes on to the command rather than dying of: every one whose default would
@@ -42,6 +54,19 @@ export function execCommand(output: Output = consoleOutput): Command {
         "once the command ends, write the default company's coverage report (docs/testing.md) to this file and print its summary on stderr",
       ),
     )
+    .addOption(new Option("--report <file.json>", "once the command ends, write the default company's run report (its coverage and findings) to this file"))
+    .addOption(
+      new Option(
+        "--junit <file.xml>",
+        "once the command ends, write the run report as JUnit XML: a testcase per finding code (failed when raised) and per coverage area",
+      ),
+    )
+    .addOption(
+      new Option(
+        "--fail-on <list>",
+        "exit 3 when the command exited 0 but one of these holds (comma-separated): findings, errors, uncovered:<area> (operations, transitions, events, webhooks, errors, faults)",
+      ).argParser(parseFailOn),
+    )
     .addHelpText(
       "after",
       `
@@ -58,13 +83,19 @@ is written to the file once the command ends, whatever its status, and its summa
 printed on stderr; the exit status stays the command's. Each replaces only an earlier file
 of its kind that paysim wrote, never the --db, --import or --config file (nor, for
 --coverage, the export's): a path refused is said before paysim starts, and exec exits 1.
+--report writes the run report (coverage and findings) the same way, --junit the same as
+JUnit XML, and both print a findings line on stderr. With --fail-on, a run whose command
+exited 0 exits 3 when a named condition holds, and says which; the command's own non-zero
+status always wins. With GITHUB_STEP_SUMMARY set (GitHub Actions), a Markdown summary of
+the report is appended to that file.
 
 Examples:
   $ paysim exec -- npm test
   $ paysim exec --forward-to http://localhost:3000/webhooks -- npx vitest run
   $ paysim exec --config paysim.config.json --verbose -- node e2e.js
   $ paysim exec --import fixtures/orders.db --export-on-exit after.db -- npm test
-  $ paysim exec --coverage coverage.json -- npm test`,
+  $ paysim exec --coverage coverage.json -- npm test
+  $ paysim exec --report report.json --junit report.xml --fail-on errors -- npm test`,
     )
     .action(async (command: string[], flags: ExecFlags) => {
       process.exitCode = await runExec(command, flags, output);
@@ -87,7 +118,7 @@ async function runExec(command: string[], flags: ExecFlags, output: Output): Pro
     return 1;
   }
   // Every file the run will write is judged before paysim starts and the command runs.
-  const refused = outputFilesProblem(flags, flags.coverage === undefined ? [] : [{ path: flags.coverage, kind: COVERAGE_FILE }]);
+  const refused = outputFilesProblem(flags, reportFilesOf(flags)) ?? stepSummaryProblem(flags);
   if (refused) {
     output.error(`paysim: ${refused.replace(/\.$/, "")}; the command was not run.`);
     return 1;
@@ -111,8 +142,13 @@ async function runExec(command: string[], flags: ExecFlags, output: Output): Pro
   }
   reporter?.started(instance);
 
-  const status = await runCommand(command, execEnvironment(instance), output);
-  if (flags.coverage !== undefined) await writeCoverage(instance, flags.coverage, flags, output);
+  let status = await runCommand(command, execEnvironment(instance), output);
+  const failed = await writeReports(instance, flags, output);
+  // The command's own failure always wins; a condition of --fail-on only fails a passing run.
+  if (status === 0 && failed.length > 0) {
+    output.error(`paysim: --fail-on: ${failed.join("; ")}; exit ${FAIL_ON_STATUS}.`);
+    status = FAIL_ON_STATUS;
+  }
   const stop = closeWithExport(instance, flags.exportOnExit, output);
   // A signal now, with the command gone, stops the export cleanly and exits at once.
   const interrupted = (signal: NodeJS.Signals) => void stop.interruptExport().finally(() => process.exit(128 + (constants.signals[signal] ?? 0)));
@@ -127,20 +163,65 @@ async function runExec(command: string[], flags: ExecFlags, output: Output): Pro
   return status === 0 && !exported ? 1 : status;
 }
 
+/** The report files the flags ask for, each with its kind. */
+function reportFilesOf(flags: ExecFlags): OutputFile[] {
+  const files: OutputFile[] = [];
+  if (flags.coverage !== undefined) files.push({ path: flags.coverage, kind: COVERAGE_FILE });
+  if (flags.report !== undefined) files.push({ path: flags.report, kind: REPORT_FILE });
+  if (flags.junit !== undefined) files.push({ path: flags.junit, kind: JUNIT_FILE });
+  return files;
+}
+
+/** Why GITHUB_STEP_SUMMARY may not be appended to, as one line naming it; undefined when it may (or is not set). */
+function stepSummaryProblem(flags: ExecFlags): string | undefined {
+  const path = stepSummaryPath();
+  const refusal = path === undefined ? undefined : appendRefusal(path, keptFilesOfFlags(flags));
+  return refusal === undefined ? undefined : `Cannot append the run summary to GITHUB_STEP_SUMMARY ${path}: it ${refusal}.`;
+}
+
 /**
- * Writes the default company's coverage report to `path` (judged again: the command may have put
- * something there) and its summary line on stderr. A file that cannot be written is said, and
- * leaves the exit status the command's as well.
+ * Once the command has ended: the coverage, run report and JUnit files the flags ask for (each
+ * judged again: the command may have put something there), their lines on stderr, and the
+ * Markdown summary appended to GITHUB_STEP_SUMMARY. Answers the --fail-on conditions that hold.
+ * A file that cannot be written is said and changes no exit status.
  */
-async function writeCoverage(instance: PaysimInstance, path: string, flags: ExecFlags, output: Output): Promise<void> {
-  const report = instance.coverage();
-  try {
-    await writeOwnedFile(path, COVERAGE_FILE, () => Buffer.from(`${JSON.stringify(report, null, 2)}\n`), keptFilesOfFlags(flags));
-  } catch (error) {
-    output.error(`paysim: ${(error as Error).message}`);
-    return;
+async function writeReports(instance: PaysimInstance, flags: ExecFlags, output: Output): Promise<string[]> {
+  const summaryPath = stepSummaryPath();
+  const findingsAsked = flags.report !== undefined || flags.junit !== undefined || flags.failOn !== undefined;
+  if (flags.coverage === undefined && !findingsAsked && summaryPath === undefined) return [];
+  const report = instance.report();
+  const write = async (path: string, kind: FileKind, text: string) => {
+    try {
+      await writeOwnedFile(path, kind, () => Buffer.from(text), keptFilesOfFlags(flags));
+      return true;
+    } catch (error) {
+      output.error(`paysim: ${(error as Error).message}`);
+      return false;
+    }
+  };
+  const toJson = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
+  if (flags.coverage !== undefined && (await write(flags.coverage, COVERAGE_FILE, toJson(report.coverage)))) {
+    output.error(`paysim: ${coverageSummaryLine(report.coverage)} (${flags.coverage})`);
   }
-  output.error(`paysim: ${coverageSummaryLine(report)} (${path})`);
+  const written: string[] = [];
+  if (flags.report !== undefined && (await write(flags.report, REPORT_FILE, toJson(report)))) written.push(flags.report);
+  if (flags.junit !== undefined && (await write(flags.junit, JUNIT_FILE, junitXml(report, flags.failOn ?? [])))) written.push(flags.junit);
+  if (findingsAsked) {
+    const files = written.length === 0 ? "" : ` (${written.join(", ")})`;
+    if (flags.coverage === undefined) output.error(`paysim: ${coverageSummaryLine(report.coverage)}${files}`);
+    output.error(`paysim: findings: ${findingsCountText(report.summary.findings)}${files}`);
+  }
+  if (summaryPath !== undefined) appendStepSummary(summaryPath, report, flags, output);
+  return heldConditions(report, flags.failOn ?? []);
+}
+
+/** Appends the report's Markdown to GitHub's job summary, keeping what the file held. */
+function appendStepSummary(path: string, report: RunReport, flags: ExecFlags, output: Output): void {
+  try {
+    appendToFile(path, Buffer.from(`\n${reportMarkdown(report)}`), keptFilesOfFlags(flags));
+  } catch (error) {
+    output.error(`paysim: Cannot append the run summary to GITHUB_STEP_SUMMARY ${path}: it ${(error as Error).message}.`);
+  }
 }
 
 /**
