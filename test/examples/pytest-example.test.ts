@@ -14,7 +14,7 @@ import { pythonWith } from "../helpers/python.js";
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const PAGE = join(ROOT, "docs", "testing.md");
 const FILES = ["conftest.py", "test_shop.py"];
-const COMMAND = "paysim exec --coverage coverage.json -- python3 -m pytest -n 4";
+const COMMAND = "paysim exec --report report.json --junit report.xml -- python3 -m pytest -n 4";
 
 const shown = (file: string) => {
   const path = `test/examples/pytest-shop/${file}`;
@@ -30,7 +30,7 @@ describe("docs/testing.md: a pytest suite with four pytest-xdist workers", () =>
     expect([...shown("test_shop.py").matchAll(/^def test_/gm)]).toHaveLength(10);
   });
 
-  it("passes under `paysim exec`, each worker on an instance of its own, and the coverage covers every worker", async () => {
+  it("passes under `paysim exec`, each worker on an instance of its own, and the report covers every worker with no finding", async () => {
     const folder = useTempDir("paysim-pytest-example-");
     const env = pythonWith(["pytest", "xdist"], folder);
     if (!env) expect.fail("no python3 with pytest and pytest-xdist: install Debian's python3-pytest and python3-pytest-xdist (.ci/run does)");
@@ -42,9 +42,13 @@ describe("docs/testing.md: a pytest suite with four pytest-xdist workers", () =>
     expect(ran.code, output).toBe(0);
     expect(ran.stdout, output).toMatch(/^gw0 \[10\] \/ gw1 \[10\] \/ gw2 \[10\] \/ gw3 \[10\]$/m);
     expect(ran.stdout, output).toMatch(/^=+ 10 passed in /m);
-    const coverage = JSON.parse(readFileSync(join(folder, "coverage.json"), "utf8"));
+    const report = JSON.parse(readFileSync(join(folder, "report.json"), "utf8"));
     // Every worker's instance is rolled in: the eleven creations of the ten tests, whichever worker ran each.
+    const { coverage } = report;
     expect(coverage).toMatchObject({ object: "coverage", instances: 4, operations: { createPaymentIntent: { calls: 11, statuses: { "201": 11 } } } });
     expect(coverage.operations.createPayout.calls).toBe(2);
+    // The recipe is a well-behaved client: it raises no finding.
+    expect(report.findings).toEqual([]);
+    expect(readFileSync(join(folder, "report.xml"), "utf8")).toMatch(/<testsuite name="paysim" tests="12" failures="0"/);
   }, 120_000);
 });
