@@ -1,0 +1,118 @@
+/** @jsxImportSource hono/jsx */
+import { FINDING_CODES, type Finding, type FindingSeverity } from "../../../domain/findings.js";
+import { runReport } from "../../../domain/run-report.js";
+import type { CoverageCatalogue } from "../../../services/coverage.js";
+import { baseOf, companyOf, type DashboardApp, type DashboardKit } from "../kit.js";
+import { CoverageSections } from "../views/coverage-parts.js";
+import { ObjectLink, PageHead, Time } from "../views/parts.js";
+
+/** How each severity reads: its pill's tone and word. */
+const SEVERITY: Record<FindingSeverity, { tone: string; word: string }> = {
+  error: { tone: "fail", word: "error" },
+  warning: { tone: "wait", word: "warning" },
+};
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
+/** One finding: what it is, how often, what to do, and the requests (or deliveries) that raised it. */
+function FindingCard({ finding, base }: { finding: Finding; base: string }) {
+  const severity = SEVERITY[finding.severity];
+  return (
+    <section class={`card finding ${finding.severity}`} id={`finding-${finding.code}`} aria-label={finding.code}>
+      <div class="finding-head">
+        <span class={`pill ${severity.tone}`}>{severity.word}</span>
+        <code>{finding.code}</code>
+        <span class="muted">
+          {finding.count === 1 ? "once" : `${finding.count} times`}, first at <Time iso={finding.first_seen_at} />
+        </span>
+      </div>
+      <h2>{finding.title}</h2>
+      <p class="advice">{finding.advice}</p>
+      <div class="table-scroll">
+        <table class="stack">
+          <thead>
+            <tr>
+              <th scope="col">Request</th>
+              <th scope="col">Object</th>
+              <th scope="col">What happened</th>
+            </tr>
+          </thead>
+          <tbody>
+            {finding.examples.map((example) => (
+              <tr>
+                <td data-label="Request" class="mono">
+                  {example.request_id ?? <span class="muted">a webhook delivery</span>}
+                </td>
+                <td data-label="Object">
+                  <ObjectLink base={base} id={example.object_id ?? null} />
+                </td>
+                <td data-label="What" class="detail">
+                  {example.detail}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {finding.count > finding.examples.length ? (
+        <p class="muted more">
+          The first {plural(finding.examples.length, "example")} of {finding.count}.
+        </p>
+      ) : null}
+    </section>
+  );
+}
+
+/** The findings, or the word that there are none, naming what paysim watches for. */
+function Findings({ findings, base }: { findings: readonly Finding[]; base: string }) {
+  if (findings.length === 0) {
+    return (
+      <section class="card" aria-label="Findings" id="findings">
+        <p class="empty">
+          <strong>No findings.</strong> This company's client made none of the mistakes paysim watches for:{" "}
+          {FINDING_CODES.map((code, i) => (
+            <>
+              {i > 0 ? ", " : ""}
+              <code>{code}</code>
+            </>
+          ))}
+          .
+        </p>
+      </section>
+    );
+  }
+  return (
+    <section aria-label="Findings" id="findings">
+      {findings.map((finding) => (
+        <FindingCard finding={finding} base={base} />
+      ))}
+    </section>
+  );
+}
+
+/**
+ * Report (docs/testing.md, "The run report"): the session's company's findings first, then its
+ * coverage, as GET /v1/sandbox/report answers them (its instances' included).
+ */
+export function reportPage(app: DashboardApp, { deps, page }: DashboardKit, catalogue: () => CoverageCatalogue) {
+  app.get("/report", (c) => {
+    const companyId = companyOf(c).id;
+    const report = runReport(deps.coverage.report(companyId, catalogue()), deps.coverage.findings(companyId));
+    const { error, warning } = report.summary.findings;
+    const lead = (
+      <>
+        The integration mistakes this company's client made since <Time iso={report.since} /> ({plural(error, "error")}, {plural(warning, "warning")}), then
+        what its calls went through and what they never did, as GET /v1/sandbox/report answers it. A reset keeps both; DELETE /v1/sandbox/coverage clears them.
+      </>
+    );
+    const body = (
+      <>
+        <PageHead title="Report" lead={lead} />
+        <Findings findings={report.findings} base={baseOf(c)} />
+        <h2 class="section-title">Coverage</h2>
+        <CoverageSections report={report.coverage} />
+      </>
+    );
+    return page(c, { title: "Report", section: "report" }, body);
+  });
+}
