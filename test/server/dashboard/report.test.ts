@@ -60,13 +60,16 @@ describe("the Report page", () => {
     expect(textOf(retried)).toContain(detail);
     expect(retried).not.toContain("<img");
     expect(retried).toContain("pi_&lt;img src=x onerror=alert(1)&gt;&#39;&amp;");
-    expect(textOf(retried)).toContain(`warning retried_client_error once, first at`);
+    expect(textOf(retried)).toContain(`warning retried_client_error once, first seen`);
     expect(textOf(retried)).toContain(api.findings[0].title);
     expect(textOf(retried)).toContain(api.findings[0].advice);
     expect(textOf(retried)).toContain(api.findings[0].examples[0].request_id);
+    // No example of it names an object: no Object column.
+    expect(retried).not.toContain(">Object<");
 
     const polling = sectionOf(page.html, "finding-polling_instead_of_webhooks");
     expect(polling).toMatch(new RegExp(`<a class="mono" href="${client.base}/payment_intents/${intent.id}">${intent.id}</a>`));
+    expect(polling).toContain(">Object<");
     expect(textOf(polling)).toContain("read 20 times");
     expect(textOf(page.html)).not.toContain("po_missing");
     // Findings come before the coverage.

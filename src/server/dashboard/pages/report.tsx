@@ -17,13 +17,15 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 /** One finding: what it is, how often, what to do, and the requests (or deliveries) that raised it. */
 function FindingCard({ finding, base }: { finding: Finding; base: string }) {
   const severity = SEVERITY[finding.severity];
+  // The webhook rules name a delivery and a creation names none: the column shows only when an example has one.
+  const objects = finding.examples.some((example) => example.object_id !== undefined);
   return (
     <section class={`card finding ${finding.severity}`} id={`finding-${finding.code}`} aria-label={finding.code}>
       <div class="finding-head">
         <span class={`pill ${severity.tone}`}>{severity.word}</span>
         <code>{finding.code}</code>
         <span class="muted">
-          {finding.count === 1 ? "once" : `${finding.count} times`}, first at <Time iso={finding.first_seen_at} />
+          {finding.count === 1 ? "once" : `${finding.count} times`}, first seen <Time iso={finding.first_seen_at} />
         </span>
       </div>
       <h2>{finding.title}</h2>
@@ -33,19 +35,21 @@ function FindingCard({ finding, base }: { finding: Finding; base: string }) {
           <thead>
             <tr>
               <th scope="col">Request</th>
-              <th scope="col">Object</th>
+              {objects ? <th scope="col">Object</th> : null}
               <th scope="col">What happened</th>
             </tr>
           </thead>
           <tbody>
             {finding.examples.map((example) => (
               <tr>
-                <td data-label="Request" class="mono">
+                <td data-label="Request" class="mono request">
                   {example.request_id ?? <span class="muted">a webhook delivery</span>}
                 </td>
-                <td data-label="Object">
-                  <ObjectLink base={base} id={example.object_id ?? null} />
-                </td>
+                {objects ? (
+                  <td data-label="Object">
+                    <ObjectLink base={base} id={example.object_id ?? null} />
+                  </td>
+                ) : null}
                 <td data-label="What" class="detail">
                   {example.detail}
                 </td>
