@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { thisTest } from "../../helpers/disposables.js";
+import { thisTest, useReceiver } from "../../helpers/disposables.js";
 import { createIntent, freshKey } from "../../helpers/paysim.js";
 import { ACME_KEY, GLOBEX_KEY, signedIn, textOf, useTwoCompanies } from "./helpers.js";
 
@@ -74,5 +74,30 @@ describe("the Report page", () => {
     expect(textOf(page.html)).not.toContain("po_missing");
     // Findings come before the coverage.
     expect(page.html.indexOf('id="findings"')).toBeLessThan(page.html.indexOf('id="coverage-operations"'));
+  });
+
+  it("links a webhook finding's delivery to its place on its event's page", async () => {
+    const paysim = await useTwoCompanies(thisTest);
+    const receiver = await useReceiver(401);
+    const body = { url: receiver.url, enabled_events: ["payment_intent.created"] };
+    expect((await paysim.api("POST", "/v1/webhook_endpoints", { key: ACME_KEY, body, idempotencyKey: freshKey() })).status).toBe(201);
+    const intent = await createIntent(paysim, { amount: 1000 }, ACME_KEY);
+    const query = `type=payment_intent.created&object_id=${intent.id}&attempt=1&timeout_ms=10000`;
+    const waited = await paysim.api("GET", `/v1/sandbox/webhooks/wait?${query}`, { key: ACME_KEY });
+    expect(waited.status, waited.text).toBe(200);
+    const [finding] = (await paysim.api("GET", "/v1/sandbox/report", { key: ACME_KEY })).body.findings;
+    expect(finding.code).toBe("valid_webhook_rejected");
+    const deliveryId = finding.examples[0].object_id as string;
+    expect(deliveryId).toMatch(/^del_/);
+
+    const client = await signedIn(paysim);
+    const card = sectionOf((await client.get("/report")).html, "finding-valid_webhook_rejected");
+    expect(textOf(card)).toContain("a webhook delivery");
+    const link = new RegExp(`<a class="mono" href="(${client.base}/events/(evt_[0-9A-Za-z]+)#delivery-${deliveryId})">${deliveryId}</a>`).exec(card);
+    expect(link, card).not.toBeNull();
+    const event = await client.get(link![1]!.replace(client.base!, "").replace(/#.*/, ""));
+    expect(event.status).toBe(200);
+    expect(event.html).toContain(`id="delivery-${deliveryId}"`);
+    expect(textOf(event.html)).toContain(intent.id);
   });
 });

@@ -2,7 +2,7 @@
 import { FINDING_CODES, type Finding, type FindingSeverity } from "../../../domain/findings.js";
 import { runReport } from "../../../domain/run-report.js";
 import type { CoverageCatalogue } from "../../../services/coverage.js";
-import { baseOf, companyOf, type DashboardApp, type DashboardKit } from "../kit.js";
+import { baseOf, companyOf, linkTo, type DashboardApp, type DashboardKit } from "../kit.js";
 import { CoverageSections } from "../views/coverage-parts.js";
 import { ObjectLink, PageHead, Time } from "../views/parts.js";
 
@@ -14,8 +14,19 @@ const SEVERITY: Record<FindingSeverity, { tone: string; word: string }> = {
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
+/** An example's object: a payment intent or payout linked to its page, a delivery to its place on its event's page. */
+function ExampleObject({ base, id, deliveryHref }: { base: string; id: string | undefined; deliveryHref: (id: string) => string | undefined }) {
+  const href = id?.startsWith("del_") ? deliveryHref(id) : undefined;
+  if (id === undefined || href === undefined) return <ObjectLink base={base} id={id ?? null} />;
+  return (
+    <a class="mono" href={href}>
+      {id}
+    </a>
+  );
+}
+
 /** One finding: what it is, how often, what to do, and the requests (or deliveries) that raised it. */
-function FindingCard({ finding, base }: { finding: Finding; base: string }) {
+function FindingCard({ finding, base, deliveryHref }: { finding: Finding; base: string; deliveryHref: (id: string) => string | undefined }) {
   const severity = SEVERITY[finding.severity];
   // The webhook rules name a delivery and a creation names none: the column shows only when an example has one.
   const objects = finding.examples.some((example) => example.object_id !== undefined);
@@ -47,7 +58,7 @@ function FindingCard({ finding, base }: { finding: Finding; base: string }) {
                 </td>
                 {objects ? (
                   <td data-label="Object">
-                    <ObjectLink base={base} id={example.object_id ?? null} />
+                    <ExampleObject base={base} id={example.object_id} deliveryHref={deliveryHref} />
                   </td>
                 ) : null}
                 <td data-label="What" class="detail">
@@ -68,7 +79,7 @@ function FindingCard({ finding, base }: { finding: Finding; base: string }) {
 }
 
 /** The findings, or the word that there are none, naming what paysim watches for. */
-function Findings({ findings, base }: { findings: readonly Finding[]; base: string }) {
+function Findings({ findings, base, deliveryHref }: { findings: readonly Finding[]; base: string; deliveryHref: (id: string) => string | undefined }) {
   if (findings.length === 0) {
     return (
       <section class="card" aria-label="Findings" id="findings">
@@ -88,7 +99,7 @@ function Findings({ findings, base }: { findings: readonly Finding[]; base: stri
   return (
     <section aria-label="Findings" id="findings">
       {findings.map((finding) => (
-        <FindingCard finding={finding} base={base} />
+        <FindingCard finding={finding} base={base} deliveryHref={deliveryHref} />
       ))}
     </section>
   );
@@ -103,6 +114,10 @@ export function reportPage(app: DashboardApp, { deps, page }: DashboardKit, cata
     const companyId = companyOf(c).id;
     const report = runReport(deps.coverage.report(companyId, catalogue()), deps.coverage.findings(companyId));
     const { error, warning } = report.summary.findings;
+    const deliveryHref = (id: string) => {
+      const eventId = deps.events.eventOfDelivery(companyId, id);
+      return eventId === undefined ? undefined : linkTo(c, `/events/${eventId}#delivery-${id}`);
+    };
     const lead = (
       <>
         The integration mistakes this company's client made since <Time iso={report.since} /> ({plural(error, "error")}, {plural(warning, "warning")}), then
@@ -112,7 +127,7 @@ export function reportPage(app: DashboardApp, { deps, page }: DashboardKit, cata
     const body = (
       <>
         <PageHead title="Report" lead={lead} />
-        <Findings findings={report.findings} base={baseOf(c)} />
+        <Findings findings={report.findings} base={baseOf(c)} deliveryHref={deliveryHref} />
         <h2 class="section-title">Coverage</h2>
         <CoverageSections report={report.coverage} />
       </>
