@@ -39,11 +39,13 @@ export function logRequest(c: Context<AppEnv>, bus: Bus, started: number, answer
 /** What the findings need of a call: its key and body's fingerprint, the object a read by id named, a 429's Retry-After. */
 function callFacts(c: Context<AppEnv>, route: string | undefined, answer: Response) {
   const call = c.get("call");
+  const objectId = route?.endsWith("/:id") ? c.req.param("id") : undefined;
   const retryAfter = answer.status === 429 ? Number(answer.headers.get("Retry-After") ?? NaN) : NaN;
   return {
     ...(call?.idempotencyKey !== undefined && { idempotencyKey: call.idempotencyKey }),
     ...(call?.idempotent?.fingerprint !== undefined && { bodyFingerprint: call.idempotent.fingerprint }),
-    ...(route?.endsWith("/:id") && { objectId: c.req.param("id") }),
+    // Masked like the path: a read by id may name a card number, which the report would show.
+    ...(objectId !== undefined && { objectId: maskText(objectId) }),
     ...(Number.isFinite(retryAfter) && { retryAfterSeconds: retryAfter }),
   };
 }
