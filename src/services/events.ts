@@ -27,6 +27,12 @@ export function createEventService({ store, outbox }: { store: Store; outbox: Ou
     /** An event's deliveries with their attempts. */
     deliveriesOf: (eventId: string): DeliveryView[] => deliveriesOf(store, eventId),
 
+    /** The id of the event a delivery of the company's carries, or undefined (an unknown delivery, or another company's). */
+    eventOfDelivery(companyId: string, deliveryId: string): string | undefined {
+      const delivery = store.deliveries.byId(deliveryId);
+      return delivery?.company_id === companyId ? delivery.event_id : undefined;
+    },
+
     /** The exact signature each attempt of these deliveries carried, numbered as the attempts are. */
     signaturesSent: (deliveryIds: readonly string[]) => signaturesSent(store, deliveryIds),
 

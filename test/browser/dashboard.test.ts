@@ -252,6 +252,61 @@ describe.skipIf(!hasChromium)("the dashboard in headless Chromium", () => {
     expect((await paysim.api("POST", "/v1/payouts", { body, idempotencyKey: freshKey() })).status).toBe(201);
   });
 
+  it("the Report page says the client made none of the watched mistakes when it made none, at 1280 and 390 wide", async () => {
+    expect((await paysim.api("DELETE", "/v1/sandbox/coverage")).status).toBe(200);
+    expect(
+      (await paysim.api("POST", "/v1/payment_intents", { body: { amount: 1200, description: "Right first time" }, idempotencyKey: freshKey() })).status,
+    ).toBe(201);
+    for (const size of Object.keys(SIZES) as (keyof typeof SIZES)[]) {
+      const page = await signedInPage({ size });
+      await page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "Report" }).click();
+      await page.waitForURL(/\/report$/);
+      await expectFits(page, `report without findings at ${size}`);
+      const findings = page.getByRole("region", { name: "Findings" });
+      await expect(findings.textContent()).resolves.toContain("No findings. This company's client made none of the mistakes paysim watches for");
+      await expect(page.getByRole("region", { name: "Operations" }).textContent()).resolves.toContain("createPaymentIntent");
+      await page.screenshot({ path: join(SCREENSHOTS, `dashboard-report-none-${size}.png`), fullPage: true });
+    }
+  });
+
+  it("the Report page shows a creation retried under a new key after a lost answer, with its request ids, and what a request's path holds as text", async () => {
+    expect((await paysim.api("DELETE", "/v1/sandbox/coverage")).status).toBe(200);
+    const rule = await paysim.api("POST", "/v1/sandbox/faults", {
+      body: { fault: "lost_response", match: { method: "POST", path: "/v1/payment_intents" }, times: 1 },
+    });
+    expect(rule.status).toBe(201);
+    const order = { amount: 4200, description: "Order 42" };
+    await expect(paysim.api("POST", "/v1/payment_intents", { body: order, idempotencyKey: freshKey() })).rejects.toThrow();
+    const again = await paysim.api("POST", "/v1/payment_intents", { body: order, idempotencyKey: freshKey() });
+    expect(again.status).toBe(201);
+    // The same 404 three times, on a path that decodes to markup: the page must show it as text.
+    for (let i = 0; i < 3; i++) expect((await paysim.api("GET", "/v1/payment_intents/pi_%3Cimg%20src=x%20id=injected%3E")).status).toBe(404);
+
+    for (const size of Object.keys(SIZES) as (keyof typeof SIZES)[]) {
+      const page = await signedInPage({ size });
+      await page.goto(`${baseOf(page)}/report`);
+      await expectFits(page, `report with findings at ${size}`);
+      const finding = page.getByRole("region", { name: "new_key_on_retry" });
+      await expect(finding.getByRole("heading", { level: 2 }).textContent()).resolves.toBe(
+        "A creation that got no answer was retried under a new Idempotency-Key",
+      );
+      const text = await finding.textContent();
+      expect(text).toContain("error");
+      expect(text).toContain("once, first seen");
+      expect(text).toContain("Keep the Idempotency-Key of a creation until it has an answer");
+      expect(text).toContain(again.body.request_id);
+      expect(text).toContain("which got no answer");
+      const retried = page.getByRole("region", { name: "retried_client_error" });
+      await expect(retried.textContent()).resolves.toContain("GET /v1/payment_intents/pi_<img src=x id=injected> got 404 3 times in a row");
+      await expect(page.locator("#injected").count()).resolves.toBe(0);
+      // Findings come first: the error's card is above the coverage's summary.
+      const [findingTop, coverageTop] = await Promise.all([finding.boundingBox(), page.getByRole("region", { name: "Summary" }).boundingBox()]);
+      expect(findingTop!.y).toBeLessThan(coverageTop!.y);
+      // The first screen (the findings): what the docs show; the coverage below it is the Coverage page's.
+      await page.screenshot({ path: join(SCREENSHOTS, `dashboard-report-${size}.png`) });
+    }
+  });
+
   it("a form posted from another site is refused with the 403 page", async () => {
     const page = await signedInPage({ javaScriptEnabled: false });
     // A page of another origin (a data: URL) posting to the dashboard: the browser sends Origin: null.

@@ -13,6 +13,7 @@ import { faultsPage } from "./pages/faults.js";
 import { instancesPage } from "./pages/instances.js";
 import { paymentIntentsPage } from "./pages/payment-intents.js";
 import { payoutsPage } from "./pages/payouts.js";
+import { reportPage } from "./pages/report.js";
 import type { CoverageCatalogue } from "../../services/coverage.js";
 import { SIGN_IN_PATH } from "./nav.js";
 import { cookieValues, crossSite, signInPages } from "./pages/sign-in.js";
@@ -30,7 +31,7 @@ const MAX_FORM_BYTES = 16 * 1024;
  * session's CSRF token and a same-origin (or no) Origin / Sec-Fetch-Site.
  * Actions call the same services as the API routes; objects are read only
  * within the session's company, so another company's id is a 404. `coverageCatalogue` is what the
- * Coverage page's report covers: the app's, built from the operations it mounts.
+ * Coverage and Report pages' reports cover: the app's, built from the operations it mounts.
  */
 export function dashboardRoutes(deps: AppDeps, coverageCatalogue: () => CoverageCatalogue) {
   const auth = deps.dashboardAuth;
@@ -88,6 +89,7 @@ export function dashboardRoutes(deps: AppDeps, coverageCatalogue: () => Coverage
   clockPage(pages, kit);
   webhookEndpointsPage(pages, kit);
   faultsPage(pages, kit);
+  reportPage(pages, kit, coverageCatalogue);
   coveragePage(pages, kit, coverageCatalogue);
   instancesPage(pages, kit);
   pages.all("*", (c) => kit.message(c, "Page not found", "There is no such dashboard page, or it belongs to another company.", 404));

@@ -11,6 +11,7 @@ export const NAV = [
   { id: "payouts", label: "Payouts", path: "/payouts" },
   { id: "webhook_endpoints", label: "Webhook endpoints", path: "/webhook_endpoints" },
   { id: "faults", label: "Faults", path: "/faults" },
+  { id: "report", label: "Report", path: "/report" },
   { id: "coverage", label: "Coverage", path: "/coverage" },
   { id: "clock", label: "Clock", path: "/clock" },
   { id: "instances", label: "Instances", path: "/instances" },

@@ -147,7 +147,7 @@ export function eventPage(app: DashboardApp, { deps, page, act, call }: Dashboar
           <h2>Deliveries</h2>
           {deliveries.length === 0 ? <p class="muted">No endpoint was listening for this event. Add one under Webhook endpoints, then Resend.</p> : null}
           {deliveries.map((delivery) => (
-            <div class="delivery">
+            <div class="delivery" id={`delivery-${delivery.id}`}>
               <div class="delivery-head">
                 <Pill value={delivery.status}>{deliveryLabel(delivery)}</Pill>
                 <span class="mono">{delivery.url}</span>

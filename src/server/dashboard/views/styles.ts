@@ -136,6 +136,17 @@ details summary { cursor: pointer; color: var(--accent); font-weight: 500; }
 .secret { display: flex; gap: 8px; align-items: center; flex-wrap: wrap; }
 .secret code { background: #f6f8fb; border: 1px solid var(--line); border-radius: 6px; padding: 2px 6px; overflow-wrap: anywhere; }
 
+.finding.error { border-left: 4px solid var(--danger); }
+.finding.warning { border-left: 4px solid #f79009; }
+.finding-head { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; margin-bottom: 8px; }
+.finding h2 { margin-bottom: 6px; }
+.finding .advice { margin-bottom: 12px; }
+.finding .table-scroll { border: 1px solid var(--line); border-radius: 8px; }
+.finding td.request { white-space: nowrap; }
+.finding td.detail { overflow-wrap: anywhere; }
+.finding .more { margin-top: 8px; font-size: 13px; }
+.section-title { font-size: 20px; margin: 28px 0 12px; }
+
 .signin { max-width: 440px; margin: 56px auto; }
 .signin h1 { margin-bottom: 6px; }
 .signin .card { padding: 24px; }
