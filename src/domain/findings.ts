@@ -313,19 +313,23 @@ export class FindingsTracker {
 
   private checkPolling(request: ObservedRequest, at: At): void {
     if (request.method !== "GET" || request.objectId === undefined || !request.route.endsWith("/:id")) return;
-    const times = this.reads.get(request.objectId) ?? [];
+    let times = this.reads.get(request.objectId);
+    // Kept by reference: a read of an object already tracked only appends to its window.
+    if (!times) this.reads.set(request.objectId, (times = []));
     times.push(request.arrivedAtMs);
-    while (times.length > 0 && request.arrivedAtMs - times[0]! > FINDING_LIMITS.pollingWindowMs) times.shift();
-    if (times.length >= FINDING_LIMITS.pollingReads && this.hasWebhookEndpoint()) {
-      this.raise("polling_instead_of_webhooks", at, {
-        request_id: request.requestId,
-        object_id: request.objectId,
-        detail: `${request.objectId} read ${times.length} times in ${seconds(request.arrivedAtMs - times[0]!)} while a webhook endpoint was listening`,
-      });
-      this.reads.delete(request.objectId);
-      return;
-    }
-    this.reads.set(request.objectId, times);
+    // The window holds the last `pollingReads` reads at most, those within `pollingWindowMs`.
+    if (times.length > FINDING_LIMITS.pollingReads) times.shift();
+    while (request.arrivedAtMs - times[0]! > FINDING_LIMITS.pollingWindowMs) times.shift();
+    if (times.length < FINDING_LIMITS.pollingReads) return;
+    const first = times[0]!;
+    // A new window either way: the endpoint is asked once per full window, not on every read.
+    this.reads.delete(request.objectId);
+    if (!this.hasWebhookEndpoint()) return;
+    this.raise("polling_instead_of_webhooks", at, {
+      request_id: request.requestId,
+      object_id: request.objectId,
+      detail: `${request.objectId} read ${FINDING_LIMITS.pollingReads} times in ${seconds(request.arrivedAtMs - first)} while a webhook endpoint was listening`,
+    });
   }
 }
 

@@ -59,11 +59,12 @@ export function observeFrom(bus: Bus, clock: Clock, trackerOf: (companyId: strin
         status: logged.unanswered ? "none" : logged.status,
         arrivedAtMs: logged.arrivedAtMs,
         answeredAtMs: logged.arrivedAtMs + logged.durationMs,
-        clockMs: clock.now(),
-        ...(logged.idempotencyKeyDigest !== undefined && { idempotencyKey: logged.idempotencyKeyDigest }),
-        ...(logged.bodyFingerprint !== undefined && { bodyDigest: logged.bodyFingerprint }),
-        ...(logged.objectId !== undefined && { objectId: logged.objectId }),
-        ...(logged.retryAfterSeconds !== undefined && { retryAfterSeconds: logged.retryAfterSeconds }),
+        // paysim's clock matters to the creations a key and a body digest name; a read needs none.
+        clockMs: logged.bodyFingerprint === undefined ? 0 : clock.now(),
+        idempotencyKey: logged.idempotencyKeyDigest,
+        bodyDigest: logged.bodyFingerprint,
+        objectId: logged.objectId,
+        retryAfterSeconds: logged.retryAfterSeconds,
       },
       at,
     );

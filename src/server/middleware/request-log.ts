@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import { matchedRoutes } from "hono/route";
-import type { Bus } from "../../bus.js";
+import type { Bus, RequestLogged } from "../../bus.js";
 import { maskText } from "../../domain/masking.js";
 import { requestIdOf, type AppEnv } from "../env.js";
 import { errorCodeOf } from "../errors.js";
@@ -21,36 +21,33 @@ export function logRequest(c: Context<AppEnv>, bus: Bus, started: number, answer
   const errorCode = errorCodeOf(answer);
   const unansweredStatus = c.get("unansweredStatus");
   const path = loggedPath(c.req.path);
-  bus.emit("request.logged", {
+  const logged: RequestLogged = {
     requestId: requestIdOf(c),
     method: c.req.method,
     path,
     status: unansweredStatus ?? answer.status,
     durationMs: performance.now() - started,
-    ...(fault && { fault }),
-    ...(company && { companyId: company.id }),
-    ...(route && { route }),
-    ...(errorCode && { errorCode }),
-    ...(unansweredStatus !== undefined && { unanswered: true as const }),
     arrivedAtMs: started,
-    ...callFacts(c, route, path, answer),
-  });
-}
-
-/**
- * What the findings need of a call: digests of its key and body (the idempotency layer made them;
- * a key may hold anything, a card number too), the object a read by id named (from the masked
- * path), a 429's Retry-After.
- */
-function callFacts(c: Context<AppEnv>, route: string | undefined, maskedPath: string, answer: Response) {
-  const idempotent = c.get("call")?.idempotent;
-  const retryAfter = answer.status === 429 ? Number(answer.headers.get("Retry-After") ?? NaN) : NaN;
-  return {
-    ...(idempotent?.keyDigest !== undefined && { idempotencyKeyDigest: idempotent.keyDigest }),
-    ...(idempotent?.fingerprint !== undefined && { bodyFingerprint: idempotent.fingerprint }),
-    ...(route?.endsWith("/:id") && { objectId: maskedPath.slice(maskedPath.lastIndexOf("/") + 1) }),
-    ...(Number.isFinite(retryAfter) && { retryAfterSeconds: retryAfter }),
   };
+  // Set one by one, only when there: every request is logged, and most have none of these.
+  if (fault) logged.fault = fault;
+  if (company) logged.companyId = company.id;
+  if (route) {
+    logged.route = route;
+    // A read by id names its object: cut from the masked path, since a path may hold anything.
+    if (route.endsWith("/:id")) logged.objectId = path.slice(path.lastIndexOf("/") + 1);
+  }
+  if (errorCode) logged.errorCode = errorCode;
+  if (unansweredStatus !== undefined) logged.unanswered = true;
+  // What the findings compare of a call: digests the idempotency layer made (a key may hold a card number too).
+  const idempotent = c.get("call")?.idempotent;
+  if (idempotent?.keyDigest !== undefined) logged.idempotencyKeyDigest = idempotent.keyDigest;
+  if (idempotent?.fingerprint !== undefined) logged.bodyFingerprint = idempotent.fingerprint;
+  if (answer.status === 429) {
+    const retryAfter = Number(answer.headers.get("Retry-After") ?? NaN);
+    if (Number.isFinite(retryAfter)) logged.retryAfterSeconds = retryAfter;
+  }
+  bus.emit("request.logged", logged);
 }
 
 /** The route that matched this request, as mounted ("POST /v1/payouts/:id/cancel"); undefined when none did. */
