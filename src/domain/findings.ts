@@ -117,7 +117,7 @@ export interface ObservedRequest {
   /** The route that matched, as mounted ("POST /v1/payouts/:id/cancel"). */
   route: string;
   path: string;
-  /** The status the client got; "none" when it got no answer (a lost response, a cut timeout, a client gone). */
+  /** The status the client got; "none" when it got no answer (a lost response, a timeout, a latency whose client left). */
   status: number | "none";
   /** Real time (ms) the request arrived and was answered. */
   arrivedAtMs: number;
