@@ -58,3 +58,8 @@ it("makes exactly one payment when the first try times out", async () => {
 
   expect((await paysim.events.list({ type: "payment_intent.created" })).map((event) => event.data.id)).toEqual([intent.id]);
 });
+
+it("made none of the integration mistakes paysim's run report watches for", async () => {
+  // A lost creation retried under a new key, a 4xx sent again and again, polling…: see the findings.
+  expect((await paysim.report()).findings).toEqual([]);
+});

@@ -59,3 +59,8 @@ it("pays out once the clock has moved on", async () => {
   const paid = await api("GET", `/v1/payouts/${payout.body.id}`);
   expect(paid.body.status).toBe("succeeded");
 });
+
+it("made none of the integration mistakes paysim's run report watches for", async () => {
+  // A lost creation retried under a new key, a 4xx sent again and again, polling…: see the findings.
+  expect((await paysim.report()).findings).toEqual([]);
+});

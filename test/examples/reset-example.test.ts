@@ -29,3 +29,8 @@ it.each([1, 2])("sees only the payment intent it made itself (run %i)", async ()
 
   expect(await listPaymentIntents()).toHaveLength(1);
 });
+
+it("made none of the integration mistakes paysim's run report watches for", async () => {
+  // A lost creation retried under a new key, a 4xx sent again and again, polling…: see the findings.
+  expect((await paysim.report()).findings).toEqual([]);
+});

@@ -62,3 +62,8 @@ it("explains what did happen when the awaited event never comes", async () => {
   await expect(waiting).rejects.toThrow(PaysimTimeoutError);
   await expect(waiting).rejects.toThrow(/The last 1 event\(s\), oldest first:\n {2}payment_intent\.created pi_/);
 });
+
+it("made none of the integration mistakes paysim's run report watches for", async () => {
+  // A lost creation retried under a new key, a 4xx sent again and again, polling…: see the findings.
+  expect((await paysim.report()).findings).toEqual([]);
+});
