@@ -4,6 +4,9 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { RequestLogged } from "../../src/bus.js";
 import { startTestPaysim, type TestPaysim } from "../helpers/paysim.js";
 import { startReceiver } from "../helpers/receiver.js";
+import { useReceiver } from "../helpers/disposables.js";
+import { manualTimers } from "../helpers/manual-timers.js";
+import { emitCreatedEvent, settle, useFrozenPaysim } from "../webhooks/support.js";
 
 let paysim: TestPaysim;
 beforeEach(async () => {
@@ -139,5 +142,25 @@ describe("startPaysim()'s report()", () => {
     } finally {
       await running.close();
     }
+  });
+});
+
+describe("slow_webhook_receiver", () => {
+  // The attempt's duration is measured on timers the test moves: no real wait, and a loaded machine changes nothing.
+  it.each([
+    ["a receiver that answers after 6 s", 6_000, [["slow_webhook_receiver", 1]]],
+    ["a receiver that answers within 5 s", 5_000, []],
+  ])("%s", async (_name, tookMs, expected) => {
+    const receiver = await useReceiver("hang");
+    const timers = manualTimers();
+    const slow = await useFrozenPaysim({ forwardTo: receiver.url, webhookTimeout: 10_000, timers });
+    await emitCreatedEvent(slow);
+    await receiver.waitForRequests(1);
+    timers.advance(tookMs);
+    receiver.release(200);
+    await settle(slow);
+    const { findings } = (await slow.api("GET", "/v1/sandbox/report")).body;
+    expect(findings.map((finding: { code: string; count: number }) => [finding.code, finding.count])).toEqual(expected);
+    if (expected.length > 0) expect(findings[0].examples[0]).toMatchObject({ request_id: null, detail: expect.stringContaining("answered 200 after 6.0 s") });
   });
 });
