@@ -1,6 +1,7 @@
 import { EventEmitter } from "node:events";
 import type { ChaosMark } from "./domain/chaos.js";
 import type { FaultKind } from "./domain/faults.js";
+import type { Machine, ResetCounts } from "./domain/resources.js";
 
 /**
  * The bus's contract: plain facts that it owns, copied out of the store's rows when they are
@@ -120,10 +121,10 @@ export interface DeliveriesStopped {
   deliveryIds: readonly string[];
 }
 
-/** A move of one of the two state machines (docs/api.md): made once committed, or refused as asked. */
+/** A move of one of the state machines (docs/api.md): made once committed, or refused as asked. */
 export interface StateMoved {
   companyId: string;
-  machine: "payment_intent" | "payout";
+  machine: Machine;
   from: string;
   to: string;
   refused: boolean;
@@ -132,7 +133,7 @@ export interface StateMoved {
 /** A sandbox reset committed (docs/testing.md): one company's activity deleted, or every company's (companyId null). */
 export interface SandboxReset {
   companyId: string | null;
-  deleted: { payment_intents: number; payouts: number; events: number };
+  deleted: ResetCounts;
 }
 
 export interface BusEvents {

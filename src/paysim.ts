@@ -15,16 +15,12 @@ import { catalogueOf, createApp, type PaysimApp } from "./server/app.js";
 import { createHeldRequests } from "./server/held-requests.js";
 import { createDashboardAuth } from "./server/dashboard/auth.js";
 import { serveOnNode } from "./server/node-adapter.js";
-import { createFaultRules, type FaultRules } from "./services/faults.js";
-import { createPayoutService } from "./services/payouts.js";
+import type { FaultRules } from "./services/faults.js";
+import { createServices } from "./services/index.js";
 import { createPayoutSimulator, registerPayoutMoves } from "./sim/payout-simulator.js";
 import { bootstrap, DEFAULT_COMPANY, type BootstrappedCompany } from "./services/bootstrap.js";
 import { createIdempotentRunner } from "./services/idempotency.js";
 import { createInstanceRegistry, type InstanceInput, type StartedInstance } from "./services/instances.js";
-import { createPaymentIntentService } from "./services/payment-intents.js";
-import { createEventService } from "./services/events.js";
-import { createSandboxService } from "./services/sandbox.js";
-import { createWebhookEndpointService } from "./services/webhook-endpoints.js";
 import type { CoverageReport, CoverageScope } from "./domain/coverage-report.js";
 import { runReport, type RunReport } from "./domain/run-report.js";
 import { createCoverage } from "./services/coverage.js";
@@ -240,15 +236,10 @@ export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimI
       onEndpointRemoved: (endpointId) => outbox.stopForEndpoint(endpointId),
     });
     const baseUrl = () => listener.url;
-    const paymentIntents = createPaymentIntentService({ store, clock, testCards, baseUrl, ids, bus });
     const simulator = createPayoutSimulator({ scheduler, mode: options.payouts ?? "auto", destinations });
-    const payouts = createPayoutService({ store, clock, ids, destinations, planner: simulator, bus });
-    registerPayoutMoves(scheduler, payouts.moveAutomatically);
-
-    const sandbox = createSandboxService({ store, clock, scheduler, bus });
-    const events = createEventService({ store, outbox });
-    const webhookEndpoints = createWebhookEndpointService({ store, ids, clock, outbox });
-    const faults = createFaultRules({ store, clock, ids, bus });
+    const services = createServices({ store, clock, ids, bus, scheduler, outbox, testCards, destinations, planner: simulator, baseUrl });
+    const { sandbox, faults } = services;
+    registerPayoutMoves(scheduler, services.payouts.moveAutomatically);
     const heldRequests = createHeldRequests(options.timers);
     const dashboardAuth = createDashboardAuth(ids, options.realNow ?? realTimeNow);
     const coverage = createCoverage({
@@ -276,15 +267,10 @@ export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimI
       ids,
       unitOfWork,
       runIdempotently,
-      paymentIntents,
-      payouts,
-      events,
-      webhookEndpoints,
+      ...services,
       testCards,
       loopbackHostNames: loopbackHostNames(host),
       baseUrl,
-      sandbox,
-      faults,
       heldRequests,
       waits: waits.companyWaits,
       dashboardAuth,

@@ -5,6 +5,7 @@ import { oneOfQuery } from "./common.js";
 
 import { COVERAGE_AREAS, COVERAGE_SCOPES, type CoverageReport } from "../domain/coverage-report.js";
 import { FINDING_CODES, FINDING_RULES } from "../domain/findings.js";
+import { byMachine } from "../domain/resources.js";
 import type { RunReport } from "../domain/run-report.js";
 
 export { COVERAGE_AREAS, type CoverageArea, type CoverageScope } from "../domain/coverage-report.js";
@@ -15,15 +16,15 @@ const byArea = <T extends z.ZodType>(value: T) =>
 /** What `GET /v1/sandbox/coverage` answers (docs/testing.md, "Coverage"). */
 export const coverageSchema = z.lazy(() => {
   const tally = z.record(z.string(), z.number().int().min(0));
-  const byMachine = z.strictObject({ payment_intent: tally, payout: tally });
+  const machines = z.strictObject(byMachine(() => tally));
   return z.strictObject({
     object: z.literal("coverage"),
     version: z.literal(1),
     since: timestampSchema,
     instances: z.number().int().min(0),
     operations: z.record(z.string(), z.strictObject({ calls: z.number().int().min(0), statuses: tally })),
-    transitions: byMachine,
-    refused_transitions: byMachine,
+    transitions: machines,
+    refused_transitions: machines,
     events: tally,
     webhooks: tally,
     errors: tally,

@@ -4,6 +4,7 @@ import { timestampSchema } from "../domain/answer-schemas.js";
 import { MAX_ADVANCE_SECONDS } from "../domain/duration.js";
 import { MAX_AMOUNT } from "../domain/money.js";
 import { PAYOUT_MOVES, PAYOUT_STATUSES } from "../domain/payout.js";
+import { byResetCount } from "../domain/resources.js";
 import { need, needOneOf } from "../domain/validation.js";
 import { noBody } from "./common.js";
 
@@ -59,10 +60,10 @@ export const clockSchema = z.lazy(() =>
 /** Reset takes no body: any field in one is refused as unknown (docs/api.md). */
 export const resetInput = noBody;
 
-/** What a reset answers (docs/testing.md): the counts of what it deleted. */
+/** What a reset answers (docs/testing.md): the counts of what it deleted, one per resource the registry has a reset count. */
 export const resetAnswerSchema = z.lazy(() =>
   z.strictObject({
     object: z.literal("reset"),
-    deleted: z.strictObject({ payment_intents: z.number().int(), payouts: z.number().int(), events: z.number().int() }),
+    deleted: z.strictObject(byResetCount(() => z.number().int())),
   }),
 );

@@ -17,8 +17,7 @@ export const COVERAGE_SCOPES = ["all", "self"] as const;
 /** What a coverage report holds: `"all"`, the company's own requests and those of the instances it started, or `"self"`, its own only. */
 export type CoverageScope = (typeof COVERAGE_SCOPES)[number];
 
-/** The state machines whose moves the report counts. */
-type Machine = "payment_intent" | "payout";
+import type { Machine } from "./resources.js";
 
 /** The report of docs/testing.md, "Coverage" (the HTTP answer adds its request_id). */
 export interface CoverageReport {

@@ -1,20 +1,7 @@
-/** Every event type paysim emits (docs/webhooks.md). */
-export const EVENT_TYPES = [
-  "payment_intent.created",
-  "payment_intent.authorized",
-  "payment_intent.captured",
-  "payment_intent.canceled",
-  "payment_intent.failed",
-  "payout.created",
-  "payout.processing",
-  "payout.succeeded",
-  "payout.failed",
-  "payout.returned",
-  "payout.reversed",
-  "payout.partially_reversed",
-] as const;
+import { EVENT_TYPES, type EventType } from "./resources.js";
 
-export type EventType = (typeof EVENT_TYPES)[number];
+/** Every event type paysim emits (docs/webhooks.md): each resource's, registered in domain/resources.ts. */
+export { EVENT_TYPES, type EventType };
 
 export function isEventType(value: string): value is EventType {
   return (EVENT_TYPES as readonly string[]).includes(value);

@@ -5,10 +5,18 @@ export type PaymentIntentState = (typeof PAYMENT_INTENT_STATES)[number];
 
 export type PaymentIntentTrigger = "authorize" | "fail" | "capture" | "cancel";
 
-export type PaymentIntentEventType =
-  "payment_intent.created" | "payment_intent.authorized" | "payment_intent.captured" | "payment_intent.canceled" | "payment_intent.failed";
+/** The events of a payment intent: its creation's, then one per state it moves to. */
+export const PAYMENT_INTENT_EVENTS = [
+  "payment_intent.created",
+  "payment_intent.authorized",
+  "payment_intent.captured",
+  "payment_intent.canceled",
+  "payment_intent.failed",
+] as const satisfies readonly `payment_intent.${PaymentIntentState}`[];
 
-interface Transition {
+export type PaymentIntentEventType = (typeof PAYMENT_INTENT_EVENTS)[number];
+
+export interface Transition {
   from: PaymentIntentState;
   trigger: PaymentIntentTrigger;
   to: PaymentIntentState;

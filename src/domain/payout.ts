@@ -7,6 +7,11 @@ export const DESTINATION_TYPES = ["card", "account", "wallet"] as const;
 export type DestinationType = (typeof DESTINATION_TYPES)[number];
 
 /** Every status but the initial one has its event; creation has payout.created. */
+export const PAYOUT_EVENTS = [
+  "payout.created",
+  ...PAYOUT_STATUSES.filter((status): status is Exclude<PayoutStatus, "pending"> => status !== "pending").map((status) => `payout.${status}` as const),
+] as const;
+
 export type PayoutEventType = `payout.${Exclude<PayoutStatus, "pending">}` | "payout.created";
 
 /** The moves as drawn in the seed (docs/api.md). Anything else is refused. */

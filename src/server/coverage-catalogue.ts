@@ -1,22 +1,19 @@
 import type { ErrorCode } from "../domain/errors.js";
 import { EVENT_TYPES } from "../domain/events.js";
-import { PAYMENT_INTENT_TRANSITIONS } from "../domain/payment-intent.js";
-import { PAYOUT_MOVES } from "../domain/payout.js";
+import { byMachine, MACHINE_MOVES, type Machine } from "../domain/resources.js";
 import type { CoverageCatalogue } from "../services/coverage.js";
 import { HTTP_STATUS } from "./errors.js";
 import { OPERATION_OWN_CODES, type OperationDoc } from "./operations/define.js";
 
 /** The definitions the catalogue is read from: the ones the server runs, unless a test passes others. */
 export interface CatalogueTables {
-  paymentIntentMoves: readonly { from: string; to: string }[];
-  payoutMoves: readonly { from: string; to: string }[];
+  machineMoves: Record<Machine, readonly { from: string; to: string }[]>;
   eventTypes: readonly string[];
   errorCodes: readonly ErrorCode[];
 }
 
 export const SERVED_TABLES: CatalogueTables = {
-  paymentIntentMoves: PAYMENT_INTENT_TRANSITIONS,
-  payoutMoves: PAYOUT_MOVES,
+  machineMoves: MACHINE_MOVES,
   eventTypes: EVENT_TYPES,
   errorCodes: Object.keys(HTTP_STATUS) as ErrorCode[],
 };
@@ -36,7 +33,7 @@ export function coverageCatalogue(operations: readonly OperationDoc[], tables: C
   const moves = (table: readonly { from: string; to: string }[]) => [...new Set(table.map(({ from, to }) => `${from}->${to}`))];
   return {
     operations: countedOperations.map((operation) => ({ operationId: operation.operationId, route: `${operation.method.toUpperCase()} ${operation.path}` })),
-    transitions: { payment_intent: moves(tables.paymentIntentMoves), payout: moves(tables.payoutMoves) },
+    transitions: byMachine((machine) => moves(tables.machineMoves[machine])),
     events: tables.eventTypes,
     errors: tables.errorCodes.filter((code) => !OPERATION_OWN_CODES.includes(code) || owned.has(code)),
   };

@@ -7,13 +7,8 @@ import type { Clock } from "../runtime/clock.js";
 import type { Coverage } from "../services/coverage.js";
 import type { DeliveryView } from "../services/deliveries-view.js";
 import type { RunIdempotently } from "../services/idempotency.js";
-import type { FaultRules } from "../services/faults.js";
 import type { InstanceRegistry } from "../services/instances.js";
-import type { EventService } from "../services/events.js";
-import type { SandboxService } from "../services/sandbox.js";
-import type { WebhookEndpointService } from "../services/webhook-endpoints.js";
-import type { PaymentIntentService } from "../services/payment-intents.js";
-import type { PayoutService } from "../services/payouts.js";
+import type { Services } from "../services/index.js";
 import type { UnitOfWork } from "../services/unit-of-work.js";
 import type { Store } from "../store/index.js";
 import type { StoredEvent } from "../store/repos/events.js";
@@ -21,8 +16,13 @@ import type { Company } from "../store/repos/companies.js";
 import type { HeldRequests } from "./held-requests.js";
 import type { DashboardAuth } from "./dashboard/auth.js";
 
-/** What the HTTP layer is built from; createPaysim assembles it. */
-export interface AppDeps {
+/**
+ * What the HTTP layer is built from; createPaysim assembles it. Every service (services/index.ts) is
+ * one of its members: the payment intents and payouts, the events (listed, read with their
+ * deliveries, resent), the webhook endpoints, the sandbox's clock and reset, and the fault rules
+ * (docs/faults.md) that the sandbox routes change and the request pipeline asks.
+ */
+export interface AppDeps extends Services {
   store: Store;
   clock: Clock;
   bus: Bus;
@@ -31,21 +31,11 @@ export interface AppDeps {
   unitOfWork: UnitOfWork;
   /** Runs a state-changing call through the idempotency layer. */
   runIdempotently: RunIdempotently;
-  paymentIntents: PaymentIntentService;
-  payouts: PayoutService;
-  /** The events: listed, read with their deliveries, resent. */
-  events: EventService;
-  /** The webhook endpoints: registered, listed, read, deleted. */
-  webhookEndpoints: WebhookEndpointService;
   testCards: readonly TestCard[];
   /** The Host names served while listening on loopback (DNS-rebinding defence); undefined: any. */
   loopbackHostNames: ReadonlySet<string> | undefined;
   /** Absolute base URL of this instance, known once it listens. */
   baseUrl: () => string;
-  /** The clock as the API shows it, moved forward with the work that falls due, and the reset of a company's activity (docs/testing.md). */
-  sandbox: SandboxService;
-  /** The fault rules (docs/faults.md): the sandbox routes change them, the request pipeline asks them. */
-  faults: FaultRules;
   /** The waits of `timeout` and `latency` faults, which a stopping paysim cuts short. */
   heldRequests: HeldRequests;
   /** The waits for events and deliveries, for the HTTP waits of /v1/sandbox (operations/waits.ts). */

@@ -2,6 +2,7 @@ import type { Bus, DeliveryAttempted, RequestFaulted, RequestLogged, StateMoved 
 import { FAULT_KINDS } from "../domain/faults.js";
 import { COVERAGE_AREAS, type CoverageArea, type CoverageReport, type CoverageScope, type Tally } from "../domain/coverage-report.js";
 import { FindingsTracker, mergeFindings, type Finding } from "../domain/findings.js";
+import { byMachine, MACHINES, type Machine } from "../domain/resources.js";
 import type { Clock } from "../runtime/clock.js";
 import { clearFindings, freshFindings, observeFrom, reportedFindings, type CompanyFindings } from "./findings.js";
 
@@ -22,16 +23,14 @@ export const WEBHOOK_OUTCOMES = [
 /**
  * What there is to cover, from the definitions the server runs: the operations the app mounts
  * (each with the route key the request log names: "POST /v1/payouts/:id/cancel"), the drawn moves
- * of the two state machines ("from->to"), the event types and the error codes.
+ * of each state machine ("from->to"), the event types and the error codes.
  */
 export interface CoverageCatalogue {
   operations: readonly { operationId: string; route: string }[];
-  transitions: { payment_intent: readonly string[]; payout: readonly string[] };
+  transitions: Record<Machine, readonly string[]>;
   events: readonly string[];
   errors: readonly string[];
 }
-
-type Machine = StateMoved["machine"];
 
 /** The status a request that got no answer counts under (docs/testing.md, "Coverage"). */
 export const UNANSWERED_STATUS = "none";
@@ -70,8 +69,8 @@ const bump = <K>(map: Map<K, number>, key: K) => map.set(key, (map.get(key) ?? 0
 
 const freshCounts = (): Counts => ({
   routes: new Map(),
-  moves: { payment_intent: new Map(), payout: new Map() },
-  refused: { payment_intent: new Map(), payout: new Map() },
+  moves: byMachine(() => new Map()),
+  refused: byMachine(() => new Map()),
   events: new Map(),
   webhooks: new Map(),
   errors: new Map(),
@@ -143,8 +142,8 @@ function added(a: Counts, b: Counts): Counts {
     routes.set(route, sum(a.routes.get(route) ?? new Map(), b.routes.get(route) ?? new Map()));
   return {
     routes,
-    moves: { payment_intent: sum(a.moves.payment_intent, b.moves.payment_intent), payout: sum(a.moves.payout, b.moves.payout) },
-    refused: { payment_intent: sum(a.refused.payment_intent, b.refused.payment_intent), payout: sum(a.refused.payout, b.refused.payout) },
+    moves: byMachine((machine) => sum(a.moves[machine], b.moves[machine])),
+    refused: byMachine((machine) => sum(a.refused[machine], b.refused[machine])),
     events: sum(a.events, b.events),
     webhooks: sum(a.webhooks, b.webhooks),
     errors: sum(a.errors, b.errors),
@@ -268,15 +267,10 @@ function coverageReport(since: string, counts: Counts, instances: number, catalo
     }
     operations[operationId] = { calls, statuses };
   }
-  const transitions = {
-    payment_intent: tally(catalogue.transitions.payment_intent, counts.moves.payment_intent),
-    payout: tally(catalogue.transitions.payout, counts.moves.payout),
-  };
+  const transitions = byMachine((machine) => tally(catalogue.transitions[machine], counts.moves[machine]));
   const areas = {
     operations: Object.fromEntries(Object.entries(operations).map(([id, { calls }]) => [id, calls])),
-    transitions: Object.fromEntries(
-      (["payment_intent", "payout"] as const).flatMap((machine) => Object.entries(transitions[machine]).map(([move, n]) => [`${machine}: ${move}`, n])),
-    ),
+    transitions: Object.fromEntries(MACHINES.flatMap((machine) => Object.entries(transitions[machine]).map(([move, n]) => [`${machine}: ${move}`, n]))),
     events: tally(catalogue.events, counts.events),
     webhooks: tally(WEBHOOK_OUTCOMES, counts.webhooks),
     errors: tally(catalogue.errors, counts.errors),
@@ -297,7 +291,7 @@ function coverageReport(since: string, counts: Counts, instances: number, catalo
     instances,
     operations,
     transitions,
-    refused_transitions: { payment_intent: refused("payment_intent"), payout: refused("payout") },
+    refused_transitions: byMachine(refused),
     events: areas.events,
     webhooks: areas.webhooks,
     errors: areas.errors,

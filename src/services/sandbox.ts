@@ -1,12 +1,12 @@
 import type { Bus } from "../bus.js";
+import type { ResetCounts } from "../domain/resources.js";
 import type { Clock } from "../runtime/clock.js";
 import { saveClock } from "../runtime/clock-persistence.js";
 import type { Scheduler } from "../runtime/scheduler.js";
 import type { Store } from "../store/index.js";
-import type { ResetResult } from "../store/repos/sandbox-reset.js";
 import type { Work } from "./unit-of-work.js";
 
-export type ResetCounts = ResetResult["deleted"];
+export type { ResetCounts };
 
 /** The instance's clock as the API shows it (docs/api.md). */
 export interface ClockView {

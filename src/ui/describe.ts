@@ -1,4 +1,5 @@
 import type { AttemptResult, RequestFault, SandboxReset } from "../bus.js";
+import { RESET_COUNTED } from "../domain/resources.js";
 import { MAX_ATTEMPTS } from "../domain/retry-schedule.js";
 import type { DeliveryState } from "./delivery-state.js";
 
@@ -18,9 +19,8 @@ import type { DeliveryState } from "./delivery-state.js";
  */
 export function resetText(reset: SandboxReset): string {
   const count = (n: number, one: string) => `${n} ${one}${n === 1 ? "" : "s"}`;
-  const { payment_intents, payouts, events } = reset.deleted;
   const whose = reset.companyId === null ? "every company" : `company ${reset.companyId}`;
-  return `sandbox reset (${whose}): ${count(payment_intents, "payment intent")}, ${count(payouts, "payout")}, ${count(events, "event")} deleted`;
+  return `sandbox reset (${whose}): ${RESET_COUNTED.map(({ collection, noun }) => count(reset.deleted[collection], noun)).join(", ")} deleted`;
 }
 
 /** Retries after the first attempt (6). */

@@ -232,7 +232,10 @@ describe("the coverage catalogue", () => {
       }),
       { operationId: "refundPaymentIntent", method: "post" as const, path: "/v1/payment_intents/:id/refund", summary: "", answers: {} },
     ];
-    const grown = coverageCatalogue(operations, { ...SERVED_TABLES, payoutMoves: [...PAYOUT_MOVES, { from: "processing", to: "returned" }] });
+    const grown = coverageCatalogue(operations, {
+      ...SERVED_TABLES,
+      machineMoves: { ...SERVED_TABLES.machineMoves, payout: [...PAYOUT_MOVES, { from: "processing", to: "returned" }] },
+    });
     expect(grown.operations.at(-1)).toEqual({ operationId: "refundPaymentIntent", route: "POST /v1/payment_intents/:id/refund" });
 
     const bus = new Bus();

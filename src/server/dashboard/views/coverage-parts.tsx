@@ -1,5 +1,6 @@
 /** @jsxImportSource hono/jsx */
 import { COVERAGE_AREAS, type CoverageArea, type CoverageReport } from "../../../domain/coverage-report.js";
+import { MACHINES } from "../../../domain/resources.js";
 
 /** Each area as the pages title it. */
 const AREA_TITLES: Record<CoverageArea, string> = {
@@ -68,9 +69,7 @@ function rowsOf(report: CoverageReport): Record<CoverageArea, Row[]> {
               .map(([status, n]) => `${status} × ${n}`)
               .join(", "),
     })),
-    transitions: (["payment_intent", "payout"] as const).flatMap((machine) =>
-      Object.entries(report.transitions[machine]).map(([move, n]) => ({ name: `${machine}: ${move}`, n })),
-    ),
+    transitions: MACHINES.flatMap((machine) => Object.entries(report.transitions[machine]).map(([move, n]) => ({ name: `${machine}: ${move}`, n }))),
     events: plain(report.events),
     webhooks: plain(report.webhooks),
     errors: plain(report.errors),
@@ -85,9 +84,7 @@ function rowsOf(report: CoverageReport): Record<CoverageArea, Row[]> {
  */
 export function CoverageSections({ report }: { report: CoverageReport }) {
   const rows = rowsOf(report);
-  const refused = (["payment_intent", "payout"] as const).flatMap((machine) =>
-    Object.entries(report.refused_transitions[machine]).map(([move, n]) => ({ name: `${machine}: ${move}`, n })),
-  );
+  const refused = MACHINES.flatMap((machine) => Object.entries(report.refused_transitions[machine]).map(([move, n]) => ({ name: `${machine}: ${move}`, n })));
   return (
     <>
       <section class="card flush" aria-label="Summary">

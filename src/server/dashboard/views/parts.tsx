@@ -1,5 +1,6 @@
 /** @jsxImportSource hono/jsx */
 import type { Child } from "hono/jsx";
+import { dashboardPathOf } from "../../../domain/resources.js";
 
 type Tone = "ok" | "wait" | "fail" | "off";
 
@@ -54,9 +55,8 @@ export function PageHead({ title, lead, back, children }: { title: string; lead?
 
 /** Where an object id links to in the dashboard under the session's `base`, by its prefix. */
 export function objectHref(base: string, id: string): string | undefined {
-  if (id.startsWith("pi_")) return `${base}/payment_intents/${id}`;
-  if (id.startsWith("po_")) return `${base}/payouts/${id}`;
-  return undefined;
+  const path = dashboardPathOf(id);
+  return path === undefined ? undefined : `${base}${path}`;
 }
 
 /** An object id, linked to its page (under the session's `base`) when it has one. */

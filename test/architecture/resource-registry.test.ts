@@ -1,0 +1,91 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { EVENT_TYPES, RESOURCES, RESOURCE_TABLES, RESET_COUNTED, dashboardPathOf } from "../../src/domain/resources.js";
+import { MIGRATIONS } from "../../src/store/migrations/index.js";
+import { resetPlan, UnplannedTableError } from "../../src/store/repos/sandbox-reset.js";
+import { createStore } from "../../src/store/index.js";
+import { useDatabase } from "../helpers/disposables.js";
+
+/**
+ * The pieces of a resource that no compiler sees (SQL, files, routes), each checked against the
+ * resource registry (src/domain/resources.ts) by a test named for the piece a new resource could
+ * forget. What the compiler sees (a reset count, a machine's coverage, the services, the
+ * operations of each resource) is not repeated here.
+ */
+const tablesOf = (db: ReturnType<typeof useDatabase>) =>
+  db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").pluck().all() as string[];
+
+describe("the resource registry", () => {
+  it("a migration file left out of MIGRATIONS: every file in store/migrations is listed, in order", () => {
+    const files = readdirSync(new URL("../../src/store/migrations/", import.meta.url)).filter((name) => /^\d{3}-.+\.ts$/.test(name));
+    const listed = MIGRATIONS.map((migration) => migration.version);
+    expect(listed).toEqual(files.map((name) => Number(name.slice(0, 3))).sort((a, b) => a - b));
+  });
+
+  it("a resource whose table the migrations never make: every registered table exists", () => {
+    const tables = tablesOf(useDatabase(":memory:"));
+    for (const { table } of RESOURCE_TABLES) expect(tables, `the table ${table}`).toContain(table);
+  });
+
+  it("a table without its reset rule: the reset refuses to run and names it", () => {
+    const db = useDatabase(":memory:");
+    expect(() => resetPlan(db)).not.toThrow();
+    db.exec("CREATE TABLE refunds (id TEXT PRIMARY KEY, amount INTEGER NOT NULL)");
+    expect(() => resetPlan(db)).toThrow(UnplannedTableError);
+    expect(() => resetPlan(db)).toThrow(/No reset rule for the table refunds: register the resource it holds in domain\/resources\.ts/);
+  });
+
+  it("a new company's table needs no reset line: one with company_id is deleted by it, its children through their foreign key, before it", () => {
+    const db = useDatabase(":memory:");
+    db.exec(`CREATE TABLE refunds (id TEXT PRIMARY KEY, company_id TEXT NOT NULL REFERENCES companies(id));
+             CREATE TABLE refund_notes (id TEXT PRIMARY KEY, refund_id TEXT NOT NULL REFERENCES refunds(id))`);
+    // Registered as a resource the reset deletes, as a new resource's entry would say.
+    const plan = resetPlan(db, [...RESOURCE_TABLES, { table: "refunds", reset: "deleted" }, { table: "refund_notes", reset: "deleted" }]);
+    const order = plan.map((deletion) => deletion.table);
+    expect(order.indexOf("refund_notes")).toBeLessThan(order.indexOf("refunds"));
+    expect(plan.find((deletion) => deletion.table === "refund_notes")!.where("company_id = @company")).toBe(
+      "refund_id IN (SELECT id FROM refunds WHERE company_id = @company)",
+    );
+  });
+
+  it("a reset order that breaks a foreign key: every table goes before the tables it references, and the jobs before their subjects", () => {
+    const db = useDatabase(":memory:");
+    const order = resetPlan(db).map((deletion) => deletion.table);
+    for (const table of order) {
+      const references = db.prepare(`SELECT "table" FROM pragma_foreign_key_list(?)`).pluck().all(table) as string[];
+      for (const parent of references.filter((name) => order.includes(name)))
+        expect(order.indexOf(table), `${table} before ${parent}`).toBeLessThan(order.indexOf(parent));
+    }
+    expect(order.indexOf("jobs")).toBeLessThan(order.indexOf("payouts"));
+    expect(order.indexOf("jobs")).toBeLessThan(order.indexOf("deliveries"));
+    expect(order).not.toContain("companies");
+    expect(order).not.toContain("webhook_endpoints");
+  });
+
+  it("a reset count without its table's deletion: each counted resource's rows are counted, with foreign keys on", () => {
+    const db = useDatabase(":memory:");
+    const store = createStore(db);
+    const { deleted } = store.transaction(() => store.sandboxReset.reset(null));
+    expect(Object.keys(deleted)).toEqual(RESET_COUNTED.map(({ collection }) => collection));
+    expect(db.pragma("foreign_keys", { simple: true })).toBe(1);
+  });
+
+  it("an event type named after no resource: each resource's events begin with its name", () => {
+    for (const [name, resource] of Object.entries(RESOURCES)) for (const type of resource.events) expect(type.startsWith(`${name}.`), type).toBe(true);
+    expect(new Set(EVENT_TYPES).size).toBe(EVENT_TYPES.length);
+  });
+
+  it("a dashboard page the registry links to but no page serves: each resource with one has its `/<collection>/:id` page", () => {
+    const pages = readdirSync(new URL("../../src/server/dashboard/pages/", import.meta.url)).map((name) =>
+      readFileSync(new URL(`../../src/server/dashboard/pages/${name}`, import.meta.url), "utf8"),
+    );
+    for (const resource of Object.values(RESOURCES).filter((one) => one.dashboardPage)) {
+      expect(
+        pages.some((source) => source.includes(`app.get("/${resource.collection}/:id"`)),
+        `a page for ${resource.collection}`,
+      ).toBe(true);
+      expect(dashboardPathOf(`${resource.idPrefix}_0123456789abcdefghijklmn`)).toBe(`/${resource.collection}/${resource.idPrefix}_0123456789abcdefghijklmn`);
+    }
+    expect(dashboardPathOf("we_0123456789abcdefghijklmn")).toBeUndefined();
+  });
+});
