@@ -7,8 +7,8 @@ import { PAYOUT_EVENTS, PAYOUT_MOVES } from "./payout.js";
  * (the event types, the state machines the coverage report counts, what a reset deletes and
  * counts, the dashboard's links, the OpenAPI component names). What belongs to one layer only
  * (its schemas, table, repo, service, operations) is registered there, in a registry keyed by
- * these names, so that a resource left out of one fails to compile (docs/architecture.md,
- * "Adding a resource").
+ * these names, so that a resource left out of one fails to compile or a test named for it
+ * (docs/architecture.md, "Adding a resource").
  */
 export interface ResourceDefinition {
   /** What one is called in words ("payment intent"); "s" makes the plural. */
@@ -19,7 +19,7 @@ export interface ResourceDefinition {
   idPrefix?: IdPrefix;
   /** The name of its schema among the OpenAPI document's components (`PaymentIntent`); absent: it is named after its operations. */
   schemaName?: string;
-  /** The event types it emits, in the order docs/webhooks.md lists them. */
+  /** The event types it emits, in the order paysim lists them (`paysim trigger --help`, docs/cli.md). */
   events: readonly string[];
   /** Its state machine's drawn moves; absent for a resource without one. */
   machine?: readonly { from: string; to: string }[];
@@ -117,7 +117,7 @@ export type ResetCounted = {
   [K in ResourceName]: (typeof RESOURCES)[K]["reset"] extends "counted" ? (typeof RESOURCES)[K]["collection"] : never;
 }[ResourceName];
 
-/** What a sandbox reset deleted, counted per collection (docs/testing.md, "Reset"). */
+/** What a sandbox reset deleted, counted per collection (docs/api.md, "Reset"). */
 export type ResetCounts = Record<ResetCounted, number>;
 
 /** The resources a reset counts, in the registry's order: their collection and what one is called. */

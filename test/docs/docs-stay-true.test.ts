@@ -8,6 +8,7 @@ import { fileURLToPath } from "node:url";
 import type { Command } from "commander";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildProgram } from "../../src/cli/main.js";
+import { EVENT_TYPES } from "../../src/domain/events.js";
 import { eventMatcher, webhookMatcher } from "../../src/testing/filters.js";
 import { startTestPaysim, type TestPaysim } from "../helpers/paysim.js";
 import { anchorsOf } from "./markdown-examples.js";
@@ -136,6 +137,14 @@ describe("docs/cli.md", () => {
     expect(heading, `a heading \`paysim ${name} …\``).toBeDefined();
     const command = (buildProgram().commands as Command[]).find((candidate) => candidate.name() === name)!;
     for (const sub of command.commands as Command[]) expect(heading).toContain(sub.name());
+  });
+});
+
+describe("docs/cli.md's paysim trigger", () => {
+  it("names every event type, and no other, where it says which work", () => {
+    const sentence = /^Every event type works: ([^]*?)\. Payouts/m.exec(read("docs/cli.md"))?.[1];
+    expect(sentence, "the sentence `Every event type works: …`").toBeDefined();
+    expect([...sentence!.matchAll(/`([a-z_]+\.[a-z_]+)`/g)].map((match) => match[1])).toEqual([...EVENT_TYPES]);
   });
 });
 
