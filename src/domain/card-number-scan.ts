@@ -248,8 +248,9 @@ function idSpans(text: string): Spot[] {
  *
  * A run is part of a word, not a number, and is not returned when it is written
  * without any separator and glued to letters on both sides ("ab1234567890123cd",
- * a hash or token), or when it lies inside a paysim id ("pi_" and 24 base62
- * characters): a card number is written on its own or next to punctuation and spaces.
+ * a hash or token); the digits of a paysim id ("pi_" and 24 base62 characters) are
+ * never part of a run, so an id ending in digits next to a date is not a card number: a card
+ * number is written on its own or next to punctuation and spaces.
  */
 export function digitRuns(text: string, options: { min?: number; countStars?: boolean } = {}): DigitRun[] {
   const min = options.min ?? MIN_CARD_DIGITS;
@@ -259,7 +260,8 @@ export function digitRuns(text: string, options: { min?: number; countStars?: bo
   const ascii = longestAsciiRun(text, countStars);
   if (ascii >= 0 && ascii < min) return [];
   const ids = idSpans(text);
-  const insideId = (digits: readonly Spot[]) => digits.length > 0 && ids.some((id) => id.start <= digits[0]!.start && digits.at(-1)!.end <= id.end);
+  // The next id at or after the character read: its characters end any run rather than join one.
+  let nextId = 0;
   const runs: DigitRun[] = [];
   let run: DigitRun = { digits: [], stars: 0 };
   let gap = 0;
@@ -269,12 +271,20 @@ export function digitRuns(text: string, options: { min?: number; countStars?: bo
   let previous: number | undefined;
   const close = (beforeLetter: boolean) => {
     const partOfWord = unbroken && afterLetter && beforeLetter;
-    if (run.digits.length + run.stars >= min && !partOfWord && !insideId(run.digits)) runs.push(run);
+    if (run.digits.length + run.stars >= min && !partOfWord) runs.push(run);
     run = { digits: [], stars: 0 };
     gap = 0;
     unbroken = true;
   };
   for (const unit of viewOf(text)) {
+    while (nextId < ids.length && ids[nextId]!.end <= unit.start) nextId++;
+    if (nextId < ids.length && ids[nextId]!.start <= unit.start) {
+      // Inside a paysim id: its digits are the id's, so a run of digits after it ("pi_…12345  2026-11-27")
+      // cannot borrow them to reach a card number's length.
+      if (run.digits.length + run.stars > 0) close(false);
+      previous = unit.cp;
+      continue;
+    }
     const kind = kindOf(unit.cp, countStars);
     if (kind === DIGIT || kind === STAR) {
       if (run.digits.length + run.stars === 0) {

@@ -77,6 +77,8 @@ describe("maskText on digits inside ids and words (issue 32 item 7)", () => {
     ["an ordered id (del_)", id24("del", "0WKq7s3b4242424242424242")],
     ["ids of every kind side by side", ["po", "evt", "req", "we", "co", "job", "flt"].map((p) => id24(p, "x".repeat(4) + "4".repeat(20))).join(" ")],
     ["an id in a path", `/v1/payment_intents/${id24("pi", "0".repeat(24))}/capture`],
+    // A table's row: an id ending in digits, then the date of the next column; 13 digits together, and Luhn-valid.
+    ["an id ending in digits, then a date, as `paysim events list` prints them", `${id24("pi", "aW4fQnF2bgHojfq4Tpb55192")}  2026-11-27T07:42:38.536Z`],
     ["a digit run glued to letters on both sides (a token)", "ab1234567890123cd"],
     ["a hex digest", "deadbeef4242424242424242cafe"],
     ["a token in a sentence", "token tok4000000000000002visa used"],
