@@ -26,7 +26,7 @@ import { runReport, type RunReport } from "./domain/run-report.js";
 import { createCoverage } from "./services/coverage.js";
 import { createUnitOfWork, type Work } from "./services/unit-of-work.js";
 import { createStore, type Store } from "./store/index.js";
-import { MIGRATIONS } from "./store/migrations/index.js";
+import { MIGRATIONS } from "./store/schema.js";
 import { openDatabase } from "./store/open.js";
 import { openFromSnapshot, removeDatabaseFiles } from "./store/snapshot.js";
 import type { KeptFile } from "./shared/owned-file.js";

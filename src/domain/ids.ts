@@ -1,11 +1,15 @@
 import { randomBytes } from "node:crypto";
+import { RESOURCE_ID_PREFIXES, type ResourceIdPrefix } from "./resources.js";
 
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 const UPPER_ALNUM = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
 
-/** The prefixes of paysim's ids: an id is one of them, "_", then 24 base62 characters. */
-export const ID_PREFIXES = ["pi", "po", "evt", "req", "we", "co", "job", "del", "flt", "ins"] as const;
-export type IdPrefix = (typeof ID_PREFIXES)[number];
+/** The prefixes of ids that name no resource: a request's and a scheduled job's. */
+const OWN_ID_PREFIXES = ["req", "job"] as const;
+
+/** The prefixes of paysim's ids, each resource's (domain/resources.ts) and its own: an id is one of them, "_", then 24 base62 characters. */
+export const ID_PREFIXES: readonly IdPrefix[] = [...RESOURCE_ID_PREFIXES, ...OWN_ID_PREFIXES];
+export type IdPrefix = ResourceIdPrefix | (typeof OWN_ID_PREFIXES)[number];
 
 /** `size` fresh random bytes a call. The default, `crypto.randomBytes`, is the cryptographic source. */
 export type RandomSource = (size: number) => Uint8Array;

@@ -1,4 +1,3 @@
-import type { IdPrefix } from "./ids.js";
 import { PAYMENT_INTENT_EVENTS, PAYMENT_INTENT_TRANSITIONS } from "./payment-intent.js";
 import { PAYOUT_EVENTS, PAYOUT_MOVES } from "./payout.js";
 
@@ -15,8 +14,8 @@ export interface ResourceDefinition {
   noun: string;
   /** The collection, as paths, lists and a reset's counts name it (`payment_intents`). */
   collection: string;
-  /** The prefix of its ids (domain/ids.ts); absent for one that has no id of its own. */
-  idPrefix?: IdPrefix;
+  /** The prefix of its ids (domain/ids.ts makes them), letters only; absent for one that has no id of its own. */
+  idPrefix?: string;
   /** The name of its schema among the OpenAPI document's components (`PaymentIntent`); absent: it is named after its operations. */
   schemaName?: string;
   /** The event types it emits, in the order paysim lists them (`paysim trigger --help`, docs/cli.md). */
@@ -94,6 +93,11 @@ export type ResourceName = keyof typeof RESOURCES;
 type Registered = (typeof RESOURCES)[ResourceName];
 
 const entries = Object.entries(RESOURCES) as [ResourceName, ResourceDefinition][];
+
+/** The prefixes of the resources' ids. */
+export type ResourceIdPrefix = Extract<Registered, { idPrefix: string }>["idPrefix"];
+
+export const RESOURCE_ID_PREFIXES = entries.flatMap(([, resource]) => (resource.idPrefix === undefined ? [] : [resource.idPrefix])) as ResourceIdPrefix[];
 
 /** Every event type paysim emits: each resource's, in the registry's order. */
 export type EventType = Registered["events"][number];

@@ -1,37 +1,8 @@
 import { createGroupCommit } from "./group-commit.js";
-import type { Db } from "./open.js";
-import { createApiKeysRepo } from "./repos/api-keys.js";
-import { createCompaniesRepo } from "./repos/companies.js";
-import { createDeliveriesRepo } from "./repos/deliveries.js";
-import { createDeliveryAttemptsRepo } from "./repos/delivery-attempts.js";
-import { createEventsRepo } from "./repos/events.js";
-import { createFaultRulesRepo } from "./repos/fault-rules.js";
-import { createIdempotencyKeysRepo } from "./repos/idempotency-keys.js";
-import { createJobsRepo } from "./repos/jobs.js";
-import { createMetaRepo } from "./repos/meta.js";
-import { createPaymentIntentsRepo } from "./repos/payment-intents.js";
-import { createPayoutsRepo } from "./repos/payouts.js";
-import { createSandboxResetRepo } from "./repos/sandbox-reset.js";
-import { createWebhookEndpointsRepo } from "./repos/webhook-endpoints.js";
+import type { Db } from "./db.js";
+import { REPOS } from "./schema.js";
 import { exportSnapshot, serializeCommitted } from "./snapshot.js";
 import type { KeptFile } from "../shared/owned-file.js";
-
-/** Each table's repository maker: its statements are prepared when it is made. */
-const REPOS = {
-  meta: createMetaRepo,
-  companies: createCompaniesRepo,
-  apiKeys: createApiKeysRepo,
-  paymentIntents: createPaymentIntentsRepo,
-  payouts: createPayoutsRepo,
-  jobs: createJobsRepo,
-  events: createEventsRepo,
-  idempotencyKeys: createIdempotencyKeysRepo,
-  webhookEndpoints: createWebhookEndpointsRepo,
-  deliveries: createDeliveriesRepo,
-  deliveryAttempts: createDeliveryAttemptsRepo,
-  sandboxReset: createSandboxResetRepo,
-  faultRules: createFaultRulesRepo,
-};
 
 type Repos = { readonly [K in keyof typeof REPOS]: ReturnType<(typeof REPOS)[K]> };
 

@@ -1,10 +1,11 @@
-import { Database, type SqliteDatabase } from "./sqlite-driver.js";
+import { Database } from "./sqlite-driver.js";
+import type { Db } from "./db.js";
 import { chmodSync, existsSync, rmSync } from "node:fs";
 import { notPaysim, PAYSIM_APPLICATION_ID, prepareDatabaseFile, PRIVATE_MODE } from "./database-file.js";
 import { DatabaseInUseError, NewerDatabaseError, UnusableDatabaseError } from "./errors.js";
-import { MIGRATIONS, type Migration } from "./migrations/index.js";
+import { MIGRATIONS, type Migration } from "./schema.js";
 
-export type Db = SqliteDatabase;
+export type { Db } from "./db.js";
 
 /** The tables of the first migration: a SQLite file with all of them (and a schema version) is a paysim database from before the marker. */
 const PAYSIM_TABLES = ["api_keys", "companies", "events", "idempotency_keys", "meta", "payment_intents", "webhook_endpoints"];

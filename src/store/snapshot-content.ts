@@ -1,6 +1,6 @@
 import { maskText, maskValue } from "../domain/masking.js";
 import { UnusableDatabaseError } from "./errors.js";
-import type { Migration } from "./migrations/index.js";
+import type { Migration } from "./schema.js";
 import { openDatabase, type Db } from "./open.js";
 
 /** One row of `sqlite_master`: what a schema is made of. */

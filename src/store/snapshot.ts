@@ -5,7 +5,7 @@ import { dirname } from "node:path";
 import { OwnedFileError, temporaryBeside, writeOwnedFile, writeTemporary, type FileKind, type KeptFile } from "../shared/owned-file.js";
 import { PAYSIM_APPLICATION_ID, prepareDatabaseFile } from "./database-file.js";
 import { SnapshotError, UnusableDatabaseError } from "./errors.js";
-import type { Migration } from "./migrations/index.js";
+import type { Migration } from "./schema.js";
 import { migrate, openDatabase, type Db, type OpenOptions } from "./open.js";
 import { maskCardNumbersIn, requireSchemaOf } from "./snapshot-content.js";
 import { checkSnapshotRows, type SnapshotRules } from "./snapshot-rows.js";

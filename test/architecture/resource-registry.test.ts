@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { EVENT_TYPES, RESOURCES, RESOURCE_TABLES, RESET_COUNTED, dashboardPathOf } from "../../src/domain/resources.js";
-import { MIGRATIONS } from "../../src/store/migrations/index.js";
+import { MIGRATIONS } from "../../src/store/schema.js";
 import { resetPlan, UnplannedTableError } from "../../src/store/repos/sandbox-reset.js";
 import { createStore } from "../../src/store/index.js";
 import { useDatabase } from "../helpers/disposables.js";

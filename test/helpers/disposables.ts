@@ -3,7 +3,7 @@ import { afterAll, onTestFinished } from "vitest";
 import { startPaysim, type RunningPaysim, type StartPaysimOptions } from "../../src/index.js";
 import { createPaysim, type PaysimInstance, type PaysimOptions } from "../../src/paysim.js";
 import { openDatabase, type Db } from "../../src/store/open.js";
-import type { Migration } from "../../src/store/migrations/index.js";
+import type { Migration } from "../../src/store/schema.js";
 import { startCli, startPaysimCli, type CliHandle, type CliOptions, type StartedPaysim } from "./cli.js";
 import { startTestPaysim, startTestPaysimApp, tempDir, type TestPaysim } from "./paysim.js";
 import { startReceiver, type Behaviour, type ChooseBehaviour, type Receiver } from "./receiver.js";

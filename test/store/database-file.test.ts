@@ -6,7 +6,7 @@ import { dirname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { PAYSIM_APPLICATION_ID } from "../../src/store/database-file.js";
-import { MIGRATIONS } from "../../src/store/migrations/index.js";
+import { MIGRATIONS } from "../../src/store/schema.js";
 import { DatabaseInUseError, UnusableDatabaseError } from "../../src/store/errors.js";
 import { openDatabase, type Db } from "../../src/store/open.js";
 import { defer, useDatabase, useTempDir } from "../helpers/disposables.js";

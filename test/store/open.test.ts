@@ -2,7 +2,7 @@ import { Database } from "../../src/store/sqlite-driver.js";
 import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { MIGRATIONS, type Migration } from "../../src/store/migrations/index.js";
+import { MIGRATIONS, type Migration } from "../../src/store/schema.js";
 import { migration010 } from "../../src/store/migrations/010-initial.js";
 import { NewerDatabaseError } from "../../src/store/errors.js";
 import { openDatabase, type Db } from "../../src/store/open.js";

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { startPaysim, UnusableDatabaseError } from "../../src/index.js";
 import { snapshotRules } from "../../src/snapshot-rules.js";
-import { MIGRATIONS } from "../../src/store/migrations/index.js";
+import { MIGRATIONS } from "../../src/store/schema.js";
 import { readSnapshot } from "../../src/store/snapshot.js";
 import { Database } from "../../src/store/sqlite-driver.js";
 import { useDatabase, useReceiver, useTempDir, useStartedPaysim } from "../helpers/disposables.js";

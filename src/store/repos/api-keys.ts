@@ -1,4 +1,4 @@
-import type { Db } from "../open.js";
+import type { Db } from "../db.js";
 
 /** Secret keys, stored only as SHA-256 hashes: the lookup is by hash, never by the clear key. */
 export function createApiKeysRepo(db: Db) {

@@ -1,5 +1,5 @@
 import type { ChaosMark } from "../../domain/chaos.js";
-import type { Db } from "../open.js";
+import type { Db } from "../db.js";
 
 export interface DeliveryAttemptRow {
   seq: number;

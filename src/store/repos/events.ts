@@ -1,5 +1,5 @@
 import type { Statement } from "better-sqlite3";
-import type { Db } from "../open.js";
+import type { Db } from "../db.js";
 import { objectRows } from "./object-rows.js";
 import { pagedLister, type PageQuery } from "./paging.js";
 

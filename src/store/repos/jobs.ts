@@ -1,4 +1,4 @@
-import type { Db } from "../open.js";
+import type { Db } from "../db.js";
 import { objectRows } from "./object-rows.js";
 
 export interface JobRow {

@@ -1,4 +1,4 @@
-import type { Db } from "../open.js";
+import type { Db } from "../db.js";
 
 /** Small instance-wide settings (the clock's offset and high-water mark). */
 export function createMetaRepo(db: Db) {

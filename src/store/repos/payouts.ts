@@ -2,7 +2,7 @@ import * as z from "zod";
 import { idOf, timestampSchema } from "../../domain/answer-schemas.js";
 import { DESTINATION_TYPES, PAYOUT_STATUSES } from "../../domain/payout.js";
 import { amountSchema, currencySchema } from "../../domain/validation.js";
-import type { Db } from "../open.js";
+import type { Db } from "../db.js";
 import { fieldsFor, resourceShape } from "../resource-shape.js";
 import { objectRows } from "./object-rows.js";
 import { rowInserter } from "./row-inserter.js";

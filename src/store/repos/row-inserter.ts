@@ -1,4 +1,4 @@
-import type { Db } from "../open.js";
+import type { Db } from "../db.js";
 
 /** Every column of a row but its `seq`, each named once: the compiler refuses a list that misses one. */
 export type InsertColumns<Row extends { seq: number }> = { readonly [Column in Exclude<keyof Row, "seq"> & string]: true };

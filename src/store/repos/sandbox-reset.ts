@@ -1,5 +1,5 @@
 import { byResetCount, RESET_COUNTED, RESOURCE_TABLES, type ResetCounts } from "../../domain/resources.js";
-import type { Db } from "../open.js";
+import type { Db } from "../db.js";
 
 /** What a reset deleted: the counts the API answers, and the subjects whose in-memory jobs must go too. */
 export interface ResetResult {

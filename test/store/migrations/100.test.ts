@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createStore } from "../../../src/store/index.js";
-import { MIGRATIONS } from "../../../src/store/migrations/index.js";
+import { MIGRATIONS } from "../../../src/store/schema.js";
 import { deliveriesOf } from "../../../src/services/deliveries-view.js";
 import { signaturesSent } from "../../../src/services/sent-signatures.js";
 import { columns, everyRow, migratedWithAttempt, userVersion } from "./support.js";

@@ -1,4 +1,4 @@
-import { MIGRATIONS, type Migration } from "../../../src/store/migrations/index.js";
+import { MIGRATIONS, type Migration } from "../../../src/store/schema.js";
 import { migrate, type Db } from "../../../src/store/open.js";
 import { useDatabase, useTempPath } from "../../helpers/disposables.js";
 

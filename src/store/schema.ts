@@ -1,0 +1,65 @@
+/**
+ * What the store is made of, in one place: the schema's steps and each table's repository. A new
+ * table is its migration and its repository, one line each here (docs/architecture.md, "Adding a
+ * resource"); a migration file left out of MIGRATIONS fails a test named for it.
+ */
+
+import type { Migration } from "./migrations/migration.js";
+import { migration010 } from "./migrations/010-initial.js";
+import { migration020 } from "./migrations/020-payouts-and-jobs.js";
+import { migration030 } from "./migrations/030-deliveries.js";
+import { migration040 } from "./migrations/040-idempotency-by-arrival.js";
+import { migration050 } from "./migrations/050-forward-to-endpoints.js";
+import { migration060 } from "./migrations/060-webhook-chaos.js";
+import { migration070 } from "./migrations/070-fault-rules.js";
+import { migration090 } from "./migrations/090-deliveries-by-company.js";
+import { migration100 } from "./migrations/100-sent-signature.js";
+import { migration110 } from "./migrations/110-fault-retry-after.js";
+import { migration120 } from "./migrations/120-resent-deliveries.js";
+import { createApiKeysRepo } from "./repos/api-keys.js";
+import { createCompaniesRepo } from "./repos/companies.js";
+import { createDeliveriesRepo } from "./repos/deliveries.js";
+import { createDeliveryAttemptsRepo } from "./repos/delivery-attempts.js";
+import { createEventsRepo } from "./repos/events.js";
+import { createFaultRulesRepo } from "./repos/fault-rules.js";
+import { createIdempotencyKeysRepo } from "./repos/idempotency-keys.js";
+import { createJobsRepo } from "./repos/jobs.js";
+import { createMetaRepo } from "./repos/meta.js";
+import { createPaymentIntentsRepo } from "./repos/payment-intents.js";
+import { createPayoutsRepo } from "./repos/payouts.js";
+import { createSandboxResetRepo } from "./repos/sandbox-reset.js";
+import { createWebhookEndpointsRepo } from "./repos/webhook-endpoints.js";
+
+export type { Migration } from "./migrations/migration.js";
+
+/** Every schema step, in order. Append only: a released step never changes. */
+export const MIGRATIONS: readonly Migration[] = [
+  migration010,
+  migration020,
+  migration030,
+  migration040,
+  migration050,
+  migration060,
+  migration070,
+  migration090,
+  migration100,
+  migration110,
+  migration120,
+];
+
+/** Each table's repository maker: its statements are prepared when it is made (store/index.ts makes each on first use). */
+export const REPOS = {
+  meta: createMetaRepo,
+  companies: createCompaniesRepo,
+  apiKeys: createApiKeysRepo,
+  paymentIntents: createPaymentIntentsRepo,
+  payouts: createPayoutsRepo,
+  jobs: createJobsRepo,
+  events: createEventsRepo,
+  idempotencyKeys: createIdempotencyKeysRepo,
+  webhookEndpoints: createWebhookEndpointsRepo,
+  deliveries: createDeliveriesRepo,
+  deliveryAttempts: createDeliveryAttemptsRepo,
+  sandboxReset: createSandboxResetRepo,
+  faultRules: createFaultRulesRepo,
+};
