@@ -8,7 +8,7 @@ import { defineAction, defineChange } from "../../src/server/operations/define.j
 import { EXAMPLE_PAYOUT } from "../../src/server/operations/examples.js";
 import { invoke, type Caller } from "../../src/server/operations/invoke.js";
 import { transitionPayout } from "../../src/server/operations/payouts.js";
-import { addFaultRule, clearFaultRules } from "../../src/server/operations/sandbox.js";
+import { addFaultRule, clearFaultRules } from "../../src/server/operations/faults.js";
 import { WAIT_OPERATIONS } from "../../src/server/operations/waits.js";
 import { createWebhookEndpoint } from "../../src/server/operations/webhook-endpoints.js";
 

@@ -9,7 +9,7 @@ import {
   MAX_RETRY_AFTER_SECONDS,
 } from "../../../domain/faults.js";
 import type { FaultResource } from "../../../contracts/faults.js";
-import { addFaultRule, clearFaultRules, deleteFaultRule } from "../../operations/sandbox.js";
+import { addFaultRule, clearFaultRules, deleteFaultRule } from "../../operations/faults.js";
 import { baseOf, companyOf, formNumber, given, linkTo, type DashboardApp, type DashboardKit, type Form } from "../kit.js";
 import { Csrf, NumberField, PageHead, PostButton, Time } from "../views/parts.js";
 
