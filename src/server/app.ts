@@ -11,11 +11,12 @@ import { OPENAPI_OPERATION } from "./operations/openapi-document.js";
 import type { OperationDoc } from "./operations/define.js";
 import { mountOperations } from "./operations/mount.js";
 import { coverageOperations } from "./operations/coverage.js";
-import { EVENT_OPERATIONS } from "./operations/events.js";
+import { EVENT_OPERATIONS, ingestWebhookEvent } from "./operations/events.js";
+import { FAULT_OPERATIONS } from "./operations/faults.js";
 import { INSTANCE_OPERATIONS } from "./operations/instances.js";
 import { PAYMENT_INTENT_OPERATIONS } from "./operations/payment-intents.js";
-import { PAYOUT_OPERATIONS } from "./operations/payouts.js";
-import { SANDBOX_OPERATIONS } from "./operations/sandbox.js";
+import { PAYOUT_OPERATIONS, transitionPayout } from "./operations/payouts.js";
+import { CLOCK_OPERATIONS, resetSandbox } from "./operations/sandbox.js";
 import { WAIT_OPERATIONS } from "./operations/waits.js";
 import { WEBHOOK_ENDPOINT_OPERATIONS } from "./operations/webhook-endpoints.js";
 import { resourceResponse } from "./respond.js";
@@ -54,7 +55,12 @@ export function createApp(deps: AppDeps): PaysimApp {
     ...EVENT_OPERATIONS,
     ...WEBHOOK_ENDPOINT_OPERATIONS,
     ...INSTANCE_OPERATIONS,
-    ...SANDBOX_OPERATIONS,
+    // The sandbox's controls, each filed in the module its path names, in the order the OpenAPI document lists them.
+    ...CLOCK_OPERATIONS,
+    ...FAULT_OPERATIONS,
+    resetSandbox,
+    transitionPayout,
+    ingestWebhookEvent,
     ...WAIT_OPERATIONS,
     ...coverageOperations(catalogueNow),
   ];

@@ -27,20 +27,25 @@ export interface IdempotentRequest {
 }
 
 /** What a change answers: its status and resource. */
-export interface ChangeResult {
+export interface ChangeResult<Resource extends object = object> {
   status: number;
   /** The resource to answer with; `request_id` is added here. */
-  resource: object;
+  resource: Resource;
   /** An event answers with its own `request_id` (the request that caused it), not this one's. */
   keepsRequestId?: boolean;
 }
 
-/** The answer to send: a change's stored text, or the replay of an earlier one. */
-export interface IdempotentAnswer {
+/** Names the type an answer's text holds: a type only, never a value. */
+declare const holds: unique symbol;
+
+/** The answer to send: a change's stored text, or the replay of an earlier one; `Resource` is what its text holds. */
+export interface IdempotentAnswer<Resource = unknown> {
   status: number;
   /** The exact JSON text to send. */
   text: string;
   replayed: boolean;
+  /** Never set: the type of the resource `text` holds, for the types of the callers (an answer of one resource is not passed off as another's). */
+  readonly [holds]?: Resource;
 }
 
 /**
@@ -64,8 +69,12 @@ export function createIdempotentRunner(store: Store, clock: Clock, unitOfWork: U
     return { status: stored.status, text: stored.body, replayed: true };
   }
 
-  /** Where `request`'s answer is kept, and the earlier answer to replay (undefined: none; 409 for another body). */
-  function lookup(request: IdempotentRequest) {
+  /**
+   * Where `request`'s answer is kept, and the earlier answer to replay (undefined: none; 409 for
+   * another body). That answer holds a `Resource` too: a key's answer is kept under its method
+   * and path, so the operation that stored it is the one asking.
+   */
+  function lookup<Resource>(request: IdempotentRequest) {
     // A key is the client's free text and may hold anything, even a card number: only its
     // hash is stored (docs/guarantees.md). Masking it instead would merge keys that differ in masked digits.
     const scope =
@@ -77,13 +86,16 @@ export function createIdempotentRunner(store: Store, clock: Clock, unitOfWork: U
     const stored = scope && storedAnswer(scope, print, now);
     // A replay writes nothing, so it takes no unit of the group commit. It is answered only
     // once the group that may hold its stored answer is durable.
-    const replay = stored && (store.whenOpenGroupDurable() ?? Promise.resolve()).then(() => stored);
+    const replay = stored && (store.whenOpenGroupDurable() ?? Promise.resolve()).then(() => stored as IdempotentAnswer<Resource>);
     return { scope, print, now, replay };
   }
 
-  function runIdempotently(request: IdempotentRequest, change: (work: Work) => ChangeResult): Promise<IdempotentAnswer> {
+  function runIdempotently<Resource extends object>(
+    request: IdempotentRequest,
+    change: (work: Work) => ChangeResult<Resource>,
+  ): Promise<IdempotentAnswer<Resource>> {
     // Nothing can run between this lookup and the unit below (one thread, one connection).
-    const { scope, print, now, replay } = lookup(request);
+    const { scope, print, now, replay } = lookup<Resource>(request);
     if (replay) return replay;
     return unitOfWork.grouped(request.requestId, (work) => {
       const result = change(work);
@@ -101,16 +113,16 @@ export function createIdempotentRunner(store: Store, clock: Clock, unitOfWork: U
    * stores the answer. When a request with the same key stored its answer meanwhile, that answer
    * is replayed and `discard` undoes what `prepare` made, as it does when the change fails.
    */
-  async function prepared<T>(
+  async function prepared<T, Resource extends object>(
     request: IdempotentRequest,
     prepare: () => Promise<T>,
-    change: (work: Work, made: T) => ChangeResult,
+    change: (work: Work, made: T) => ChangeResult<Resource>,
     discard: (made: T) => Promise<void>,
-  ): Promise<IdempotentAnswer> {
-    const { replay } = lookup(request);
+  ): Promise<IdempotentAnswer<Resource>> {
+    const { replay } = lookup<Resource>(request);
     if (replay) return replay;
     const made = await prepare();
-    let answer: IdempotentAnswer;
+    let answer: IdempotentAnswer<Resource>;
     try {
       answer = await runIdempotently(request, (work) => change(work, made));
     } catch (error) {

@@ -1,4 +1,4 @@
-import type { DeletedInstanceResource, InstanceInput, InstanceResource } from "../contracts/instances.js";
+import type { CreatedInstanceResource, DeletedInstanceResource, InstanceInput, InstanceResource } from "../contracts/instances.js";
 import { ApiError } from "../domain/errors.js";
 import type { Ids } from "../domain/ids.js";
 import type { Clock } from "../runtime/clock.js";
@@ -72,7 +72,7 @@ export function createInstanceRegistry({ clock, ids, runIdempotently, start }: I
     startedByAnother: start === undefined,
 
     /** `POST /v1/sandbox/instances` with its validated body: starts the instance, answers once it serves (replayed by its Idempotency-Key). */
-    create(request: IdempotentRequest, input: InstanceInput): Promise<IdempotentAnswer> {
+    create(request: IdempotentRequest, input: InstanceInput): Promise<IdempotentAnswer<CreatedInstanceResource>> {
       return runIdempotently.prepared(
         request,
         async () => {

@@ -3,7 +3,8 @@ import type { Context, Hono } from "hono";
 import type { JSX } from "hono/jsx/jsx-runtime";
 import { ApiError } from "../../domain/errors.js";
 import { maskText } from "../../domain/masking.js";
-import { invoke } from "../operations/invoke.js";
+import type { Sends } from "../operations/define.js";
+import { invoke, type Invocable } from "../operations/invoke.js";
 import type { Company } from "../../store/repos/companies.js";
 import { styleNonce } from "../checkout-security.js";
 import type { AppDeps, AppEnv } from "../env.js";
@@ -62,7 +63,7 @@ export interface DashboardKit {
    * Makes an operation's call for this signed-in company, as the API would for the same body
    * (operations/invoke.ts): one definition serves the route and the button.
    */
-  call(c: DashboardContext, operation: Parameters<typeof invoke>[0], input?: Parameters<typeof invoke>[2]): Promise<Record<string, unknown>>;
+  call<S extends Sends>(c: DashboardContext, operation: Invocable<S>, input?: Parameters<typeof invoke>[2]): Promise<S["resource"]>;
 }
 
 /** This request's `req_…` id. */

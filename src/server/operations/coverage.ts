@@ -27,7 +27,7 @@ export function coverageOperations(catalogue: () => CoverageCatalogue) {
       summary: "Start this company's coverage and findings anew, its instances' included; a reset keeps them",
       answers: { 200: withRequestIdSchema(coverageClearedSchema) },
       example: { answer: { object: "coverage_cleared", since: "2025-01-01T12:00:00.000Z", request_id: COVERAGE_EXAMPLE.request_id } },
-      act: ({ deps, company }) => ({ resource: { object: "coverage_cleared", since: deps.coverage.clear(company.id) } }),
+      act: ({ deps, company }) => ({ resource: { object: "coverage_cleared" as const, since: deps.coverage.clear(company.id) } }),
     }),
     defineAction({
       operationId: "getReport",

@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import type * as z from "zod";
 import type { ErrorCode } from "../../domain/errors.js";
-import type { ChangeResult, IdempotentAnswer, IdempotentRequest } from "../../services/idempotency.js";
+import type { IdempotentAnswer, IdempotentRequest } from "../../services/idempotency.js";
 import type { Work } from "../../services/unit-of-work.js";
 import type { Company } from "../../store/repos/companies.js";
 import type { AppDeps, AppEnv } from "../env.js";
@@ -31,7 +31,7 @@ export interface OperationDoc {
   /** The Idempotency-Key header: required or optional; absent: not read. */
   idempotencyKey?: "required" | "optional";
   /** The success answers: HTTP status → the schema of the JSON sent. */
-  answers: Partial<Record<200 | 201, z.ZodType>>;
+  answers: AnswerSchemas;
   /** True for the one operation that needs no key (the document itself). */
   noKey?: boolean;
   /** Error codes that only the operations naming them answer (OPERATION_OWN_CODES below). */
@@ -58,11 +58,58 @@ export interface Call<Body, Query, Target> extends CallContext {
   request: IdempotentRequest;
 }
 
-/** What a read or an action answers: one resource, a page of a list given as JSON texts, or an idempotency answer made by the service. */
-export type Answer =
-  | { status?: 200 | 201; resource: object; keepsRequestId?: boolean }
-  | { list: readonly string[]; hasMore: boolean }
-  | { idempotent: Promise<IdempotentAnswer> };
+/** The success answers of an operation: HTTP status → the schema of the JSON sent. */
+export type AnswerSchemas = Partial<Record<200 | 201, z.ZodType>>;
+
+/**
+ * The JSON an operation's success answer carries, as its `answers` schema describes it: the
+ * schema's output, what a client reading the answer with it gets (the CLI's types are the same).
+ * Answer schemas transform nothing, so it is also what they accept; the resources' schemas
+ * (store/resource-shape.ts) declare only their output.
+ */
+export type SentOf<Schemas extends AnswerSchemas> = z.output<NonNullable<Schemas[keyof Schemas]>>;
+
+/** A page of a list given as JSON texts, each item already serialised. */
+export interface ListAnswer {
+  list: readonly string[];
+  hasMore: boolean;
+}
+
+/**
+ * What an operation may answer, as its `answers` schemas say: the resource it returns (and
+ * `invoke()` answers), the statuses, and whether it answers a list page (`ListAnswer`, or `never`).
+ */
+export interface Sends {
+  resource: object;
+  status: 200 | 201;
+  list: ListAnswer;
+}
+
+/**
+ * What `answers` says an operation sends: the resource is the answer's JSON without the
+ * `request_id` the response adds (respond.ts, and the idempotency layer); a list page only for an
+ * answer that is a list envelope.
+ */
+export type SendsOf<Schemas extends AnswerSchemas> = {
+  resource: SentOf<Schemas> extends object ? Omit<SentOf<Schemas>, "request_id"> : never;
+  status: keyof Schemas & (200 | 201);
+  list: SentOf<Schemas> extends { object: "list" } ? ListAnswer : never;
+};
+
+/**
+ * A resource as a read or a change answers it, of the type its `answers` give. An event answers
+ * with its own `request_id` (the request that caused it, `keepsRequestId`), so it returns the whole
+ * answer, `request_id` included.
+ */
+type ResourceAnswer<S extends Sends> =
+  { resource: S["resource"]; keepsRequestId?: false } | { resource: S["resource"] & { request_id: string }; keepsRequestId: true };
+
+/** What a read or an action answers: one resource, a page of a list, or an idempotency answer the service made of its resource. */
+export type Answer<S extends Sends = Sends> =
+  (ResourceAnswer<S> & { status?: S["status"] }) | S["list"] | { idempotent: Promise<IdempotentAnswer<S["resource"]>> };
+
+/** What a change answers: its status and resource, which the idempotency layer stores and sends. */
+export type ChangeAnswer<S extends Sends = Sends> = ResourceAnswer<S> & { status: S["status"] };
 
 /** The parts every kind of operation has. */
 interface Defined<Body, Query, Target> extends OperationDoc {
@@ -73,13 +120,13 @@ interface Defined<Body, Query, Target> extends OperationDoc {
 }
 
 /** A change: runs in one unit of work through the idempotency layer, so it is durable before it answers and done once per key. */
-export interface ChangeOperation<Body = unknown, Query = unknown, Target = undefined> extends Defined<Body, Query, Target> {
-  change(call: Call<Body, Query, Target> & { work: Work }): ChangeResult;
+export interface ChangeOperation<Body = unknown, Query = unknown, Target = undefined, S extends Sends = Sends> extends Defined<Body, Query, Target> {
+  change(call: Call<Body, Query, Target> & { work: Work }): ChangeAnswer<S>;
 }
 
 /** A read, or an action outside the idempotency layer (the clock, a reset, fault rules, instances). */
-export interface ActionOperation<Body = unknown, Query = unknown, Target = undefined> extends Defined<Body, Query, Target> {
-  act(call: Call<Body, Query, Target>): Answer | Promise<Answer>;
+export interface ActionOperation<Body = unknown, Query = unknown, Target = undefined, S extends Sends = Sends> extends Defined<Body, Query, Target> {
+  act(call: Call<Body, Query, Target>): Answer<S> | Promise<Answer<S>>;
   /**
    * For an action that takes a while (an instance's start): what a stopping paysim tells it while
    * it runs over HTTP. The stop then waits for its answer before the connections close, so the
@@ -99,17 +146,25 @@ export interface HeldOperation<Body = unknown, Query = unknown, Target = undefin
 
 export type Operation = ChangeOperation<unknown, unknown, unknown> | ActionOperation<unknown, unknown, unknown> | HeldOperation<unknown, unknown, unknown>;
 
-/** Defines a change (see ChangeOperation); the identity, for the types of its call. */
-export function defineChange<Body = undefined, Query = undefined, Target = undefined>(
-  operation: ChangeOperation<Body, Query, Target>,
-): ChangeOperation<Body, Query, Target> {
+/**
+ * Defines a change (see ChangeOperation); the identity, for the types of its call and of what it
+ * answers: a resource of another shape than its `answers` schema is a compile error.
+ */
+export function defineChange<Body = undefined, Query = undefined, Target = undefined, Schemas extends AnswerSchemas = AnswerSchemas>(
+  operation: ChangeOperation<Body, Query, Target, NoInfer<SendsOf<Schemas>>> & { answers: Schemas },
+): ChangeOperation<Body, Query, Target, SendsOf<Schemas>> {
   return operation;
 }
 
-/** Defines a read or an action (see ActionOperation); the identity, for the types of its call. */
-export function defineAction<Body = undefined, Query = undefined, Target = undefined>(
-  operation: ActionOperation<Body, Query, Target>,
-): ActionOperation<Body, Query, Target> {
+/**
+ * Defines a read or an action (see ActionOperation); the identity, for the types of its call and
+ * of what it answers: a resource of another shape than its `answers` schema is a compile error.
+ * A literal in a resource written out in place needs `as const` (or `satisfies` its type): the
+ * answer's type is inferred from the same definition, too late to keep the literal's type.
+ */
+export function defineAction<Body = undefined, Query = undefined, Target = undefined, Schemas extends AnswerSchemas = AnswerSchemas>(
+  operation: ActionOperation<Body, Query, Target, NoInfer<SendsOf<Schemas>>> & { answers: Schemas },
+): ActionOperation<Body, Query, Target, SendsOf<Schemas>> {
   return operation;
 }
 

@@ -63,7 +63,7 @@ export function clockPage(app: DashboardApp, { deps, page, act, call, form: read
     return act(c, "/clock", async () => {
       const text = form.get("seconds");
       const answer = await call(c, advanceClock, { body: given({ seconds: text === undefined ? undefined : Number(text) }) });
-      return `Advanced ${Number(text)} s: it is now ${String(answer.now)}.`;
+      return `Advanced ${Number(text)} s: it is now ${answer.now}.`;
     });
   });
 }

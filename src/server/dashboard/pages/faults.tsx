@@ -9,7 +9,7 @@ import {
   MAX_RETRY_AFTER_SECONDS,
 } from "../../../domain/faults.js";
 import type { FaultResource } from "../../../contracts/faults.js";
-import { addFaultRule, clearFaultRules, deleteFaultRule } from "../../operations/sandbox.js";
+import { addFaultRule, clearFaultRules, deleteFaultRule } from "../../operations/faults.js";
 import { baseOf, companyOf, formNumber, given, linkTo, type DashboardApp, type DashboardKit, type Form } from "../kit.js";
 import { Csrf, NumberField, PageHead, PostButton, Time } from "../views/parts.js";
 
@@ -215,7 +215,7 @@ export function faultsPage(app: DashboardApp, { deps, page, act, call, form: rea
   app.post("/faults", async (c) => {
     const form = await readForm(c);
     return act(c, "/faults", async () => {
-      const rule = (await call(c, addFaultRule, { body: ruleInput(form) })) as FaultResource;
+      const rule = await call(c, addFaultRule, { body: ruleInput(form) });
       return `Added ${rule.id}: ${rule.fault} on ${matchText(rule)}, ${rule.times === 1 ? "once" : `${rule.times} times`}.`;
     });
   });
@@ -232,7 +232,7 @@ export function faultsPage(app: DashboardApp, { deps, page, act, call, form: rea
   /** As `DELETE /v1/sandbox/faults`. */
   app.post("/faults/clear", (c) =>
     act(c, "/faults", async () => {
-      const removed = Number((await call(c, clearFaultRules)).deleted);
+      const removed = (await call(c, clearFaultRules)).deleted;
       return `Cleared ${removed === 1 ? "1 rule" : `${removed} rules`}.`;
     }),
   );

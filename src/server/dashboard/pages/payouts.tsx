@@ -172,7 +172,7 @@ export function payoutsPage(app: DashboardApp, { deps, page, act, call, form: ki
     const form = await kitForm(c);
     return act(c, `/payouts/${id}`, async () => {
       const moved = await call(c, transitionPayout, { params: { id }, body: given({ to: form.get("to"), amount: amountField(form.get("amount")) }) });
-      return `Moved to ${String(moved.status).replace(/_/g, " ")}.`;
+      return `Moved to ${moved.status.replace(/_/g, " ")}.`;
     });
   });
 }

@@ -218,7 +218,7 @@ export function webhookEndpointsPage(app: DashboardApp, { deps, page, act, call,
     return act(c, "/webhook_endpoints", async () => {
       const events = form.all("enabled_events");
       const body = given({ url: form.get("url") ?? "", enabled_events: events.length > 0 ? events : undefined, chaos: chaosInput(form) });
-      const created = (await call(c, createWebhookEndpoint, { body })) as WebhookEndpointResource;
+      const created = await call(c, createWebhookEndpoint, { body });
       const chaos = created.chaos ? ` with chaos (${chaosSummary(created.chaos)})` : "";
       return `Added ${created.url}${chaos}. Use Reveal to copy its signing secret.`;
     });
