@@ -1,6 +1,7 @@
 import { once } from "node:events";
 import { describe, expect, it } from "vitest";
 import { PaysimTimeoutError, startPaysim, type RunningPaysim, type StartPaysimOptions } from "../../src/index.js";
+import { realTimers } from "../../src/runtime/timers.js";
 import { createWaits } from "../../src/testing/waits.js";
 import { defer, usePaysim, useReceiver, useTempPath, useStartedPaysim } from "../helpers/disposables.js";
 import { callApi, freshKey } from "../helpers/paysim.js";
@@ -325,7 +326,7 @@ describe("the waits on the bus", () => {
   /** An instance built as startPaysim builds it, with its bus in reach to count listeners. */
   async function instanceWithWaits(options: { forwardTo?: string } = {}) {
     const paysim = await usePaysim(options);
-    const waits = createWaits({ bus: paysim.bus, store: paysim.store, afterSeq: 0 });
+    const waits = createWaits({ bus: paysim.bus, store: paysim.store, afterSeq: 0, timers: realTimers });
     defer(() => waits.close());
     const listeners = () =>
       ["event.created", "delivery.attempted", "deliveries.stopped", "sandbox.reset"].map((name) => paysim.bus.listenerCount(name as "event.created"));
