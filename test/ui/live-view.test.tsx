@@ -234,6 +234,24 @@ paysim http://127.0.0.1:PORT · clock … · 1 in flight · q to quit`);
     expect(view.frame()).toMatch(/ · 0 in flight · q to quit$/);
   });
 
+  it("re-reads the clock each second of its timers: the status line ticks when they move, not with the machine's time", async () => {
+    const timers = manualTimers();
+    // Real time, as the clock scales it, is the timers' too: a second of them is a second of clock.
+    const paysim = await usePaysim({ realNow: () => FROZEN + timers.now() });
+    const view = useView(paysim, { timers });
+    await view.waitForFrame("clock 2026-05-01 12:00:00Z");
+    await timers.untilPending(1); // the tick is set
+    timers.advance(999);
+    await timers.settled();
+    expect(view.frame()).toContain("clock 2026-05-01 12:00:00Z");
+    timers.advance(1);
+    await timers.settled();
+    expect(view.frame()).toContain("clock 2026-05-01 12:00:01Z");
+    timers.advance(1000);
+    await timers.settled();
+    expect(view.frame()).toContain("clock 2026-05-01 12:00:02Z");
+  });
+
   it("prints the request before the event it made, though the bus announces the event first", async () => {
     const paysim = await usePaysim({ realNow: frozen });
     const view = useView(paysim);
