@@ -57,7 +57,7 @@ export interface RequestLogged {
   route?: string;
   /** The error code answered, for an error answer paysim made. */
   errorCode?: string;
-  /** When it arrived, in real milliseconds of this process (performance.now()): what the findings time a client by. */
+  /** When it arrived, in real milliseconds of the instance's timers (`Timers.now()`): what the findings time a client by. */
   arrivedAtMs: number;
   /** The SHA-256 of the Idempotency-Key it carried (never the key: it may hold anything), for a call the idempotency layer saw. */
   idempotencyKeyDigest?: string;

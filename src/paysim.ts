@@ -10,7 +10,7 @@ import { isTimeScale, TIME_SCALE_RANGE } from "./domain/time-scale.js";
 import { ClockRangeError, createClock, realTimeNow, wallClockIso, type Clock } from "./runtime/clock.js";
 import { readStoredClock, saveClock, type StoredClock } from "./runtime/clock-persistence.js";
 import { createScheduler, type Scheduler } from "./runtime/scheduler.js";
-import type { Timers } from "./runtime/timers.js";
+import { realTimers, type Timers } from "./runtime/timers.js";
 import { catalogueOf, createApp, type PaysimApp } from "./server/app.js";
 import { createHeldRequests } from "./server/held-requests.js";
 import { createDashboardAuth } from "./server/dashboard/auth.js";
@@ -55,7 +55,8 @@ export interface PaysimOptions extends StartPaysimOptions {
   realNow?: () => number;
   /**
    * The timers of every real-time wait (a fault's hold, a webhook's timeout, the scaled clock's
-   * due timer) and the measure of how long an attempt took: Node's by default. For paysim's own
+   * due timer, a wait's timeout) and the measure of how long an attempt or a request took and
+   * when a request arrived: Node's by default. For paysim's own
    * tests, which move them by hand; leave it unset.
    */
   timers?: Timers;
@@ -177,6 +178,7 @@ export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimI
         ? undefined
         : parseConfig(options.config, "(options.config)");
   const timeScale = options.timeScale ?? 1;
+  const timers = options.timers ?? realTimers;
   if (!isTimeScale(timeScale)) throw new ClockRangeError(`timeScale must be ${TIME_SCALE_RANGE}; got ${String(timeScale)}.`);
   const dbPath = options.db ?? ":memory:";
   let storedClock: StoredClock = { offsetMs: 0, notBeforeMs: 0 };
@@ -206,7 +208,7 @@ export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimI
     // Recording starts with the bus, so events announced while the instance starts are waited for too;
     // an imported snapshot's events come first, as this instance's history (docs/testing.md, Snapshots).
     // An imported snapshot's events count as the instance's own; a file database's earlier runs' do not.
-    const waits = createWaits({ bus, store, afterSeq: options.importFrom === undefined ? store.events.lastSeq() : 0 });
+    const waits = createWaits({ bus, store, afterSeq: options.importFrom === undefined ? store.events.lastSeq() : 0, timers });
     const ids = createIds(options.random);
     const testCards = loadTestCards();
     const destinations = loadTestDestinations();
@@ -220,11 +222,11 @@ export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimI
       run: unitOfWork,
       ids,
       onError: (job, error) => reportError(`job ${job.kind} ${job.subject_id}`, error),
-      timers: options.timers,
+      timers,
     });
     const outbox = createOutbox({ store, clock, scheduler, bus, ids });
     unitOfWork.onEventRecorded(outbox.enqueue);
-    const dispatcher = createDispatcher({ store, clock, scheduler, bus, timeoutMs: options.webhookTimeout, timers: options.timers });
+    const dispatcher = createDispatcher({ store, clock, scheduler, bus, timeoutMs: options.webhookTimeout, timers });
     // After the outbox exists: the endpoints an earlier --forward-to made and this start drops stop their deliveries.
     const boot = bootstrap(store, clock, ids, {
       config,
@@ -240,7 +242,7 @@ export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimI
     const services = createServices({ store, clock, ids, bus, scheduler, outbox, testCards, destinations, planner: simulator, baseUrl });
     const { sandbox, faults } = services;
     registerPayoutMoves(scheduler, services.payouts.moveAutomatically);
-    const heldRequests = createHeldRequests(options.timers);
+    const heldRequests = createHeldRequests(timers);
     const dashboardAuth = createDashboardAuth(ids, options.realNow ?? realTimeNow);
     const coverage = createCoverage({
       bus,
@@ -276,6 +278,7 @@ export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimI
       dashboardAuth,
       instances,
       coverage,
+      timers,
       reportError,
     });
 

@@ -4,6 +4,7 @@ import type { Bus, RequestFault } from "../bus.js";
 import type { TestCard } from "../domain/test-cards.js";
 import type { Ids } from "../domain/ids.js";
 import type { Clock } from "../runtime/clock.js";
+import type { Timers } from "../runtime/timers.js";
 import type { Coverage } from "../services/coverage.js";
 import type { DeliveryView } from "../services/deliveries-view.js";
 import type { RunIdempotently } from "../services/idempotency.js";
@@ -46,6 +47,8 @@ export interface AppDeps extends Services {
   instances: InstanceRegistry;
   /** What each company's use went through, counted from the bus (docs/testing.md, "Coverage"). */
   coverage: Coverage;
+  /** The real time requests are timed on (when each arrived, how long it took): Node's, or a test's. */
+  timers: Timers;
   /** Where unexpected errors are reported (with their request id). */
   reportError: (requestId: string, error: unknown) => void;
 }

@@ -1,6 +1,7 @@
 import type { Bus, BusEvents, DeliveriesStopped, DeliveryAttempted, EventCreated } from "../bus.js";
 import { ApiError } from "../domain/errors.js";
 import { eventResource } from "../services/events.js";
+import type { Timers } from "../runtime/timers.js";
 import type { Store } from "../store/index.js";
 import type { StoredEvent } from "../store/repos/events.js";
 import { deliveriesOf, type DeliveryView } from "../services/deliveries-view.js";
@@ -114,7 +115,7 @@ type DeliveryLookup = (deliveryId: string) => { event: StoredEvent; views: Deliv
  * the bus, so nothing falls between the two; after that the bus says what happens. `close()`
  * rejects the waits still running and removes their listeners.
  */
-export function createWaits({ bus, store, afterSeq }: { bus: Bus; store: Store; afterSeq: number }) {
+export function createWaits({ bus, store, afterSeq, timers }: { bus: Bus; store: Store; afterSeq: number; timers: Timers }) {
   const pending = new Set<Pending>();
   let closed = false;
   // The instance's events are those after `afterSeq` (the last one a file database held when it
@@ -165,7 +166,7 @@ export function createWaits({ bus, store, afterSeq }: { bus: Bus; store: Store; 
 
   /**
    * Resolves with what `now` finds now or on a later bus message; rejects once `timeoutMs` real
-   * milliseconds pass, when paysim closes, or with the signal's reason when it aborts. Every
+   * milliseconds pass on `timers`, when paysim closes, or with the signal's reason when it aborts. Every
    * listener and the timer go when it settles.
    */
   function wait<T>(
@@ -182,7 +183,7 @@ export function createWaits({ bus, store, afterSeq }: { bus: Bus; store: Store; 
     if (found !== undefined) return Promise.resolve(found);
     return new Promise<T>((resolve, reject) => {
       const release = () => {
-        clearTimeout(timer);
+        timers.clearTimeout(timer);
         unlisten();
         signal?.removeEventListener("abort", onAbort);
         pending.delete(entry);
@@ -199,7 +200,7 @@ export function createWaits({ bus, store, afterSeq }: { bus: Bus; store: Store; 
         release();
         resolve(value);
       });
-      const timer = setTimeout(() => {
+      const timer = timers.setTimeout(() => {
         entry.fail(errors.timeout(`No ${what} matched ${described} within ${timeoutMs} ms.\n${history()}`));
       }, timeoutMs);
       signal?.addEventListener("abort", onAbort, { once: true });

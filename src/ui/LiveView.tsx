@@ -27,7 +27,7 @@ export interface LiveViewProps {
   stopping?: boolean;
   /** Longest wait between a bus event and the frame that shows it (default 100 ms: about 10 frames a second). */
   throttleMs?: number;
-  /** The timer that throttles the frames (Node's by default; paysim's tests move their own). */
+  /** The timers of the frames' throttle and the clock's 1 s tick (Node's by default; paysim's tests move their own). */
   timers?: Timers;
 }
 
@@ -70,7 +70,7 @@ export function LiveView({ feed, url, banner, earlier = [], colour, onQuit, dash
     print([...bannerRows(banner), ...earlier.flatMap((line) => printedRows(line, now))]);
   }, []);
   const snapshot = useLiveModel(feed, { throttleMs, timers, print: (lines, now) => print(lines.flatMap((line) => printedRows(line, now))) });
-  const ticked = useClockNow(feed.clock);
+  const ticked = useClockNow(feed.clock, 1000, timers);
   const rows = useTerminalRows();
   // The banner's link scrolls away, and is spent once used: `d` prints a fresh one where the eye is.
   useQuitKeys(onQuit, dashboardLoginUrl && (() => print([[{ text: maskText(`  dashboard ${dashboardLoginUrl()}  (one-time; d for another)`) }]])));

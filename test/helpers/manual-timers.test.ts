@@ -34,4 +34,35 @@ describe("manualTimers", () => {
     expect(timers.next()).toBe(45);
     expect(timers.next()).toBeUndefined();
   });
+
+  it("settled() resolves once the work a fired timer set going has run: its promises, ticks and immediates, one queuing the next", async () => {
+    const timers = manualTimers();
+    const steps: string[] = [];
+    timers.setTimeout(() => {
+      steps.push("fired");
+      void Promise.resolve().then(() =>
+        setImmediate(() => {
+          steps.push("immediate");
+          process.nextTick(() => setImmediate(() => steps.push("immediate after a tick")));
+        }),
+      );
+    }, 10);
+    timers.advance(10);
+    expect(steps).toEqual(["fired"]);
+    await timers.settled();
+    expect(steps).toEqual(["fired", "immediate", "immediate after a tick"]);
+  });
+
+  it("untilPending(n) resolves once n timers are pending, set in the code's own time", async () => {
+    const timers = manualTimers();
+    let reached = false;
+    const two = timers.untilPending(2).then(() => (reached = true));
+    timers.setTimeout(() => {}, 5);
+    await timers.settled();
+    expect(reached).toBe(false);
+    setImmediate(() => timers.setTimeout(() => {}, 5));
+    await two;
+    expect(timers.pending()).toBe(2);
+    await expect(timers.untilPending(1)).resolves.toBeUndefined();
+  });
 });

@@ -8,6 +8,36 @@ export interface ManualTimers extends Timers {
   next(): number | undefined;
   /** Timers set and neither fired nor cleared. */
   pending(): number;
+  /**
+   * Resolves once what the fired timers set going has run as far as it goes without I/O or time:
+   * every next tick, microtask and immediate queued by then, and those they queue in turn, has run
+   * (anyone's, not only theirs: a test's process runs little else). What waits on a socket, on a
+   * real timer or on these timers is not waited for.
+   *
+   * @example
+   * timers.advance(50); // the live view's throttle fires
+   * await timers.settled(); // the frame it set going is drawn
+   */
+  settled(): Promise<void>;
+  /** Resolves once at least `count` timers are pending (at once if they are): for a timer the code sets in its own time, after a commit say. */
+  untilPending(count: number): Promise<void>;
+}
+
+/** How many turns `settled()` lets the event loop take before it calls the work endless (a guard, not a timing). */
+const MOST_TURNS = 10_000;
+
+/** Immediates queued and not run yet, ref'd ones (a test sets none unref'd). */
+const queuedImmediates = () => process.getActiveResourcesInfo().filter((resource) => resource === "Immediate").length;
+
+/** One turn of the event loop: the microtasks and ticks queued before it, then every immediate queued before this one. */
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+async function settled(): Promise<void> {
+  for (let turns = 0; turns < MOST_TURNS; turns++) {
+    await turn();
+    if (queuedImmediates() === 0) return;
+  }
+  throw new Error(`work still queued after ${MOST_TURNS} turns of the event loop: something queues an immediate forever`);
 }
 
 interface Pending {
@@ -28,6 +58,15 @@ export function manualTimers(start = 0): ManualTimers {
   let now = start;
   /** In the order they were set: among timers due at once, the first set fires first, as Node's do. */
   const timers = new Map<TimerHandle, Pending>();
+  /** Who waits for a count of pending timers (`untilPending`). */
+  const waiting = new Set<{ count: number; resolve: () => void }>();
+  const wake = () => {
+    for (const waiter of waiting) {
+      if (timers.size < waiter.count) continue;
+      waiting.delete(waiter);
+      waiter.resolve();
+    }
+  };
   const earliest = (): [TimerHandle, Pending] | undefined => {
     let found: [TimerHandle, Pending] | undefined;
     for (const entry of timers) if (!found || entry[1].at < found[1].at) found = entry;
@@ -45,6 +84,7 @@ export function manualTimers(start = 0): ManualTimers {
     setTimeout(callback, ms) {
       const handle: TimerHandle = { unref: () => handle };
       timers.set(handle, { at: now + Math.max(0, ms), callback });
+      wake();
       return handle;
     },
     clearTimeout: (handle) => void timers.delete(handle),
@@ -58,5 +98,10 @@ export function manualTimers(start = 0): ManualTimers {
       return moved;
     },
     pending: () => timers.size,
+    settled,
+    untilPending(count) {
+      if (timers.size >= count) return Promise.resolve();
+      return new Promise((resolve) => waiting.add({ count, resolve }));
+    },
   };
 }

@@ -38,6 +38,8 @@ export interface Receiver {
   readonly requests: readonly ReceivedRequest[];
   /** Requests currently held open by "hang". */
   hangingCount(): number;
+  /** Resolves at the next change of what it holds: a request arriving (body complete), or a hanging one closing. */
+  nextChange(): Promise<void>;
   /** Answers currently held open mid-body by "unfinished-body". */
   unfinishedCount(): number;
   /** Resolves with the requests once at least `n` have arrived (body complete). */
@@ -68,8 +70,15 @@ export async function startReceiver(initial: Behaviour | ChooseBehaviour = 200):
   const sockets = new Set<Socket>();
   const waiters: { n: number; resolve: (requests: ReceivedRequest[]) => void }[] = [];
   let fallback: Behaviour | ChooseBehaviour = initial;
+  let changeSeen: (() => void) | undefined;
+  let change: Promise<void> | undefined;
+  const changed = () => {
+    changeSeen?.();
+    change = changeSeen = undefined;
+  };
 
   const notify = () => {
+    changed();
     for (const waiter of [...waiters]) {
       if (requests.length >= waiter.n) {
         waiters.splice(waiters.indexOf(waiter), 1);
@@ -95,7 +104,7 @@ export async function startReceiver(initial: Behaviour | ChooseBehaviour = 200):
         req.socket.destroy();
       } else if (behaviour === "hang") {
         hanging.add(res);
-        res.on("close", () => hanging.delete(res));
+        res.on("close", () => hanging.delete(res) && changed());
       } else if (behaviour === "unfinished-body") {
         unfinished.add(res);
         res.on("close", () => unfinished.delete(res));
@@ -125,6 +134,7 @@ export async function startReceiver(initial: Behaviour | ChooseBehaviour = 200):
     url: `http://127.0.0.1:${port}/hooks`,
     requests,
     hangingCount: () => hanging.size,
+    nextChange: () => (change ??= new Promise<void>((resolve) => (changeSeen = resolve))),
     unfinishedCount: () => unfinished.size,
     waitForRequests(n) {
       return new Promise((resolve) => {
@@ -143,6 +153,7 @@ export async function startReceiver(initial: Behaviour | ChooseBehaviour = 200):
         hanging.delete(res);
         res.writeHead(status, { "Content-Type": "text/plain" }).end(`answered ${status}`);
       }
+      changed();
     },
     close() {
       for (const socket of sockets) socket.destroy();

@@ -132,7 +132,9 @@ async function settled(): Promise<void> {
 
 /**
  * `settle`, ending the attempts the receiver hangs on: whenever every attempt in flight is one
- * it holds open, the timers move past the webhook timeout (the others have all answered).
+ * it holds open, the timers move past the webhook timeout (the others have all answered). The
+ * counts are read again at each change that moves them, once its work has settled: a request
+ * reaching the receiver or a held one closing, an attempt ending.
  */
 async function settleTimingOutHangs(): Promise<void> {
   let done = false;
@@ -140,7 +142,12 @@ async function settleTimingOutHangs(): Promise<void> {
   while (!done) {
     const inFlight = paysim.scheduler.inFlightCount();
     if (inFlight > 0 && inFlight === receiver.hangingCount()) timers.advance(WEBHOOK_TIMEOUT_MS);
-    await Promise.race([idle, new Promise((resolve) => setTimeout(resolve, 5))]);
+    let attemptEnded!: () => void;
+    const ended = new Promise<void>((resolve) => (attemptEnded = resolve));
+    paysim.bus.once("delivery.attempted", attemptEnded);
+    await Promise.race([idle, receiver.nextChange(), ended]);
+    paysim.bus.off("delivery.attempted", attemptEnded);
+    await timers.settled();
   }
 }
 

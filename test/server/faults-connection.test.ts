@@ -119,7 +119,7 @@ describe("latency", () => {
     });
     const event = await created;
     // The intent is made before the wait starts; nothing else here sets a timer.
-    await until(() => timers.pending() === 1, "the answer is held");
+    await timers.untilPending(1); // the answer is held
     timers.advance(299);
     // The intent exists, and a request made after it is answered while the first still waits.
     const read = await paysim.api("GET", `/v1/payment_intents/${event.objectId}`);

@@ -1,33 +1,34 @@
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { createHeldRequests } from "../../src/server/held-requests.js";
+import { manualTimers } from "../helpers/manual-timers.js";
 
 describe("held requests (the waits of timeout and latency faults)", () => {
-  afterEach(() => {
-    vi.useRealTimers();
-  });
-
-  it("resolves true once the wait is over", async () => {
-    vi.useFakeTimers();
-    const held = createHeldRequests();
-    const hold = held.hold(60_000);
-    vi.advanceTimersByTime(60_000);
+  it("resolves true once the wait is over, not a millisecond before", async () => {
+    const timers = manualTimers();
+    const held = createHeldRequests(timers);
+    let served: boolean | undefined;
+    const hold = held.hold(60_000).then((outcome) => (served = outcome));
+    timers.advance(59_999);
+    await timers.settled();
+    expect(served).toBeUndefined();
+    timers.advance(1);
     expect(await hold).toBe(true);
   });
 
   it("resolves false at once when released by a stop, and for a hold asked for afterwards", async () => {
-    vi.useFakeTimers();
-    const held = createHeldRequests();
+    const timers = manualTimers();
+    const held = createHeldRequests(timers);
     const first = held.hold(60_000);
     const second = held.hold(30_000);
     held.releaseAll();
     expect(await Promise.all([first, second])).toEqual([false, false]);
     expect(await held.hold(60_000)).toBe(false);
-    expect(vi.getTimerCount()).toBe(0);
+    expect(timers.pending()).toBe(0);
   });
 
   it("resolves false when its caller cuts it short, and stops listening then", async () => {
-    vi.useFakeTimers();
-    const held = createHeldRequests();
+    const timers = manualTimers();
+    const held = createHeldRequests(timers);
     let cut: (() => void) | undefined;
     const stopped = vi.fn();
     const hold = held.hold(60_000, (release) => {
@@ -37,7 +38,7 @@ describe("held requests (the waits of timeout and latency faults)", () => {
     cut!();
     expect(await hold).toBe(false);
     expect(stopped).toHaveBeenCalledOnce();
-    expect(vi.getTimerCount()).toBe(0);
+    expect(timers.pending()).toBe(0);
   });
 
   it("is cut short at once by a caller whose connection is already gone", async () => {

@@ -4,7 +4,6 @@ import { suiteScope, usePaysimApp, useTempPath } from "../helpers/disposables.js
 import { expectApiError } from "../helpers/errors.js";
 import { manualTimers } from "../helpers/manual-timers.js";
 import { eventsSince, freshKey, newestEventId, type TestPaysim } from "../helpers/paysim.js";
-import { until } from "../helpers/unanswered.js";
 
 const ACME = "sk_test_acme_payouts_0001";
 const GLOBEX = "sk_test_globex_payouts_0001";
@@ -234,7 +233,7 @@ describe("payout simulation (--payouts auto) reached by advancing the clock", ()
     const created = (await local.api("POST", "/v1/payouts", { body: CARD, idempotencyKey: freshKey() })).body;
     // The automatic moves fall due 2 s and 5 s of clock after the creation: each on a timer of its own.
     for (const move of ["processing", "succeeded"]) {
-      await until(() => timers.pending() === 1, `the timer of the move to ${move} is armed`);
+      await timers.untilPending(1); // the timer of the move to `move` is armed
       timers.next();
       await local.scheduler.idle();
       expect((await local.api("GET", `/v1/payouts/${created.id}`)).body.status).toBe(move);

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { RequestLogged } from "../../src/bus.js";
 import { startTestPaysim, type TestPaysim } from "../helpers/paysim.js";
 import { startReceiver } from "../helpers/receiver.js";
-import { useReceiver } from "../helpers/disposables.js";
+import { usePaysim, useReceiver } from "../helpers/disposables.js";
 import { manualTimers } from "../helpers/manual-timers.js";
 import { emitCreatedEvent, settle, useFrozenPaysim } from "../webhooks/support.js";
 
@@ -162,5 +162,25 @@ describe("slow_webhook_receiver", () => {
     const { findings } = (await slow.api("GET", "/v1/sandbox/report")).body;
     expect(findings.map((finding: { code: string; count: number }) => [finding.code, finding.count])).toEqual(expected);
     if (expected.length > 0) expect(findings[0].examples[0]).toMatchObject({ request_id: null, detail: expect.stringContaining("answered 200 after 6.0 s") });
+  });
+});
+
+describe("retry_after_ignored, timed on the instance's timers", () => {
+  // When a request arrived is read from the timers the test moves: the retry's wait is the test's, not the machine's.
+  it.each([
+    ["a retry sent 29 s after a 429 with Retry-After: 30", 29_000, [["retry_after_ignored", 1]]],
+    ["a retry sent 30 s after it", 30_000, []],
+  ])("%s", async (_name, waitedMs, expected) => {
+    const timers = manualTimers();
+    const timed = await usePaysim({ timers });
+    await timed.api("POST", "/v1/sandbox/faults", {
+      body: { fault: "rate_limited", match: { method: "GET", path: "/v1/payouts" }, times: 1, retry_after_seconds: 30 },
+    });
+    expect((await timed.api("GET", "/v1/payouts")).status).toBe(429);
+    timers.advance(waitedMs);
+    expect((await timed.api("GET", "/v1/payouts")).status).toBe(200);
+    const { findings } = (await timed.api("GET", "/v1/sandbox/report")).body;
+    expect(findings.map((finding: { code: string; count: number }) => [finding.code, finding.count])).toEqual(expected);
+    if (expected.length > 0) expect(findings[0].examples[0].detail).toContain("sent 1.0 s before the Retry-After");
   });
 });

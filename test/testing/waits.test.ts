@@ -1,8 +1,10 @@
 import { once } from "node:events";
 import { describe, expect, it } from "vitest";
 import { PaysimTimeoutError, startPaysim, type RunningPaysim, type StartPaysimOptions } from "../../src/index.js";
+import { realTimers } from "../../src/runtime/timers.js";
 import { createWaits } from "../../src/testing/waits.js";
 import { defer, usePaysim, useReceiver, useTempPath, useStartedPaysim } from "../helpers/disposables.js";
+import { manualTimers } from "../helpers/manual-timers.js";
 import { callApi, freshKey } from "../helpers/paysim.js";
 
 const start = (options: StartPaysimOptions = {}) => useStartedPaysim(options);
@@ -103,6 +105,21 @@ describe("events.waitFor and events.list", () => {
         ...ids.slice(2).map((id) => `  payment_intent.created ${id}`),
       ].join("\n"),
     );
+  });
+
+  it("times out on the instance's timers: when they are moved past its timeout, with no real wait", async () => {
+    const timers = manualTimers();
+    const paysim = await usePaysim({ timers });
+    let outcome: unknown;
+    const waiting = paysim.waits.events.waitFor({ type: "payout.created" }, { timeout: 60_000 }).catch((error: unknown) => (outcome = error));
+    timers.advance(59_999);
+    await timers.settled();
+    expect(outcome).toBeUndefined();
+    timers.advance(1);
+    await waiting;
+    expect(outcome).toBeInstanceOf(PaysimTimeoutError);
+    expect((outcome as Error).message).toMatch(/^No event matched \{"type":"payout.created"\} within 60000 ms\./);
+    expect(paysim.waits.running()).toBe(0);
   });
 
   it("says so when nothing happened at all", async () => {
@@ -325,7 +342,7 @@ describe("the waits on the bus", () => {
   /** An instance built as startPaysim builds it, with its bus in reach to count listeners. */
   async function instanceWithWaits(options: { forwardTo?: string } = {}) {
     const paysim = await usePaysim(options);
-    const waits = createWaits({ bus: paysim.bus, store: paysim.store, afterSeq: 0 });
+    const waits = createWaits({ bus: paysim.bus, store: paysim.store, afterSeq: 0, timers: realTimers });
     defer(() => waits.close());
     const listeners = () =>
       ["event.created", "delivery.attempted", "deliveries.stopped", "sandbox.reset"].map((name) => paysim.bus.listenerCount(name as "event.created"));

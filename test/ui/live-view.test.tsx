@@ -5,7 +5,6 @@ import { MAX_ATTEMPTS, RETRY_DELAYS_MS } from "../../src/domain/retry-schedule.j
 import { defer, usePaysim, useReceiver } from "../helpers/disposables.js";
 import { manualTimers } from "../helpers/manual-timers.js";
 import { closedPortUrl } from "../helpers/receiver.js";
-import { until } from "../helpers/unanswered.js";
 import { createIntent, type TestPaysim } from "../helpers/paysim.js";
 import { normalise, renderForInspection, renderView, type RenderedView } from "./helpers/live-view.js";
 import { displayWidth } from "../../src/ui/width.js";
@@ -205,13 +204,13 @@ paysim http://127.0.0.1:PORT · clock … · 1 in flight · q to quit`);
         deliveries: [],
       });
     }
-    // Re-renders are throttled: the whole burst waits on one timer, and makes one frame when it fires.
-    await until(() => timers.pending() === 1, "the throttle's timer is set");
+    // Re-renders are throttled: the whole burst waits on one timer (beside the clock's 1 s tick), and makes one frame when it fires.
+    await timers.untilPending(2);
     expect(view.frame()).not.toContain("evt_burst");
     timers.advance(50);
     const frame = await view.waitForFrame(`evt_burst${String(count - 1).padStart(19, "0")}`);
     expect(frame).toMatch(/… \d+ events and 0 requests not shown/);
-    expect(timers.pending()).toBe(0);
+    expect(timers.pending()).toBe(1); // the clock's tick alone
   });
 
   it("accounts for every one of a burst of 200 creations over HTTP: printed, or counted on the view's 'not shown' line", async () => {
@@ -221,12 +220,10 @@ paysim http://127.0.0.1:PORT · clock … · 1 in flight · q to quit`);
     const view = useView(paysim, { timers });
     const intents = await Promise.all(Array.from({ length: 200 }, () => createIntent(paysim)));
 
-    // Each frame is drawn when the test moves the throttle's timer, never by real time.
-    await until(() => {
-      timers.advance(20);
-      const seen = accountFor(view.frame());
-      return seen.requestLines + seen.skippedRequests >= 200 && seen.eventIds.length + seen.skippedEvents >= 200;
-    }, "all 200 requests and events shown or counted");
+    // Each frame is drawn when the test moves the throttle's timer, never by real time: the
+    // creations have all been answered, so every bus message is in, and one frame takes them all.
+    timers.advance(20);
+    await timers.settled();
     const seen = accountFor(view.frame());
     expect(seen.requestLines + seen.skippedRequests).toBe(200);
     expect(seen.eventIds.length + seen.skippedEvents).toBe(200);
@@ -235,6 +232,24 @@ paysim http://127.0.0.1:PORT · clock … · 1 in flight · q to quit`);
     const created = new Set(intents.map((intent: { id: string }) => intent.id));
     for (const id of seen.eventIds) expect(created.has(id)).toBe(true);
     expect(view.frame()).toMatch(/ · 0 in flight · q to quit$/);
+  });
+
+  it("re-reads the clock each second of its timers: the status line ticks when they move, not with the machine's time", async () => {
+    const timers = manualTimers();
+    // Real time, as the clock scales it, is the timers' too: a second of them is a second of clock.
+    const paysim = await usePaysim({ realNow: () => FROZEN + timers.now() });
+    const view = useView(paysim, { timers });
+    await view.waitForFrame("clock 2026-05-01 12:00:00Z");
+    await timers.untilPending(1); // the tick is set
+    timers.advance(999);
+    await timers.settled();
+    expect(view.frame()).toContain("clock 2026-05-01 12:00:00Z");
+    timers.advance(1);
+    await timers.settled();
+    expect(view.frame()).toContain("clock 2026-05-01 12:00:01Z");
+    timers.advance(1000);
+    await timers.settled();
+    expect(view.frame()).toContain("clock 2026-05-01 12:00:02Z");
   });
 
   it("prints the request before the event it made, though the bus announces the event first", async () => {

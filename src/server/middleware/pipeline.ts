@@ -19,7 +19,8 @@ export interface PipelineStep {
  * answer): its `req_…` id and `request.started`, the Host check (403), then on /v1 (`keyed`) the
  * key (401), which gives the route its company, and that company's fault rules (docs/faults.md),
  * which may take the request over; then the handler. The answer, a thrown error's included, is
- * held until what it may have seen is durable, then logged (`request.logged`).
+ * held until what it may have seen is durable, then logged (`request.logged`), timed on `deps.timers`
+ * (when it arrived and how long it took: what the findings time a client's retries by).
  *
  * A wrapper rather than Hono middleware: a route with one handler is dispatched by Hono without
  * its async composition, and a read answers in the turn it arrived in, with no promise at all.
@@ -30,8 +31,10 @@ export interface PipelineStep {
  * const pipelined = requestPipeline(deps);
  * app.get("/health", pipelined(health, { keyed: false }));
  */
-export function requestPipeline(deps: Pick<AppDeps, "ids" | "bus" | "store" | "loopbackHostNames" | "reportError" | "faults" | "heldRequests" | "instances">) {
-  const { ids, bus, store, reportError, faults } = deps;
+export function requestPipeline(
+  deps: Pick<AppDeps, "ids" | "bus" | "store" | "loopbackHostNames" | "reportError" | "faults" | "heldRequests" | "instances" | "timers">,
+) {
+  const { ids, bus, store, reportError, faults, timers } = deps;
   const checkHost = requestHostCheck(deps.loopbackHostNames);
   const companyOfRequest = keyCheck(store, deps.instances.startedByAnother);
 
@@ -58,17 +61,17 @@ export function requestPipeline(deps: Pick<AppDeps, "ids" | "bus" | "store" | "l
     const durable = store.whenOpenGroupDurable();
     if (durable) {
       return durable.then(() => {
-        logRequest(c, bus, started, answer);
+        logRequest(c, bus, started, timers.now(), answer);
         return answer;
       });
     }
-    logRequest(c, bus, started, answer);
+    logRequest(c, bus, started, timers.now(), answer);
     return answer;
   };
 
   return function pipelined(handler: RouteHandler, { keyed }: PipelineStep): RouteHandler {
     return function throughPipeline(c) {
-      const started = performance.now();
+      const started = timers.now();
       const requestId = ids.newId("req");
       c.set("requestId", requestId);
       bus.emit("request.started", { requestId });

@@ -9,12 +9,13 @@ import { errorCodeOf } from "../errors.js";
  * Logs a request once its answer is final (errors included, turned into answers as the app's
  * onError does) on the bus as `request.logged`: its path masked, the fault rule that hit it
  * (docs/faults.md), its company, the route that matched and the error code answered (what the
- * coverage report counts, docs/testing.md). `requestPipeline` calls it last, so every answer is logged.
+ * coverage report counts, docs/testing.md). `requestPipeline` calls it last, so every answer is logged;
+ * `started` and `ended` are read from the instance's timers.
  *
  * @example
- * logRequest(c, bus, started, answer);
+ * logRequest(c, bus, started, timers.now(), answer);
  */
-export function logRequest(c: Context<AppEnv>, bus: Bus, started: number, answer: Response): void {
+export function logRequest(c: Context<AppEnv>, bus: Bus, started: number, ended: number, answer: Response): void {
   const fault = c.get("fault");
   const company = c.get("company");
   const route = routeOf(c);
@@ -26,7 +27,7 @@ export function logRequest(c: Context<AppEnv>, bus: Bus, started: number, answer
     method: c.req.method,
     path,
     status: unansweredStatus ?? answer.status,
-    durationMs: performance.now() - started,
+    durationMs: ended - started,
     arrivedAtMs: started,
   };
   // Set one by one, only when there: every request is logged, and most have none of these.

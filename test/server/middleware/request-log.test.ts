@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { RequestLogged } from "../../../src/bus.js";
 import { loggedPath } from "../../../src/server/middleware/request-log.js";
 import { usePaysimApp } from "../../helpers/disposables.js";
+import { manualTimers } from "../../helpers/manual-timers.js";
 import { signedIn } from "../dashboard/helpers.js";
 
 describe("the path a request's log line shows", () => {
@@ -43,5 +44,30 @@ describe("the path a request's log line shows", () => {
       await client.get(paysim.url + path);
     expect(lines).toHaveLength(4);
     for (const line of lines) expect(line.path).not.toContain(scope);
+  });
+});
+
+describe("when a request's log line says it arrived and how long it took", () => {
+  // Read from the instance's timers: with timers the test moves, the time they were moved to, nothing of the machine's.
+  it("is the instance's timers' time", async () => {
+    const timers = manualTimers(5_000);
+    const paysim = await usePaysimApp({ timers });
+    const rule = await paysim.api("POST", "/v1/sandbox/faults", {
+      body: { fault: "latency", latency_ms: 300, match: { method: "GET", path: "/v1/payouts" }, times: 1 },
+    });
+    expect(rule.status, rule.text).toBe(201);
+    const logged: RequestLogged[] = [];
+    paysim.bus.on("request.logged", (request) => logged.push(request));
+
+    const held = paysim.api("GET", "/v1/payouts");
+    await timers.untilPending(1); // the answer is held
+    timers.advance(300);
+    expect((await held).status).toBe(200);
+    expect((await paysim.api("GET", "/v1/payment_intents")).status).toBe(200);
+
+    expect(logged.map(({ path, arrivedAtMs, durationMs }) => ({ path, arrivedAtMs, durationMs }))).toEqual([
+      { path: "/v1/payouts", arrivedAtMs: 5_000, durationMs: 300 },
+      { path: "/v1/payment_intents", arrivedAtMs: 5_300, durationMs: 0 },
+    ]);
   });
 });
