@@ -10,15 +10,7 @@ import { openApiRoute } from "./openapi/route.js";
 import { OPENAPI_OPERATION } from "./operations/openapi-document.js";
 import type { OperationDoc } from "./operations/define.js";
 import { mountOperations } from "./operations/mount.js";
-import { coverageOperations } from "./operations/coverage.js";
-import { EVENT_OPERATIONS, ingestWebhookEvent } from "./operations/events.js";
-import { FAULT_OPERATIONS } from "./operations/faults.js";
-import { INSTANCE_OPERATIONS } from "./operations/instances.js";
-import { PAYMENT_INTENT_OPERATIONS } from "./operations/payment-intents.js";
-import { PAYOUT_OPERATIONS, transitionPayout } from "./operations/payouts.js";
-import { CLOCK_OPERATIONS, resetSandbox } from "./operations/sandbox.js";
-import { WAIT_OPERATIONS } from "./operations/waits.js";
-import { WEBHOOK_ENDPOINT_OPERATIONS } from "./operations/webhook-endpoints.js";
+import { servedOperations } from "./operations/index.js";
 import { resourceResponse } from "./respond.js";
 import { coverageCatalogue } from "./coverage-catalogue.js";
 import type { CoverageCatalogue } from "../services/coverage.js";
@@ -49,21 +41,7 @@ export function createApp(deps: AppDeps): PaysimApp {
   let catalogue: CoverageCatalogue | undefined;
   // Built once asked: by then every module is mounted.
   const catalogueNow = () => (catalogue ??= coverageCatalogue(documented));
-  const served = [
-    ...PAYMENT_INTENT_OPERATIONS,
-    ...PAYOUT_OPERATIONS,
-    ...EVENT_OPERATIONS,
-    ...WEBHOOK_ENDPOINT_OPERATIONS,
-    ...INSTANCE_OPERATIONS,
-    // The sandbox's controls, each filed in the module its path names, in the order the OpenAPI document lists them.
-    ...CLOCK_OPERATIONS,
-    ...FAULT_OPERATIONS,
-    resetSandbox,
-    transitionPayout,
-    ingestWebhookEvent,
-    ...WAIT_OPERATIONS,
-    ...coverageOperations(catalogueNow),
-  ];
+  const served = servedOperations(catalogueNow);
   const documented: readonly OperationDoc[] = [OPENAPI_OPERATION, ...served];
   catalogues.set(app, catalogueNow);
 

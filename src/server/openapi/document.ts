@@ -1,14 +1,11 @@
 import * as z from "zod";
 import type { ErrorCode } from "../../domain/errors.js";
 import { currencySchema } from "../../domain/validation.js";
-import { deliveryAttemptSchema, deliverySchema, eventSchema } from "../../contracts/events.js";
-import { paymentIntentAnswer, paymentIntentSchema } from "../../contracts/payment-intents.js";
-import { payoutAnswer, payoutSchema } from "../../contracts/payouts.js";
-import { webhookEndpointAnswer, webhookEndpointSchema } from "../../contracts/webhook-endpoints.js";
 import { VERSION } from "../../version.js";
 import { codesOfStatus, errorBodySchema, HTTP_STATUS } from "../errors.js";
 import { KEY_SHAPE } from "../middleware/idempotency-key.js";
 import { OPERATION_OWN_CODES, type OperationDoc } from "../operations/define.js";
+import { NAMED_SCHEMAS } from "../operations/index.js";
 import { OPENAPI_LICENSE } from "../operations/openapi-document.js";
 
 /** A JSON value of the document (the OpenAPI 3.1 objects are plain JSON). */
@@ -26,23 +23,6 @@ export interface OpenApiDocument {
 const SCHEMAS = "#/components/schemas/";
 const RESPONSES = "#/components/responses/";
 const SECURITY_SCHEME = "secretKey";
-
-/**
- * The resources, named as components: a schema that uses one of them (a list's items, an
- * answer nesting it) refers to it by name. Every other schema still gets a component, named
- * after its operation; a resource missing here is described all the same.
- */
-const NAMED_RESOURCES: readonly [string, z.ZodType][] = [
-  ["PaymentIntent", paymentIntentSchema],
-  ["PaymentIntentAnswer", paymentIntentAnswer],
-  ["Payout", payoutSchema],
-  ["PayoutAnswer", payoutAnswer],
-  ["Event", eventSchema],
-  ["Delivery", deliverySchema],
-  ["DeliveryAttempt", deliveryAttemptSchema],
-  ["WebhookEndpoint", webhookEndpointSchema],
-  ["WebhookEndpointAnswer", webhookEndpointAnswer],
-];
 
 /** Headers some error statuses carry (docs/api.md and docs/faults.md). */
 const ERROR_HEADERS: Partial<Record<number, Record<string, string>>> = {
@@ -179,7 +159,8 @@ const REPLAYED_HEADER =
 export function openApiDocument(operations: readonly OperationDoc[]): OpenApiDocument {
   const output = namingRegistry();
   const input = namingRegistry();
-  for (const [name, schema] of NAMED_RESOURCES) output.name(schema, name);
+  // The resources, named as components (operations/index.ts): every other schema still gets a component, named after its operation.
+  for (const [name, schema] of NAMED_SCHEMAS) output.name(schema, name);
   // Some 150 codes: written once, referred to by every body that takes a currency.
   input.name(currencySchema, "Currency");
   // A 405 answers a method no operation has, so no operation lists it: it gets no component.
