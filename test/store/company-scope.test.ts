@@ -103,6 +103,19 @@ describe("the statements of the store's repos", () => {
     expect(unscoped.map(({ file, line, sql }) => `src/store/repos/${file}:${line}: ${sql}`)).toEqual([]);
   });
 
+  it("that read a company's deliveries by event or endpoint search that one's index, not all the company's deliveries", () => {
+    const db = useDatabase(":memory:");
+    const byEventOrEndpoint = statements.filter(
+      ({ sql }) => /\bdeliveries\b/.test(sql) && /\bWHERE\b.*\b(event_id|endpoint_id) = \?/.test(sql) && sql.includes("company_id"),
+    );
+    expect(byEventOrEndpoint.length).toBeGreaterThanOrEqual(4);
+    for (const { file, line, sql } of byEventOrEndpoint) {
+      const plan = db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...Array.from(sql.matchAll(/\?/g), () => null)) as { detail: string }[];
+      const index = /\bWHERE\b.*\bevent_id = \?/.test(sql) ? "deliveries_by_event" : "deliveries_by_endpoint";
+      expect(plan.map((step) => step.detail).join(" | "), `src/store/repos/${file}:${line}`).toContain(`USING INDEX ${index}`);
+    }
+  });
+
   it("are all read: each statement the list lets leave company_id out is still there", () => {
     expect(statements.length).toBeGreaterThan(50);
     const gone = ACROSS_COMPANIES.filter((entry) => !statements.some((statement) => statement.file === entry.file && statement.sql === entry.sql));
