@@ -235,7 +235,7 @@ export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimI
       forwardTo,
       webhookSecret: options.webhookSecret,
       forwardChaos: forwardChaos(options.chaos),
-      onEndpointRemoved: (endpointId) => outbox.stopForEndpoint(endpointId),
+      onEndpointRemoved: (endpoint) => outbox.stopForEndpoint(endpoint.company_id, endpoint.id),
     });
     const baseUrl = () => listener.url;
     const simulator = createPayoutSimulator({ scheduler, mode: options.payouts ?? "auto", destinations });

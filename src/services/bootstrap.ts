@@ -49,7 +49,7 @@ export interface BootstrapOptions {
    * --forward-to made that this start does not name, once it is deleted: its
    * pending deliveries must stop, as for a DELETE through the API.
    */
-  onEndpointRemoved?: ((endpointId: string) => void) | undefined;
+  onEndpointRemoved?: ((endpoint: Pick<WebhookEndpointRow, "id" | "company_id">) => void) | undefined;
 }
 
 export interface BootstrappedCompany {
@@ -123,7 +123,7 @@ export function bootstrap(store: Store, clock: Clock, ids: Ids, options: Bootstr
       for (const endpoint of declaredCompany.webhook_endpoints) {
         const row = ensureEndpoint(store, ids, company.id, endpoint, now, false);
         // Declared in the config now: it stays while the config declares it, whatever --forward-to says.
-        if (row.from_forward_to !== 0) store.webhookEndpoints.setFromForwardTo(row.id, false);
+        if (row.from_forward_to !== 0) store.webhookEndpoints.setFromForwardTo(row.company_id, row.id, false);
       }
       return { company, secretKey: keysByCompany[i]![keysByCompany[i]!.length - 1], endpoints: [] };
     });
@@ -132,8 +132,8 @@ export function bootstrap(store: Store, clock: Clock, ids: Ids, options: Bootstr
     // deliveries elsewhere (docs/guarantees.md, "No card number at rest").
     const retiredEndpoints = store.webhookEndpoints.everyLive().filter((endpoint) => !hasNoCardNumber(endpoint.url));
     for (const endpoint of retiredEndpoints) {
-      store.webhookEndpoints.retire(endpoint.id, maskText(endpoint.url), now);
-      options.onEndpointRemoved?.(endpoint.id);
+      store.webhookEndpoints.retire(endpoint.company_id, endpoint.id, maskText(endpoint.url), now);
+      options.onEndpointRemoved?.(endpoint);
     }
     const defaultCompany = companies[0]!.company;
     store.companies.makeDefault(defaultCompany.id);
@@ -145,13 +145,13 @@ export function bootstrap(store: Store, clock: Clock, ids: Ids, options: Bootstr
     const removedForwardEndpoints = store.webhookEndpoints.fromForwardTo().filter((e) => !named.has(e.id));
     for (const endpoint of removedForwardEndpoints) {
       store.webhookEndpoints.softDelete(endpoint.company_id, endpoint.id, now);
-      options.onEndpointRemoved?.(endpoint.id);
+      options.onEndpointRemoved?.(endpoint);
     }
     // Endpoints from before paysim marked what --forward-to made: one this start names is adopted
     // as a --forward-to endpoint; the others are kept as if made through the API, and said once.
     const keptFromBeforeMarking: WebhookEndpointRow[] = [];
     for (const endpoint of store.webhookEndpoints.madeBeforeMarking()) {
-      store.webhookEndpoints.setFromForwardTo(endpoint.id, named.has(endpoint.id));
+      store.webhookEndpoints.setFromForwardTo(endpoint.company_id, endpoint.id, named.has(endpoint.id));
       if (!named.has(endpoint.id)) keptFromBeforeMarking.push(endpoint);
     }
     for (const entry of companies) {
@@ -171,8 +171,8 @@ function ensureEndpoint(store: Store, ids: Ids, companyId: string, declared: Dec
   const { url, secret, chaos } = declared;
   const existing = store.webhookEndpoints.byUrl(companyId, url);
   if (existing) {
-    if (secret !== undefined && secret !== existing.secret) store.webhookEndpoints.setSecret(existing.id, secret);
-    if (storedChaos(chaos) !== existing.chaos) store.webhookEndpoints.setChaos(existing.id, storedChaos(chaos));
+    if (secret !== undefined && secret !== existing.secret) store.webhookEndpoints.setSecret(companyId, existing.id, secret);
+    if (storedChaos(chaos) !== existing.chaos) store.webhookEndpoints.setChaos(companyId, existing.id, storedChaos(chaos));
     return store.webhookEndpoints.byUrl(companyId, url)!;
   }
   return insertEndpoint(store, ids, { companyId, url, secret, enabledEvents: declared.enabled_events, createdAt: now, fromForwardTo, chaos });

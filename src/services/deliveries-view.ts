@@ -1,5 +1,6 @@
 import type { DeliveryView, EventResource, EventWithDeliveries } from "../contracts/events.js";
 import type { Store } from "../store/index.js";
+import type { DeliveryRow } from "../store/repos/deliveries.js";
 import type { StoredEvent } from "../store/repos/events.js";
 
 /**
@@ -10,9 +11,17 @@ export function eventResource(event: Pick<StoredEvent, "body">): EventResource {
   return JSON.parse(event.body) as EventResource;
 }
 
-/** An event's deliveries with their attempts, as `GET /v1/events/:id` shows them (docs/webhooks.md). */
+/** The deliveries of one of the company's events with their attempts, as `GET /v1/events/:id` shows them (docs/webhooks.md). */
+export function eventDeliveries(store: Store, event: Pick<StoredEvent, "id" | "company_id">): DeliveryView[] {
+  return withAttempts(store, store.deliveries.forCompanyEvent(event.company_id, event.id));
+}
+
+/** As `eventDeliveries`, for an event of any company: the test harness watches them all. */
 export function deliveriesOf(store: Store, eventId: string): DeliveryView[] {
-  const deliveries = store.deliveries.forEvent(eventId);
+  return withAttempts(store, store.deliveries.forEvent(eventId));
+}
+
+function withAttempts(store: Store, deliveries: DeliveryRow[]): DeliveryView[] {
   const attempts = store.deliveryAttempts.forDeliveries(deliveries.map((d) => d.id));
   return deliveries.map((delivery) => ({
     id: delivery.id,
@@ -34,8 +43,8 @@ export function deliveriesOf(store: Store, eventId: string): DeliveryView[] {
 }
 
 /** The event as `GET /v1/events/:id` shows it, deliveries included. */
-export function eventWithDeliveries(store: Store, event: Pick<StoredEvent, "id" | "body">): EventWithDeliveries {
-  return { ...eventResource(event), deliveries: deliveriesOf(store, event.id) };
+export function eventWithDeliveries(store: Store, event: Pick<StoredEvent, "id" | "company_id" | "body">): EventWithDeliveries {
+  return { ...eventResource(event), deliveries: eventDeliveries(store, event) };
 }
 
 export type { DeliveryView, EventWithDeliveries } from "../contracts/events.js";

@@ -3,7 +3,7 @@ import { ApiError } from "../domain/errors.js";
 import type { Store } from "../store/index.js";
 import type { StoredEvent } from "../store/repos/events.js";
 import type { PageQuery } from "../store/repos/paging.js";
-import { deliveriesOf, eventWithDeliveries } from "./deliveries-view.js";
+import { eventDeliveries, eventWithDeliveries } from "./deliveries-view.js";
 import { signaturesSent } from "./sent-signatures.js";
 import type { OutboxPort } from "./outbox-port.js";
 
@@ -24,14 +24,11 @@ export function createEventService({ store, outbox }: { store: Store; outbox: Ou
     /** The events about one object (a payment intent, a payout), newest first, at most `limit`. */
     about: (companyId: string, objectId: string, limit: number): StoredEvent[] => store.events.forObject(companyId, objectId, limit),
 
-    /** An event's deliveries with their attempts. */
-    deliveriesOf: (eventId: string): DeliveryView[] => deliveriesOf(store, eventId),
+    /** The deliveries of one of the company's events, with their attempts. */
+    deliveriesOf: (companyId: string, eventId: string): DeliveryView[] => eventDeliveries(store, { company_id: companyId, id: eventId }),
 
     /** The id of the event a delivery of the company's carries, or undefined (an unknown delivery, or another company's). */
-    eventOfDelivery(companyId: string, deliveryId: string): string | undefined {
-      const delivery = store.deliveries.byId(deliveryId);
-      return delivery?.company_id === companyId ? delivery.event_id : undefined;
-    },
+    eventOfDelivery: (companyId: string, deliveryId: string): string | undefined => store.deliveries.eventIdOf(companyId, deliveryId),
 
     /** The exact signature each attempt of these deliveries carried, numbered as the attempts are. */
     signaturesSent: (deliveryIds: readonly string[]) => signaturesSent(store, deliveryIds),
@@ -44,7 +41,7 @@ export function createEventService({ store, outbox }: { store: Store; outbox: Ou
     },
 
     /** The event with its deliveries and their attempts, as a read by id shows it. */
-    withDeliveries: (event: Pick<StoredEvent, "id" | "body">): EventWithDeliveries => eventWithDeliveries(store, event),
+    withDeliveries: (event: Pick<StoredEvent, "id" | "company_id" | "body">): EventWithDeliveries => eventWithDeliveries(store, event),
 
     /** A new delivery to every endpoint listening now, whatever happened to the earlier ones; in the caller's unit of work. */
     resend(event: StoredEvent): void {

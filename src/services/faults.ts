@@ -135,13 +135,13 @@ export function createFaultRules({ store, clock, ids, bus }: { store: Store; clo
       if (matching.length === 0) return undefined;
       return store.unit(() => {
         for (const rule of matching) {
-          const ordinal = store.faultRules.countMatch(rule.id);
+          const ordinal = store.faultRules.countMatch(companyId, rule.id);
           if (ordinal === undefined) {
             index.remove(rule.id);
             continue;
           }
           if (!hitsMatch(rule, ordinal)) continue;
-          const spent = store.faultRules.useOnce(rule.id);
+          const spent = store.faultRules.useOnce(companyId, rule.id);
           if (spent === "used_up") index.remove(rule.id);
           if (spent === "none") continue;
           return { ruleId: rule.id, fault: rule.fault as FaultKind, latencyMs: rule.latency_ms, retryAfterSeconds: rule.retry_after_seconds };

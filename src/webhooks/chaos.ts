@@ -30,7 +30,7 @@ export function createWebhookChaos({ store, clock, scheduler }: { store: Store; 
   /** Holds back every delivery to this endpoint made before this one whose first attempt chaos holds: they go now. */
   function releaseHeldBefore(delivery: DeliveryRow): void {
     const now = clock.now();
-    for (const heldId of store.deliveries.heldBefore(delivery.endpoint_id, delivery.seq, DELIVERY_JOB)) {
+    for (const heldId of store.deliveries.heldBefore(delivery.company_id, delivery.endpoint_id, delivery.seq, DELIVERY_JOB)) {
       // One already running (its hold just ran out) goes on as it is.
       if (scheduler.cancel(heldId, DELIVERY_JOB).length === 0) continue;
       const held = store.deliveries.byId(heldId)!;

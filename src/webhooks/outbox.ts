@@ -49,11 +49,18 @@ export function createOutbox({ store, clock, scheduler, bus, ids }: { store: Sto
   }
 
   /** A deleted endpoint's pending deliveries stop: given up, their next attempts unscheduled. Inside the caller's transaction. */
-  function stopForEndpoint(endpointId: string): string[] {
+  function stopForEndpoint(companyId: string, endpointId: string): string[] {
     const now = clock.nowIso();
     const stopped: string[] = [];
-    for (const delivery of store.deliveries.pendingForEndpoint(endpointId)) {
-      store.deliveries.update({ id: delivery.id, status: "failed", attempt_count: delivery.attempt_count, next_attempt_ms: null, updated_at: now });
+    for (const delivery of store.deliveries.pendingForEndpoint(companyId, endpointId)) {
+      store.deliveries.update({
+        id: delivery.id,
+        company_id: companyId,
+        status: "failed",
+        attempt_count: delivery.attempt_count,
+        next_attempt_ms: null,
+        updated_at: now,
+      });
       stopped.push(delivery.id);
       // One already running records its outcome, or drops its first attempt's record, itself.
       firstAttempts.discardUnstarted(delivery.id, scheduler.cancel(delivery.id, DELIVERY_JOB));
@@ -72,7 +79,7 @@ export function createOutbox({ store, clock, scheduler, bus, ids }: { store: Sto
     removeEndpoint(companyId: string, endpointId: string): void {
       const stopped = store.transaction(() => {
         store.webhookEndpoints.softDelete(companyId, endpointId, clock.nowIso());
-        return stopForEndpoint(endpointId);
+        return stopForEndpoint(companyId, endpointId);
       });
       bus.emit("deliveries.stopped", { endpointId, reason: "endpoint_deleted", deliveryIds: stopped });
     },

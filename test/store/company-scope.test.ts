@@ -1,8 +1,127 @@
-// A company's rows are changed only by statements that name the company: a move made with
-// another company's id changes nothing, whatever the id and state say.
+// A company's rows are read and changed only by statements that name the company: a call made
+// with another company's id reads and changes nothing, whatever the id and state say. Every
+// statement of the store's repos is read from their source, and one on a company's table that
+// leaves company_id out of its WHERE fails here unless the list below says why it may.
+import { readdirSync, readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { createStore } from "../../src/store/index.js";
 import { useDatabase } from "../helpers/disposables.js";
+
+const REPOS = fileURLToPath(new URL("../../src/store/repos/", import.meta.url));
+
+const RESET_SCOPE = "its scope is `company_id = @company`, or every company's rows for a reset of all";
+const BOOTSTRAP = "the start-up's bootstrap goes over every company's endpoints";
+
+/**
+ * The statements on a company's table whose WHERE may leave company_id out, each with the reason.
+ * A statement is named by its repo file and its text with runs of white space made one space.
+ */
+const ACROSS_COMPANIES: readonly { file: string; sql: string; why: string }[] = [
+  { file: "api-keys.ts", sql: "SELECT company_id FROM api_keys WHERE key_hash = ?", why: "the secret key is how a request's company is found" },
+  {
+    file: "deliveries.ts",
+    sql: "SELECT * FROM deliveries WHERE id = ?",
+    why: "the dispatcher's jobs and the test harness's waits know a delivery by its id alone",
+  },
+  {
+    file: "deliveries.ts",
+    sql: "SELECT d.*, e.body AS event_body, e.type AS event_type, w.secret AS endpoint_secret, w.chaos AS endpoint_chaos, w.deleted_at AS endpoint_deleted_at FROM deliveries d JOIN events e ON e.id = d.event_id JOIN webhook_endpoints w ON w.id = d.endpoint_id WHERE d.id = ?",
+    why: "the dispatcher's attempt, by the delivery id its job carries",
+  },
+  { file: "deliveries.ts", sql: "SELECT * FROM deliveries WHERE event_id = ? ORDER BY seq", why: "the test harness's waits watch every company's events" },
+  { file: "events.ts", sql: "SELECT COALESCE(MAX(seq), 0) FROM events", why: "a number, no row: the seq after which the instance's own events come" },
+  {
+    file: "events.ts",
+    sql: 'SELECT * FROM events WHERE ${where.join(" AND ")} ORDER BY seq ${order === "oldest" ? "ASC" : "DESC"} LIMIT ?',
+    why: "the test harness's waits: `company_id = ?` is in the WHERE whenever the wait names a company",
+  },
+  {
+    file: "payment-intents.ts",
+    sql: "SELECT * FROM payment_intents WHERE id = ?",
+    why: "the hosted checkout page has no key: the payment intent's unguessable id is the capability",
+  },
+  { file: "payouts.ts", sql: "SELECT * FROM payouts WHERE id = ?", why: "the simulator's jobs move a payout they made, by its id" },
+  { file: "sandbox-reset.ts", sql: "SELECT id FROM ${table} WHERE ${scope}", why: RESET_SCOPE },
+  { file: "sandbox-reset.ts", sql: "DELETE FROM ${table} WHERE ${where(scope)}", why: RESET_SCOPE },
+  { file: "sandbox-reset.ts", sql: "${column} IN (SELECT id FROM ${table} WHERE ${scope})", why: RESET_SCOPE },
+  { file: "webhook-endpoints.ts", sql: "SELECT * FROM webhook_endpoints WHERE from_forward_to = 1 AND deleted_at IS NULL ORDER BY seq", why: BOOTSTRAP },
+  { file: "webhook-endpoints.ts", sql: "SELECT * FROM webhook_endpoints WHERE from_forward_to = 2 AND deleted_at IS NULL ORDER BY seq", why: BOOTSTRAP },
+  { file: "webhook-endpoints.ts", sql: "SELECT * FROM webhook_endpoints WHERE deleted_at IS NULL ORDER BY seq", why: BOOTSTRAP },
+];
+
+interface Statement {
+  file: string;
+  line: number;
+  sql: string;
+}
+
+/** Every string and template in the repos' source that holds SQL, as written (a template's `${…}` kept). */
+function repoStatements(): Statement[] {
+  const statements: Statement[] = [];
+  for (const file of readdirSync(REPOS).filter((name) => name.endsWith(".ts"))) {
+    const source = ts.createSourceFile(file, readFileSync(REPOS + file, "utf8"), ts.ScriptTarget.Latest, true);
+    const visit = (node: ts.Node): void => {
+      if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node) || ts.isTemplateExpression(node)) {
+        const sql = node.getText(source).slice(1, -1).replace(/\s+/g, " ").trim();
+        if (/\b(SELECT|UPDATE|DELETE|INSERT)\b/.test(sql))
+          statements.push({ file, line: source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1, sql });
+        return;
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(source);
+  }
+  return statements;
+}
+
+/** The tables the migrated schema gives a company_id column. */
+function companyTables(): Set<string> {
+  const db = useDatabase(":memory:");
+  const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all() as string[];
+  return new Set(tables.filter((table) => (db.prepare("SELECT name FROM pragma_table_info(?)").pluck().all(table) as string[]).includes("company_id")));
+}
+
+/** Whether a statement reads or changes rows of a company's table (or of a table named at run time) and its WHERE leaves company_id out. */
+function leavesCompanyOut(sql: string, companyTables: Set<string>): boolean {
+  if (/^INSERT\b/.test(sql)) return false;
+  const tables = [...sql.matchAll(/\b(?:FROM|JOIN|UPDATE|INTO)\s+(\$\{[^}]*\}|\w+)/g)].map((match) => match[1]!);
+  if (!tables.some((table) => table.startsWith("${") || companyTables.has(table))) return false;
+  const where = sql.indexOf("WHERE");
+  return where === -1 || !sql.slice(where).includes("company_id");
+}
+
+describe("the statements of the store's repos", () => {
+  const statements = repoStatements();
+  const allowed = (statement: Statement) => ACROSS_COMPANIES.some((entry) => entry.file === statement.file && entry.sql === statement.sql);
+
+  it("on a company's table name the company in their WHERE, but for those listed with the reason they may not", () => {
+    const tables = companyTables();
+    expect(tables).toEqual(new Set(["api_keys", "deliveries", "events", "fault_rules", "idempotency_keys", "payment_intents", "payouts", "webhook_endpoints"]));
+    const unscoped = statements.filter((statement) => leavesCompanyOut(statement.sql, tables) && !allowed(statement));
+    expect(unscoped.map(({ file, line, sql }) => `src/store/repos/${file}:${line}: ${sql}`)).toEqual([]);
+  });
+
+  it("that read a company's deliveries by event or endpoint search that one's index, not all the company's deliveries", () => {
+    const db = useDatabase(":memory:");
+    const byEventOrEndpoint = statements.filter(
+      ({ sql }) => /\bdeliveries\b/.test(sql) && /\bWHERE\b.*\b(event_id|endpoint_id) = \?/.test(sql) && sql.includes("company_id"),
+    );
+    expect(byEventOrEndpoint.length).toBeGreaterThanOrEqual(4);
+    for (const { file, line, sql } of byEventOrEndpoint) {
+      const plan = db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...Array.from(sql.matchAll(/\?/g), () => null)) as { detail: string }[];
+      const index = /\bWHERE\b.*\bevent_id = \?/.test(sql) ? "deliveries_by_event" : "deliveries_by_endpoint";
+      expect(plan.map((step) => step.detail).join(" | "), `src/store/repos/${file}:${line}`).toContain(`USING INDEX ${index}`);
+    }
+  });
+
+  it("are all read: each statement the list lets leave company_id out is still there", () => {
+    expect(statements.length).toBeGreaterThan(50);
+    const gone = ACROSS_COMPANIES.filter((entry) => !statements.some((statement) => statement.file === entry.file && statement.sql === entry.sql));
+    expect(gone).toEqual([]);
+  });
+});
 
 const NOW = "2026-01-01T00:00:00.000Z";
 
@@ -56,5 +175,90 @@ describe("a move of a company's row", () => {
     });
     expect(() => store.paymentIntents.update({ ...intent, company_id: "co_b", state: "canceled" }, "created")).toThrow(/was not in state created/);
     expect(store.paymentIntents.byId("co_a", "pi_1")?.state).toBe("created");
+  });
+});
+
+/** Company A's endpoint, an event of A's, and its delivery to that endpoint, pending. */
+function companyAWithADelivery() {
+  const store = storeWithTwoCompanies();
+  const endpoint = store.webhookEndpoints.insert({
+    id: "we_1",
+    company_id: "co_a",
+    url: "http://127.0.0.1:9/hook",
+    secret: "whsec_a",
+    enabled_events: '["*"]',
+    created_at: NOW,
+    from_forward_to: 0,
+    chaos: null,
+  });
+  const event = store.events.insert({
+    id: "evt_1",
+    company_id: "co_a",
+    type: "payout.created",
+    object_id: "po_1",
+    request_id: "req_1",
+    created_at: NOW,
+    body: "{}",
+  });
+  const delivery = store.deliveries.insert({
+    id: "dlv_1",
+    event_id: event.id,
+    company_id: "co_a",
+    endpoint_id: endpoint.id,
+    url: endpoint.url,
+    next_attempt_ms: 0,
+    resent: 0,
+    created_at: NOW,
+  });
+  return { store, endpoint, event, delivery };
+}
+
+describe("a read or change of a company's row made with another company's id", () => {
+  it("of a fault rule counts and spends nothing: the rule keeps its matches and its hits", () => {
+    const store = storeWithTwoCompanies();
+    const rule = store.faultRules.insert({
+      id: "fr_1",
+      company_id: "co_a",
+      fault: "server_error",
+      method: null,
+      path: null,
+      times: 1,
+      probability: 1,
+      latency_ms: null,
+      retry_after_seconds: null,
+      seed: 1,
+      created_at: NOW,
+    });
+    expect(store.faultRules.countMatch("co_b", rule.id)).toBeUndefined();
+    expect(store.faultRules.useOnce("co_b", rule.id)).toBe("none");
+    expect(store.faultRules.ofCompany("co_a")).toEqual([rule]);
+    expect(store.faultRules.countMatch("co_a", rule.id)).toBe(0);
+    expect(store.faultRules.useOnce("co_a", rule.id)).toBe("used_up");
+    expect(store.faultRules.ofCompany("co_a")).toEqual([]);
+  });
+
+  it("of an endpoint retires, re-keys and re-marks nothing: the endpoint and its deliveries keep their URL", () => {
+    const { store, endpoint, delivery } = companyAWithADelivery();
+    store.webhookEndpoints.retire("co_b", endpoint.id, "http://127.0.0.1:9/masked", NOW);
+    store.webhookEndpoints.setSecret("co_b", endpoint.id, "whsec_b");
+    store.webhookEndpoints.setChaos("co_b", endpoint.id, '{"duplicate":1}');
+    store.webhookEndpoints.setFromForwardTo("co_b", endpoint.id, true);
+    expect(store.webhookEndpoints.byId("co_a", endpoint.id)).toEqual(endpoint);
+    expect(store.deliveries.byId(delivery.id)).toEqual(delivery);
+    store.webhookEndpoints.retire("co_a", endpoint.id, "http://127.0.0.1:9/masked", NOW);
+    expect(store.webhookEndpoints.byId("co_a", endpoint.id)).toBeUndefined();
+    expect(store.deliveries.byId(delivery.id)?.url).toBe("http://127.0.0.1:9/masked");
+  });
+
+  it("of a delivery reads none of an event's or an endpoint's deliveries, and moves none", () => {
+    const { store, endpoint, event, delivery } = companyAWithADelivery();
+    expect(store.deliveries.forCompanyEvent("co_b", event.id)).toEqual([]);
+    expect(store.deliveries.pendingForEndpoint("co_b", endpoint.id)).toEqual([]);
+    expect(store.deliveries.eventIdOf("co_b", delivery.id)).toBeUndefined();
+    store.deliveries.update({ ...delivery, company_id: "co_b", status: "failed", next_attempt_ms: null });
+    expect(store.deliveries.byId(delivery.id)).toEqual(delivery);
+    expect(store.deliveries.forCompanyEvent("co_a", event.id)).toEqual([delivery]);
+    expect(store.deliveries.pendingForEndpoint("co_a", endpoint.id)).toEqual([delivery]);
+    expect(store.deliveries.eventIdOf("co_a", delivery.id)).toBe(event.id);
   });
 });

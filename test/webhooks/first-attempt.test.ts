@@ -136,7 +136,7 @@ describe("a delivery's first attempt", () => {
     // The scheduler is not started: the job never runs.
     const event = store.transaction(newEvent);
     store.transaction(() => outbox.enqueue(event));
-    store.transaction(() => outbox.stopForEndpoint(endpoint.id));
+    store.transaction(() => outbox.stopForEndpoint(endpoint.company_id, endpoint.id));
     expect(deliveriesOf(store, event.id)).toEqual([{ delivery: expect.objectContaining({ status: "failed", attempt_count: 0 }), attempts: [], jobs: [] }]);
   });
 
@@ -151,7 +151,7 @@ describe("a delivery's first attempt", () => {
     });
     scheduler.drain(); // takes the job now, before the group has committed
     expect(scheduler.inFlightCount()).toBe(1);
-    const { committed } = store.unit(() => outbox.stopForEndpoint(endpoint.id));
+    const { committed } = store.unit(() => outbox.stopForEndpoint(endpoint.company_id, endpoint.id));
     await committed;
     await scheduler.idle();
     expect(errors).toEqual([]);

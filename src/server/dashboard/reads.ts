@@ -12,13 +12,13 @@ export interface ListedEvent {
   deliveries: DeliveryView[];
 }
 
-/** An event's stored body (its resource, byte for byte), with its deliveries. */
-export function listedEvent(events: EventService, body: string | Pick<StoredEvent, "body">): ListedEvent {
+/** One of the company's events, by its stored body (its resource, byte for byte), with its deliveries. */
+export function listedEvent(events: EventService, companyId: string, body: string | Pick<StoredEvent, "body">): ListedEvent {
   const event = JSON.parse(typeof body === "string" ? body : body.body) as EventSummary;
-  return { event, deliveries: events.deliveriesOf(event.id) };
+  return { event, deliveries: events.deliveriesOf(companyId, event.id) };
 }
 
 /** The events about one object, newest first. */
 export function eventsAbout(events: EventService, companyId: string, objectId: string): ListedEvent[] {
-  return events.about(companyId, objectId, PAGE_SIZE).map((row) => listedEvent(events, row));
+  return events.about(companyId, objectId, PAGE_SIZE).map((row) => listedEvent(events, companyId, row));
 }

@@ -36,7 +36,9 @@ export function createDeliveriesRepo(db: Db) {
   const insert = db.prepare(`
     INSERT INTO deliveries (id, event_id, company_id, endpoint_id, url, status, attempt_count, next_attempt_ms, resent, created_at, updated_at)
     VALUES (?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?, ?)`);
+  // Any company's: the dispatcher's jobs and the test harness's waits know a delivery by its id alone.
   const byId = objectRows<DeliveryRow>(db.prepare("SELECT * FROM deliveries WHERE id = ?"));
+  const eventIdOf = db.prepare("SELECT event_id FROM deliveries WHERE company_id = ? AND id = ?").pluck();
   // One statement for all an attempt needs: the endpoint even if deleted since (a delivery in flight finishes).
   const forAttempt = objectRows<
     DeliveryRow & { event_body: string; event_type: string; endpoint_secret: string; endpoint_chaos: string | null; endpoint_deleted_at: string | null }
@@ -48,17 +50,21 @@ export function createDeliveriesRepo(db: Db) {
         JOIN webhook_endpoints w ON w.id = d.endpoint_id
        WHERE d.id = ?`),
   );
+  // `+company_id` keeps SQLite on the event's or the endpoint's index: on the company's index it
+  // would read every delivery the company has to find a few.
+  const forCompanyEvent = db.prepare("SELECT * FROM deliveries WHERE +company_id = ? AND event_id = ? ORDER BY seq");
+  // The test harness's waits watch every company's events.
   const forEvent = db.prepare("SELECT * FROM deliveries WHERE event_id = ? ORDER BY seq");
   // Positional parameters and no RETURNING: once per attempt, and the caller knows the row.
-  const update = db.prepare("UPDATE deliveries SET status = ?, attempt_count = ?, next_attempt_ms = ?, updated_at = ? WHERE id = ?");
-  const pendingForEndpoint = db.prepare("SELECT * FROM deliveries WHERE endpoint_id = ? AND status = 'pending'");
+  const update = db.prepare("UPDATE deliveries SET status = ?, attempt_count = ?, next_attempt_ms = ?, updated_at = ? WHERE company_id = ? AND id = ?");
+  const pendingForEndpoint = db.prepare("SELECT * FROM deliveries WHERE +company_id = ? AND endpoint_id = ? AND status = 'pending'");
   // Only read for an endpoint whose chaos reorders: a scan of that endpoint's pending deliveries.
   const heldBefore = db
     .prepare(
       `
       SELECT d.id FROM deliveries d
         JOIN jobs j ON j.subject_id = d.id AND j.kind = ?
-       WHERE d.endpoint_id = ? AND d.status = 'pending' AND d.attempt_count = 0 AND d.seq < ?
+       WHERE +d.company_id = ? AND d.endpoint_id = ? AND d.status = 'pending' AND d.attempt_count = 0 AND d.seq < ?
          AND json_extract(j.payload, '$.chaos') = 'reordered'
        ORDER BY d.seq`,
     )
@@ -78,7 +84,10 @@ export function createDeliveriesRepo(db: Db) {
       );
       return { seq: Number(lastInsertRowid), ...row, status: "pending", attempt_count: 0, updated_at: row.created_at };
     },
+    /** Any company's delivery: for the dispatcher's jobs and the test harness, which know only its id. */
     byId: (id: string) => byId.get(id),
+    /** The id of the event a delivery of the company's carries; undefined for an unknown delivery or another company's. */
+    eventIdOf: (companyId: string, id: string) => eventIdOf.get(companyId, id) as string | undefined,
     /** For the dispatcher: a delivery with its event's exact bytes and type, and its endpoint's signing secret. */
     forAttempt(id: string): DeliveryForAttempt | undefined {
       const row = forAttempt.get(id);
@@ -86,11 +95,14 @@ export function createDeliveriesRepo(db: Db) {
       const { event_body: body, event_type: eventType, endpoint_secret: secret, endpoint_chaos: chaos, endpoint_deleted_at: deletedAt, ...delivery } = row;
       return { delivery, body, eventType, secret, chaos, endpointDeleted: deletedAt !== null };
     },
+    /** The deliveries of one of the company's events, oldest first; none for another company's event. */
+    forCompanyEvent: (companyId: string, eventId: string) => forCompanyEvent.all(companyId, eventId) as DeliveryRow[],
+    /** An event's deliveries whatever its company: for the test harness, which watches them all. */
     forEvent: (eventId: string) => forEvent.all(eventId) as DeliveryRow[],
-    update: (row: Pick<DeliveryRow, "id" | "status" | "attempt_count" | "next_attempt_ms" | "updated_at">) =>
-      void update.run(row.status, row.attempt_count, row.next_attempt_ms, row.updated_at, row.id),
-    pendingForEndpoint: (endpointId: string) => pendingForEndpoint.all(endpointId) as DeliveryRow[],
+    update: (row: Pick<DeliveryRow, "id" | "company_id" | "status" | "attempt_count" | "next_attempt_ms" | "updated_at">) =>
+      void update.run(row.status, row.attempt_count, row.next_attempt_ms, row.updated_at, row.company_id, row.id),
+    pendingForEndpoint: (companyId: string, endpointId: string) => pendingForEndpoint.all(companyId, endpointId) as DeliveryRow[],
     /** The deliveries to this endpoint made before delivery `seq` whose first attempt chaos holds back (a job of `kind` marked "reordered"). */
-    heldBefore: (endpointId: string, seq: number, kind: string) => heldBefore.all(kind, endpointId, seq) as string[],
+    heldBefore: (companyId: string, endpointId: string, seq: number, kind: string) => heldBefore.all(kind, companyId, endpointId, seq) as string[],
   };
 }

@@ -27,9 +27,9 @@ export function createFaultRulesRepo(db: Db) {
   const countOf = db.prepare("SELECT COUNT(*) FROM fault_rules WHERE company_id = ?").pluck();
   const remove = db.prepare("DELETE FROM fault_rules WHERE company_id = ? AND id = ?");
   const clear = db.prepare("DELETE FROM fault_rules WHERE company_id = ?");
-  const countMatch = db.prepare("UPDATE fault_rules SET matched = matched + 1 WHERE id = ? RETURNING matched - 1").pluck();
-  const useOnce = db.prepare("UPDATE fault_rules SET remaining = remaining - 1 WHERE id = ? AND remaining > 0");
-  const dropUsedUp = db.prepare("DELETE FROM fault_rules WHERE id = ? AND remaining = 0");
+  const countMatch = db.prepare("UPDATE fault_rules SET matched = matched + 1 WHERE company_id = ? AND id = ? RETURNING matched - 1").pluck();
+  const useOnce = db.prepare("UPDATE fault_rules SET remaining = remaining - 1 WHERE company_id = ? AND id = ? AND remaining > 0");
+  const dropUsedUp = db.prepare("DELETE FROM fault_rules WHERE company_id = ? AND id = ? AND remaining = 0");
   return {
     insert: (row: Omit<FaultRuleRow, "seq" | "remaining" | "matched">) => insert.get(row) as FaultRuleRow,
     /** The company's rules, oldest first. */
@@ -39,16 +39,16 @@ export function createFaultRulesRepo(db: Db) {
     remove: (companyId: string, id: string) => remove.run(companyId, id).changes === 1,
     /** Deletes every rule of the company; answers how many there were. */
     clear: (companyId: string) => clear.run(companyId).changes,
-    /** Counts one more matched request; answers its ordinal (0 for the rule's first). Undefined when the rule is gone. */
-    countMatch: (id: string) => countMatch.get(id) as number | undefined,
+    /** Counts one more matched request; answers its ordinal (0 for the rule's first). Undefined when the company's rule is gone. */
+    countMatch: (companyId: string, id: string) => countMatch.get(companyId, id) as number | undefined,
     /**
      * Spends one of the rule's hits, deleting it once none are left: "spent", "used_up" when that
      * was its last hit (the rule is gone), "none" when it had none (it was used up meanwhile).
      * Call inside a transaction with the decision it carries out.
      */
-    useOnce(id: string): "spent" | "used_up" | "none" {
-      if (useOnce.run(id).changes !== 1) return "none";
-      return dropUsedUp.run(id).changes === 1 ? "used_up" : "spent";
+    useOnce(companyId: string, id: string): "spent" | "used_up" | "none" {
+      if (useOnce.run(companyId, id).changes !== 1) return "none";
+      return dropUsedUp.run(companyId, id).changes === 1 ? "used_up" : "spent";
     },
   };
 }

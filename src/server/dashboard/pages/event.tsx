@@ -107,7 +107,7 @@ export function eventPage(app: DashboardApp, { deps, page, act, call }: Dashboar
   app.get("/events/:id", (c) => {
     const company = companyOf(c);
     const stored = events.get(company.id, c.req.param("id"));
-    const { event, deliveries } = listedEvent(events, stored);
+    const { event, deliveries } = listedEvent(events, company.id, stored);
     const signatures = events.signaturesSent(deliveries.map((delivery) => delivery.id));
     const csrf = c.get("session").csrf;
     const body = (

@@ -29,7 +29,7 @@ export function eventsPage(app: DashboardApp, { deps, page }: DashboardKit) {
       return page(c, { title: "Events", section: "events", status: 400 }, body);
     }
     const beforeSeq = after === undefined ? undefined : events.seqOf(company.id, after);
-    const listed = events.list(company.id, { limit: PAGE_SIZE, filter: type, beforeSeq }).json.map((json) => listedEvent(events, json));
+    const listed = events.list(company.id, { limit: PAGE_SIZE, filter: type, beforeSeq }).json.map((json) => listedEvent(events, company.id, json));
     const last = listed.at(-1)?.event.id;
     const stream = linkTo(c, `/events/stream${type ? `?type=${encodeURIComponent(type)}` : ""}`);
     const olderHref = last && linkTo(c, `/events?${new URLSearchParams({ ...(type ? { type } : {}), starting_after: last }).toString()}`);
@@ -103,13 +103,13 @@ export function eventsPage(app: DashboardApp, { deps, page }: DashboardKit) {
         if (created.companyId !== company.id || (type !== undefined && created.type !== type)) return;
         const stored = events.find(company.id, created.id);
         if (!stored) return;
-        const { event, deliveries } = listedEvent(events, stored);
+        const { event, deliveries } = listedEvent(events, company.id, stored);
         send("event", (await (<EventRow base={sessionBase(session)} event={event} deliveries={deliveries} fresh />)).toString());
       };
       const onAttempt = async (attempted: DeliveryAttempted) => {
         const stored = events.find(company.id, attempted.eventId);
         if (!stored) return; // another company's event
-        const { deliveries } = listedEvent(events, stored);
+        const { deliveries } = listedEvent(events, company.id, stored);
         const html = (await (<DeliveryPills deliveries={deliveries} />)).toString();
         send("delivery", JSON.stringify({ eventId: attempted.eventId, html }));
       };
