@@ -9,6 +9,16 @@ if (major < MINIMUM[0] || (major === MINIMUM[0] && minor < MINIMUM[1])) {
   process.exit(1);
 }
 
+// Node.js's on-disk compile cache: a run after the first reuses the code V8 compiled for paysim's
+// bundle instead of compiling it again, which is most of what separates `paysim start` from
+// serving. Kept in the user's own cache folder (not the shared temporary one, where another user
+// could leave code for paysim to run); NODE_COMPILE_CACHE picks another, and
+// NODE_DISABLE_COMPILE_CACHE=1 turns it off. A folder it cannot write only means no cache.
+const { enableCompileCache } = await import("node:module");
+const { homedir } = await import("node:os");
+const cacheHome = process.env.XDG_CACHE_HOME || `${homedir()}/.cache`;
+enableCompileCache?.(process.env.NODE_COMPILE_CACHE || `${cacheHome}/paysim/node-compile-cache`);
+
 import("../dist/paysim-cli.js").then(
   ({ main }) => main(),
   (error) => {
