@@ -74,7 +74,8 @@ export function requestPipeline(
       const started = timers.now();
       const requestId = ids.newId("req");
       c.set("requestId", requestId);
-      bus.emit("request.started", { requestId });
+      // Only the live view hears it: a run without one builds nothing for it.
+      if (bus.listenerCount("request.started") > 0) bus.emit("request.started", { requestId });
       let answer: Response | Promise<Response>;
       try {
         checkHost(c);

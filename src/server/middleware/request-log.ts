@@ -54,8 +54,14 @@ export function logRequest(c: Context<AppEnv>, bus: Bus, started: number, ended:
 /** The route that matched this request, as mounted ("POST /v1/payouts/:id/cancel"); undefined when none did. */
 export function routeOf(c: Context<AppEnv>): string | undefined {
   const route = matchedRoutes(c).find((matched) => matched.method !== "ALL");
-  return route && `${route.method} ${route.path}`;
+  if (route === undefined) return undefined;
+  // Named once per route the app mounted, rather than a new string for every request.
+  let named = routeNames.get(route);
+  if (named === undefined) routeNames.set(route, (named = `${route.method} ${route.path}`));
+  return named;
 }
+
+const routeNames = new WeakMap<object, string>();
 
 /**
  * The path as logs show it: card numbers masked, and the dashboard's secrets (a sign-in link's
@@ -66,7 +72,10 @@ export function routeOf(c: Context<AppEnv>): string | undefined {
  * after it.
  */
 export function loggedPath(path: string): string {
-  const segments = maskText(path).split("/");
+  const masked = maskText(path);
+  // Most paths are the API's: split only one that names the dashboard, in any letter case.
+  if (!DASHBOARD.test(masked)) return masked;
+  const segments = masked.split("/");
   const dashboard = segments.findIndex((segment) => segment.toLowerCase() === "dashboard");
   if (dashboard === -1) return segments.join("/");
   let secret = nextNonEmpty(segments, dashboard + 1);
@@ -74,6 +83,8 @@ export function loggedPath(path: string): string {
   if (secret !== -1) segments[secret] = "…";
   return segments.join("/");
 }
+
+const DASHBOARD = /dashboard/i;
 
 function nextNonEmpty(segments: readonly string[], from: number): number {
   for (let index = from; index < segments.length; index++) if (segments[index] !== "") return index;
