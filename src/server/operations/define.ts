@@ -54,8 +54,8 @@ export interface Call<Body, Query, Target> extends CallContext {
   body: Body;
   query: Query;
   target: Target;
-  /** The call as the idempotency layer sees it (for a service that runs it itself). */
-  request: IdempotentRequest;
+  /** The call as the idempotency layer sees it, for a service that runs it itself; only an operation that takes an Idempotency-Key has one. */
+  request: IdempotentRequest | undefined;
 }
 
 /** The success answers of an operation: HTTP status → the schema of the JSON sent. */

@@ -38,7 +38,8 @@ export const INSTANCE_OPERATIONS = [
       },
       answer: { ...EXAMPLE, dashboard_login_url: "http://127.0.0.1:53412/dashboard/login/4yQ0p7rTnV2xK9cB1mZsLw", request_id: EXAMPLE_REQUEST_ID },
     },
-    act: ({ deps, request, body }) => ({ idempotent: deps.instances.create(request, body) }),
+    // It takes an Idempotency-Key, so the idempotency layer has seen the call.
+    act: ({ deps, request, body }) => ({ idempotent: deps.instances.create(request!, body) }),
     onStop: (deps) => deps.instances.refuseNew(),
   }),
   defineAction({

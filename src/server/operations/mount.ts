@@ -39,8 +39,8 @@ export function mountOperations(app: Hono<AppEnv>, deps: AppDeps, operations: re
         ? (c: Context<AppEnv>, rawBody: Record<string, unknown> | undefined) => operation.act(prepared(operation, incoming(c, rawBody)), c)
         : (c: Context<AppEnv>, rawBody: Record<string, unknown> | undefined) => {
             const call = incoming(c, rawBody);
-            // The log reads what the call's key and body were (the findings compare them).
-            c.set("call", call);
+            // The log reads what the call's key and body were (the findings compare them): only a call with a key has them.
+            if (operation.idempotencyKey) c.set("call", call);
             const outcome = runOperation(operation, call);
             return outcome instanceof Promise ? outcome.then((done) => send(c, done)) : send(c, outcome);
           };

@@ -69,7 +69,8 @@ export function prepared(operation: Operation, incoming: IncomingCall, known?: I
     target: undefined,
     body: undefined,
     query: incoming.query,
-    request: known ?? requestOf(operation, incoming),
+    // Only an operation with a key is seen by the idempotency layer: a read makes none of it.
+    request: known ?? (operation.idempotencyKey ? requestOf(operation, incoming) : undefined),
   };
   if (operation.target) call.target = operation.target(call);
   if (operation.body) call.body = parseOrThrow(operation.body, incoming.rawBody ?? {});
