@@ -1,4 +1,5 @@
 import { Command } from "commander";
+import { RESET_COUNTED } from "../../domain/resources.js";
 import { connect, withClientOptions, type ClientFlags } from "../client.js";
 import { fields, json, text } from "../format.js";
 import { consoleOutput, type Output } from "../output.js";
@@ -24,14 +25,8 @@ Examples:
       const reset = await (await connect(flags, output)).call<ResetResource>("POST", "/v1/sandbox/reset");
       if (flags.json) return output.line(json(reset));
       output.line("Deleted:");
-      for (const line of fields(
-        [
-          ["payment intents", text(reset.deleted?.payment_intents)],
-          ["payouts", text(reset.deleted?.payouts)],
-          ["events", text(reset.deleted?.events)],
-        ],
-        "  ",
-      ))
-        output.line(line);
+      // One row for each count the reset answers, as the resource registry lists them.
+      const counts = RESET_COUNTED.map(({ collection, noun }): [string, string] => [`${noun}s`, text(reset.deleted?.[collection])]);
+      for (const line of fields(counts, "  ")) output.line(line);
     });
 }
