@@ -16,6 +16,7 @@ import { createEndpointInput, webhookEndpointSchema } from "./contracts/webhook-
 import { idOf, requestIdSchema, timestampSchema } from "./domain/answer-schemas.js";
 import { CARD_BRANDS } from "./domain/card.js";
 import { chaosAnswerSchema, chaosSchema } from "./domain/chaos.js";
+import { resourceOfEventType } from "./domain/resources.js";
 import { faultRuleSchema } from "./domain/faults.js";
 import { checkMoveAmount, statusEffects, type PayoutStatus } from "./domain/payout.js";
 import { isSigningSecret, SIGNING_SECRET_RULE } from "./domain/secret-keys.js";
@@ -187,9 +188,13 @@ function buildRules(): SnapshotRules {
     return differs === undefined ? undefined : `its ${differs} differs from the row's`;
   });
 
-  /** Events about a payment intent or payout name it; ingested test events name none. */
-  const eventObject: ColumnCheck = (value, _row, known) =>
-    value === null || known("payment_intents", value) || known("payouts", value) ? undefined : "names no payment intent or payout of the snapshot";
+  /** An event names an object of the resource its type belongs to (domain/resources.ts); ingested test events name none. */
+  const eventObject: ColumnCheck = (value, row, known) => {
+    if (value === null) return undefined;
+    const resource = resourceOfEventType(String(row.type));
+    if (!resource?.table) return "names an object, which no event of its type does";
+    return known(resource.table, value) ? undefined : `names no ${resource.noun} of the snapshot`;
+  };
 
   /** Chaos settings as an endpoint stores them: every member, in range, min delay not above max. */
   const chaosInput = chaosSchema("chaos");

@@ -199,7 +199,13 @@ const HOSTILE: Hostile[] = [
   },
   { what: "an event body without data", table: "events", column: "body", value: "json_remove(body, '$.data')", says: /at data: / },
   { what: "an unknown event type", table: "events", column: "type", value: "'payment_intent.exploded'", says: /Invalid option/ },
-  { what: "an event about no object of the snapshot", table: "events", column: "object_id", value: MISSING("pi"), says: /names no payment intent or payout/ },
+  {
+    what: "an event about no object of the snapshot",
+    table: "events",
+    column: "object_id",
+    value: MISSING("pi"),
+    says: /names no (payment intent|payout) of the snapshot/,
+  },
   { what: "a request id without its prefix", table: "events", column: "request_id", value: "'request-1'", says: /Invalid string/ },
   // Payment intents: states of their machine, positive integer amounts, valid currencies.
   { what: "a state outside the machine", table: "payment_intents", column: "state", value: "'refunded'", says: /Invalid option/ },
