@@ -161,8 +161,3 @@ export function dashboardPathOf(id: string): string | undefined {
 export function resourceOfEventType(type: string): ResourceDefinition | undefined {
   return entries.find(([, resource]) => resource.events.includes(type))?.[1];
 }
-
-/** The OpenAPI component names of the resources that have one, each with its resource. */
-export const SCHEMA_NAMES = Object.fromEntries(entries.flatMap(([name, resource]) => (resource.schemaName ? [[name, resource.schemaName]] : []))) as {
-  [K in ResourceName as (typeof RESOURCES)[K] extends { schemaName: string } ? K : never]: string;
-};

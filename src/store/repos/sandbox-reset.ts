@@ -23,7 +23,7 @@ export const TABLE_RESETS: Readonly<Record<string, "kept" | "deleted" | "jobs">>
 };
 
 /** The tables whose rows scheduler jobs act on (`jobs.subject_id`): a payout's drawn moves, a delivery's attempts. */
-export const JOB_SUBJECTS = ["deliveries", "payouts"] as const;
+const JOB_SUBJECTS = ["deliveries", "payouts"] as const;
 
 /** One table's deletion: its statement, and the tables it must go before (what it references, what its scope reads). */
 interface Deletion {
@@ -93,13 +93,14 @@ export function resetPlan(db: Db, resourceTables: readonly { table: string; rese
   const keysOf = (table: string) => db.prepare(`SELECT "from", "table" FROM pragma_foreign_key_list(?)`).all(table) as { from: string; table: string }[];
   const subquery = (table: string, column: string, scope: string) => `${column} IN (SELECT id FROM ${table} WHERE ${scope})`;
   for (const table of deleted) {
-    const references = keysOf(table).map((key) => key.table);
+    const keys = keysOf(table);
+    const references = keys.map((key) => key.table);
     if (rules.get(table) === "jobs") {
       scopes.set(table, { table, where: (scope) => JOB_SUBJECTS.map((subject) => subquery(subject, "subject_id", scope)).join(" OR "), before: JOB_SUBJECTS });
     } else if (hasCompany(table)) {
       scopes.set(table, { table, where: (scope) => scope, before: references });
     } else {
-      const parent = keysOf(table).find((key) => deleted.includes(key.table) && hasCompany(key.table));
+      const parent = keys.find((key) => deleted.includes(key.table) && hasCompany(key.table));
       if (parent === undefined)
         throw new UnplannedTableError(
           `The table ${table} has no company_id and no foreign key to a table that has one: a reset cannot tell whose its rows are.`,
