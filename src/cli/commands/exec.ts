@@ -1,5 +1,4 @@
 import { spawn } from "node:child_process";
-import { constants } from "node:os";
 import { Command, Option } from "commander";
 import { createPaysim, type PaysimInstance } from "../../paysim.js";
 import { addServerOptions, paysimOptionsOf, serverFlagsProblem, type ServerFlags } from "../server-options.js";
@@ -16,6 +15,7 @@ import { findingsCountText } from "../run-report/text.js";
 import { consoleOutput, reportInternalError, type Output } from "../output.js";
 import { startLinesReporter } from "../reporters/lines.js";
 import type { Reporter } from "../reporters/subscribe.js";
+import { routeExecSignals, signalStatus, type ExecSignals } from "../exec-signals.js";
 
 interface ExecFlags extends ServerFlags {
   verbose: boolean;
@@ -27,13 +27,6 @@ interface ExecFlags extends ServerFlags {
 
 /** Where GitHub Actions reads a step's Markdown summary from; undefined outside it. */
 const stepSummaryPath = () => process.env.GITHUB_STEP_SUMMARY || undefined;
-
-/**
- * The signals `exec` passes on to the command rather than dying of: every one whose default would
- * end the process and that Node.js lets a program handle (SIGUSR1 starts Node's debugger; SIGPIPE
- * is ignored by Node). A closed terminal sends SIGHUP; Ctrl-\ sends SIGQUIT.
- */
-const PASSED_ON: readonly NodeJS.Signals[] = ["SIGHUP", "SIGINT", "SIGQUIT", "SIGTERM", "SIGUSR2", "SIGALRM"];
 
 export function execCommand(output: Output = consoleOutput): Command {
   return addServerOptions(new Command("exec"), {
@@ -76,6 +69,8 @@ PAYSIM_WEBHOOK_SECRET) in its environment, so the other paysim commands inside i
 this server. When the command ends paysim stops, and exec exits with the command's
 status (128 + n if signal n ended it). SIGINT, SIGTERM, SIGHUP (a closed terminal),
 SIGQUIT, SIGUSR2 and SIGALRM are passed to the command; paysim then waits for it as usual.
+Such a signal at any other moment (paysim starting, the files being written) stops exec
+with 128 + n; each file is then whole or not written.
 If paysim cannot start, the command is not run and exec exits 1. With --export-on-exit,
 paysim writes its snapshot after the command ends; if that fails, exec says so and exits 1
 when the command itself succeeded. With --coverage, the default company's coverage report
@@ -123,6 +118,8 @@ async function runExec(command: string[], flags: ExecFlags, output: Output): Pro
     output.error(`paysim: ${refused.replace(/\.$/, "")}; the command was not run.`);
     return 1;
   }
+  // From here until exec exits, no signal ends it by its default action (exec-signals.ts).
+  const signals = routeExecSignals();
   // stdout belongs to the command: paysim's own lines go to stderr, and only when asked for.
   const toStderr: Output = { line: (text) => output.error(text), error: (text) => output.error(text) };
   let reporter: Reporter | undefined;
@@ -138,29 +135,55 @@ async function runExec(command: string[], flags: ExecFlags, output: Output): Pro
   } catch (error) {
     reporter?.stop();
     output.error(`paysim: ${(error instanceof Error ? error.message : String(error)).replace(/\.$/, "")}; the command was not run.`);
-    return 1;
+    return signals.received === undefined ? 1 : signalStatus(signals.received);
   }
   reporter?.started(instance);
 
-  let status = await runCommand(command, execEnvironment(instance), output);
-  const failed = await writeReports(instance, flags, output);
+  // Interrupted: nothing more is begun, and exec exits without waiting for paysim to close.
+  const exitInterrupted = (): never => {
+    reporter?.stop();
+    process.exit(signalStatus(signals.received!));
+  };
+  if (signals.interrupted.aborted) {
+    output.error(`paysim: ${signals.received} received while paysim was starting; the command was not run.`);
+    return exitInterrupted();
+  }
+  let status = await runCommand(command, execEnvironment(instance), output, signals);
+  const failed = await writeReports(instance, flags, output, signals.interrupted);
   // The command's own failure always wins; a condition of --fail-on only fails a passing run.
   if (status === 0 && failed.length > 0) {
     output.error(`paysim: --fail-on: ${failed.join("; ")}; exit ${FAIL_ON_STATUS}.`);
     status = FAIL_ON_STATUS;
   }
-  const stop = closeWithExport(instance, flags.exportOnExit, output);
-  // A signal now, with the command gone, stops the export cleanly and exits at once.
-  const interrupted = (signal: NodeJS.Signals) => void stop.interruptExport().finally(() => process.exit(128 + (constants.signals[signal] ?? 0)));
-  for (const signal of PASSED_ON) process.on(signal, interrupted);
-  // A snapshot that could not be written fails a run that otherwise passed (closeWithExport said why).
-  const exported = await stop().then(
-    () => true,
-    () => false,
-  );
-  for (const signal of PASSED_ON) process.off(signal, interrupted);
+  const exported = await stopAfterCommand(instance, flags, output, signals);
+  if (signals.interrupted.aborted) return exitInterrupted();
+  // A signal from here on, with every file written, ends exec at once with its status.
+  signals.interrupted.addEventListener("abort", exitInterrupted);
   reporter?.stop();
+  // A snapshot that could not be written fails a run that otherwise passed (closeWithExport said why).
   return status === 0 && !exported ? 1 : status;
+}
+
+/**
+ * Stops paysim once the command has ended, writing the --export-on-exit snapshot; answers whether
+ * the snapshot (when asked for) was written. A signal now interrupts the snapshot, which leaves
+ * nothing beside its target, and paysim is not waited for: exec exits with the signal's status.
+ */
+async function stopAfterCommand(instance: PaysimInstance, flags: ExecFlags, output: Output, signals: ExecSignals): Promise<boolean> {
+  const stop = closeWithExport(instance, flags.exportOnExit, output);
+  const interrupted = new Promise<boolean>((resolve) => {
+    const onSignal = () => void stop.interruptExport().finally(() => resolve(false));
+    if (signals.interrupted.aborted) onSignal();
+    else signals.interrupted.addEventListener("abort", onSignal, { once: true });
+  });
+  if (signals.interrupted.aborted) return interrupted;
+  return Promise.race([
+    stop().then(
+      () => true,
+      () => false,
+    ),
+    interrupted,
+  ]);
 }
 
 /** The report files the flags ask for, each with its kind. */
@@ -187,17 +210,21 @@ function stepSummaryProblem(flags: ExecFlags): string | undefined {
  * Markdown summary appended to GITHUB_STEP_SUMMARY. Answers the --fail-on conditions that hold.
  * A file that cannot be written is said and changes no exit status.
  */
-async function writeReports(instance: PaysimInstance, flags: ExecFlags, output: Output): Promise<string[]> {
+async function writeReports(instance: PaysimInstance, flags: ExecFlags, output: Output, interrupted: AbortSignal): Promise<string[]> {
   const summaryPath = stepSummaryPath();
   const findingsAsked = flags.report !== undefined || flags.junit !== undefined || flags.failOn !== undefined;
   if (flags.coverage === undefined && !findingsAsked && summaryPath === undefined) return [];
   const report = instance.report();
+  const unwritten: string[] = [];
   const write = async (path: string, kind: FileKind, text: string) => {
     try {
-      await writeOwnedFile(path, kind, () => Buffer.from(text), keptFilesOfFlags(flags));
+      // Interrupted by a signal: no further file is begun (the one under way removes its temporary file).
+      if (interrupted.aborted) throw interrupted.reason;
+      await writeOwnedFile(path, kind, () => Buffer.from(text), keptFilesOfFlags(flags), interrupted);
       return true;
     } catch (error) {
-      output.error(`paysim: ${(error as Error).message}`);
+      if (interrupted.aborted) unwritten.push(path);
+      else output.error(`paysim: ${(error as Error).message}`);
       return false;
     }
   };
@@ -213,7 +240,11 @@ async function writeReports(instance: PaysimInstance, flags: ExecFlags, output: 
     if (flags.coverage === undefined) output.error(`paysim: ${coverageSummaryLine(report.coverage)}${files}`);
     output.error(`paysim: findings: ${findingsCountText(report.summary.findings)}${files}`);
   }
-  if (summaryPath !== undefined) appendStepSummary(summaryPath, report, flags, output);
+  if (summaryPath !== undefined) {
+    if (interrupted.aborted) unwritten.push(summaryPath);
+    else appendStepSummary(summaryPath, report, flags, output);
+  }
+  if (unwritten.length > 0) output.error(`paysim: interrupted by a signal; not written: ${unwritten.join(", ")}.`);
   return heldConditions(report, flags.failOn ?? []);
 }
 
@@ -231,20 +262,15 @@ function appendStepSummary(path: string, report: RunReport, flags: ExecFlags, ou
  * every signal of PASSED_ON; resolves with its exit status, 128 + n if signal n ended it, and 127
  * if it could not be started at all (as a shell does).
  */
-function runCommand(command: string[], extraEnv: Record<string, string>, output: Output): Promise<number> {
+function runCommand(command: string[], extraEnv: Record<string, string>, output: Output, signals: ExecSignals): Promise<number> {
   const [file, ...args] = command as [string, ...string[]];
   return new Promise((resolve) => {
     const child = spawn(file, args, { stdio: "inherit", env: { ...process.env, ...extraEnv } });
-    const passOn = (signal: NodeJS.Signals) => void child.kill(signal);
-    for (const signal of PASSED_ON) process.on(signal, passOn);
-    const done = (status: number) => {
-      for (const signal of PASSED_ON) process.off(signal, passOn);
-      resolve(status);
-    };
+    signals.passTo(child);
     child.on("error", (error) => {
       output.error(`paysim: could not run ${JSON.stringify(file)}: ${error.message}`);
-      done(127);
+      resolve(127);
     });
-    child.on("exit", (code, signal) => done(signal === null ? (code ?? 1) : 128 + (constants.signals[signal] ?? 0)));
+    child.on("exit", (code, signal) => resolve(signal === null ? (code ?? 1) : signalStatus(signal)));
   });
 }
