@@ -172,15 +172,31 @@ interface FailedCreation {
 
 /** A map that keeps at most `limit` entries, forgetting the oldest set first. */
 class BoundedMap<K, V> extends Map<K, V> {
-  constructor(private readonly limit: number) {
+  /** `onForgotten` hears each entry forgotten to stay within the limit. */
+  constructor(
+    private readonly limit: number,
+    private readonly onForgotten?: (value: V) => void,
+  ) {
     super();
   }
   override set(key: K, value: V): this {
     this.delete(key);
     super.set(key, value);
-    if (this.size > this.limit) this.delete(this.keys().next().value as K);
+    if (this.size > this.limit) {
+      const oldest = this.keys().next().value as K;
+      const forgotten = this.get(oldest) as V;
+      this.delete(oldest);
+      this.onForgotten?.(forgotten);
+    }
     return this;
   }
+}
+
+/** A 4xx streak of one request (sameRequest and body): its status, its length, and the path it was sent to. */
+interface Streak {
+  status: number;
+  streak: number;
+  path: string;
 }
 
 /** An answer that leaves the client unable to know whether the request was done: none at all, or a 5xx. A 429 is not one: nothing was done. */
@@ -212,7 +228,11 @@ export class FindingsTracker {
   private failedCreations = new BoundedMap<string, FailedCreation>(FINDING_LIMITS.tracked);
   /** By the rate-limited request (sameRequest): when its Retry-After passes. */
   private retryAfter = new BoundedMap<string, { from: number; until: number; requestId: string }>(FINDING_LIMITS.tracked);
-  private clientErrors = new BoundedMap<string, { status: number; streak: number }>(FINDING_LIMITS.tracked);
+  /** When the last of the Retry-After windows kept passes: once it has, they are all forgotten. */
+  private retryAfterUntil = 0;
+  private clientErrors = new BoundedMap<string, Streak>(FINDING_LIMITS.tracked, (forgotten) => this.streakEnded(forgotten.path));
+  /** How many open streaks each path has: a request to a path with none ends no streak, and makes no signature. */
+  private streakPaths = new Map<string, number>();
   private reads = new BoundedMap<string, number[]>(FINDING_LIMITS.tracked);
 
   /** `at` is paysim's clock as ISO text, for `first_seen_at` (a function: asked only when a rule raises). */
@@ -247,6 +267,7 @@ export class FindingsTracker {
     this.failedCreations.clear();
     this.retryAfter.clear();
     this.clientErrors.clear();
+    this.streakPaths.clear();
     this.reads.clear();
   }
 
@@ -311,7 +332,13 @@ export class FindingsTracker {
   private checkRetryAfter(request: ObservedRequest, at: At): void {
     const limited = request.status === 429 && request.retryAfterSeconds !== undefined;
     // Most requests come while no 429 waits: no signature is made for them.
-    if (!limited && this.retryAfter.size === 0) return;
+    if (!limited) {
+      if (this.retryAfter.size === 0) return;
+      if (request.arrivedAtMs >= this.retryAfterUntil) {
+        this.retryAfter.clear();
+        return;
+      }
+    }
     const signature = sameRequest(request);
     const window = this.retryAfter.get(signature);
     if (window && request.arrivedAtMs >= window.until) this.retryAfter.delete(signature);
@@ -322,11 +349,9 @@ export class FindingsTracker {
       });
     }
     if (limited) {
-      this.retryAfter.set(signature, {
-        from: request.answeredAtMs,
-        until: request.answeredAtMs + request.retryAfterSeconds! * 1000,
-        requestId: request.requestId,
-      });
+      const until = request.answeredAtMs + request.retryAfterSeconds! * 1000;
+      this.retryAfter.set(signature, { from: request.answeredAtMs, until, requestId: request.requestId });
+      if (until > this.retryAfterUntil) this.retryAfterUntil = until;
     }
   }
 
@@ -334,22 +359,29 @@ export class FindingsTracker {
     const { status } = request;
     // 408 (a wait that timed out) and 429 (its own rule) invite a retry.
     const clientError = status !== "none" && status >= 400 && status <= 499 && status !== 408 && status !== 429;
-    // Most requests end no streak: the signature is only made when one may be open.
-    if (!clientError && this.clientErrors.size === 0) return;
+    // Most requests end no streak: the signature (and a keyless body's digest) is only made when one may be open on their path.
+    if (!clientError && (this.clientErrors.size === 0 || !this.streakPaths.has(request.path))) return;
     const signature = `${request.method} ${request.path} ${bodyDigestOf(request) ?? ""} ${request.idempotencyKey ?? ""}`;
+    const earlier = this.clientErrors.get(signature);
     if (!clientError) {
-      this.clientErrors.delete(signature);
+      if (earlier && this.clientErrors.delete(signature)) this.streakEnded(earlier.path);
       return;
     }
-    const earlier = this.clientErrors.get(signature);
     const streak = earlier?.status === status ? earlier.streak + 1 : 1;
-    this.clientErrors.set(signature, { status, streak });
+    if (!earlier) this.streakPaths.set(request.path, (this.streakPaths.get(request.path) ?? 0) + 1);
+    this.clientErrors.set(signature, { status, streak, path: request.path });
     if (streak === FINDING_LIMITS.clientErrorStreak) {
       this.raise("retried_client_error", at, {
         request_id: request.requestId,
         detail: `${request.method} ${request.path} got ${status} ${streak} times in a row`,
       });
     }
+  }
+
+  private streakEnded(path: string): void {
+    const open = (this.streakPaths.get(path) ?? 0) - 1;
+    if (open > 0) this.streakPaths.set(path, open);
+    else this.streakPaths.delete(path);
   }
 
   private checkPolling(request: ObservedRequest, at: At): void {

@@ -182,6 +182,16 @@ describe("retried_client_error", () => {
       {},
     ],
     ["broken by a success", [see(bad), see(bad), see({ ...bad, status: 201 }), see(bad)], {}],
+    [
+      "not broken by a success of another request on the same path",
+      [see(bad), see(bad), see({ ...bad, status: 201, idempotencyKey: "other" }), see(bad)],
+      { retried_client_error: 1 },
+    ],
+    [
+      "broken by a success of a keyless request with the same body",
+      [see(keylessBad(-1)), see(keylessBad(-1)), see({ ...keylessBad(-1), status: 200 }), see(keylessBad(-1))],
+      {},
+    ],
     ["408 from a wait, three times (a long poll)", times(3, see({ ...bad, status: 408 })), {}],
   ])("%s", (_name, steps, expected) => {
     expect(raised(steps)).toEqual(expected);
@@ -247,7 +257,10 @@ describe("what a tracker keeps", () => {
       tracker.request(request({ method: "GET", route: "GET /v1/payouts/:id", path: `/v1/payouts/po_${i}`, objectId: `po_${i}` }), AT);
     }
     const kept = tracker as unknown as Record<string, Map<string, unknown>>;
-    for (const map of ["failedCreations", "retryAfter", "clientErrors", "reads"]) expect(kept[map]!.size).toBeLessThanOrEqual(FINDING_LIMITS.tracked);
+    for (const map of ["failedCreations", "retryAfter", "clientErrors", "streakPaths", "reads"])
+      expect(kept[map]!.size).toBeLessThanOrEqual(FINDING_LIMITS.tracked);
+    // Each path counted holds an open streak: none is left behind by the streaks forgotten to stay bounded.
+    expect([...(kept.streakPaths as Map<string, number>).values()].reduce((sum, n) => sum + n, 0)).toBe(kept.clientErrors!.size);
   });
 
   it("keeps its findings through a reset and forgets them on clear", () => {
