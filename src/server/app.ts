@@ -52,7 +52,7 @@ export function createApp(deps: AppDeps): PaysimApp {
     "/health",
     pipelined((c) => resourceResponse(c, { status: "ok", version: VERSION }), { keyed: false }),
   );
-  mountOperations(app, deps, served, (handler) => pipelined(handler, { keyed: true }));
+  mountOperations(app, deps, served, (handler, seen) => pipelined(handler, { keyed: true, seen }));
 
   const allowedMethods = methodsByPath(app);
   const notFound = (c: Context<AppEnv>) => {

@@ -11,7 +11,8 @@ import { FINDING_CODES } from "../../src/domain/findings.js";
 /**
  * A client of the run: a lost_response rule on creations first, then a creation whose answer is
  * lost, sent again under a new Idempotency-Key ("wrong") or its own ("right"); prints the retry's
- * request id; exits with the status given after.
+ * request id; exits with the status given after. "wrong-and-looping" also sends three requests
+ * that are refused (400) three times each: one more finding, raised three times.
  */
 const CLIENT = `
 const [how, status = "0"] = process.argv.slice(2);
@@ -24,6 +25,9 @@ const key = crypto.randomUUID();
 await post("/v1/payment_intents", order, { "Idempotency-Key": key }).then(() => { throw new Error("the answer was not lost"); }, () => {});
 const again = await post("/v1/payment_intents", order, { "Idempotency-Key": how === "right" ? key : crypto.randomUUID() });
 console.log((await again.json()).request_id);
+if (how === "wrong-and-looping") {
+  for (const bad of ["a", "b", "c"]) for (let i = 0; i < 3; i++) await post("/v1/payment_intents", { amount: -1 }, { "Idempotency-Key": "bad-" + bad });
+}
 process.exit(Number(status));
 `;
 
@@ -40,7 +44,7 @@ function readJunit(path: string) {
   return { suite, cases: new Map(suite.testcase.map((testCase) => [testCase["@_name"], testCase])) };
 }
 
-function execClient(dir: string, options: string[], how: "right" | "wrong", status = 0, env?: Record<string, string | undefined>) {
+function execClient(dir: string, options: string[], how: "right" | "wrong" | "wrong-and-looping", status = 0, env?: Record<string, string | undefined>) {
   writeFileSync(join(dir, "client.mjs"), CLIENT);
   return runCli(["exec", ...options, "--", process.execPath, "client.mjs", how, String(status)], { cwd: dir, env });
 }
@@ -55,7 +59,7 @@ describe("paysim exec --report --junit --fail-on", () => {
     const requestId = result.stdout.trim();
     expect(requestId).toMatch(/^req_/);
     expect(result.stderr).toMatch(/^paysim: coverage: operations 1\/16, .* \(r\.json, r\.xml\)$/m);
-    expect(result.stderr).toMatch(/^paysim: findings: 1 error, 0 warnings \(r\.json, r\.xml\)$/m);
+    expect(result.stderr).toMatch(/^paysim: findings: 1 error, 0 warnings \(1 occurrence\) \(r\.json, r\.xml\)$/m);
     expect(result.stderr).toMatch(/^paysim: --fail-on: errors: 1 finding of severity error \(new_key_on_retry\); exit 3\.$/m);
 
     const report = JSON.parse(readFileSync(join(dir, "r.json"), "utf8"));
@@ -104,7 +108,21 @@ describe("paysim exec --report --junit --fail-on", () => {
     const dir = useTempDir("paysim-exec-report-");
     const result = await execClient(dir, ["--report", "r.json"], "wrong");
     expect(result.code).toBe(0);
-    expect(result.stderr).toMatch(/^paysim: findings: 1 error, 0 warnings \(r\.json\)$/m);
+    expect(result.stderr).toMatch(/^paysim: findings: 1 error, 0 warnings \(1 occurrence\) \(r\.json\)$/m);
+  });
+
+  it("counts findings (distinct codes) by severity, each with its count, and says the occurrences beside them", async () => {
+    const dir = useTempDir("paysim-exec-report-");
+    const result = await execClient(dir, ["--report", "r.json", "--fail-on", "findings"], "wrong-and-looping");
+    expect(result.code).toBe(3);
+    expect(result.stderr).toMatch(/^paysim: findings: 1 error, 1 warning \(4 occurrences\) \(r\.json\)$/m);
+    expect(result.stderr).toMatch(/^paysim: --fail-on: findings: 2 findings \(new_key_on_retry, retried_client_error\); exit 3\.$/m);
+    const report = JSON.parse(readFileSync(join(dir, "r.json"), "utf8"));
+    expect(report.summary.findings).toEqual({ error: 1, warning: 1 });
+    expect(report.findings.map((finding: { code: string; count: number }) => [finding.code, finding.count])).toEqual([
+      ["new_key_on_retry", 1],
+      ["retried_client_error", 3],
+    ]);
   });
 
   it("--fail-on uncovered:<area> fails the run and that area's testcase when the area left items out", async () => {

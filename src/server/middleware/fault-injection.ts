@@ -22,6 +22,9 @@ import { loggedPath, routeOf } from "./request-log.js";
  *
  * A wait ends early when the client goes away or paysim stops: nobody is left to answer. The hit
  * is announced (`request.faulted`) before anything is held, so the run counts it even if it ends first.
+ * A fault that answers in the operation's place (`server_error`, `rate_limited`, `timeout`) first
+ * reads what the operation would have (`seen`: its key and body), for the findings: the client
+ * cannot tell such an answer from the operation's own, and may retry it.
  *
  * @example
  * const hit = faults.decide(company.id, c.req.method, c.req.path);
@@ -32,6 +35,7 @@ export async function injectFault(
   run: () => Response | Promise<Response>,
   hit: FaultHit,
   { store, heldRequests, bus }: { store: Store; heldRequests: HeldRequests; bus: Bus },
+  seen?: (c: Context<AppEnv>) => Promise<void>,
 ): Promise<Response> {
   const unanswered = hit.fault === "lost_response" || hit.fault === "timeout";
   const fault: RequestFault = { ruleId: hit.ruleId, fault: hit.fault, unanswered };
@@ -47,6 +51,10 @@ export async function injectFault(
   const injected = `Injected by fault ${hit.ruleId} (a fault rule; see GET /v1/sandbox/faults)`;
   // A client that gives up shows first as the half-close of its connection (http-listener.ts keeps it open): the hold ends then.
   const held = () => heldRequests.hold(hit.latencyMs!, (release) => whenClientLeaves(c, release));
+  if (seen && (hit.fault === "server_error" || hit.fault === "rate_limited" || hit.fault === "timeout")) {
+    // A body or key the operation would refuse leaves nothing to compare: the fault answers all the same.
+    await seen(c).catch(() => undefined);
+  }
   switch (hit.fault) {
     case "server_error":
       throw new ApiError("internal_error", `${injected}: paysim did nothing for this request.`);

@@ -41,9 +41,13 @@ export function logRequest(c: Context<AppEnv>, bus: Bus, started: number, ended:
   if (errorCode) logged.errorCode = errorCode;
   if (unansweredStatus !== undefined) logged.unanswered = true;
   // What the findings compare of a call: digests the idempotency layer made (a key may hold a card number too).
-  const idempotent = c.get("call")?.idempotent;
-  if (idempotent?.keyDigest !== undefined) logged.idempotencyKeyDigest = idempotent.keyDigest;
-  if (idempotent?.fingerprint !== undefined) logged.bodyFingerprint = idempotent.fingerprint;
+  const call = c.get("call");
+  if (call !== undefined) {
+    const { idempotent, rawBody } = call;
+    if (idempotent?.keyDigest !== undefined) logged.idempotencyKeyDigest = idempotent.keyDigest;
+    if (idempotent?.fingerprint !== undefined) logged.bodyFingerprint = idempotent.fingerprint;
+    if (rawBody !== undefined) logged.body = rawBody;
+  }
   if (answer.status === 429) {
     const retryAfter = Number(answer.headers.get("Retry-After") ?? NaN);
     if (Number.isFinite(retryAfter)) logged.retryAfterSeconds = retryAfter;
