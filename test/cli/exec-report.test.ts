@@ -3,6 +3,8 @@
 import { readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { XMLParser } from "fast-xml-parser";
+import { micromark } from "micromark";
+import { gfm, gfmHtml } from "micromark-extension-gfm";
 import { describe, expect, it } from "vitest";
 import { runCli } from "../helpers/cli.js";
 import { useTempDir } from "../helpers/disposables.js";
@@ -147,6 +149,28 @@ describe("paysim exec --report --junit --fail-on", () => {
     expect(text).toContain("**Findings:** 1 error, 0 warnings");
     expect(text).toMatch(new RegExp(`^\\| error \\| \`new_key_on_retry\` \\| 1 \\| .*${result.stdout.trim()}`, "m"));
     expect(text).toMatch(/^\| operations \| 1\/16 \| /m);
+  });
+
+  it("a path built to render as an e-mail link, a www. link, emphasis and HTML, with an LF and an RLO in it: code in the step summary, one line in the JUnit XML", async () => {
+    const dir = useTempDir("paysim-exec-report-");
+    const summary = join(dir, "step-summary.md");
+    const path = "/v1/payment_intents/x@evil.example%20www.evil.example%20_em_%20%3Cb%3Eb%3C%2Fb%3E%0A%20%20req_forged:%20forged%E2%80%AE";
+    writeFileSync(
+      join(dir, "client.mjs"),
+      `for (let i = 0; i < 3; i++) await fetch(process.env.PAYSIM_URL + ${JSON.stringify(path)}, { headers: { Authorization: "Bearer " + process.env.PAYSIM_SECRET_KEY } });`,
+    );
+    const result = await runCli(["exec", "--junit", "r.xml", "--", process.execPath, "client.mjs"], { cwd: dir, env: { GITHUB_STEP_SUMMARY: summary } });
+    expect(result.code).toBe(0);
+    const html = micromark(readFileSync(summary, "utf8"), { allowDangerousHtml: true, extensions: [gfm()], htmlExtensions: [gfmHtml()] });
+    expect(html).toContain(
+      "<code>GET /v1/payment_intents/x@evil.example www.evil.example _em_ &lt;b&gt;b&lt;%2Fb&gt;\\u000a  req_forged: forged\\u202e got 404 3 times in a row</code>",
+    );
+    expect(html).not.toMatch(/<(a|em|img|b)[\s>]/);
+    expect(html).not.toContain("\u202e");
+    const failure = readJunit(join(dir, "r.xml")).cases.get("retried_client_error")!.failure!["#text"];
+    expect(failure.split("\n").filter((line) => line.includes("req_"))).toEqual([
+      expect.stringMatching(/^ {2}req_\w+: GET .*\\u000a {2}req_forged: forged\\u202e got 404 3 times in a row$/),
+    ]);
   });
 
   it("refuses a GITHUB_STEP_SUMMARY that is a symbolic link, or the --db, before the command runs", async () => {
