@@ -98,6 +98,14 @@ describe("got", () => {
     await expectNoFinding(paysim);
   });
 
+  it("with a retry.maxRetryAfter below the Retry-After: got gives up on the 429 rather than retry early, no finding", async () => {
+    await failNextCreations(paysim, { fault: "rate_limited", retry_after_seconds: 1 });
+    const attempt = got.post(creations(), { json: ORDER, headers: { ...auth(), "idempotency-key": randomUUID() }, retry: { ...retry, maxRetryAfter: 50 } });
+    await expect(attempt).rejects.toMatchObject({ response: { statusCode: 429 } });
+    expect((await findingsOf(paysim)).codes).toEqual([]);
+    expect(await paymentIntents(paysim)).toBe(0);
+  });
+
   it("with a beforeRequest hook that makes the key: it runs before every retry, new_key_on_retry", async () => {
     await failNextCreations(paysim, { fault: "lost_response" });
     const client = got.extend({
