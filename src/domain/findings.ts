@@ -53,7 +53,7 @@ export const FINDING_RULES: Readonly<Record<FindingCode, FindingRule>> = {
   new_key_on_retry: {
     code: "new_key_on_retry",
     severity: "error",
-    title: "A creation that got no answer was retried under a new Idempotency-Key",
+    title: "A creation that got no answer or a 5xx was retried under a new Idempotency-Key",
     advice:
       "Keep the Idempotency-Key of a creation until it has an answer, and retry with the same key: in production the first request may have succeeded, and a new key makes a second payment or payout.",
   },

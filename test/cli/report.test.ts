@@ -28,7 +28,7 @@ describe("paysim report", () => {
       "Findings: 1 error, 0 warnings",
       "",
       "error  new_key_on_retry  (1 time)",
-      "  A creation that got no answer was retried under a new Idempotency-Key",
+      "  A creation that got no answer or a 5xx was retried under a new Idempotency-Key",
     ]);
     expect(lines[4]).toMatch(/^ {2}Advice: Keep the Idempotency-Key of a creation until it has an answer/);
     expect(lines).toContain("  Examples:");
