@@ -9,6 +9,9 @@ import type { HeldRequests } from "../held-requests.js";
 import { closeWithoutAnswer, whenClientLeaves } from "../node-adapter.js";
 import { loggedPath, routeOf } from "./request-log.js";
 
+/** The faults that answer in the operation's place, without running it. */
+const ANSWERS_IN_PLACE: ReadonlySet<FaultHit["fault"]> = new Set(["server_error", "rate_limited", "timeout"]);
+
 /**
  * Carries out the fault rule that hit this request (docs/faults.md), on /v1 once the key is known
  * (the pipeline asks the key's company's rules; a request no rule hits never comes here). `run`
@@ -51,14 +54,14 @@ export async function injectFault(
   const injected = `Injected by fault ${hit.ruleId} (a fault rule; see GET /v1/sandbox/faults)`;
   // A client that gives up shows first as the half-close of its connection (http-listener.ts keeps it open): the hold ends then.
   const held = () => heldRequests.hold(hit.latencyMs!, (release) => whenClientLeaves(c, release));
-  if (seen && (hit.fault === "server_error" || hit.fault === "rate_limited" || hit.fault === "timeout")) {
-    // A body or key the operation would refuse leaves nothing to compare: the fault answers all the same.
-    await seen(c).catch(() => undefined);
-  }
+  // A body or key the operation would refuse leaves nothing to compare: the fault answers all the same.
+  const seeing = seen && ANSWERS_IN_PLACE.has(hit.fault) ? seen(c).catch(() => undefined) : undefined;
   switch (hit.fault) {
     case "server_error":
+      await seeing;
       throw new ApiError("internal_error", `${injected}: paysim did nothing for this request.`);
     case "rate_limited":
+      await seeing;
       throw new ApiError(
         "rate_limited",
         `${injected}: too many requests; retry after the Retry-After seconds.`,
@@ -66,6 +69,8 @@ export async function injectFault(
         hit.retryAfterSeconds ?? DEFAULT_RETRY_AFTER_SECONDS,
       );
     case "timeout":
+      // The wait starts once the body has been read, as the operation would have read it first.
+      await seeing;
       await held();
       c.set("unansweredStatus", 0);
       return closeWithoutAnswer(c);
