@@ -47,6 +47,27 @@ describe("the path a request's log line shows", () => {
   });
 });
 
+describe("a credential in a request", () => {
+  it("is never on the bus: neither the key that authorised it nor a secret_key or webhook_secret in its body, and a key in its path is masked", async () => {
+    const key = "sk_test_ci_1732212345678901234";
+    const secret = "whsec_9f3a1732212345678901bc";
+    const paysim = await usePaysimApp({ secretKey: key });
+    const lines: RequestLogged[] = [];
+    paysim.bus.on("request.logged", (line) => lines.push(line));
+    const created = await paysim.api("POST", "/v1/sandbox/instances", {
+      body: { secret_key: key, webhook_secret: secret, forward_to: ["http://127.0.0.1:9/hooks"] },
+      idempotencyKey: "credentials-1",
+    });
+    expect(created.status, created.text).toBe(201);
+    expect((await paysim.api("GET", `/v1/payment_intents/${key}`)).status).toBe(404);
+    await paysim.api("DELETE", `/v1/sandbox/instances/${created.body.id}`);
+
+    expect(lines.map((line) => line.path)).toEqual(["/v1/sandbox/instances", "/v1/payment_intents/sk_test_ci_***************1234", expect.any(String)]);
+    const logged = JSON.stringify(lines);
+    for (const digits of ["1732212345678901", "9f3a1732212345678901bc"]) expect(logged).not.toContain(digits);
+  });
+});
+
 describe("when a request's log line says it arrived and how long it took", () => {
   // Read from the instance's timers: with timers the test moves, the time they were moved to, nothing of the machine's.
   it("is the instance's timers' time", async () => {
