@@ -21,6 +21,22 @@ describe("the path a request's log line shows", () => {
     ["/dashboard/login//Ab12Cd34Ef56Gh78Ij90Kl12", "/dashboard/login//…"],
     ["/dashboard//login/Ab12Cd34Ef56Gh78Ij90Kl12", "/dashboard//login/…"],
     ["/checkout/pi_1", "/checkout/pi_1"],
+    // Percent-encoded, however often (issue 46 item 6): the secret's own characters replaced, the rest as sent.
+    ["/dashboard%2FlfIUpGkZPCFTcR26UwAc4k/events", "/dashboard%2F…/events"],
+    ["/dashboard%2flfIUpGkZPCFTcR26UwAc4k/events", "/dashboard%2f…/events"],
+    ["/dashboard%252FlfIUpGkZPCFTcR26UwAc4k/events", "/dashboard%252F…/events"],
+    ["/dashboard%2525252FlfIUpGkZPCFTcR26UwAc4k/events", "/dashboard%2525252F…/events"],
+    ["/dashboard%5ClfIUpGkZPCFTcR26UwAc4k/events", "/dashboard%5C…/events"],
+    ["/dashboard\\lfIUpGkZPCFTcR26UwAc4k/events", "/dashboard\\…/events"],
+    ["/dashboard%2F%2FlfIUpGkZPCFTcR26UwAc4k%2Fevents", "/dashboard%2F%2F…%2Fevents"],
+    ["/%64ashboard/lfIUpGkZPCFTcR26UwAc4k/events", "/%64ashboard/…/events"],
+    ["/%2564%2541SHBOARD%252FlfIUpGkZPCFTcR26UwAc4k/events", "/%2564%2541SHBOARD%252F…/events"],
+    ["/dashboard/%6CfIUpGkZPCFTcR26UwAc4k/events", "/dashboard/…/events"],
+    ["/dashboard%2Flogin%2FAb12Cd34Ef56Gh78Ij90Kl12", "/dashboard%2Flogin%2F…"],
+    ["/dashboard/%6Cogin/Ab12Cd34Ef56Gh78Ij90Kl12", "/dashboard/%6Cogin/…"],
+    ["/x/dashboard.html%2FlfIUpGkZPCFTcR26UwAc4k", "/x/dashboard.html%2F…"],
+    ["/v1/payment_intents/4242%204242%204242%204242", "/v1/payment_intents/****%20****%20****%204242"],
+    ["/v1/payment_intents/pi_%41", "/v1/payment_intents/pi_%41"],
   ])("%s is logged as %s", (path, logged) => {
     expect(loggedPath(path)).toBe(logged);
   });
@@ -40,9 +56,19 @@ describe("the path a request's log line shows", () => {
     const scope = client.base!.split("/")[2]!;
     const lines: RequestLogged[] = [];
     paysim.bus.on("request.logged", (line) => lines.push(line));
-    for (const path of [`/dashboard//${scope}/events`, `/dashboard///${scope}/events`, `//dashboard/${scope}/events`, `/dashboard/${scope}//events`])
-      await client.get(paysim.url + path);
-    expect(lines).toHaveLength(4);
+    const paths = [
+      `/dashboard//${scope}/events`,
+      `/dashboard///${scope}/events`,
+      `//dashboard/${scope}/events`,
+      `/dashboard/${scope}//events`,
+      `/dashboard%2F${scope}/events`,
+      `/dashboard%2f${scope}/events`,
+      `/dashboard%252F${scope}/events`,
+      `/dashboard%5C${scope}/events`,
+      `/%64ashboard/${scope}/events`,
+    ];
+    for (const path of paths) await client.get(paysim.url + path);
+    expect(lines).toHaveLength(paths.length);
     for (const line of lines) expect(line.path).not.toContain(scope);
   });
 });
