@@ -50,7 +50,7 @@ describe("paysim env", () => {
   it("prints a key and a signing secret with 13 or more digits in a row exactly as given, as start --json's started line does", async () => {
     const dir = useTempDir();
     const key = "sk_test_ci_1732212345678901234";
-    const secret = "whsec_9f3a1732212345678901bc";
+    const secret = "whsec_ci_7302212345678901234";
     const cli = startCli(
       ["start", "--port", "0", "--db", ":memory:", "--json", "--secret-key", key, "--forward-to", "http://127.0.0.1:9/hooks", "--webhook-secret", secret],
       {

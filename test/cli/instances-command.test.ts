@@ -60,7 +60,7 @@ describe("paysim instances", () => {
     const cwd = useTempDir("paysim-instances-cmd-");
     await usePaysimCli(["--no-ui"], { cwd });
     const key = "sk_test_ci_1732212345678901234";
-    const secret = "whsec_9f3a1732212345678901bc";
+    const secret = "whsec_ci_7302212345678901234";
     const flags = ["--secret-key", key, "--webhook-secret", secret, "--forward-to", "http://127.0.0.1:9/a"];
 
     const created = await runCli(["instances", "create", ...flags], { cwd });

@@ -24,7 +24,7 @@ describe("paysim start with a config whose keys and secrets hold 13 or more digi
     const dir = useTempDir();
     const config = join(dir, "paysim.json");
     const key = "sk_test_ci_1732212345678901234";
-    const secret = "whsec_9f3a1732212345678901bc";
+    const secret = "whsec_ci_7302212345678901234";
     writeFileSync(
       config,
       JSON.stringify({ companies: [{ name: "Acme 4242424242424242", secret_key: key, webhook_endpoints: [{ url: "http://127.0.0.1:9/hooks", secret }] }] }),

@@ -276,7 +276,7 @@ describe("maskInput: what comes in is masked in its strings only (issue 28 item 
 
 describe("credentials a user chose are no card data", () => {
   const key = "sk_test_ci_1732212345678901234";
-  const secret = "whsec_9f3a1732212345678901bc";
+  const secret = "whsec_ci_7302212345678901234";
   const credentials = { secret_key: isSecretKey, webhook_secret: isSigningSecret };
 
   it("keeps a body's credential fields exactly as sent when they have their format, and masks the rest of the body", () => {

@@ -90,7 +90,7 @@ describe("an instance started over HTTP", () => {
     const parent = await usePaysim();
     const receiver = await useReceiver(200);
     const key = "sk_test_ci_1732212345678901234";
-    const secret = "whsec_9f3a1732212345678901bc";
+    const secret = "whsec_ci_7302212345678901234";
     const created = await create(parent, { name: "Shop 4242424242424242", secret_key: key, webhook_secret: secret, forward_to: [receiver.url] });
     expect(created.status, created.text).toBe(201);
     expect(created.body).toMatchObject({ secret_key: key, signing_secret: secret });
