@@ -1,5 +1,5 @@
 import { writeSync } from "node:fs";
-import { maskTextKeeping } from "../domain/masking.js";
+import { maskText, maskTextKeeping } from "../domain/masking.js";
 import { isCredential } from "../domain/secret-keys.js";
 import { escapeControls, holdsControls } from "../domain/terminal-text.js";
 import { colourEnabled } from "../ui/terminal.js";
@@ -28,7 +28,7 @@ const LINE_BREAKS_AND_STYLES = /(\n|\u001b\[(?:1|2|22|3[1236]|39)m)/;
  */
 export function writable(text: string, kept?: () => RegExp, credentials: readonly string[] = []): string {
   // Only what is a credential by its own format is kept, in each form it is printed in.
-  const masked = maskTextKeeping(text, credentials.filter(isCredential).flatMap(printedForms));
+  const masked = credentials.length === 0 ? maskText(text) : maskTextKeeping(text, credentials.filter(isCredential).flatMap(printedForms));
   if (!holdsControls(masked)) return masked;
   if (kept === undefined) return escapeControls(masked);
   return masked

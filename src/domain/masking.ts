@@ -58,6 +58,7 @@ export function maskText(text: string): string {
  * // "KEY=sk_test_ci_1732212345678901234 card ************4242"
  */
 export function maskTextKeeping(text: string, credentials: readonly string[]): string {
+  if (credentials.length === 0) return maskText(text);
   // Longest first: a key that holds a shorter one is kept whole.
   const kept = [...new Set(credentials.filter(isCredential))].sort((a, b) => b.length - a.length);
   if (kept.length === 0) return maskText(text);
