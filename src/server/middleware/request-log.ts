@@ -71,12 +71,14 @@ const routeNames = new WeakMap<object, string>();
  * often as they nest (`%2F`, `%2f`, `%252F`, `%64ashboard`), `/` and `\` both separating its
  * segments; after any segment that names `dashboard` (letter case ignored, empty segments of
  * repeated slashes skipped) the next segment is replaced, and after `login` the one after it.
- * The line keeps the path as it was sent, only the secret's own characters replaced.
+ * The line keeps the path as it was sent, only the secret's own characters replaced. A path still
+ * encoded after MAX_DECODING_ROUNDS is no path a browser sends: it is logged as "/…" whole.
  */
 export function loggedPath(path: string): string {
   // Most paths are the API's: one with no escape and no mention of the dashboard is only masked.
   if (!path.includes("%") && !DASHBOARD.test(path)) return maskText(path);
   const decoded = decodedWithOrigins(path);
+  if (decoded === undefined) return "/…";
   if (!DASHBOARD.test(decoded.text)) return maskText(path);
   const segments = segmentsOf(decoded.text);
   const secrets: Segment[] = [];
@@ -98,6 +100,12 @@ export function loggedPath(path: string): string {
 
 const DASHBOARD = /dashboard/i;
 const ESCAPE = /^%[0-7][0-9a-f]/i;
+/**
+ * How many times over a logged path's escapes are decoded. Each round reads the whole path, so
+ * an unbounded count would let one request nested thousands deep cost a quadratic time; a
+ * browser, a proxy and a double-encoding client together nest a few.
+ */
+export const MAX_DECODING_ROUNDS = 8;
 
 /** A segment of a decoded path: its text and where it starts and ends in that path. */
 interface Segment {
@@ -121,13 +129,13 @@ function segmentsOf(path: string): Segment[] {
 /**
  * `text` with its percent-escapes of ASCII characters decoded, round after round until none is
  * left (`%252F` is `%2F` after one, `/` after two), and for each character of the result, and
- * its end, the index in `text` it was read from. Each round that decodes one shortens the text,
- * so the rounds end.
+ * its end, the index in `text` it was read from; undefined when an escape is still left after
+ * MAX_DECODING_ROUNDS.
  */
-function decodedWithOrigins(text: string): { text: string; origins: number[] } {
+function decodedWithOrigins(text: string): { text: string; origins: number[] } | undefined {
   let current = text;
   let origins = Array.from({ length: text.length + 1 }, (_, index) => index);
-  for (;;) {
+  for (let round = 0; round <= MAX_DECODING_ROUNDS; round++) {
     let out = "";
     const next: number[] = [];
     for (let index = 0; index < current.length;) {
@@ -145,6 +153,7 @@ function decodedWithOrigins(text: string): { text: string; origins: number[] } {
     current = out;
     origins = next;
   }
+  return undefined;
 }
 
 function nextNonEmpty(segments: readonly Segment[], from: number): number {

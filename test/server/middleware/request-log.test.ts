@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { RequestLogged } from "../../../src/bus.js";
-import { loggedPath } from "../../../src/server/middleware/request-log.js";
+import { loggedPath, MAX_DECODING_ROUNDS } from "../../../src/server/middleware/request-log.js";
 import { usePaysimApp } from "../../helpers/disposables.js";
 import { manualTimers } from "../../helpers/manual-timers.js";
 import { signedIn } from "../dashboard/helpers.js";
@@ -39,6 +39,13 @@ describe("the path a request's log line shows", () => {
     ["/v1/payment_intents/pi_%41", "/v1/payment_intents/pi_%41"],
   ])("%s is logged as %s", (path, logged) => {
     expect(loggedPath(path)).toBe(logged);
+  });
+
+  it(`decodes escapes nested ${MAX_DECODING_ROUNDS} deep, and logs a path nested deeper as "/…" whole`, () => {
+    const nested = (depth: number) => `%${"25".repeat(depth - 1)}2F`;
+    expect(loggedPath(`/dashboard${nested(MAX_DECODING_ROUNDS)}lfIUpGkZPCFTcR26UwAc4k/events`)).toBe(`/dashboard${nested(MAX_DECODING_ROUNDS)}…/events`);
+    expect(loggedPath(`/dashboard${nested(MAX_DECODING_ROUNDS + 1)}lfIUpGkZPCFTcR26UwAc4k/events`)).toBe("/…");
+    expect(loggedPath(`/v1/payment_intents/${nested(8000)}`)).toBe("/…");
   });
 
   it("never carries a dashboard sign-in token or session base onto the bus", async () => {
