@@ -51,7 +51,9 @@ export function mountOperations(
             return outcome instanceof Promise ? outcome.then((done) => send(c, done)) : send(c, outcome);
           };
     // Only an operation that takes a body waits for it; the others answer in the same turn.
-    const answer = operation.body ? async (c: Context<AppEnv>) => serve(c, await readJsonBody(c)) : (c: Context<AppEnv>) => serve(c, undefined);
+    const answer = operation.body
+      ? async (c: Context<AppEnv>) => serve(c, await readJsonBody(c, operation.credentials))
+      : (c: Context<AppEnv>) => serve(c, undefined);
     // Kept from the moment the request arrives, before its body is read: a stop that comes while it is read still waits for the answer.
     const onStop = "onStop" in operation ? operation.onStop : undefined;
     const handler = onStop
