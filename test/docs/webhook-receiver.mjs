@@ -35,8 +35,8 @@ function verified(rawBody, header) {
 
 function handle(event) {
   const object = event.data;
-  const [kind, state] = event.type.split("."); // "payment_intent.captured": the state it carries
-  const step = STEPS[kind]?.[state];
+  const kind = event.type.split(".")[0]; // "payment_intent" or "payout"
+  const step = STEPS[kind]?.[object.state ?? object.status]; // the state the event carries
   // Events arrive out of order: one whose state does not come after the known one is stale.
   if (step !== undefined && step <= (known.get(object.id) ?? -1)) return;
   if (step !== undefined) known.set(object.id, step);

@@ -96,7 +96,8 @@ describe("the receiver docs/webhooks.md shows", () => {
     );
     const printed = await receiver.stop();
 
-    const acted = new Set(printed.split("\n").filter((line) => line.startsWith("acted on ")));
+    const actedLines = printed.split("\n").filter((line) => line.startsWith("acted on "));
+    const acted = new Set(actedLines);
     const missed = [
       ...intents.filter((id) => !acted.has(`acted on payment_intent.captured ${id}`)).map((id) => `payment_intent.captured ${id}`),
       ...payouts.filter((id) => !acted.has(`acted on payout.succeeded ${id}`)).map((id) => `payout.succeeded ${id}`),
@@ -117,5 +118,18 @@ describe("the receiver docs/webhooks.md shows", () => {
     expect(reordered).toBeGreaterThan(0);
     expect(sameTime).toBeGreaterThan(0);
     expect(missed).toEqual([]);
+    // Nor did a late event undo a later state: what it acted on for each object follows the machine.
+    const actedPerObject = new Map<string, string[]>();
+    for (const line of actedLines) {
+      const [, , type, id] = line.split(" ") as [string, string, string, string];
+      actedPerObject.set(id, [...(actedPerObject.get(id) ?? []), type]);
+    }
+    const machine = { payment_intent: ["created", "authorized", "captured"], payout: ["created", "processing", "succeeded"] };
+    for (const [id, types] of actedPerObject) {
+      const [kind] = types[0]!.split(".") as [keyof typeof machine];
+      const steps = types.map((type) => machine[kind].indexOf(type.split(".")[1]!));
+      expect({ id, steps }).toEqual({ id, steps: [...steps].sort((a, b) => a - b) });
+      expect(new Set(steps).size, `${id}: ${types.join(", ")}`).toBe(steps.length);
+    }
   }, 60_000);
 });
