@@ -24,6 +24,7 @@ const UNIT = [
 const E2E = [
   "test/cli/**/*.test.ts",
   "test/browser/**/*.test.ts",
+  "test/executable/**/*.test.ts",
   "test/docs/**/*.test.ts",
   "test/examples/**/*.test.ts",
   "test/reliability/**/*.test.ts",

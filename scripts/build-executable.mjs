@@ -133,7 +133,9 @@ const seaConfig = join(OUT, "sea-config.json");
 writeFileSync(
   seaConfig,
   JSON.stringify(
-    { main: bundle, output: blob, disableExperimentalSEAWarning: true, useCodeCache: process.env.PAYSIM_SEA_CODE_CACHE !== "0", assets: assetSources },
+    // useCodeCache: V8's compiled code of the bundle travels in the blob, as the npm install keeps it in
+    // Node.js's compile cache; without it every run compiles the whole bundle (docs/performance.md).
+    { main: bundle, output: blob, disableExperimentalSEAWarning: true, useCodeCache: true, assets: assetSources },
     null,
     2,
   ),
