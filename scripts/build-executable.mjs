@@ -122,8 +122,6 @@ await build({
     PAYSIM_EXECUTABLE_PLATFORM: JSON.stringify(PLATFORM),
     PAYSIM_EXECUTABLE_ASSETS_SHA256: JSON.stringify(assetsSha256),
   },
-  // Ink loads React's developer tools only when asked to (DEV=true), and they are not installed.
-  external: ["react-devtools-core"],
   plugins: [executablePlugin],
   logLevel: "warning",
 });

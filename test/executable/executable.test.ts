@@ -2,7 +2,7 @@
 // of what a user of the executable does first (docs/install.md). The build takes Node.js 24's own
 // binary; on Node.js 22 the build refuses in one line, which is what that lane checks.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium, type Browser } from "playwright-core";
@@ -89,6 +89,23 @@ if (NODE_MAJOR < 24) {
       const result = run(["--version"]);
       expect(result.stdout).toBe(`paysim ${VERSION} (${PLATFORM}, single executable)\n`);
       expect(result.status).toBe(0);
+    });
+
+    it("refuses in one line, naming both platforms, on one it has no SQLite binding for, before it writes anything", () => {
+      // The executable honours NODE_OPTIONS, as Node.js does: a preload makes this machine look like another.
+      const preload = join(dir, "elsewhere.cjs");
+      writeFileSync(preload, "Object.defineProperty(process, 'arch', { value: 'riscv64' });\n");
+      const cache = join(dir, "cache-elsewhere");
+      const result = spawnSync(executable, ["start"], {
+        cwd: dir,
+        env: { ...env, XDG_CACHE_HOME: cache, NODE_OPTIONS: `--require ${preload}` },
+        encoding: "utf8",
+      });
+      expect(result.stderr).toBe(
+        `paysim: this executable has no SQLite binding for ${process.platform}-riscv64 (it was built for ${PLATFORM}); build one on ${process.platform}-riscv64 with npm run build:executable.\n`,
+      );
+      expect(result.status).toBe(1);
+      expect(existsSync(cache)).toBe(false);
     });
 
     it("starts, takes a payment on the checkout page in Chromium, and delivers its webhook signed", async () => {
