@@ -25,6 +25,7 @@ function refuse(message) {
 }
 
 const outIndex = process.argv.indexOf("--out");
+if (outIndex > 0 && !process.argv[outIndex + 1]) refuse("--out needs a folder.");
 const OUT = resolve(outIndex > 0 ? process.argv[outIndex + 1] : join(ROOT, "dist-executable"));
 const EXECUTABLE = join(OUT, process.platform === "win32" ? "paysim.exe" : "paysim");
 
@@ -68,7 +69,8 @@ for (const entry of readdirSync(join(ROOT, "fixtures"), { recursive: true, withF
 }
 const hash = createHash("sha256");
 for (const [key, path] of Object.entries(assetSources).sort(([a], [b]) => a.localeCompare(b))) {
-  hash.update(`${key}\0${readFileSync(path).length}\0`).update(readFileSync(path));
+  const bytes = readFileSync(path);
+  hash.update(`${key}\0${bytes.length}\0`).update(bytes);
 }
 const assetsSha256 = hash.digest("hex");
 

@@ -60,11 +60,17 @@ let addon;
 
 /**
  * Makes the assets readable as files and says where the bundle's code "lives": the bundle reads
- * package.json and fixtures/ relative to import.meta.url, which the build points here.
+ * package.json and fixtures/ relative to import.meta.url, which the build points here. Answers why
+ * it could not, in one line; undefined when it could.
  */
 export function prepareAssets() {
-  extractOnce(folder);
+  try {
+    extractOnce(folder);
+  } catch (error) {
+    return `paysim: cannot write its SQLite binding and data files to ${folder} (${error.code ?? error.message}); set XDG_CACHE_HOME to a folder it can write.`;
+  }
   globalThis.__paysimExecutableModuleUrl = pathToFileURL(join(folder, FILES, "dist", "paysim.js")).href;
+  return undefined;
 }
 
 /** better-sqlite3's binding, loaded once from the cache folder (what its nativeBinding option takes). */

@@ -108,6 +108,18 @@ if (NODE_MAJOR < 24) {
       expect(existsSync(cache)).toBe(false);
     });
 
+    it("refuses in one line, naming the folder, when it cannot write its binding to the cache", () => {
+      const inTheWay = join(dir, "not-a-folder");
+      writeFileSync(inTheWay, "");
+      const result = spawnSync(executable, ["start"], { cwd: dir, env: { ...env, XDG_CACHE_HOME: inTheWay }, encoding: "utf8" });
+      expect(result.stderr).toMatch(
+        new RegExp(
+          `^paysim: cannot write its SQLite binding and data files to ${inTheWay}/paysim/executable/[0-9a-f]{64} \\(ENOTDIR\\); set XDG_CACHE_HOME to a folder it can write\\.\n$`,
+        ),
+      );
+      expect(result.status).toBe(1);
+    });
+
     it("starts, takes a payment on the checkout page in Chromium, and delivers its webhook signed", async () => {
       const receiver = await useReceiver(200);
       const db = join(dir, "smoke", "paysim.db");
