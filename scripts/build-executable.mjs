@@ -7,7 +7,8 @@
 //   node scripts/build-executable.mjs [--out <folder>]     (default dist-executable/)
 import { execFileSync, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { createRequire } from "node:module";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -54,14 +55,18 @@ try {
   refuse(`the SQLite binding ${relative(ROOT, binding)} does not load in Node.js ${process.version}: ${String(error.message).split("\n")[0]}`);
 }
 
-rmSync(OUT, { recursive: true, force: true });
+// Only the executable is written to OUT (--out may name a folder that holds other things); what
+// the build makes on the way goes to a folder of its own, removed at the end.
 mkdirSync(OUT, { recursive: true });
+rmSync(EXECUTABLE, { force: true });
+const WORK = mkdtempSync(join(tmpdir(), "paysim-build-executable-"));
+process.on("exit", () => rmSync(WORK, { recursive: true, force: true }));
 
 // The assets: what the bundle reads by path (under files/, laid out as in the package) and the binding.
 const version = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).version;
 const assetSources = { "better_sqlite3.node": binding };
-writeFileSync(join(OUT, "package.json"), `${JSON.stringify({ name: "paysim", version })}\n`);
-assetSources["files/package.json"] = join(OUT, "package.json");
+writeFileSync(join(WORK, "package.json"), `${JSON.stringify({ name: "paysim", version })}\n`);
+assetSources["files/package.json"] = join(WORK, "package.json");
 for (const entry of readdirSync(join(ROOT, "fixtures"), { recursive: true, withFileTypes: true })) {
   if (!entry.isFile()) continue;
   const path = join(entry.parentPath, entry.name);
@@ -110,7 +115,7 @@ function patch(pluginBuild, file, replacements) {
   });
 }
 
-const bundle = join(OUT, "paysim.cjs");
+const bundle = join(WORK, "paysim.cjs");
 await build({
   entryPoints: [join(EXECUTABLE_DIR, "main.mjs")],
   outfile: bundle,
@@ -128,8 +133,8 @@ await build({
   logLevel: "warning",
 });
 
-const blob = join(OUT, "paysim.blob");
-const seaConfig = join(OUT, "sea-config.json");
+const blob = join(WORK, "paysim.blob");
+const seaConfig = join(WORK, "sea-config.json");
 writeFileSync(
   seaConfig,
   JSON.stringify(
@@ -153,7 +158,7 @@ if (process.platform === "darwin") injectArgs.push("--macho-segment-name", "NODE
 const injected = spawnSync(process.execPath, injectArgs, { encoding: "utf8" });
 if (injected.status !== 0) refuse(`postject could not inject the blob into ${EXECUTABLE}:\n${injected.stdout}${injected.stderr}`);
 if (process.platform === "darwin") execFileSync("codesign", ["--sign", "-", EXECUTABLE]);
-for (const leftover of [bundle, blob, seaConfig, join(OUT, "package.json")]) rmSync(leftover);
 
 const line = execFileSync(EXECUTABLE, ["--version"], { encoding: "utf8" }).trim();
-console.log(`build:executable: ${relative(process.cwd(), EXECUTABLE) || EXECUTABLE}: ${line}`);
+const shown = relative(process.cwd(), EXECUTABLE);
+console.log(`build:executable: ${shown.startsWith("..") ? EXECUTABLE : shown}: ${line}`);
