@@ -11,6 +11,7 @@
  */
 import { fingerprint } from "../shared/canonical-json.js";
 
+/** How much a finding matters: an "error" (a second payment or payout in production) or a "warning". */
 export type FindingSeverity = "error" | "warning";
 
 /** One rule of the catalogue: what it is called and what to do about it. */

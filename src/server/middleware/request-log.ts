@@ -46,7 +46,8 @@ export function logRequest(c: Context<AppEnv>, bus: Bus, started: number, ended:
     const { idempotent, rawBody } = call;
     if (idempotent?.keyDigest !== undefined) logged.idempotencyKeyDigest = idempotent.keyDigest;
     if (idempotent?.fingerprint !== undefined) logged.bodyFingerprint = idempotent.fingerprint;
-    if (rawBody !== undefined) logged.body = rawBody;
+    // The sandbox's controls carry credentials (an instance's keys) and no rule reads them: their bodies stay off the bus.
+    if (rawBody !== undefined && !path.startsWith("/v1/sandbox/")) logged.body = rawBody;
   }
   if (answer.status === 429) {
     const retryAfter = Number(answer.headers.get("Retry-After") ?? NaN);
