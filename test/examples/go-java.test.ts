@@ -1,7 +1,8 @@
 // docs/testing.md's Go and Java sections, run as a Go or Java developer runs them: the page's files
 // written out as shown into a folder of their own, then the page's commands through a shell, with
-// `paysim` on PATH. That `paysim` is the built bin/paysim.js, or the command PAYSIM_BIN names (the
-// single executable, for one), so the same recipes can be run against another build of paysim.
+// `paysim` on PATH. That `paysim` is the built bin/paysim.js, or the executable PAYSIM_BIN names (the
+// single executable, for one), so the same recipes can be run against another build of paysim: then
+// the commands' PATH is that `paysim`'s folder and /usr/bin:/bin only, with no Node.js of the suite's.
 // Go and Java come from Debian's golang-go, default-jdk-headless and junit5 (.ci/run installs them).
 import { spawn, spawnSync } from "node:child_process";
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -38,14 +39,14 @@ function requireTool(command: string, args: string[], install: string): void {
   if (ran.error || ran.status !== 0) expect.fail(`${command} cannot be run (${ran.error?.message ?? ran.stderr.trim()}): ${install} (.ci/run does)`);
 }
 
-/** A folder holding `paysim`: PAYSIM_BIN when set, else the built bin/paysim.js on this Node.js. */
-function paysimOnPath(folder: string): string {
+/** PATH for the page's commands: a folder holding `paysim` (PAYSIM_BIN when set, else the built bin/paysim.js on this Node.js), then the system's. */
+function pathWithPaysim(folder: string): string {
   const bin = join(folder, ".bin");
   mkdirSync(bin);
   const target = process.env.PAYSIM_BIN ? `"${process.env.PAYSIM_BIN}"` : `"${process.execPath}" "${PAYSIM_BIN}"`;
   writeFileSync(join(bin, "paysim"), `#!/bin/sh\nexec ${target} "$@"\n`);
   chmodSync(join(bin, "paysim"), 0o755);
-  return bin;
+  return `${bin}${delimiter}${process.env.PAYSIM_BIN ? "/usr/bin:/bin" : (process.env.PATH ?? "")}`;
 }
 
 interface Ran {
@@ -103,7 +104,7 @@ describe("docs/testing.md: Go, with the standard library only", () => {
     mkdirSync(module);
     // Go's caches in the test's own folder, and no network: the recipe needs nothing but the standard library.
     env = {
-      PATH: `${paysimOnPath(folder)}${delimiter}${process.env.PATH ?? ""}`,
+      PATH: pathWithPaysim(folder),
       GOPATH: join(folder, "gopath"),
       GOCACHE: join(folder, "gocache"),
       GOFLAGS: "-mod=mod",
@@ -148,5 +149,52 @@ describe("docs/testing.md: Go, with the standard library only", () => {
     expect(second.stdout).toMatch(/^ok\s+example\.com\/shop\s+\(cached\)$/m);
     expect(operationCalls(readReport(join(module, "report.json")))).toBe(0);
     expect(second.stderr).toMatch(/^paysim: coverage: operations 0\/16, /m);
+  }, 180_000);
+});
+
+const JAVA_FILES = ["Paysim.java", "PaymentsTest.java"];
+const JUNIT = "/usr/share/java/junit-platform-console-standalone.jar";
+const JAVA_COMPILE = `javac -d classes -cp ${JUNIT} Paysim.java PaymentsTest.java`;
+const JAVA_RUN = `paysim exec --report report.json --junit junit.xml --fail-on errors -- java -jar ${JUNIT} --class-path classes --scan-class-path --config junit.jupiter.execution.parallel.enabled=true`;
+/** The test methods of a class as the page shows it. */
+const javaTests = (source: string) => [...source.matchAll(/@Test\s+void (\w+)\(\)/g)].map((match) => match[1]!);
+
+describe("docs/testing.md: Java, with JUnit 5 and java.net.http", () => {
+  it("is shown whole on the page, with the commands that run it", () => {
+    for (const file of JAVA_FILES) expect(shown(`test/examples/java-shop/${file}`)).toBe(readFileSync(join(ROOT, "test/examples/java-shop", file), "utf8"));
+    expect(shownCommands()).toEqual(expect.arrayContaining([JAVA_COMPILE, JAVA_RUN]));
+    expect(shown("test/examples/java-shop/PaymentsTest.java")).toMatch(
+      /@BeforeAll[\s\S]*@AfterAll[\s\S]*@Execution\(ExecutionMode\.CONCURRENT\)|@Execution\(ExecutionMode\.CONCURRENT\)[\s\S]*@BeforeAll[\s\S]*@AfterAll/,
+    );
+  });
+
+  it("passes under `paysim exec --report --junit --fail-on errors` in JUnit's parallel mode, every test run, with no finding", async () => {
+    requireTool("javac", ["-version"], "install a JDK, 17 or newer (on Debian: apt-get install default-jdk-headless)");
+    requireTool("java", ["-jar", JUNIT, "--help"], `install JUnit 5's console launcher at ${JUNIT} (on Debian: apt-get install junit5)`);
+    const folder = useTempDir("paysim-java-example-");
+    const env = { PATH: pathWithPaysim(folder) };
+    for (const file of JAVA_FILES) writeFileSync(join(folder, file), shown(`test/examples/java-shop/${file}`));
+    const compiled = await shell(JAVA_COMPILE, folder, env);
+    expect(compiled.code, compiled.stderr).toBe(0);
+
+    const ran = await shell(JAVA_RUN, folder, env);
+
+    const output = `${ran.stdout}\n${ran.stderr}`;
+    expect(ran.code, output).toBe(0);
+    // eslint-disable-next-line no-control-regex -- the launcher colours its tree
+    const plain = ran.stdout.replace(/\u001b\[[0-9;]*m/g, "");
+    const tests = javaTests(shown("test/examples/java-shop/PaymentsTest.java"));
+    expect(tests.length).toBe(6);
+    for (const test of tests) expect(plain, output).toMatch(new RegExp(`${test}\\(\\) ✔`));
+    expect(plain, output).toMatch(new RegExp(`\\[ +${tests.length} tests successful +\\]`));
+    expect(plain, output).toMatch(/\[ +0 tests failed +\]/);
+    expect(ran.stderr, output).toMatch(/^paysim: findings: 0 errors, 0 warnings \(report\.json, junit\.xml\)$/m);
+    const report = readReport(join(folder, "report.json"));
+    expect(report.findings).toEqual([]);
+    // The class's instance and one for each of the four tests that hold one of their own.
+    expect(report.coverage.instances).toBe(5);
+    expect(operationCalls(report)).toBeGreaterThan(0);
+    expect(report.coverage.operations.createPayout!.calls).toBe(1);
+    expect(readFileSync(join(folder, "junit.xml"), "utf8")).toMatch(/<testsuite name="paysim" tests="\d+" failures="0"/);
   }, 180_000);
 });
