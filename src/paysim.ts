@@ -82,6 +82,11 @@ export interface PaysimOptions extends StartPaysimOptions {
    * instances of its own.
    */
   startedByAnother?: boolean;
+  /**
+   * A random value `paysim start` keeps in its instance files: /health tells a caller that names it
+   * which process serves, so that `paysim stop` signals only the paysim an entry names.
+   */
+  instanceToken?: string;
 }
 
 export interface PaysimInstance {
@@ -282,6 +287,7 @@ export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimI
       coverage,
       timers,
       reportError,
+      instanceToken: options.instanceToken,
     });
 
     options.onBusReady?.({ bus, clock, store });

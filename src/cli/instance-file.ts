@@ -1,4 +1,5 @@
-import { chmodSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { randomUUID } from "node:crypto";
+import { closeSync, fchmodSync, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 
 /**
@@ -10,6 +11,10 @@ import { basename, dirname, join, resolve } from "node:path";
  * - the database's record: `instance.json` beside a database file (none for `:memory:`),
  *   kept after the server stops, so that a later start on that database prints the key it
  *   generated the first time (docs/cli.md), and `PAYSIM_DB` points the commands at it.
+ *
+ * Neither is ever written through a link at its path: each is written to a new file beside it
+ * and renamed onto the path, which replaces a link there instead of following it. The registry's
+ * folders (`.paysim` and `.paysim/instances`) must be real folders: a link there is refused.
  */
 export interface InstanceFile {
   url: string;
@@ -20,6 +25,11 @@ export interface InstanceFile {
   /** When the process started serving, by the real clock (the sandbox clock can be moved). */
   started_at: string;
   webhook_endpoints: { id: string; url: string; secret: string }[];
+  /**
+   * A random value of this start's, which its server's /health recognises (`paysim stop` proves
+   * with it that the process at `pid` is this paysim). Absent in files of earlier versions.
+   */
+  token?: string;
 }
 
 /** The database's record: `instance.json` beside a database file; none for ":memory:". */
@@ -50,11 +60,50 @@ export function readInstanceFile(path: string): InstanceFile | undefined {
   }
 }
 
-/** Written with mode 0600: it holds the secret key. */
+/**
+ * Why the registry of `cwd` cannot hold entries (one line), or undefined: `.paysim` and
+ * `.paysim/instances` are each missing or a real folder, never a link to one elsewhere.
+ */
+export function registryProblem(cwd: string): string | undefined {
+  for (const folder of [join(cwd, ".paysim"), registryDir(cwd)]) {
+    let stats;
+    try {
+      stats = lstatSync(folder);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+      return `${folder} cannot be examined (${(error as Error).message}).`;
+    }
+    if (stats.isSymbolicLink())
+      return `${folder} is a symbolic link; paysim keeps its instance files (they hold the key) only in a real folder. Remove the link.`;
+    if (!stats.isDirectory()) return `${folder} is not a folder; paysim keeps its instance files there. Remove it.`;
+  }
+  return undefined;
+}
+
+/**
+ * Written with mode 0600 (it holds the secret key) to a new file beside `path`, then renamed onto
+ * it: a link at `path` is replaced, never written through, and a reader never sees half a file.
+ */
 export function writeInstanceFile(path: string, content: InstanceFile): void {
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-  writeFileSync(path, `${JSON.stringify(content, null, 2)}\n`, { mode: 0o600 });
-  chmodSync(path, 0o600);
+  const temporary = join(dirname(path), `.${basename(path)}.${randomUUID()}.tmp`);
+  // "wx" is O_CREAT | O_EXCL, which creates a new file and follows no link.
+  const fd = openSync(temporary, "wx", 0o600);
+  try {
+    try {
+      fchmodSync(fd, 0o600); // whatever the umask
+      const bytes = Buffer.from(`${JSON.stringify(content, null, 2)}\n`);
+      let written = 0;
+      while (written < bytes.length) written += writeSync(fd, bytes, written, bytes.length - written);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temporary, path);
+  } catch (error) {
+    rmSync(temporary, { force: true });
+    throw error;
+  }
 }
 
 export function removeInstanceFile(path: string): void {

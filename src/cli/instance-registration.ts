@@ -5,6 +5,7 @@ import {
   ownedByAnotherLiveServer,
   pruneRegistry,
   readInstanceFile,
+  registryProblem,
   registryEntryPath,
   removeInstanceFile,
   writeInstanceFile,
@@ -17,7 +18,7 @@ import {
  * database file, the database's record beside it. Neither ever replaces a file that
  * another running, answering paysim owns.
  */
-export async function registerInstance(instance: PaysimInstance, db: string, cwd: string): Promise<void> {
+export async function registerInstance(instance: PaysimInstance, db: string, cwd: string, token: string): Promise<void> {
   const content: InstanceFile = {
     url: instance.url,
     secret_key: instance.secretKey,
@@ -25,8 +26,12 @@ export async function registerInstance(instance: PaysimInstance, db: string, cwd
     pid: process.pid,
     started_at: instance.startedAt,
     webhook_endpoints: instance.companies[0]!.endpoints.map((e) => ({ id: e.id, url: e.url, secret: e.secret })),
+    token,
   };
 
+  // Checked before the start too; a link put there since is refused all the same.
+  const problem = registryProblem(cwd);
+  if (problem !== undefined) throw new Error(problem);
   pruneRegistry(cwd);
   const entryPath = registryEntryPath(cwd, process.pid);
   writeInstanceFile(entryPath, content);

@@ -1,5 +1,4 @@
-import { resolve } from "node:path";
-import { jsonFileKind, markedFileKind, writeRefusal, type FileKind } from "../shared/owned-file.js";
+import { jsonFileKind, keptRole, markedFileKind, writeRefusal, type FileKind, type KeptFile } from "../shared/owned-file.js";
 import { keptFilesOf, SNAPSHOT_FILE } from "../paysim.js";
 import type { ServerFlags } from "./server-options.js";
 
@@ -26,6 +25,9 @@ export interface OutputFile {
   kind: FileKind;
 }
 
+/** A file another of the same command's files may not be: "the run report (r.json)". */
+export const asKept = (file: OutputFile): KeptFile => ({ path: file.path, role: `the ${file.kind.name} (${file.path})` });
+
 /** The files no file written for these flags may replace; the export's own target is one for every other file. */
 export function keptFilesOfFlags(flags: ServerFlags, forExport = false) {
   return keptFilesOf({ db: flags.db, importFrom: flags.import, config: flags.config, exportTo: forExport ? undefined : flags.exportOnExit });
@@ -41,9 +43,9 @@ export function outputFilesProblem(flags: ServerFlags, others: readonly OutputFi
     if (refusal) return refusal.message;
   }
   for (const [i, file] of others.entries()) {
-    const twice = others.slice(0, i).find((earlier) => resolve(earlier.path) === resolve(file.path));
-    if (twice)
-      return `Cannot write the ${file.kind.name} ${file.path}: it is also where the ${twice.kind.name} goes. Choose another path for the ${file.kind.name}.`;
+    // Compared by real identity: `a/r.json` and `b/r.json` with b a link to a are one file.
+    const twice = keptRole(file.path, others.slice(0, i).map(asKept));
+    if (twice) return `Cannot write the ${file.kind.name} ${file.path}: it is the same file as ${twice}. Choose another path for the ${file.kind.name}.`;
     const refusal = writeRefusal(file.path, file.kind, keptFilesOfFlags(flags));
     if (refusal) return refusal.message;
   }

@@ -1,7 +1,9 @@
+import { timingSafeEqual } from "node:crypto";
 import { Hono, type Context } from "hono";
 import { TrieRouter } from "hono/router/trie-router";
 import { ApiError } from "../domain/errors.js";
 import { VERSION } from "../version.js";
+import { INSTANCE_TOKEN_HEADER } from "../shared/instance-token.js";
 import { requestIdOf, type AppDeps, type AppEnv } from "./env.js";
 import { errorResponse, thrownResponse } from "./errors.js";
 import { isApiPath, requestPipeline, type RouteHandler } from "./middleware/pipeline.js";
@@ -48,10 +50,7 @@ export function createApp(deps: AppDeps): PaysimApp {
   const pipelined = requestPipeline(deps);
   // The one /v1 route without the key check: the document answers without one (docs/api.md).
   app.get(OPENAPI_OPERATION.path, pipelined(openApiRoute(documented, deps.baseUrl), { keyed: false }));
-  app.get(
-    "/health",
-    pipelined((c) => resourceResponse(c, { status: "ok", version: VERSION }), { keyed: false }),
-  );
+  app.get("/health", pipelined(healthRoute(deps.instanceToken), { keyed: false }));
   mountOperations(app, deps, served, (handler, seen) => pipelined(handler, { keyed: true, seen }));
 
   const allowedMethods = methodsByPath(app);
@@ -75,6 +74,22 @@ export function createApp(deps: AppDeps): PaysimApp {
   app.onError((error, c) => thrownResponse(requestIdOf(c), error, deps.reportError));
 
   return app;
+}
+
+/**
+ * `GET /health`: `{"status": "ok", "version"}`, and the serving process's pid to a caller that
+ * names this instance's token (`paysim stop` proving an entry's pid before signalling it). The
+ * token grants nothing else; without it nobody learns the pid.
+ */
+function healthRoute(instanceToken: string | undefined): RouteHandler {
+  const plain: RouteHandler = (c) => resourceResponse(c, { status: "ok", version: VERSION });
+  if (instanceToken === undefined) return plain;
+  const expected = Buffer.from(instanceToken);
+  const named = (given: string | undefined) => {
+    const bytes = Buffer.from(given ?? "");
+    return bytes.length === expected.length && timingSafeEqual(bytes, expected);
+  };
+  return (c) => (named(c.req.header(INSTANCE_TOKEN_HEADER)) ? resourceResponse(c, { status: "ok", version: VERSION, pid: process.pid }) : plain(c));
 }
 
 /**

@@ -51,6 +51,8 @@ export interface AppDeps extends Services {
   timers: Timers;
   /** Where unexpected errors are reported (with their request id). */
   reportError: (requestId: string, error: unknown) => void;
+  /** The token `paysim start` keeps in its instance files; /health answers the pid to a caller that names it. */
+  instanceToken?: string;
 }
 
 /** Which events a wait over HTTP looks for: every field given must match (docs/testing.md). */

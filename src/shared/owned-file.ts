@@ -120,6 +120,21 @@ export async function writeOwnedFile(path: string, kind: FileKind, bytes: () => 
 /** A new name in `path`'s folder for the file that will take its place. */
 export const temporaryBeside = (path: string) => join(dirname(path), `.${basename(path)}.${randomUUID()}.tmp`);
 
+/** What the longest name made beside a file adds to it: the temporary file's, moved aside (`putInPlace`). */
+const LONGEST_BESIDE = `${temporaryBeside("x")}.earlier`.length - "x".length;
+/** The longest file name the systems paysim runs on allow (Linux's and macOS's NAME_MAX), in bytes. */
+const NAME_MAX = 255;
+
+/**
+ * Why a file cannot be written at `path` because of its name's length alone (completing "it …"):
+ * the names paysim makes beside it for the write are longer than a folder holds. Undefined when they fit.
+ */
+function nameTooLong(path: string): string | undefined {
+  const bytes = Buffer.byteLength(basename(path));
+  if (bytes + LONGEST_BESIDE <= NAME_MAX) return undefined;
+  return `has a name too long for the temporary file paysim writes beside it (${bytes} bytes; at most ${NAME_MAX - LONGEST_BESIDE} can be written this way)`;
+}
+
 /**
  * Writes `bytes` to the new file `temporary`, flushed to disk; mode 0600 whatever the umask when
  * `private`. The caller removes it on failure. Throws once `signal` aborts.
@@ -142,6 +157,8 @@ export async function writeTemporary(temporary: string, bytes: Uint8Array, priva
 type Found = { state: "missing" } | { state: "ours"; stats: Stats };
 
 function judge(path: string, kind: FileKind, kept: readonly KeptFile[]): { refusal?: string; found: Found } {
+  const tooLong = nameTooLong(path);
+  if (tooLong !== undefined) return { refusal: tooLong, found: { state: "missing" } };
   const keptAs = keptRole(path, kept);
   if (keptAs !== undefined) return { refusal: `is ${keptAs}`, found: { state: "missing" } };
   let stats: Stats;

@@ -1,6 +1,6 @@
 // `paysim exec --report/--junit/--fail-on` with the real binary: a command that makes the mistake
 // new_key_on_retry names, and the same command done right; the JUnit XML read back with a parser.
-import { readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { linkSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { XMLParser } from "fast-xml-parser";
 import { micromark } from "micromark";
@@ -212,7 +212,7 @@ describe("paysim exec --report --junit --fail-on", () => {
     [
       "--report where --coverage goes",
       ["--coverage", "same.json", "--report", "same.json"],
-      /Cannot write the run report same\.json: it is also where the coverage report goes/,
+      /Cannot write the run report same\.json: it is the same file as the coverage report \(same\.json\)/,
     ],
   ])("refuses %s before the command runs, in one line, and leaves the file as it was", async (_name, options, message) => {
     const dir = useTempDir("paysim-exec-report-");
@@ -226,6 +226,47 @@ describe("paysim exec --report --junit --fail-on", () => {
     expect(result.stderr.trimEnd().split("\n")).toHaveLength(1);
     expect(readFileSync(join(dir, "other.xml"), "utf8")).toBe('<?xml version="1.0"?>\n<testsuite name="mine"/>\n');
     expect(readFileSync(join(dir, "coverage.json"), "utf8")).toBe('{"object": "coverage"}\n');
+  });
+
+  it.each([
+    [
+      "--junit into a folder linked to the --report's",
+      ["--report", "a/r.json", "--junit", "b/r.json"],
+      {},
+      /^paysim: Cannot write the JUnit report b\/r\.json: it is the same file as the run report \(a\/r\.json\)/,
+    ],
+    [
+      "--report onto a hard link of the --coverage",
+      ["--report", "a/old.json", "--coverage", "hard.json"],
+      {},
+      /^paysim: Cannot write the run report a\/old\.json: it is the same file as the coverage report \(hard\.json\)/,
+    ],
+    [
+      "GITHUB_STEP_SUMMARY onto the --report",
+      ["--report", "r.json"],
+      { GITHUB_STEP_SUMMARY: "DIR/r.json" },
+      /^paysim: Cannot append the run summary to GITHUB_STEP_SUMMARY DIR\/r\.json: it is the run report \(r\.json\)/,
+    ],
+    [
+      "GITHUB_STEP_SUMMARY through a linked folder onto the --junit",
+      ["--junit", "a/r.xml"],
+      { GITHUB_STEP_SUMMARY: "DIR/b/r.xml" },
+      /^paysim: Cannot append the run summary to GITHUB_STEP_SUMMARY DIR\/b\/r\.xml: it is the JUnit report \(a\/r\.xml\)/,
+    ],
+  ])("refuses %s before the command runs: the files are compared by what they are, not how they are named", async (_name, options, env, message) => {
+    const dir = useTempDir("paysim-exec-report-");
+    mkdirSync(join(dir, "a"));
+    symlinkSync("a", join(dir, "b"));
+    writeFileSync(join(dir, "a", "old.json"), ""); // empty: either kind may be written there
+    linkSync(join(dir, "a", "old.json"), join(dir, "hard.json"));
+    const environment = Object.fromEntries(Object.entries(env).map(([name, value]) => [name, value.replace("DIR", dir)]));
+    const result = await execClient(dir, options, "right", 0, environment);
+    expect({ code: result.code, stdout: result.stdout }).toEqual({ code: 1, stdout: "" });
+    expect(result.stderr.replaceAll(dir, "DIR")).toMatch(message);
+    expect(result.stderr).toMatch(/; the command was not run\.\n$/);
+    expect(result.stderr.trimEnd().split("\n")).toHaveLength(1);
+    expect(readdirSync(join(dir, "a")).sort()).toEqual(["old.json"]);
+    expect(readFileSync(join(dir, "a", "old.json"), "utf8")).toBe("");
   });
 
   it("replaces its own earlier JUnit report", async () => {

@@ -89,6 +89,16 @@ const refusals: [string, (dir: string) => string[], RegExp][] = [
     /snapshot orders\.snapshot: it is the snapshot paysim started from/,
   ],
   ["a snapshot export onto JSON", () => ["--export-on-exit", "notes.json"], /snapshot notes\.json: it is not a paysim snapshot \(not a SQLite file\)/],
+  [
+    "a coverage report whose name leaves no room for its temporary name",
+    () => ["--coverage", `${"r".repeat(245)}.json`],
+    /coverage report r{245}\.json: it has a name too long for the temporary file paysim writes beside it \(250 bytes; at most 205 can be written this way\)/,
+  ],
+  [
+    "a snapshot export whose name leaves no room for its temporary name",
+    () => ["--export-on-exit", `${"é".repeat(103)}.db`],
+    /snapshot é{103}\.db: it has a name too long for the temporary file paysim writes beside it \(209 bytes; at most 205/,
+  ],
 ];
 
 describe("paysim exec writes a coverage report or a snapshot only where paysim may", () => {
@@ -117,6 +127,17 @@ describe("paysim exec writes a coverage report or a snapshot only where paysim m
     expect(result.stdout).toBe("");
     expect(result.stderr).toMatch(/^paysim: Cannot write the snapshot paysim\.config\.json: it is the config file \(--config\)/);
     expect(fileTree(dir)).toEqual(before);
+  });
+
+  it("writes a report whose name is the longest its temporary name leaves room for, and leaves nothing beside it", async () => {
+    const dir = folder();
+    const name = `${"r".repeat(200)}.json`;
+    // Twice: the second replaces the first, moving it aside under the longest name paysim makes.
+    for (const _ of [1, 2]) {
+      const result = await runCli(["exec", "--coverage", name, "--report", name.replace(/^r/, "s"), ...COMMAND], { cwd: dir });
+      expect(result.code, result.stderr).toBe(0);
+    }
+    expect(readdirSync(dir).sort()).toEqual([name, name.replace(/^r/, "s")]);
   });
 
   it("replaces its own earlier coverage report, and an empty file", async () => {

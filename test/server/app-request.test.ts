@@ -59,6 +59,25 @@ describe("app.request()", () => {
     expect(entries[0]!.path).toContain("4242");
   });
 
+  it("answers /health with the process's pid only to a caller naming the instance's token", async () => {
+    const token = "5f".repeat(16);
+    const started = await usePaysimApp({ instanceToken: token });
+    const health = async (headers: Record<string, string> = {}) => {
+      const { request_id: _, ...body } = (await (await started.app.request("/health", { headers })).json()) as Record<string, unknown>;
+      return body;
+    };
+    expect(await health({ "Paysim-Instance-Token": token })).toEqual({ status: "ok", version: expect.any(String), pid: process.pid });
+    for (const headers of [{}, { "Paysim-Instance-Token": "5f".repeat(15) + "5e" }, { "Paysim-Instance-Token": "é".repeat(16) }] as Record<string, string>[])
+      expect(await health(headers)).toEqual({ status: "ok", version: expect.any(String) });
+    // An instance started without a token (startPaysim(), the instances it starts) never answers it.
+    expect(Object.keys(await health({ "Paysim-Instance-Token": "" }))).toEqual(["status", "version"]);
+    expect(Object.keys((await (await paysim.app.request("/health", { headers: { "Paysim-Instance-Token": token } })).json()) as object)).toEqual([
+      "status",
+      "version",
+      "request_id",
+    ]);
+  });
+
   it("holds an answer until the group commit open while it was made is durable", async () => {
     let committed = false;
     const unit = paysim.store.unit(() => paysim.store.meta.set("app-request-test", "written"));

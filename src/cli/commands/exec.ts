@@ -4,7 +4,7 @@ import { Command, Option } from "commander";
 import { createPaysim, type PaysimInstance } from "../../paysim.js";
 import { addServerOptions, paysimOptionsOf, serverFlagsProblem, type ServerFlags } from "../server-options.js";
 import { closeWithExport } from "../close-with-export.js";
-import { COVERAGE_FILE, JUNIT_FILE, keptFilesOfFlags, outputFilesProblem, REPORT_FILE, type OutputFile } from "../output-files.js";
+import { asKept, COVERAGE_FILE, JUNIT_FILE, keptFilesOfFlags, outputFilesProblem, REPORT_FILE, type OutputFile } from "../output-files.js";
 import { writeOwnedFile, type FileKind } from "../../shared/owned-file.js";
 import { appendRefusal, appendToFile } from "../../shared/appended-file.js";
 import type { RunReport } from "../../domain/run-report.js";
@@ -175,7 +175,9 @@ function reportFilesOf(flags: ExecFlags): OutputFile[] {
 /** Why GITHUB_STEP_SUMMARY may not be appended to, as one line naming it; undefined when it may (or is not set). */
 function stepSummaryProblem(flags: ExecFlags): string | undefined {
   const path = stepSummaryPath();
-  const refusal = path === undefined ? undefined : appendRefusal(path, keptFilesOfFlags(flags));
+  // Nor one of the files exec writes: Markdown appended to the JSON report would spoil it.
+  const kept = [...keptFilesOfFlags(flags), ...reportFilesOf(flags).map(asKept)];
+  const refusal = path === undefined ? undefined : appendRefusal(path, kept);
   return refusal === undefined ? undefined : `Cannot append the run summary to GITHUB_STEP_SUMMARY ${path}: it ${refusal}.`;
 }
 

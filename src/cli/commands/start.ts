@@ -4,7 +4,8 @@ import { isSecretKey } from "../../domain/secret-keys.js";
 import { createPaysim, type PaysimInstance } from "../../paysim.js";
 import { addServerOptions, paysimOptionsOf, serverFlagsProblem, type ServerFlags } from "../server-options.js";
 import { registerInstance } from "../instance-registration.js";
-import { databaseRecordPath, readInstanceFile, recordIsFor } from "../instance-file.js";
+import { databaseRecordPath, readInstanceFile, recordIsFor, registryProblem } from "../instance-file.js";
+import { newInstanceToken } from "../../shared/instance-token.js";
 import { consoleOutput, reportInternalError, type Output } from "../output.js";
 import { colourEnabled, interactiveTerminal } from "../../ui/terminal.js";
 import { bannerFacts } from "../banner-facts.js";
@@ -59,11 +60,12 @@ async function runStart(flags: StartFlags, output: Output): Promise<number | und
     output.error(`paysim: ${problem}`);
     return 1;
   }
-  const refused = outputFilesProblem(flags);
+  const refused = outputFilesProblem(flags) ?? registryProblem(process.cwd());
   if (refused) {
     output.error(`paysim: ${refused}`);
     return 1;
   }
+  const token = newInstanceToken();
   // The key an earlier start generated for this database file (a ":memory:" run has none).
   const recordPath = databaseRecordPath(flags.db);
   const previous = recordPath === undefined ? undefined : readInstanceFile(recordPath);
@@ -83,6 +85,7 @@ async function runStart(flags: StartFlags, output: Output): Promise<number | und
     instance = await createPaysim({
       ...paysimOptionsOf(flags),
       rememberedSecretKey: rememberedKey,
+      instanceToken: token,
       onInternalError: (requestId, error) => reportInternalError(output, `internal error in ${requestId}`, error),
       onBusReady: (parts) => (view === "live" ? void (feed = startLiveFeed(parts)) : startReporter(parts.bus)),
     });
@@ -97,7 +100,7 @@ async function runStart(flags: StartFlags, output: Output): Promise<number | und
     throw error;
   }
 
-  await registerInstance(instance, flags.db, process.cwd());
+  await registerInstance(instance, flags.db, process.cwd(), token);
   const exportOnExit = closeWithExport(instance, flags.exportOnExit, output);
 
   if (feed) {

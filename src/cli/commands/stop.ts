@@ -1,7 +1,9 @@
 import { connect as connectSocket } from "node:net";
+import { relative } from "node:path";
 import { Command, Option } from "commander";
 import { CliError, UsageError } from "../client.js";
-import { pidAlive, registryEntries, serverAnswers, type InstanceFile } from "../instance-file.js";
+import { pidAlive, registryEntries, removeInstanceFile, type InstanceFile } from "../instance-file.js";
+import { proveInstance } from "../instance-proof.js";
 import { consoleOutput, type Output } from "../output.js";
 
 /** How long a stop may take (its --export-on-exit snapshot included) before `paysim stop` gives up waiting: a guard for a hung process. */
@@ -38,15 +40,22 @@ async function stopped(file: InstanceFile): Promise<void> {
 }
 
 /**
- * The servers started from `cwd` that run now: listed in `.paysim/instances/`, their process
- * alive and answering /health at their URL (an entry left by a killed paysim, whose pid the system
- * may since have given to another program, is not one). Answers them and how many entries were stale.
+ * The servers started from `cwd` that run now: listed in `.paysim/instances/`, each proved to be
+ * the paysim its entry names (instance-proof.ts). Any other entry (left by a killed paysim, whose
+ * pid the system may since have given to another program, or planted) is named and removed,
+ * never signalled. Answers the running ones and how many entries were removed.
  */
-async function runningFrom(cwd: string): Promise<{ running: InstanceFile[]; stale: number }> {
-  const entries = registryEntries(cwd).map((entry) => entry.file);
-  const alive = entries.filter((file) => pidAlive(file.pid));
-  const answering = await Promise.all(alive.map((file) => serverAnswers(file.url)));
-  const running = alive.filter((_, i) => answering[i]).sort((a, b) => String(a.started_at).localeCompare(String(b.started_at)) || a.pid - b.pid);
+async function runningFrom(cwd: string, output: Output): Promise<{ running: InstanceFile[]; stale: number }> {
+  const entries = registryEntries(cwd);
+  const proofs = await Promise.all(entries.map((entry) => proveInstance(entry.file)));
+  const running: InstanceFile[] = [];
+  entries.forEach((entry, i) => {
+    const proof = proofs[i]!;
+    if (proof.proved) return void running.push(entry.file);
+    removeInstanceFile(entry.path);
+    output.error(`paysim: removed ${relative(cwd, entry.path)}, which names no paysim that runs: ${proof.why}.`);
+  });
+  running.sort((a, b) => String(a.started_at).localeCompare(String(b.started_at)) || a.pid - b.pid);
   return { running, stale: entries.length - running.length };
 }
 
@@ -73,10 +82,9 @@ Examples:
       const cwd = process.cwd();
       if (pid !== undefined && flags.all) throw new UsageError("give a pid or --all, not both.");
       if (pid !== undefined && !/^[1-9]\d{0,9}$/.test(pid)) throw new UsageError(`pid must be a process id (a positive integer); got "${pid}".`);
-      const { running, stale } = await runningFrom(cwd);
+      const { running, stale } = await runningFrom(cwd, output);
       if (running.length === 0) {
-        const why =
-          stale > 0 ? `.paysim/instances/ lists ${stale} that ${stale === 1 ? "is" : "are"} no longer running` : "none is listed in .paysim/instances/";
+        const why = stale > 0 ? `.paysim/instances/ listed ${stale} that ${stale === 1 ? "is" : "are"} not running` : "none is listed in .paysim/instances/";
         throw new CliError(`no paysim started from ${cwd} is running (${why}).`);
       }
       let chosen = running;
