@@ -46,6 +46,12 @@ export default tseslint.config(
     },
   },
   {
+    // The one CommonJS module: what the single executable's bundle loads in place of better-sqlite3 (a CommonJS package).
+    files: ["scripts/executable/*.cjs"],
+    languageOptions: { sourceType: "commonjs", globals: { require: "readonly", module: "writable" } },
+    rules: { "@typescript-eslint/no-require-imports": "off" },
+  },
+  {
     files: ["test/**"],
     // Tests read the API's JSON answers untyped (test/helpers/paysim.ts) and assert their shape: the assertion is the check, not the type.
     rules: { "@typescript-eslint/no-explicit-any": "off" },

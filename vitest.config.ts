@@ -16,6 +16,7 @@ const UNIT = [
   "test/ui/{describe,model,reflow,rows,screen,width}.test.ts",
   "test/architecture/architecture-map.test.ts",
   "test/architecture/sqlite-binding.test.ts",
+  "test/architecture/executable-apart.test.ts",
   "test/architecture/real-time-through-timers.test.ts",
   "test/docs/markdown-examples.test.ts",
   "test/docs/package-tables.test.ts",
@@ -24,6 +25,7 @@ const UNIT = [
 const E2E = [
   "test/cli/**/*.test.ts",
   "test/browser/**/*.test.ts",
+  "test/executable/**/*.test.ts",
   "test/docs/**/*.test.ts",
   "test/examples/**/*.test.ts",
   "test/reliability/**/*.test.ts",

@@ -102,6 +102,16 @@ function cannon(options, pid) {
   });
 }
 
+/** As many creations as one connection can send in a measure, each under a key of its own (as bench/run.mjs's). */
+function creations(keyPrefix) {
+  return Array.from({ length: Math.ceil((15_000 * DURATION) / 50) }, (_, i) => ({
+    method: "POST",
+    path: "/v1/payment_intents",
+    body: '{"amount":1000,"description":"ab"}',
+    headers: { authorization: `Bearer ${KEY}`, "content-type": "application/json", "idempotency-key": `${keyPrefix}-${i}` },
+  }));
+}
+
 /** One request on a kept-alive connection; resolves to the parsed answer (throws on a non-2xx). */
 function send(agent, url, method, path, body, headers) {
   return new Promise((resolveAnswer, reject) => {
@@ -191,6 +201,15 @@ async function visit(root) {
     { url: `${server.url}/v1/payment_intents`, method: "POST", body: '{"amount":1000}', headers: { ...headers, "idempotency-key": "seed" } },
     pid,
   );
+  // Creations last, each with a key of its own, so that the reads and replays above run on the same small table in both builds.
+  let connection = 0;
+  const create = await cannon(
+    {
+      url: `${server.url}/v1/payment_intents`,
+      setupClient: (client) => client.setRequests(creations(`ab-${process.pid}-${flowKeys++}-${connection++}`)),
+    },
+    pid,
+  );
   const flow = await paysimFlow(server.url);
   await stop(server.child);
   rmSync(dir, { recursive: true, force: true });
@@ -198,7 +217,19 @@ async function visit(root) {
   const floor = await startServer(floorArgs(), { cwd: ROOT });
   const floorFlow = await floorTriple(floor.url);
   await stop(floor.child);
-  return { cold, floorCold, startPaysim, read: read.rate, readCpu: read.cpuMicros, replay: replay.rate, replayCpu: replay.cpuMicros, flow, floorFlow };
+  return {
+    cold,
+    floorCold,
+    startPaysim,
+    read: read.rate,
+    readCpu: read.cpuMicros,
+    replay: replay.rate,
+    replayCpu: replay.cpuMicros,
+    create: create.rate,
+    createCpu: create.cpuMicros,
+    flow,
+    floorFlow,
+  };
 }
 
 const rounds = [];
@@ -209,7 +240,7 @@ for (let r = 0; r < ROUNDS; r++) {
   rounds.push(round);
   const line = (label) => {
     const v = round[label];
-    return `${label} read ${Math.round(v.read)}/s (${Math.round(v.readCpu)} µs) replay ${Math.round(v.replay)}/s (${Math.round(v.replayCpu)} µs) cold ${Math.round(median(v.cold))} ms (floor ${Math.round(median(v.floorCold))}) startPaysim ${v.startPaysim.toFixed(2)} ms flow ${v.flow.toFixed(2)} ms (floor ×3 ${v.floorFlow.toFixed(2)})`;
+    return `${label} read ${Math.round(v.read)}/s (${Math.round(v.readCpu)} µs) create ${Math.round(v.create)}/s (${Math.round(v.createCpu)} µs) replay ${Math.round(v.replay)}/s (${Math.round(v.replayCpu)} µs) cold ${Math.round(median(v.cold))} ms (floor ${Math.round(median(v.floorCold))}) startPaysim ${v.startPaysim.toFixed(2)} ms flow ${v.flow.toFixed(2)} ms (floor ×3 ${v.floorFlow.toFixed(2)})`;
   };
   console.error(`round ${r + 1}/${ROUNDS}: ${line("current")} | ${line("base")}`);
 }
@@ -222,6 +253,8 @@ function summarise(label) {
     replay_req_per_s: Math.round(median(visits.map((v) => v.replay))),
     read_cpu_us: Math.round(median(visits.map((v) => v.readCpu))),
     replay_cpu_us: Math.round(median(visits.map((v) => v.replayCpu))),
+    create_req_per_s: Math.round(median(visits.map((v) => v.create))),
+    create_cpu_us: Math.round(median(visits.map((v) => v.createCpu))),
     cold_start_ms: Math.round(median(visits.flatMap((v) => v.cold))),
     cold_start_ratio_to_floor: round2(median(visits.map((v) => median(v.cold) / median(v.floorCold)))),
     start_paysim_warm_ms: round2(median(visits.map((v) => v.startPaysim))),
@@ -245,6 +278,8 @@ const results = {
     replay: pairRatio("replay"),
     read_cpu: pairRatio("readCpu"),
     replay_cpu: pairRatio("replayCpu"),
+    create: pairRatio("create"),
+    create_cpu: pairRatio("createCpu"),
     start_paysim_warm: pairRatio("startPaysim"),
     cold_start_ratio: round2(current.cold_start_ratio_to_floor / base.cold_start_ratio_to_floor),
   },
@@ -258,6 +293,8 @@ row("read by id (req/s)", current.read_req_per_s, base.read_req_per_s, results.c
 row("idempotent replay (req/s)", current.replay_req_per_s, base.replay_req_per_s, results.current_to_base.replay);
 row("read: server CPU per request (µs)", current.read_cpu_us, base.read_cpu_us, results.current_to_base.read_cpu);
 row("replay: server CPU per request (µs)", current.replay_cpu_us, base.replay_cpu_us, results.current_to_base.replay_cpu);
+row("create (req/s)", current.create_req_per_s, base.create_req_per_s, results.current_to_base.create);
+row("create: server CPU per request (µs)", current.create_cpu_us, base.create_cpu_us, results.current_to_base.create_cpu);
 row("cold start (ms)", current.cold_start_ms, base.cold_start_ms);
 row("cold start / floor's", current.cold_start_ratio_to_floor, base.cold_start_ratio_to_floor, results.current_to_base.cold_start_ratio);
 row("startPaysim() warm + /health (ms)", current.start_paysim_warm_ms, base.start_paysim_warm_ms, results.current_to_base.start_paysim_warm);

@@ -27,10 +27,13 @@ export function temporaryDirectory(prefix) {
   return dir;
 }
 
-/** Spawns `node args` in `cwd` and resolves when its banner names its URL, with when it was spawned. */
-export function startServer(args, { cwd, label = args.join(" ") }) {
+/**
+ * Spawns `node args` (or `command args`) in `cwd` and resolves when its banner names its URL, with
+ * when it was spawned.
+ */
+export function startServer(args, { cwd, label = args.join(" "), command = process.execPath, env = {} }) {
   const spawnedAt = performance.now();
-  const child = tracked(spawn(process.execPath, args, { cwd, stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, NO_COLOR: "1" } }));
+  const child = tracked(spawn(command, args, { cwd, stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, NO_COLOR: "1", ...env } }));
   return new Promise((resolve, reject) => {
     let out = "";
     const onData = (chunk) => {

@@ -63,6 +63,8 @@ export interface RequestLogged {
   idempotencyKeyDigest?: string;
   /** Its body's fingerprint, for a call with a key that the idempotency layer saw. */
   bodyFingerprint?: string;
+  /** Its body as read, card numbers masked (the same object, not a copy), for a call of an operation that takes a key: the findings digest it only when a rule needs to. */
+  body?: Readonly<Record<string, unknown>>;
   /** The object a read by id named (its `:id`). */
   objectId?: string;
   /** The Retry-After of a 429, in seconds. */
@@ -103,6 +105,8 @@ export interface DeliveryAttempted {
   deliveryId: string;
   eventId: string;
   eventType: string;
+  /** The request that caused the event (the event's own `request_id`). */
+  eventRequestId: string;
   endpointId: string;
   url: string;
   status: DeliveryStatus;

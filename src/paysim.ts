@@ -262,8 +262,10 @@ export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimI
       start: options.startedByAnother
         ? undefined
         : (input, companyId) =>
-            startInstance(input, { host, webhookTimeout: options.webhookTimeout, onInternalError: reportError }, (instanceBus, hasWebhookEndpoint) =>
-              coverage.rollUp(instanceBus, companyId, hasWebhookEndpoint),
+            startInstance(
+              input,
+              { host, webhookTimeout: options.webhookTimeout, onInternalError: reportError },
+              (instanceBus, instanceClock, hasWebhookEndpoint) => coverage.rollUp(instanceBus, companyId, instanceClock, hasWebhookEndpoint),
             ),
     });
 
@@ -356,7 +358,7 @@ export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimI
 async function startInstance(
   input: InstanceInput,
   parent: Pick<PaysimOptions, "host" | "webhookTimeout" | "onInternalError">,
-  rollUp: (instanceBus: Bus, hasWebhookEndpoint: () => boolean) => { stopped(): void },
+  rollUp: (instanceBus: Bus, instanceClock: Clock, hasWebhookEndpoint: () => boolean) => { stopped(): void },
 ): Promise<StartedInstance> {
   let rolled: { stopped(): void } | undefined;
   const starting = createPaysim({
@@ -372,10 +374,10 @@ async function startInstance(
     payouts: input.payouts,
     startedByAnother: true,
     // Before it serves: every request it answers counts for the company that started it too.
-    onBusReady: ({ bus, store }) => {
+    onBusReady: ({ bus, clock, store }) => {
       // The instance has one company: whether it has an endpoint is whether its store holds one.
       const companyId = store.companies.defaultCompany()?.id;
-      rolled = rollUp(bus, () => companyId !== undefined && store.webhookEndpoints.hasLive(companyId));
+      rolled = rollUp(bus, clock, () => companyId !== undefined && store.webhookEndpoints.hasLive(companyId));
     },
   });
   const instance = await starting.catch((error: unknown) => {

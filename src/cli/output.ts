@@ -1,14 +1,17 @@
 import { writeSync } from "node:fs";
-import { maskText } from "../domain/masking.js";
+import { maskText, maskTextKeeping } from "../domain/masking.js";
+import { isCredential } from "../domain/secret-keys.js";
 import { escapeControls, holdsControls } from "../domain/terminal-text.js";
 import { colourEnabled } from "../ui/terminal.js";
 
 /**
  * Where a command writes; tests and the live view may swap it. Every line is masked, then escaped
- * (docs/guarantees.md): `line` may be a block of lines (pretty JSON), `error` is one line.
+ * (docs/guarantees.md): `line` may be a block of lines (pretty JSON), `error` is one line. The
+ * `credentials` a line hands back to their owner (a key, a signing secret, as `paysim env`
+ * prints them) are printed exactly, never digit-masked; an error line holds none.
  */
 export interface Output {
-  line(text: string): void;
+  line(text: string, credentials?: readonly string[]): void;
   error(text: string): void;
 }
 
@@ -18,18 +21,25 @@ const LINE_BREAKS = /(\n)/;
 const LINE_BREAKS_AND_STYLES = /(\n|\u001b\[(?:1|2|22|3[1236]|39)m)/;
 
 /**
- * `text` as it may reach a terminal: masked, then every control escaped but the parts `kept`
- * captures. The format helpers and the log-line builders have escaped what they put in a line
- * (a line break and a colour code included): this is the net under everything else.
+ * `text` as it may reach a terminal: masked (each of `credentials` kept as it is, in the forms a
+ * JSON string and a single-quoted shell word write it), then every control escaped but the parts
+ * `kept` captures. The format helpers and the log-line builders have escaped what they put in a
+ * line (a line break and a colour code included): this is the net under everything else.
  */
-export function writable(text: string, kept?: () => RegExp): string {
-  const masked = maskText(text);
+export function writable(text: string, kept?: () => RegExp, credentials: readonly string[] = []): string {
+  // Only what is a credential by its own format is kept, in each form it is printed in.
+  const masked = credentials.length === 0 ? maskText(text) : maskTextKeeping(text, credentials.filter(isCredential).flatMap(printedForms));
   if (!holdsControls(masked)) return masked;
   if (kept === undefined) return escapeControls(masked);
   return masked
     .split(kept())
     .map((part, i) => (i % 2 === 1 ? part : escapeControls(part)))
     .join("");
+}
+
+/** A credential as the lines that print one write it: as it is, inside a JSON string, inside a single-quoted shell word. */
+function printedForms(credential: string): string[] {
+  return [credential, JSON.stringify(credential).slice(1, -1), credential.replaceAll("'", "'\\''")];
 }
 
 /** Asked only of a line that holds a control: whether stdout takes colour does not change while paysim runs. */
@@ -69,8 +79,8 @@ process.on("exit", () => {
 });
 
 export const consoleOutput: Output = {
-  line: (text) => {
-    pending.push(`${writable(text, keptOnStdout)}\n`);
+  line: (text, credentials) => {
+    pending.push(`${writable(text, keptOnStdout, credentials)}\n`);
     if (!flushQueued) {
       flushQueued = true;
       setImmediate(flushLines);

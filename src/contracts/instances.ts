@@ -3,7 +3,8 @@ import * as z from "zod";
 import { idOf, timestampSchema } from "../domain/answer-schemas.js";
 import { listQuerySchema } from "./common.js";
 import { CHAOS_SPEC_EXAMPLE, CHAOS_SPEC_PATTERN, chaosSchema } from "../domain/chaos.js";
-import { SECRET_KEY_PATTERN, SIGNING_SECRET_PATTERN } from "../domain/secret-keys.js";
+import type { CredentialFields } from "../domain/masking.js";
+import { isSecretKey, isSigningSecret, SECRET_KEY_PATTERN, SIGNING_SECRET_PATTERN } from "../domain/secret-keys.js";
 import { companyFieldSchemas, startInputMessage, startInputProblem, type StartInputs } from "../domain/start-inputs.js";
 import { isTimeScale, MAX_TIME_SCALE, TIME_SCALE_RANGE } from "../domain/time-scale.js";
 import { need, needOneOf } from "../domain/validation.js";
@@ -77,6 +78,9 @@ export const createInstanceSchema = z.lazy(() => {
 });
 
 export type InstanceInput = z.output<typeof createInstanceSchema>;
+
+/** The body's credentials: the new instance's key and signing secret, used exactly as sent (docs/guarantees.md). */
+export const INSTANCE_CREDENTIALS: CredentialFields = { secret_key: isSecretKey, webhook_secret: isSigningSecret };
 
 /** An instance as `GET /v1/sandbox/instances` lists it. */
 export const instanceSchema = z.lazy(() =>

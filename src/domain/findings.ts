@@ -9,7 +9,9 @@
  * measure in its own time, real time for what a client or a receiver takes), nothing is read from
  * a clock here.
  */
+import { fingerprint } from "../shared/canonical-json.js";
 
+/** How much a finding matters: an "error" (a second payment or payout in production) or a "warning". */
 export type FindingSeverity = "error" | "warning";
 
 /** One rule of the catalogue: what it is called and what to do about it. */
@@ -20,11 +22,11 @@ export interface FindingRule {
   readonly advice: string;
 }
 
-/** An example of a finding: the request (or, for a webhook rule, the delivery) that raised it. */
+/** An example of a finding: the request that raised it (for a webhook rule, the request that caused the event delivered). */
 export interface FindingExample {
-  /** The request that raised it; null for the webhook rules, which watch deliveries. */
+  /** The request that raised it; for the webhook rules, which watch deliveries, the event's own `request_id`. */
   request_id: string | null;
-  /** The object concerned (a payment intent, a payout, a delivery), when there is one. */
+  /** The object concerned (a payment intent, a payout; for a webhook rule, the delivery), when there is one. */
   object_id?: string;
   detail: string;
 }
@@ -52,15 +54,15 @@ export const FINDING_RULES: Readonly<Record<FindingCode, FindingRule>> = {
   new_key_on_retry: {
     code: "new_key_on_retry",
     severity: "error",
-    title: "A creation that got no answer was retried under a new Idempotency-Key",
+    title: "A creation that got no answer or a 5xx was retried under a new Idempotency-Key",
     advice:
       "Keep the Idempotency-Key of a creation until it has an answer, and retry with the same key: in production the first request may have succeeded, and a new key makes a second payment or payout.",
   },
   retry_after_ignored: {
     code: "retry_after_ignored",
     severity: "warning",
-    title: "A request was sent again before its 429's Retry-After had passed",
-    advice: "Wait at least Retry-After seconds after a 429 before calling the same route again: production throttles or blocks a client that does not.",
+    title: "A rate-limited request was sent again before its 429's Retry-After had passed",
+    advice: "Wait at least Retry-After seconds after a 429 before sending the request again: production throttles or blocks a client that does not.",
   },
   retried_client_error: {
     code: "retried_client_error",
@@ -125,8 +127,10 @@ export interface ObservedRequest {
   /** paysim's clock (ms) when it arrived. */
   clockMs: number;
   idempotencyKey?: string;
-  /** A digest of the body's canonical JSON; absent for a request without a body. */
+  /** A digest of the body's canonical JSON, when it was already made (the idempotency layer makes it for a call with a key). */
   bodyDigest?: string;
+  /** The body as sent (masked), for a call whose body was read: its digest is made from it only when a rule needs it. */
+  body?: unknown;
   /** The object the request created or read, when it names or made one. */
   objectId?: string;
   /** The Retry-After of a 429, in seconds. */
@@ -146,6 +150,8 @@ export interface ObservedAttempt {
   durationMs: number;
   /** Whether chaos altered the delivery (a duplicate, a reordering, a delay). */
   chaosAltered: boolean;
+  /** The request that caused the event delivered (the event's own `request_id`). */
+  eventRequestId: string;
 }
 
 /** When something was seen, as paysim's clock shows it: the text, or how to get it. */
@@ -167,18 +173,50 @@ interface FailedCreation {
 
 /** A map that keeps at most `limit` entries, forgetting the oldest set first. */
 class BoundedMap<K, V> extends Map<K, V> {
-  constructor(private readonly limit: number) {
+  /** `onForgotten` hears each entry forgotten to stay within the limit. */
+  constructor(
+    private readonly limit: number,
+    private readonly onForgotten?: (value: V) => void,
+  ) {
     super();
   }
   override set(key: K, value: V): this {
     this.delete(key);
     super.set(key, value);
-    if (this.size > this.limit) this.delete(this.keys().next().value as K);
+    if (this.size > this.limit) {
+      const oldest = this.keys().next().value as K;
+      const forgotten = this.get(oldest) as V;
+      this.delete(oldest);
+      this.onForgotten?.(forgotten);
+    }
     return this;
   }
 }
 
-const isServerError = (status: number | "none") => status === "none" || (status >= 500 && status <= 599);
+/** A 4xx streak of one request (sameRequest and body): its status, its length, and the path it was sent to. */
+interface Streak {
+  status: number;
+  streak: number;
+  path: string;
+}
+
+/** An answer that leaves the client unable to know whether the request was done: none at all, or a 5xx. A 429 is not one: nothing was done. */
+const isIndeterminate = (status: number | "none") => status === "none" || (status >= 500 && status <= 599);
+
+/** The request's body digest, made the first time a rule asks; undefined for a request without a body. */
+function bodyDigestOf(request: ObservedRequest): string | undefined {
+  if (request.bodyDigest === undefined && request.body !== undefined) request.bodyDigest = fingerprint(request.body);
+  return request.bodyDigest;
+}
+
+/**
+ * What makes two requests the same request sent again: method and path, then the
+ * Idempotency-Key, or for a request without one its body.
+ */
+const sameRequest = (request: ObservedRequest) =>
+  request.idempotencyKey === undefined
+    ? `${request.method} ${request.path} body ${bodyDigestOf(request) ?? ""}`
+    : `${request.method} ${request.path} key ${request.idempotencyKey}`;
 const outcomeOf = (status: number | "none") => (status === "none" ? "got no answer" : `got ${status}`);
 
 /** The findings of one company: fed observations, it answers what they raised. */
@@ -189,8 +227,13 @@ export class FindingsTracker {
   private raised = new Map<FindingCode, Raised>();
   // What the rules keep to decide; forgotten at a reset.
   private failedCreations = new BoundedMap<string, FailedCreation>(FINDING_LIMITS.tracked);
+  /** By the rate-limited request (sameRequest): when its Retry-After passes. */
   private retryAfter = new BoundedMap<string, { from: number; until: number; requestId: string }>(FINDING_LIMITS.tracked);
-  private clientErrors = new BoundedMap<string, { status: number; streak: number }>(FINDING_LIMITS.tracked);
+  /** When the last of the Retry-After windows kept passes: once it has, they are all forgotten. */
+  private retryAfterUntil = 0;
+  private clientErrors = new BoundedMap<string, Streak>(FINDING_LIMITS.tracked, (forgotten) => this.streakEnded(forgotten.path));
+  /** How many open streaks each path has: a request to a path with none ends no streak, and makes no signature. */
+  private streakPaths = new Map<string, number>();
   private reads = new BoundedMap<string, number[]>(FINDING_LIMITS.tracked);
 
   /** `at` is paysim's clock as ISO text, for `first_seen_at` (a function: asked only when a rule raises). */
@@ -205,11 +248,15 @@ export class FindingsTracker {
     if (attempt.durationMs > FINDING_LIMITS.slowReceiverMs) {
       const took =
         attempt.status === null ? `gave no answer in ${seconds(attempt.durationMs)}` : `answered ${attempt.status} after ${seconds(attempt.durationMs)}`;
-      this.raise("slow_webhook_receiver", at, { request_id: null, object_id: attempt.deliveryId, detail: `${attempt.eventType} to ${attempt.url}: ${took}` });
+      this.raise("slow_webhook_receiver", at, {
+        request_id: attempt.eventRequestId,
+        object_id: attempt.deliveryId,
+        detail: `${attempt.eventType} to ${attempt.url}: ${took}`,
+      });
     }
     if (attempt.attempt === 1 && !attempt.chaosAltered && (attempt.status === 400 || attempt.status === 401 || attempt.status === 403)) {
       this.raise("valid_webhook_rejected", at, {
-        request_id: null,
+        request_id: attempt.eventRequestId,
         object_id: attempt.deliveryId,
         detail: `${attempt.eventType} to ${attempt.url}: answered ${attempt.status} to its first, correctly signed attempt`,
       });
@@ -221,6 +268,7 @@ export class FindingsTracker {
     this.failedCreations.clear();
     this.retryAfter.clear();
     this.clientErrors.clear();
+    this.streakPaths.clear();
     this.reads.clear();
   }
 
@@ -253,8 +301,10 @@ export class FindingsTracker {
   }
 
   private checkNewKeyOnRetry(request: ObservedRequest, at: At): void {
-    if (!RETRY_SENSITIVE_CREATIONS.has(request.route) || request.bodyDigest === undefined) return;
-    const body = `${request.route} ${request.bodyDigest}`;
+    if (!RETRY_SENSITIVE_CREATIONS.has(request.route)) return;
+    const digest = bodyDigestOf(request);
+    if (digest === undefined) return;
+    const body = `${request.route} ${digest}`;
     const earlier = this.failedCreations.get(body);
     if (earlier && earlier.idempotencyKey !== request.idempotencyKey && request.clockMs - earlier.clockMs <= FINDING_LIMITS.newKeyWindowMs) {
       this.raise("new_key_on_retry", at, {
@@ -263,7 +313,7 @@ export class FindingsTracker {
         detail: `${request.route} repeated ${request.requestId} under a new Idempotency-Key; the same body was sent as ${earlier.requestId}, which ${earlier.outcome}`,
       });
     }
-    if (isServerError(request.status)) {
+    if (isIndeterminate(request.status)) {
       this.failedCreations.set(body, {
         requestId: request.requestId,
         idempotencyKey: request.idempotencyKey,
@@ -275,17 +325,34 @@ export class FindingsTracker {
     }
   }
 
+  /**
+   * Only a retry of the rate-limited request itself counts: the same request (sameRequest) sent
+   * after its 429 was answered and before its Retry-After passed. Other requests of the client,
+   * those in flight when the 429 was answered included, are no retry of it.
+   */
   private checkRetryAfter(request: ObservedRequest, at: At): void {
-    const route = request.route;
-    const window = this.retryAfter.get(route);
-    if (window && request.arrivedAtMs >= window.from && request.arrivedAtMs < window.until) {
+    const limited = request.status === 429 && request.retryAfterSeconds !== undefined;
+    // Most requests come while no 429 waits: no signature is made for them.
+    if (!limited) {
+      if (this.retryAfter.size === 0) return;
+      if (request.arrivedAtMs >= this.retryAfterUntil) {
+        this.retryAfter.clear();
+        return;
+      }
+    }
+    const signature = sameRequest(request);
+    const window = this.retryAfter.get(signature);
+    if (window && request.arrivedAtMs >= window.until) this.retryAfter.delete(signature);
+    else if (window && request.arrivedAtMs >= window.from) {
       this.raise("retry_after_ignored", at, {
         request_id: request.requestId,
-        detail: `${route} sent ${seconds(window.until - request.arrivedAtMs)} before the Retry-After of ${window.requestId} had passed`,
+        detail: `${request.method} ${request.path} sent again ${seconds(window.until - request.arrivedAtMs)} before the Retry-After of ${window.requestId} had passed`,
       });
     }
-    if (request.status === 429 && request.retryAfterSeconds !== undefined) {
-      this.retryAfter.set(route, { from: request.answeredAtMs, until: request.answeredAtMs + request.retryAfterSeconds * 1000, requestId: request.requestId });
+    if (limited) {
+      const until = request.answeredAtMs + request.retryAfterSeconds! * 1000;
+      this.retryAfter.set(signature, { from: request.answeredAtMs, until, requestId: request.requestId });
+      if (until > this.retryAfterUntil) this.retryAfterUntil = until;
     }
   }
 
@@ -293,22 +360,29 @@ export class FindingsTracker {
     const { status } = request;
     // 408 (a wait that timed out) and 429 (its own rule) invite a retry.
     const clientError = status !== "none" && status >= 400 && status <= 499 && status !== 408 && status !== 429;
-    // Most requests end no streak: the signature is only made when one may be open.
-    if (!clientError && this.clientErrors.size === 0) return;
-    const signature = `${request.method} ${request.path} ${request.bodyDigest ?? ""} ${request.idempotencyKey ?? ""}`;
+    // Most requests end no streak: the signature (and a keyless body's digest) is only made when one may be open on their path.
+    if (!clientError && (this.clientErrors.size === 0 || !this.streakPaths.has(request.path))) return;
+    const signature = `${request.method} ${request.path} ${bodyDigestOf(request) ?? ""} ${request.idempotencyKey ?? ""}`;
+    const earlier = this.clientErrors.get(signature);
     if (!clientError) {
-      this.clientErrors.delete(signature);
+      if (earlier && this.clientErrors.delete(signature)) this.streakEnded(earlier.path);
       return;
     }
-    const earlier = this.clientErrors.get(signature);
     const streak = earlier?.status === status ? earlier.streak + 1 : 1;
-    this.clientErrors.set(signature, { status, streak });
+    if (!earlier) this.streakPaths.set(request.path, (this.streakPaths.get(request.path) ?? 0) + 1);
+    this.clientErrors.set(signature, { status, streak, path: request.path });
     if (streak === FINDING_LIMITS.clientErrorStreak) {
       this.raise("retried_client_error", at, {
         request_id: request.requestId,
         detail: `${request.method} ${request.path} got ${status} ${streak} times in a row`,
       });
     }
+  }
+
+  private streakEnded(path: string): void {
+    const open = (this.streakPaths.get(path) ?? 0) - 1;
+    if (open > 0) this.streakPaths.set(path, open);
+    else this.streakPaths.delete(path);
   }
 
   private checkPolling(request: ObservedRequest, at: At): void {
@@ -357,11 +431,18 @@ function sortedFindings(findings: Finding[]): Finding[] {
   return findings.sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] || FINDING_CODES.indexOf(a.code) - FINDING_CODES.indexOf(b.code));
 }
 
-/** How many findings of each severity. */
+/** How many findings (distinct codes) of each severity; each finding's `count` says how often it was raised. */
 export function findingCounts(findings: readonly Finding[]): Record<FindingSeverity, number> {
   const counts: Record<FindingSeverity, number> = { error: 0, warning: 0 };
-  for (const finding of findings) counts[finding.severity] += finding.count;
+  for (const finding of findings) counts[finding.severity] += 1;
   return counts;
+}
+
+/** How many times the findings were raised, all together. */
+export function findingOccurrences(findings: readonly Finding[]): number {
+  let occurrences = 0;
+  for (const finding of findings) occurrences += finding.count;
+  return occurrences;
 }
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;

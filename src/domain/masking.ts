@@ -3,6 +3,7 @@
  * checkout form, ingested data) and again where it leaves (logs, webhook bodies).
  */
 import { allDigits, digitRuns, type Spot } from "./card-number-scan.js";
+import { isCredential } from "./secret-keys.js";
 
 const KEPT_DIGITS = 4;
 
@@ -43,6 +44,37 @@ export function maskText(text: string): string {
     text,
     runs.flatMap((run) => run.digits.slice(0, -KEPT_DIGITS)),
   );
+}
+
+/**
+ * maskText, but each of `credentials` that is one by its own format (a secret key, a signing secret:
+ * isCredential) is kept exactly as it is wherever `text` holds it: a key its owner chose is no card
+ * number, and masked it would be another key (docs/guarantees.md). Every other part of `text` is
+ * masked as maskText masks it. For a line that hands credentials back to their owner (`paysim env`,
+ * the started line); a log line never holds one.
+ *
+ * @example
+ * maskTextKeeping("KEY=sk_test_ci_1732212345678901234 card 4242424242424242", ["sk_test_ci_1732212345678901234"])
+ * // "KEY=sk_test_ci_1732212345678901234 card ************4242"
+ */
+export function maskTextKeeping(text: string, credentials: readonly string[]): string {
+  if (credentials.length === 0) return maskText(text);
+  // Longest first: a key that holds a shorter one is kept whole.
+  const kept = [...new Set(credentials.filter(isCredential))].sort((a, b) => b.length - a.length);
+  if (kept.length === 0) return maskText(text);
+  let out = "";
+  let from = 0;
+  for (let at = 0; at < text.length;) {
+    const credential = kept.find((candidate) => text.startsWith(candidate, at));
+    if (credential === undefined) {
+      at++;
+      continue;
+    }
+    out += maskText(text.slice(from, at)) + credential;
+    at += credential.length;
+    from = at;
+  }
+  return out + maskText(text.slice(from));
 }
 
 /**
@@ -138,13 +170,30 @@ function setOwn(target: Record<string, unknown>, key: string, value: unknown): v
 }
 
 /**
+ * The top-level fields of a body that hold a credential its sender chose (`secret_key`,
+ * `webhook_secret`), each with the format it must have to be taken as one.
+ */
+export type CredentialFields = Readonly<Record<string, (value: string) => boolean>>;
+
+/**
  * A request body with card data masked, whichever way it came in (a JSON body, a dashboard form):
  * its strings, never its numbers, which validation then reads as the numbers they are. Masking
  * drops a top-level cvv, but it is still a field no call accepts: its name (never its value) is
- * kept so that validation refuses it instead of silently ignoring it.
+ * kept so that validation refuses it instead of silently ignoring it. A field of `credentials`
+ * that has its credential's format is kept exactly as sent (docs/guarantees.md): masked, a key
+ * with 13 digits in a row would silently become another key. One without that format is masked
+ * as any text, and validation refuses it.
+ *
+ * @example
+ * maskRequestBody({ name: "4242424242424242", secret_key: "sk_test_1732212345678901234" }, { secret_key: isSecretKey })
+ * // { name: "************4242", secret_key: "sk_test_1732212345678901234" }
  */
-export function maskRequestBody(body: Record<string, unknown>): Record<string, unknown> {
+export function maskRequestBody(body: Record<string, unknown>, credentials: CredentialFields = {}): Record<string, unknown> {
   const masked = maskInput(body) as Record<string, unknown>;
-  for (const key of Object.keys(body)) if (isDroppedField(key)) masked[key] = "[removed]";
+  for (const key of Object.keys(body)) {
+    if (isDroppedField(key)) masked[key] = "[removed]";
+    const value = body[key];
+    if (typeof value === "string" && Object.hasOwn(credentials, key) && credentials[key]!(value)) masked[key] = value;
+  }
   return masked;
 }

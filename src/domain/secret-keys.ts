@@ -29,3 +29,12 @@ export function isSecretKey(value: string): boolean {
 export function isSigningSecret(value: string): boolean {
   return SIGNING_SECRET.test(value);
 }
+
+/**
+ * Whether `value` is a credential by its own format: a secret key or a signing secret. Such a value
+ * is no card data (docs/guarantees.md): where paysim takes or prints one as a credential, it is kept
+ * exactly as given, never digit-masked.
+ */
+export function isCredential(value: string): boolean {
+  return isSecretKey(value) || isSigningSecret(value);
+}

@@ -34,7 +34,7 @@ export function companyFieldSchemas(label?: boolean) {
   const say = (field: string, rule: string) => (label ? `${field} ${rule}.` : rule);
   return {
     // Masked as any text paysim takes in: a name is stored and shown. Keys and secrets are not
-    // text but credentials, compared as given (and never stored in clear or shown).
+    // text but credentials, kept exactly as given and never logged (docs/guarantees.md).
     // The pattern tells the OpenAPI document what the trim and the minimum say together: not blank.
     name: z
       .string({ error: say("name", NAME_RULE) })

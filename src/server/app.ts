@@ -51,7 +51,7 @@ export function createApp(deps: AppDeps): PaysimApp {
   // The one /v1 route without the key check: the document answers without one (docs/api.md).
   app.get(OPENAPI_OPERATION.path, pipelined(openApiRoute(documented, deps.baseUrl), { keyed: false }));
   app.get("/health", pipelined(healthRoute(deps.instanceToken), { keyed: false }));
-  mountOperations(app, deps, served, (handler) => pipelined(handler, { keyed: true }));
+  mountOperations(app, deps, served, (handler, seen) => pipelined(handler, { keyed: true, seen }));
 
   const allowedMethods = methodsByPath(app);
   const notFound = (c: Context<AppEnv>) => {

@@ -112,6 +112,8 @@ export interface RequestVariables {
 
 /** What the request log reads of an operation's call (operations/run.ts, `IncomingCall`): digests only, never the key itself. */
 export interface LoggedCall {
+  /** The body as read and masked; undefined for an operation without one. */
+  rawBody: Readonly<Record<string, unknown>> | undefined;
   /** Set once the idempotency layer has seen the call; its digests once made. */
   idempotent?: { fingerprint?: string; keyDigest?: string };
 }

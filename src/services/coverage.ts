@@ -189,8 +189,13 @@ export function createCoverage({
     return ledger;
   };
   countFrom(bus, (companyId) => ledgerOf(companyId ?? defaultCompanyId).own);
-  // A request with no known key is no company's client: no finding comes of it.
-  observeFrom(bus, clock, (companyId) => (companyId === undefined ? undefined : ledgerOf(companyId).findings.own));
+  // A request with no known key is no company's client: no finding comes of it (observeFrom).
+  observeFrom(
+    bus,
+    clock,
+    (companyId) => ledgerOf(companyId).findings.own,
+    () => [...byCompany.values()].map((ledger) => ledger.findings.own),
+  );
 
   return {
     /** The report of `companyId` against `catalogue`: every entry present, zeros included; `self` leaves its instances out. */
@@ -219,9 +224,11 @@ export function createCoverage({
     /**
      * Rolls what an instance's bus announces into `companyId`'s counts, from now on: its listeners
      * add to the company's fixed maps and hold nothing of the instance, so a stopped instance's
-     * counts stay with no trace of it. Answers what to call once the instance has stopped.
+     * counts stay with no trace of it. Its findings are judged as the instance judges its own: on
+     * its clock, from the requests authenticated as its company. Answers what to call once the
+     * instance has stopped.
      */
-    rollUp(instanceBus: Bus, companyId: string, instanceHasWebhookEndpoint: () => boolean = () => false): { stopped(): void } {
+    rollUp(instanceBus: Bus, companyId: string, instanceClock: Clock, instanceHasWebhookEndpoint: () => boolean = () => false): { stopped(): void } {
       const ledger = ledgerOf(companyId);
       ledger.instancesRolledIn++;
       ledger.instancesLive++;
@@ -230,7 +237,12 @@ export function createCoverage({
       const tracker = new FindingsTracker(instanceHasWebhookEndpoint);
       ledger.findings.live.add(tracker);
       let stopped = false;
-      observeFrom(instanceBus, clock, () => (stopped ? undefined : tracker));
+      observeFrom(
+        instanceBus,
+        instanceClock,
+        () => (stopped ? undefined : tracker),
+        () => (stopped ? [] : [tracker]),
+      );
       return {
         stopped() {
           if (stopped) return;

@@ -40,14 +40,23 @@ export function clearFindings(findings: CompanyFindings): void {
 
 /**
  * Feeds what `bus` announces to the tracker `trackerOf` names for a company: every /v1 request
- * but the sandbox controls, and every delivery attempt. A reset of a company forgets what its
- * rules kept to decide (a reset is a test's boundary); the findings stay.
+ * authenticated as a company (one with no key or an unknown one is nobody's: trackerOf is not
+ * asked) but the sandbox controls, and every delivery attempt. `clock` is the clock of the paysim
+ * whose bus it is: an instance's findings are judged on the instance's own. Every reset forgets
+ * what the rules kept to decide (a reset is a test's boundary): a company's reset its tracker's,
+ * a reset of every company (in-process `reset()`) that of each tracker `everyTracker` gives; the
+ * findings stay.
  */
-export function observeFrom(bus: Bus, clock: Clock, trackerOf: (companyId: string | undefined) => FindingsTracker | undefined): void {
+export function observeFrom(
+  bus: Bus,
+  clock: Clock,
+  trackerOf: (companyId: string) => FindingsTracker | undefined,
+  everyTracker: () => Iterable<FindingsTracker>,
+): void {
   // Read only when a rule raises a finding.
   const at = () => clock.nowIso();
   bus.on("request.logged", (logged: RequestLogged) => {
-    if (logged.route === undefined || logged.path.startsWith("/v1/sandbox/") || !logged.path.startsWith("/v1/")) return;
+    if (logged.companyId === undefined || logged.route === undefined || logged.path.startsWith("/v1/sandbox/") || !logged.path.startsWith("/v1/")) return;
     const tracker = trackerOf(logged.companyId);
     if (!tracker) return;
     tracker.request(
@@ -59,10 +68,11 @@ export function observeFrom(bus: Bus, clock: Clock, trackerOf: (companyId: strin
         status: logged.unanswered ? "none" : logged.status,
         arrivedAtMs: logged.arrivedAtMs,
         answeredAtMs: logged.arrivedAtMs + logged.durationMs,
-        // paysim's clock matters to the creations a key and a body digest name; a read needs none.
-        clockMs: logged.bodyFingerprint === undefined ? 0 : clock.now(),
+        // paysim's clock matters to the creations a key names; a read needs none.
+        clockMs: logged.idempotencyKeyDigest === undefined ? 0 : clock.now(),
         idempotencyKey: logged.idempotencyKeyDigest,
         bodyDigest: logged.bodyFingerprint,
+        body: logged.body,
         objectId: logged.objectId,
         retryAfterSeconds: logged.retryAfterSeconds,
       },
@@ -79,11 +89,13 @@ export function observeFrom(bus: Bus, clock: Clock, trackerOf: (companyId: strin
         status: update.attempt.statusCode,
         durationMs: update.attempt.durationMs,
         chaosAltered: update.attempt.chaos != null,
+        eventRequestId: update.eventRequestId,
       },
       at,
     );
   });
   bus.on("sandbox.reset", ({ companyId }) => {
     if (companyId !== null) trackerOf(companyId)?.reset();
+    else for (const tracker of everyTracker()) tracker.reset();
   });
 }

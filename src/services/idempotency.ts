@@ -26,6 +26,19 @@ export interface IdempotentRequest {
   keyDigest?: string;
 }
 
+/**
+ * Makes `request`'s digests as the layer does (the key's SHA-256, the body's fingerprint; none
+ * without a key) without looking anything up: what the findings compare of a call, also for one
+ * a fault answered before the layer saw it.
+ */
+export function digested(request: IdempotentRequest): IdempotentRequest {
+  if (request.idempotencyKey !== undefined) {
+    request.keyDigest ??= sha256Hex(request.idempotencyKey);
+    request.fingerprint ??= fingerprint(request.body);
+  }
+  return request;
+}
+
 /** What a change answers: its status and resource. */
 export interface ChangeResult<Resource extends object = object> {
   status: number;
@@ -77,11 +90,8 @@ export function createIdempotentRunner(store: Store, clock: Clock, unitOfWork: U
   function lookup<Resource>(request: IdempotentRequest) {
     // A key is the client's free text and may hold anything, even a card number: only its
     // hash is stored (docs/guarantees.md). Masking it instead would merge keys that differ in masked digits.
-    const scope =
-      request.idempotencyKey === undefined
-        ? undefined
-        : { company_id: request.companyId, method: request.method, path: request.path, key: (request.keyDigest ??= sha256Hex(request.idempotencyKey)) };
-    const print = scope ? (request.fingerprint ??= fingerprint(request.body)) : "";
+    const { keyDigest, fingerprint: print = "" } = digested(request);
+    const scope = keyDigest === undefined ? undefined : { company_id: request.companyId, method: request.method, path: request.path, key: keyDigest };
     const now = clock.now();
     const stored = scope && storedAnswer(scope, print, now);
     // A replay writes nothing, so it takes no unit of the group commit. It is answered only

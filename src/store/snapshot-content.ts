@@ -1,4 +1,5 @@
 import { maskText, maskValue } from "../domain/masking.js";
+import { isSigningSecret } from "../domain/secret-keys.js";
 import { UnusableDatabaseError } from "./errors.js";
 import type { Migration } from "./schema.js";
 import { openDatabase, type Db } from "./open.js";
@@ -90,6 +91,16 @@ const COMPUTED_TEXT: Readonly<Record<string, (value: string, row: ReadonlyMap<st
 };
 
 /**
+ * Text columns that hold a credential its owner chose (an endpoint's signing secret), with the
+ * format it must have: one of that format is kept whatever its digits, as paysim keeps it on the
+ * way in (docs/guarantees.md); masked, it would sign with another secret. A value of any other
+ * form is masked like all other text, and the import's rules refuse it.
+ */
+const CREDENTIAL_TEXT: Readonly<Record<string, (value: string) => boolean>> = {
+  "webhook_endpoints.secret": isSigningSecret,
+};
+
+/**
  * Text columns where a card number is refused rather than masked, as the API refuses it there: a
  * masked webhook URL would send deliveries to an address other than the one given.
  */
@@ -121,7 +132,8 @@ export function maskCardNumbersIn(db: Db, path: string): number {
           const value = row[keys.length + i];
           const place = `${table}.${column.name}`;
           if (typeof value === "string") {
-            const clean = COMPUTED_TEXT[place]?.(value, named) ? value : maskStoredText(value);
+            const kept = COMPUTED_TEXT[place]?.(value, named) || CREDENTIAL_TEXT[place]?.(value);
+            const clean = kept ? value : maskStoredText(value);
             if (clean === value) return;
             if (REFUSED_IF_MASKED.has(place))
               throw unmaskable(

@@ -103,7 +103,8 @@ export interface PaysimWebhooks {
   /**
    * The first delivery matching `filter` (`status` "succeeded" unless told), whether it happened
    * before the call or after. Rejects with PaysimTimeoutError after `timeout` real milliseconds
-   * (default 5000), listing the last deliveries.
+   * (default 5000), listing the last deliveries, and first saying so when no webhook endpoint
+   * could make a matching delivery (none at all, none at `url`, none listening to `type`).
    */
   waitFor(filter: WebhookFilter, options?: WaitOptions): Promise<DeliveredWebhook>;
 }

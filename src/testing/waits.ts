@@ -1,5 +1,6 @@
 import type { Bus, BusEvents, DeliveriesStopped, DeliveryAttempted, EventCreated } from "../bus.js";
 import { ApiError } from "../domain/errors.js";
+import { listensTo } from "../domain/events.js";
 import { eventResource } from "../services/events.js";
 import type { Timers } from "../runtime/timers.js";
 import type { Store } from "../store/index.js";
@@ -255,8 +256,27 @@ export function createWaits({ bus, store, afterSeq, timers }: { bus: Bus; store:
           stopStopped();
         };
       },
-      () => lastDeliveries(ofCompany(matcher)),
+      () => [endpointsCause(matcher), lastDeliveries(ofCompany(matcher))].filter((line) => line !== undefined).join("\n"),
     );
+  }
+
+  /**
+   * Why no delivery can match, when the endpoints say so as the wait ends: there is none, none at
+   * the url asked for, or none listening to the types asked for. Said at the timeout, not at once:
+   * an endpoint added while the wait runs receives the events after it.
+   */
+  function endpointsCause(matcher: WebhookMatcher): string | undefined {
+    const endpoints = matcher.companyId === undefined ? store.webhookEndpoints.everyLive() : store.webhookEndpoints.live(matcher.companyId);
+    const add = "an endpoint receives only the events after it is added (POST /v1/webhook_endpoints, or --forward-to).";
+    if (endpoints.length === 0) return `No webhook endpoint is registered, so nothing is delivered: ${add}`;
+    const { types, url } = matcher;
+    const atUrl = url === undefined ? endpoints : endpoints.filter((endpoint) => endpoint.url === url);
+    if (atUrl.length === 0) return `No webhook endpoint has the url ${url} (the endpoints: ${endpoints.map((endpoint) => endpoint.url).join(", ")}).`;
+    if (types === undefined) return undefined;
+    const listening = atUrl.filter((endpoint) => types.some((type) => listensTo(JSON.parse(endpoint.enabled_events) as string[], type)));
+    if (listening.length > 0) return undefined;
+    const enabled = atUrl.map((endpoint) => `${endpoint.url} listens to ${(JSON.parse(endpoint.enabled_events) as string[]).join(", ")}`).join("; ");
+    return `No webhook endpoint${url === undefined ? "" : " with that url"} listens to ${types.join(" or ")}, so nothing of that type is delivered (${enabled}): ${add}`;
   }
 
   /** The first delivery already matching, in event order. */

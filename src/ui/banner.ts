@@ -1,4 +1,4 @@
-import { maskText } from "../domain/masking.js";
+import { maskTextKeeping } from "../domain/masking.js";
 import { escapeControls } from "../domain/terminal-text.js";
 
 /** What `paysim start` tells the developer first: where it listens, with which keys and secrets. */
@@ -22,10 +22,15 @@ export interface BannerFacts {
   keptFromBeforeMarking?: { id: string; url: string }[] | undefined;
 }
 
+/** The keys and signing secrets the banner hands back to their owner: printed exactly, never digit-masked (docs/guarantees.md). */
+export function bannerCredentials(facts: BannerFacts): string[] {
+  return facts.companies.flatMap((c) => [...(c.secretKey === undefined ? [] : [c.secretKey]), ...c.endpoints.map((e) => e.secret)]);
+}
+
 /**
- * The banner as lines (masked, then escaped: a company's name comes from a config file or an
- * instance's body, docs/guarantees.md), the same in the plain log and at the top of the live view.
- * Other tools read these lines (`listening on`, `  key       sk_test_…`): keep their shape.
+ * The banner as lines (masked but for its credentials, then escaped: a company's name comes from a
+ * config file or an instance's body, docs/guarantees.md), the same in the plain log and at the top
+ * of the live view. Other tools read these lines (`listening on`, `  key       sk_test_…`): keep their shape.
  */
 export function bannerLines(facts: BannerFacts): string[] {
   const lines = [`paysim ${facts.version} listening on ${facts.url}`];
@@ -44,5 +49,6 @@ export function bannerLines(facts: BannerFacts): string[] {
   if (facts.exposedHost !== undefined) {
     lines.push(`  warning   listening on ${facts.exposedHost}: this sandbox is reachable from the network.`);
   }
-  return lines.map((line) => escapeControls(maskText(line)));
+  const credentials = bannerCredentials(facts);
+  return lines.map((line) => escapeControls(maskTextKeeping(line, credentials)));
 }

@@ -85,7 +85,7 @@ export interface EventFacts {
 }
 
 /** What the bus said of a delivery's attempt, masked, with its result as `last`. */
-export type DeliveryFacts = Omit<DeliveryAttempted, "attempt" | "companyId"> & { last: AttemptResult };
+export type DeliveryFacts = Omit<DeliveryAttempted, "attempt" | "companyId" | "eventRequestId"> & { last: AttemptResult };
 
 export type LiveAction =
   | { kind: "started"; requestId: string }

@@ -115,7 +115,7 @@ export function createDispatcher(options: { store: Store; clock: Clock; schedule
     if (!started) return; // nothing left to deliver: the job is simply removed
     // The delivery stopped (its endpoint deleted) before this first attempt went out: it never happened.
     if ("unsent" in started) return firstAttempts.discardUnsent(started.unsent, job.subjectId);
-    const { delivery, body, eventType, secret, attemptSeq, attemptedMs } = started;
+    const { delivery, body, eventType, eventRequestId, secret, attemptSeq, attemptedMs } = started;
     const mark = markOf(job);
     const { responseBody, signature, ...outcome } = await send(client, timers, delivery.url, body, secret, delivery.event_id, timeoutMs, stop);
 
@@ -138,6 +138,7 @@ export function createDispatcher(options: { store: Store; clock: Clock; schedule
           deliveryId: now.id,
           eventId: now.event_id,
           eventType,
+          eventRequestId,
           endpointId: now.endpoint_id,
           companyId: now.company_id,
           url: now.url,

@@ -288,7 +288,7 @@ describe.skipIf(!hasChromium)("the dashboard in headless Chromium", () => {
       await expectFits(page, `report with findings at ${size}`);
       const finding = page.getByRole("region", { name: "new_key_on_retry" });
       await expect(finding.getByRole("heading", { level: 2 }).textContent()).resolves.toBe(
-        "A creation that got no answer was retried under a new Idempotency-Key",
+        "A creation that got no answer or a 5xx was retried under a new Idempotency-Key",
       );
       const text = await finding.textContent();
       expect(text).toContain("error");

@@ -1,7 +1,8 @@
 import { spawn } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { PAYSIM_BIN, cliEnv, runCli } from "../helpers/cli.js";
+import { PAYSIM_BIN, cliEnv, runCli, startCli } from "../helpers/cli.js";
 import { usePaysim, usePaysimCli, useTempDir } from "../helpers/disposables.js";
+import { callApi } from "../helpers/paysim.js";
 
 /** A key with what a shell would expand or end a quote at: `paysim start` takes it (printable ASCII, no space). */
 const AWKWARD_KEY = "sk_test_it's_$HOME_`x`_\\n";
@@ -44,6 +45,45 @@ describe("paysim env", () => {
     // --shell: eval'd by sh, every value arrives exactly, nothing in it expanded.
     const evaluated = await sh(`eval "$($PAYSIM env --shell)" && printf '%s\\n' "$PAYSIM_URL" "$PAYSIM_SECRET_KEY" "$PAYSIM_WEBHOOK_SECRET"`, dir);
     expect(evaluated).toEqual({ code: 0, stdout: `${url}\n${AWKWARD_KEY}\n${object.PAYSIM_WEBHOOK_SECRET}\n`, stderr: "" });
+  });
+
+  it("prints a key and a signing secret with 13 or more digits in a row exactly as given, as start --json's started line does", async () => {
+    const dir = useTempDir();
+    const key = "sk_test_ci_1732212345678901234";
+    const secret = "whsec_ci_7302212345678901234";
+    const cli = startCli(
+      ["start", "--port", "0", "--db", ":memory:", "--json", "--secret-key", key, "--forward-to", "http://127.0.0.1:9/hooks", "--webhook-secret", secret],
+      {
+        cwd: dir,
+      },
+    );
+    try {
+      const [startedLine] = await cli.waitFor(/^\{"type":"started".*$/m);
+      const started = JSON.parse(startedLine);
+      expect(started.companies).toMatchObject([{ secret_key: key, webhook_endpoints: [{ url: "http://127.0.0.1:9/hooks", secret }] }]);
+      // The key printed is the key that works.
+      expect((await callApi(started.url, key, "GET", "/v1/payment_intents")).status).toBe(200);
+
+      const run = (...args: string[]) => runCli(["env", ...args], { cwd: dir });
+      expect((await run()).stdout).toBe(`PAYSIM_URL=${started.url}\nPAYSIM_SECRET_KEY=${key}\nPAYSIM_WEBHOOK_SECRET=${secret}\n`);
+      expect((await run("--shell")).stdout).toBe(
+        `export PAYSIM_URL='${started.url}'\nexport PAYSIM_SECRET_KEY='${key}'\nexport PAYSIM_WEBHOOK_SECRET='${secret}'\n`,
+      );
+      expect(JSON.parse((await run("--json")).stdout)).toMatchObject({
+        PAYSIM_SECRET_KEY: key,
+        PAYSIM_WEBHOOK_SECRET: secret,
+        webhook_endpoints: [{ secret }],
+      });
+      // Handed back to its owner only: a request that carried the key logs none of it.
+      expect(
+        cli
+          .stdout()
+          .split("\n")
+          .filter((line) => line.includes("1732212345678901")),
+      ).toEqual([startedLine]);
+    } finally {
+      await cli.stop("SIGKILL");
+    }
   });
 
   it("leaves PAYSIM_WEBHOOK_SECRET out when there are no endpoints or their secrets differ; --json lists each", async () => {

@@ -3,6 +3,8 @@
 import { linkSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { XMLParser } from "fast-xml-parser";
+import { micromark } from "micromark";
+import { gfm, gfmHtml } from "micromark-extension-gfm";
 import { describe, expect, it } from "vitest";
 import { runCli } from "../helpers/cli.js";
 import { useTempDir } from "../helpers/disposables.js";
@@ -11,7 +13,8 @@ import { FINDING_CODES } from "../../src/domain/findings.js";
 /**
  * A client of the run: a lost_response rule on creations first, then a creation whose answer is
  * lost, sent again under a new Idempotency-Key ("wrong") or its own ("right"); prints the retry's
- * request id; exits with the status given after.
+ * request id; exits with the status given after. "wrong-and-looping" also sends three requests
+ * that are refused (400) three times each: one more finding, raised three times.
  */
 const CLIENT = `
 const [how, status = "0"] = process.argv.slice(2);
@@ -24,6 +27,9 @@ const key = crypto.randomUUID();
 await post("/v1/payment_intents", order, { "Idempotency-Key": key }).then(() => { throw new Error("the answer was not lost"); }, () => {});
 const again = await post("/v1/payment_intents", order, { "Idempotency-Key": how === "right" ? key : crypto.randomUUID() });
 console.log((await again.json()).request_id);
+if (how === "wrong-and-looping") {
+  for (const bad of ["a", "b", "c"]) for (let i = 0; i < 3; i++) await post("/v1/payment_intents", { amount: -1 }, { "Idempotency-Key": "bad-" + bad });
+}
 process.exit(Number(status));
 `;
 
@@ -40,7 +46,7 @@ function readJunit(path: string) {
   return { suite, cases: new Map(suite.testcase.map((testCase) => [testCase["@_name"], testCase])) };
 }
 
-function execClient(dir: string, options: string[], how: "right" | "wrong", status = 0, env?: Record<string, string | undefined>) {
+function execClient(dir: string, options: string[], how: "right" | "wrong" | "wrong-and-looping", status = 0, env?: Record<string, string | undefined>) {
   writeFileSync(join(dir, "client.mjs"), CLIENT);
   return runCli(["exec", ...options, "--", process.execPath, "client.mjs", how, String(status)], { cwd: dir, env });
 }
@@ -55,7 +61,7 @@ describe("paysim exec --report --junit --fail-on", () => {
     const requestId = result.stdout.trim();
     expect(requestId).toMatch(/^req_/);
     expect(result.stderr).toMatch(/^paysim: coverage: operations 1\/16, .* \(r\.json, r\.xml\)$/m);
-    expect(result.stderr).toMatch(/^paysim: findings: 1 error, 0 warnings \(r\.json, r\.xml\)$/m);
+    expect(result.stderr).toMatch(/^paysim: findings: 1 error, 0 warnings \(1 occurrence\) \(r\.json, r\.xml\)$/m);
     expect(result.stderr).toMatch(/^paysim: --fail-on: errors: 1 finding of severity error \(new_key_on_retry\); exit 3\.$/m);
 
     const report = JSON.parse(readFileSync(join(dir, "r.json"), "utf8"));
@@ -104,7 +110,21 @@ describe("paysim exec --report --junit --fail-on", () => {
     const dir = useTempDir("paysim-exec-report-");
     const result = await execClient(dir, ["--report", "r.json"], "wrong");
     expect(result.code).toBe(0);
-    expect(result.stderr).toMatch(/^paysim: findings: 1 error, 0 warnings \(r\.json\)$/m);
+    expect(result.stderr).toMatch(/^paysim: findings: 1 error, 0 warnings \(1 occurrence\) \(r\.json\)$/m);
+  });
+
+  it("counts findings (distinct codes) by severity, each with its count, and says the occurrences beside them", async () => {
+    const dir = useTempDir("paysim-exec-report-");
+    const result = await execClient(dir, ["--report", "r.json", "--fail-on", "findings"], "wrong-and-looping");
+    expect(result.code).toBe(3);
+    expect(result.stderr).toMatch(/^paysim: findings: 1 error, 1 warning \(4 occurrences\) \(r\.json\)$/m);
+    expect(result.stderr).toMatch(/^paysim: --fail-on: findings: 2 findings \(new_key_on_retry, retried_client_error\); exit 3\.$/m);
+    const report = JSON.parse(readFileSync(join(dir, "r.json"), "utf8"));
+    expect(report.summary.findings).toEqual({ error: 1, warning: 1 });
+    expect(report.findings.map((finding: { code: string; count: number }) => [finding.code, finding.count])).toEqual([
+      ["new_key_on_retry", 1],
+      ["retried_client_error", 3],
+    ]);
   });
 
   it("--fail-on uncovered:<area> fails the run and that area's testcase when the area left items out", async () => {
@@ -129,6 +149,28 @@ describe("paysim exec --report --junit --fail-on", () => {
     expect(text).toContain("**Findings:** 1 error, 0 warnings");
     expect(text).toMatch(new RegExp(`^\\| error \\| \`new_key_on_retry\` \\| 1 \\| .*${result.stdout.trim()}`, "m"));
     expect(text).toMatch(/^\| operations \| 1\/16 \| /m);
+  });
+
+  it("a path built to render as an e-mail link, a www. link, emphasis and HTML, with an LF and an RLO in it: code in the step summary, one line in the JUnit XML", async () => {
+    const dir = useTempDir("paysim-exec-report-");
+    const summary = join(dir, "step-summary.md");
+    const path = "/v1/payment_intents/x@evil.example%20www.evil.example%20_em_%20%3Cb%3Eb%3C%2Fb%3E%0A%20%20req_forged:%20forged%E2%80%AE";
+    writeFileSync(
+      join(dir, "client.mjs"),
+      `for (let i = 0; i < 3; i++) await fetch(process.env.PAYSIM_URL + ${JSON.stringify(path)}, { headers: { Authorization: "Bearer " + process.env.PAYSIM_SECRET_KEY } });`,
+    );
+    const result = await runCli(["exec", "--junit", "r.xml", "--", process.execPath, "client.mjs"], { cwd: dir, env: { GITHUB_STEP_SUMMARY: summary } });
+    expect(result.code).toBe(0);
+    const html = micromark(readFileSync(summary, "utf8"), { allowDangerousHtml: true, extensions: [gfm()], htmlExtensions: [gfmHtml()] });
+    expect(html).toContain(
+      "<code>GET /v1/payment_intents/x@evil.example www.evil.example _em_ &lt;b&gt;b&lt;%2Fb&gt;\\u000a  req_forged: forged\\u202e got 404 3 times in a row</code>",
+    );
+    expect(html).not.toMatch(/<(a|em|img|b)[\s>]/);
+    expect(html).not.toContain("\u202e");
+    const failure = readJunit(join(dir, "r.xml")).cases.get("retried_client_error")!.failure!["#text"];
+    expect(failure.split("\n").filter((line) => line.includes("req_"))).toEqual([
+      expect.stringMatching(/^ {2}req_\w+: GET .*\\u000a {2}req_forged: forged\\u202e got 404 3 times in a row$/),
+    ]);
   });
 
   it("refuses a GITHUB_STEP_SUMMARY that is a symbolic link, or the --db, before the command runs", async () => {

@@ -56,6 +56,33 @@ describe("paysim instances", () => {
     await expect(fetch(`${second.url}/health`)).rejects.toThrow();
   });
 
+  it("creates one with a key and signing secret holding 13 or more digits in a row, prints and lists them exactly, and the key works", async () => {
+    const cwd = useTempDir("paysim-instances-cmd-");
+    await usePaysimCli(["--no-ui"], { cwd });
+    const key = "sk_test_ci_1732212345678901234";
+    const secret = "whsec_ci_7302212345678901234";
+    const flags = ["--secret-key", key, "--webhook-secret", secret, "--forward-to", "http://127.0.0.1:9/a"];
+
+    const created = await runCli(["instances", "create", ...flags], { cwd });
+    expect(created.code, created.stderr).toBe(0);
+    expect(created.stdout).toMatch(new RegExp(`^key +${key}$`, "m"));
+    expect(created.stdout).toMatch(new RegExp(`^signing secret +${secret}$`, "m"));
+    const [, url] = /^Started ins_\w+ at (http:\/\/127\.0\.0\.1:\d+)$/m.exec(created.stdout)!;
+    expect(created.stdout).toContain(`--url ${url} --key ${key};`);
+    expect((await callApi(url!, key, "GET", "/v1/payment_intents")).status).toBe(200);
+
+    const json = JSON.parse((await runCli(["instances", "create", ...flags, "--json"], { cwd })).stdout);
+    expect(json).toMatchObject({ secret_key: key, signing_secret: secret });
+    expect((await callApi(json.url, key, "GET", "/v1/payment_intents")).status).toBe(200);
+
+    const listed = await runCli(["instances", "list"], { cwd });
+    expect(listed.stdout.split("\n").filter((line) => line.includes(`${key}  ${secret}`))).toHaveLength(2);
+    expect(JSON.parse((await runCli(["instances", "list", "--json"], { cwd })).stdout).data).toMatchObject([
+      { secret_key: key, signing_secret: secret },
+      { secret_key: key, signing_secret: secret },
+    ]);
+  });
+
   it("refuses a bad flag with the server's words naming the field, and exits 1", async () => {
     const cwd = useTempDir("paysim-instances-cmd-");
     await usePaysimCli(["--no-ui"], { cwd });

@@ -28,7 +28,7 @@ describe("paysim report", () => {
       "Findings: 1 error, 0 warnings",
       "",
       "error  new_key_on_retry  (1 time)",
-      "  A creation that got no answer was retried under a new Idempotency-Key",
+      "  A creation that got no answer or a 5xx was retried under a new Idempotency-Key",
     ]);
     expect(lines[4]).toMatch(/^ {2}Advice: Keep the Idempotency-Key of a creation until it has an answer/);
     expect(lines).toContain("  Examples:");
@@ -85,7 +85,9 @@ describe("paysim report", () => {
       "| severity | code | count | title | advice | examples |",
       "|---|---|---|---|---|---|",
     ]);
-    expect(lines[6]).toMatch(new RegExp(`^\\| error \\| \`new_key_on_retry\` \\| 1 \\| A creation .* \\| ${requestId}: POST /v1/payment_intents repeated`));
+    expect(lines[6]).toMatch(
+      new RegExp(`^\\| error \\| \`new_key_on_retry\` \\| 1 \\| A creation .* \\| \`${requestId}\`: \`POST /v1/payment_intents repeated`),
+    );
     expect(lines.slice(8, 12)).toEqual(["**Coverage**", "", "| area | covered | never gone through |", "|---|---|---|"]);
     expect(lines[12]).toMatch(/^\| operations \| 1\/16 \| listPaymentIntents, /);
     expect(lines.at(-1)).toBe("| faults | 1/5 | server_error, rate_limited, timeout, latency |");

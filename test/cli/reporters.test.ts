@@ -14,6 +14,7 @@ function update(status: DeliveryAttempted["status"], attempts: number, statusCod
     deliveryId: "del_1",
     eventId: "evt_1",
     eventType: "payment_intent.created",
+    eventRequestId: "req_1",
     endpointId: "we_1",
     companyId: "co_1",
     url: "http://127.0.0.1:3000/hooks",

@@ -1,5 +1,6 @@
 // The JUnit XML of a run report holds any text a finding's example carries (a request path is the
-// client's), read back whole by an XML parser; the Markdown summary keeps such text in its cell.
+// client's), read back whole by an XML parser; the Markdown summary keeps such text as code in its cell
+// (test/server/report-text.test.ts renders it with a GFM renderer).
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { describe, expect, it } from "vitest";
 import type { CoverageReport } from "../../src/domain/coverage-report.js";
@@ -31,7 +32,8 @@ describe("the run report's JUnit XML and Markdown", () => {
     const failed = suite.testcase.filter((testCase: { failure?: unknown }) => testCase.failure);
     expect(failed.map((testCase: { "@_name": string }) => testCase["@_name"])).toEqual(["retried_client_error", "operations"]);
     const text: string = failed[0].failure["#text"];
-    expect(text).toContain(`GET /v1/payment_intents/<x>&"it's"]]></failure><!-- \ufffd\ufffd[31m\ufffd | **bold** \nnext`);
+    // Controls and line breaks written as their escapes: the example stays one line.
+    expect(text).toContain(`GET /v1/payment_intents/<x>&"it's"]]></failure><!-- \\u0001\\u001b[31m\ufffd | **bold** \\u000anext`);
     expect(failed[1].failure["#text"]).toContain("a<b");
   });
 
@@ -39,8 +41,8 @@ describe("the run report's JUnit XML and Markdown", () => {
     const row = reportMarkdown(REPORT)
       .split("\n")
       .find((line) => line.includes("retried_client_error"))!;
-    expect(row).toContain('req_1: GET /v1/payment_intents/&lt;x&gt;&amp;"it\'s"\\]\\]&gt;&lt;/failure&gt;&lt;!-- ');
-    expect(row).toContain("\\| \\*\\*bold\\*\\*  next |");
+    expect(row).toContain('`req_1`: ` GET /v1/payment_intents/<x>&"it\'s"]]></failure><!-- \\u0001\\u001b[31m');
+    expect(row).toContain("`\\|`  **bold** \\u000anext ` |");
     expect(row.split(/(?<!\\)\|/)).toHaveLength(8);
   });
 });

@@ -16,3 +16,22 @@ describe("paysim start and the dashboard", () => {
     expect((await pressDashboardLink(link!)).status).toBe(403);
   });
 });
+
+describe("paysim start's log of dashboard requests", () => {
+  it("never prints a session's base, however the slash after /dashboard is percent-encoded", async () => {
+    const { cli, url } = await usePaysimCli(["--no-ui", "--db", ":memory:"], { cwd: useTempDir("paysim-cli-dashboard-") });
+    const [, link] = await cli.waitFor(/^ {2}dashboard (http:\/\/\S+)/m);
+    const signIn = await pressDashboardLink(link!);
+    const [, scope] = /^\/dashboard\/([^/]+)\/events$/.exec(signIn.headers.get("location")!)!;
+    const paths = [`/dashboard%2F${scope}/events`, `/dashboard%2f${scope}/events`, `/dashboard%252F${scope}/events`, `/%64ashboard%5C${scope}/events`];
+    for (const path of paths) expect((await fetch(url + path, { redirect: "manual" })).status).toBe(404);
+    await cli.waitFor(new RegExp(`(?: 404 [^]*){${paths.length}}`));
+    const logged = cli
+      .stdout()
+      .split("\n")
+      .filter((line) => line.includes(" 404 "));
+    expect(logged).toHaveLength(paths.length);
+    for (const line of logged) expect(line).toMatch(/^GET \/\S*…\/events 404 /);
+    expect(cli.stdout()).not.toContain(scope);
+  });
+});

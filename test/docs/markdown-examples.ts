@@ -35,7 +35,7 @@ export interface Block {
 /** Languages whose blocks are commands to type. */
 export const SHELL_LANGS = new Set(["sh", "bash", "shell", "zsh", "console"]);
 /** Languages whose blocks are code to paste into a program. */
-export const CODE_LANGS = new Set(["ts", "typescript", "js", "javascript", "tsx", "mjs", "python", "py"]);
+export const CODE_LANGS = new Set(["ts", "typescript", "js", "javascript", "tsx", "mjs", "python", "py", "go", "java"]);
 
 const FENCE = /^(\s*)(`{3,}|~{3,})\s*([^\s`]*)/;
 const COMMENT = /^\s*<!--\s*(.*?)\s*-->\s*$/;

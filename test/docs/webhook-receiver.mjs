@@ -7,7 +7,15 @@ if (!SECRET?.startsWith("whsec_")) throw new Error("Set WEBHOOK_SECRET to the en
 const TOLERANCE_SECONDS = 5 * 60;
 
 const processed = new Set(); // ids of the events handled (keep them in your database)
-const newest = new Map(); // object id → updated_at of the newest version seen
+const known = new Map(); // object id → the step of the furthest state acted on
+
+// Where each state stands in its object's state machine. Order an object's events by these
+// steps, never by time: an automatic capture authorizes and captures in the same millisecond.
+// The last step holds the final states, which nothing undoes.
+const STEPS = {
+  payment_intent: { created: 0, authorized: 1, captured: 2, canceled: 2, failed: 2 },
+  payout: { pending: 0, processing: 1, succeeded: 2, failed: 3, returned: 3, reversed: 3, partially_reversed: 3 },
+};
 
 /** Whether `header` signs the raw body with SECRET, less than 5 minutes ago. */
 function verified(rawBody, header) {
@@ -27,11 +35,14 @@ function verified(rawBody, header) {
 
 function handle(event) {
   const object = event.data;
-  // Events can arrive out of order: one older than what is known must not undo it.
-  if ((newest.get(object.id) ?? "") >= object.updated_at) return;
-  newest.set(object.id, object.updated_at);
+  const kind = event.type.split(".")[0]; // "payment_intent" or "payout"
+  const step = STEPS[kind]?.[object.state ?? object.status]; // the state the event carries
+  // Events arrive out of order: one whose state does not come after the known one is stale.
+  if (step !== undefined && step <= (known.get(object.id) ?? -1)) return;
+  if (step !== undefined) known.set(object.id, step);
   // … act on event.type here, quickly (slow work goes to a queue): e.g. fulfil the order
   // on payment_intent.captured.
+  console.log(`acted on ${event.type} ${object.id}`);
 }
 
 createServer((req, res) => {

@@ -5,6 +5,7 @@ import {
   FINDING_RULES,
   FindingsTracker,
   findingCounts,
+  findingOccurrences,
   mergeFindings,
   type ObservedAttempt,
   type ObservedRequest,
@@ -41,6 +42,7 @@ function attempt(overrides: Partial<ObservedAttempt> = {}): ObservedAttempt {
     status: 200,
     durationMs: 20,
     chaosAltered: false,
+    eventRequestId: "req_event",
     ...overrides,
   };
 }
@@ -113,13 +115,52 @@ describe("new_key_on_retry", () => {
 });
 
 describe("retry_after_ignored", () => {
-  const limited = { route: "GET /v1/payouts", method: "GET", path: "/v1/payouts", status: 429, retryAfterSeconds: 1, arrivedAtMs: 1000, answeredAtMs: 1001 };
+  const limited = {
+    route: "GET /v1/payouts",
+    method: "GET",
+    path: "/v1/payouts",
+    status: 429,
+    retryAfterSeconds: 1,
+    arrivedAtMs: 1000,
+    answeredAtMs: 1001,
+    idempotencyKey: undefined,
+    bodyDigest: undefined,
+  };
+  // A creation answered 429, and what else the client sends: the retry is the same method, path and key.
+  const creation = { status: 429, retryAfterSeconds: 1, arrivedAtMs: 1000, answeredAtMs: 1001, idempotencyKey: "order-1" };
+  const early = { status: 201, arrivedAtMs: 1500, answeredAtMs: 1501 };
+  // An action sent without a key: the retry is the same method, path and body.
+  const keyless = {
+    route: "POST /v1/payment_intents/:id/confirm",
+    path: "/v1/payment_intents/pi_1/confirm",
+    idempotencyKey: undefined,
+    bodyDigest: undefined,
+    body: { payment_method: "pm_card_visa" },
+  };
   it.each([
-    ["the same route before Retry-After passed", [see(limited), see({ ...limited, status: 200, arrivedAtMs: 1500 })], { retry_after_ignored: 1 }],
-    ["the same route once it passed", [see(limited), see({ ...limited, status: 200, arrivedAtMs: 2001 })], {}],
+    ["the same request before Retry-After passed", [see(limited), see({ ...limited, status: 200, arrivedAtMs: 1500 })], { retry_after_ignored: 1 }],
+    ["the same request once it passed", [see(limited), see({ ...limited, status: 200, arrivedAtMs: 2001 })], {}],
     ["another route at once", [see(limited), see({ ...limited, route: "GET /v1/events", path: "/v1/events", status: 200, arrivedAtMs: 1500 })], {}],
     ["a request sent before the 429 was answered (in flight together)", [see(limited), see({ ...limited, status: 200, arrivedAtMs: 1000 })], {}],
     ["Retry-After: 0", [see({ ...limited, retryAfterSeconds: 0 }), see({ ...limited, status: 200, arrivedAtMs: 1002 })], {}],
+    [
+      "a creation sent again under its key before Retry-After passed",
+      [see(creation), see({ ...early, idempotencyKey: "order-1" })],
+      { retry_after_ignored: 1 },
+    ],
+    ["another creation (another key) at once", [see(creation), see({ ...early, idempotencyKey: "order-2" })], {}],
+    ["the creation sent again under its key once it passed", [see(creation), see({ ...early, arrivedAtMs: 2001, idempotencyKey: "order-1" })], {}],
+    [
+      "a keyless action sent again with the same body before Retry-After passed",
+      [see({ ...keyless, ...creation, idempotencyKey: undefined }), see({ ...keyless, ...early, body: { payment_method: "pm_card_visa" } })],
+      { retry_after_ignored: 1 },
+    ],
+    [
+      "a keyless action with another body at once",
+      [see({ ...keyless, ...creation, idempotencyKey: undefined }), see({ ...keyless, ...early, body: { payment_method: "pm_card_mastercard" } })],
+      {},
+    ],
+    ["a reset between the 429 and the retry (two tests)", [see(limited), reset, see({ ...limited, status: 200, arrivedAtMs: 1500 })], {}],
   ])("%s", (_name, steps, expected) => {
     expect(raised(steps)).toEqual(expected);
   });
@@ -127,7 +168,11 @@ describe("retry_after_ignored", () => {
 
 describe("retried_client_error", () => {
   const bad = { status: 400, idempotencyKey: "same", bodyDigest: "bad-body" };
+  const keylessBad = (amount: number) => ({ status: 400, idempotencyKey: undefined, bodyDigest: undefined, body: { amount } });
   it.each([
+    ["a keyless request with the same body refused three times", times(3, see(keylessBad(-1))), { retried_client_error: 1 }],
+    ["a keyless request with another body each time (a client trying fixes)", [see(keylessBad(-1)), see(keylessBad(-2)), see(keylessBad(-3))], {}],
+    ["a reset inside the streak (two tests)", [see(bad), see(bad), reset, see(bad)], {}],
     ["the same request and 400 three times", times(3, see(bad)), { retried_client_error: 1 }],
     ["four times: one streak, one finding", times(4, see(bad)), { retried_client_error: 1 }],
     ["twice", times(2, see(bad)), {}],
@@ -137,6 +182,16 @@ describe("retried_client_error", () => {
       {},
     ],
     ["broken by a success", [see(bad), see(bad), see({ ...bad, status: 201 }), see(bad)], {}],
+    [
+      "not broken by a success of another request on the same path",
+      [see(bad), see(bad), see({ ...bad, status: 201, idempotencyKey: "other" }), see(bad)],
+      { retried_client_error: 1 },
+    ],
+    [
+      "broken by a success of a keyless request with the same body",
+      [see(keylessBad(-1)), see(keylessBad(-1)), see({ ...keylessBad(-1), status: 200 }), see(keylessBad(-1))],
+      {},
+    ],
     ["408 from a wait, three times (a long poll)", times(3, see({ ...bad, status: 408 })), {}],
   ])("%s", (_name, steps, expected) => {
     expect(raised(steps)).toEqual(expected);
@@ -153,6 +208,7 @@ describe("polling_instead_of_webhooks", () => {
     ["20 reads spread over more than 10 s", reads(20, 600), true, {}],
     ["20 reads without a webhook endpoint", reads(20, 100), false, {}],
     ["40 reads: two findings", reads(40, 100), true, { polling_instead_of_webhooks: 2 }],
+    ["10 reads, a reset, 10 more reads (two tests)", [...reads(10, 100), reset, ...Array.from({ length: 10 }, (_, i) => read(1000 + i * 100))], true, {}],
   ])("%s", (_name, steps, hasEndpoint, expected) => {
     expect(raised(steps, hasEndpoint)).toEqual(expected);
   });
@@ -170,6 +226,15 @@ describe("the webhook rules", () => {
     ["500 to a first delivery", [deliver({ status: 500 })], {}],
   ])("%s", (_name, steps, expected) => {
     expect(raised(steps)).toEqual(expected);
+  });
+
+  it("name in their examples the request that caused the event delivered, and the delivery", () => {
+    const tracker = new FindingsTracker();
+    tracker.attempt(attempt({ status: 401, durationMs: 6000, deliveryId: "del_9", eventRequestId: "req_created" }), AT);
+    expect(tracker.findings().map((finding) => [finding.code, finding.examples])).toEqual([
+      ["slow_webhook_receiver", [{ request_id: "req_created", object_id: "del_9", detail: expect.stringContaining("answered 401 after 6.0 s") }]],
+      ["valid_webhook_rejected", [{ request_id: "req_created", object_id: "del_9", detail: expect.stringContaining("answered 401") }]],
+    ]);
   });
 });
 
@@ -192,7 +257,10 @@ describe("what a tracker keeps", () => {
       tracker.request(request({ method: "GET", route: "GET /v1/payouts/:id", path: `/v1/payouts/po_${i}`, objectId: `po_${i}` }), AT);
     }
     const kept = tracker as unknown as Record<string, Map<string, unknown>>;
-    for (const map of ["failedCreations", "retryAfter", "clientErrors", "reads"]) expect(kept[map]!.size).toBeLessThanOrEqual(FINDING_LIMITS.tracked);
+    for (const map of ["failedCreations", "retryAfter", "clientErrors", "streakPaths", "reads"])
+      expect(kept[map]!.size).toBeLessThanOrEqual(FINDING_LIMITS.tracked);
+    // Each path counted holds an open streak: none is left behind by the streaks forgotten to stay bounded.
+    expect([...(kept.streakPaths as Map<string, number>).values()].reduce((sum, n) => sum + n, 0)).toBe(kept.clientErrors!.size);
   });
 
   it("keeps its findings through a reset and forgets them on clear", () => {
@@ -218,6 +286,8 @@ describe("findings of several trackers", () => {
       ["new_key_on_retry", 1, AT],
       ["valid_webhook_rejected", 2, "2026-01-01T00:00:03.000Z"],
     ]);
-    expect(findingCounts(merged)).toEqual({ error: 1, warning: 2 });
+    // Findings by severity are distinct codes; how often each was raised is its count.
+    expect(findingCounts(merged)).toEqual({ error: 1, warning: 1 });
+    expect(findingOccurrences(merged)).toBe(3);
   });
 });

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { holdsCardNumber, maskInput, maskText, maskValue } from "../../src/domain/masking.js";
+import { holdsCardNumber, maskInput, maskRequestBody, maskText, maskTextKeeping, maskValue } from "../../src/domain/masking.js";
+import { isSecretKey, isSigningSecret } from "../../src/domain/secret-keys.js";
 
 const digits = (n: number) => Array.from({ length: n }, (_, i) => String((i + 1) % 10)).join("");
 
@@ -270,5 +271,37 @@ describe("maskInput: what comes in is masked in its strings only (issue 28 item 
         expect(maskInput({ a: [text] })).toEqual(maskValue({ a: [text] }));
       }),
     );
+  });
+});
+
+describe("credentials a user chose are no card data", () => {
+  const key = "sk_test_ci_1732212345678901234";
+  const secret = "whsec_ci_7302212345678901234";
+  const credentials = { secret_key: isSecretKey, webhook_secret: isSigningSecret };
+
+  it("keeps a body's credential fields exactly as sent when they have their format, and masks the rest of the body", () => {
+    const body = { name: "Shop 4242424242424242", secret_key: key, webhook_secret: secret, metadata: { secret_key: key } };
+    expect(maskRequestBody(body, credentials)).toEqual({
+      name: "Shop ************4242",
+      secret_key: key,
+      webhook_secret: secret,
+      metadata: { secret_key: "sk_test_ci_***************1234" },
+    });
+  });
+
+  it("masks a credential field that does not have its format, as any text, and every field of a body that declares none", () => {
+    expect(maskRequestBody({ secret_key: "4242424242424242", webhook_secret: key }, credentials)).toEqual({
+      secret_key: "************4242",
+      webhook_secret: "sk_test_ci_***************1234",
+    });
+    expect(maskRequestBody({ secret_key: key })).toEqual({ secret_key: "sk_test_ci_***************1234" });
+  });
+
+  it("keeps in a line only the credentials named, and only those of a credential's format", () => {
+    const line = `KEY=${key} SECRET=${secret} card 4242 4242 4242 4242 other sk_test_9732212345678901234`;
+    expect(maskTextKeeping(line, [key, secret, "4242 4242 4242 4242"])).toBe(
+      `KEY=${key} SECRET=${secret} card **** **** **** 4242 other sk_test_***************1234`,
+    );
+    expect(maskTextKeeping(line, [])).toBe(maskText(line));
   });
 });

@@ -7,9 +7,9 @@ import { coverageCatalogue, SERVED_TABLES } from "../../src/server/coverage-cata
 import { Bus } from "../../src/bus.js";
 import { createClock } from "../../src/runtime/clock.js";
 import { createCoverage, WEBHOOK_OUTCOMES, webhookOutcomes } from "../../src/services/coverage.js";
-import { usePaysim, useReceiver } from "../helpers/disposables.js";
+import { usePaysim, useReceiver, useStartedPaysim } from "../helpers/disposables.js";
 import { expectApiError } from "../helpers/errors.js";
-import { createIntent, freshKey, type TestPaysim } from "../helpers/paysim.js";
+import { callApi, createIntent, freshKey, type TestPaysim } from "../helpers/paysim.js";
 
 const KEY_A = "sk_test_coverage_a_001";
 const KEY_B = "sk_test_coverage_b_001";
@@ -154,6 +154,19 @@ describe("GET /v1/sandbox/coverage", () => {
     expect(b.operations.listEvents).toEqual({ calls: 1, statuses: { "500": 1 } });
     expect(b.errors.internal_error).toBe(1);
     expect(b.uncovered.faults).toEqual(["rate_limited", "lost_response", "timeout", "latency"]);
+  });
+
+  it("counts a test's own setup call like any client call, and nothing that is not a request (forwardTo, faults.add)", async () => {
+    const paysim = await useStartedPaysim({ forwardTo: "http://127.0.0.1:9/hooks" });
+    await paysim.faults.add({ fault: "server_error", match: { method: "GET", path: "/v1/payouts" } });
+    const before = await paysim.coverage();
+    expect(before.operations.createWebhookEndpoint).toEqual({ calls: 0, statuses: {} });
+    expect(before.summary.operations).toMatch(/^0\//);
+    expect(Object.values(before.faults)).toEqual([0, 0, 0, 0, 0]);
+
+    const created = await callApi(paysim.url, paysim.secretKey, "POST", "/v1/webhook_endpoints", { body: { url: "http://127.0.0.1:9/setup" } });
+    expect(created.status, created.text).toBe(201);
+    expect((await paysim.coverage()).operations.createWebhookEndpoint).toEqual({ calls: 1, statuses: { "201": 1 } });
   });
 
   it("counts webhook outcomes: first try, a receiver's 5xx then a retry that succeeds, a receiver's 4xx", async () => {

@@ -86,6 +86,29 @@ describe("an instance started over HTTP", () => {
     expect(verifySignature(delivered!.body, String(delivered!.headers["service-signature"]), "whsec_worker")).toBe(true);
   });
 
+  it("uses a secret_key and webhook_secret with 13 or more digits in a row exactly as given, where a card number in its name is still masked", async () => {
+    const parent = await usePaysim();
+    const receiver = await useReceiver(200);
+    const key = "sk_test_ci_1732212345678901234";
+    const secret = "whsec_ci_7302212345678901234";
+    const created = await create(parent, { name: "Shop 4242424242424242", secret_key: key, webhook_secret: secret, forward_to: [receiver.url] });
+    expect(created.status, created.text).toBe(201);
+    expect(created.body).toMatchObject({ secret_key: key, signing_secret: secret });
+    expect((await parent.api("GET", "/v1/sandbox/instances")).body.data).toMatchObject([{ secret_key: key, signing_secret: secret }]);
+
+    // The key chosen opens the instance; the key masking would have made of it does not.
+    const intent = await clientFor(created.body.url, key).api("POST", "/v1/payment_intents", { body: { amount: 700 }, idempotencyKey: freshKey() });
+    expect(intent.status, intent.text).toBe(201);
+    expectApiError(await clientFor(created.body.url, "sk_test_ci_***************1234").api("GET", "/v1/payment_intents"), 401, "unauthorized");
+    const [delivered] = await receiver.waitForRequests(1);
+    expect(verifySignature(delivered!.body, String(delivered!.headers["service-signature"]), secret)).toBe(true);
+
+    // The same body's other text is masked as any: its sign-in page names the company with the card number's last four only.
+    const page = await (await fetch(created.body.dashboard_login_url)).text();
+    expect(page).toContain("Shop ************4242");
+    expect(page).not.toContain("4242424242424242");
+  });
+
   it("is another company's to see and stop: 404 for the second company, which lists only its own", async () => {
     const config = {
       companies: [

@@ -111,7 +111,7 @@ describe("GET /v1/sandbox/report", () => {
     }
   });
 
-  it("names valid_webhook_rejected when a receiver answers 401 to a first, correctly signed delivery", async () => {
+  it("names valid_webhook_rejected when a receiver answers 401 to a first, correctly signed delivery: the request that caused the event, and the delivery", async () => {
     const receiver = await startReceiver(401);
     try {
       await paysim.api("POST", "/v1/webhook_endpoints", { body: { url: receiver.url, enabled_events: ["payment_intent.created"] } });
@@ -122,7 +122,7 @@ describe("GET /v1/sandbox/report", () => {
       expect(finding).toMatchObject({
         code: "valid_webhook_rejected",
         severity: "warning",
-        examples: [{ request_id: null, detail: expect.stringContaining("answered 401") }],
+        examples: [{ request_id: intent.request_id, object_id: waited.body.delivery.id, detail: expect.stringContaining("answered 401") }],
       });
     } finally {
       await receiver.close();
@@ -154,14 +154,22 @@ describe("slow_webhook_receiver", () => {
     const receiver = await useReceiver("hang");
     const timers = manualTimers();
     const slow = await useFrozenPaysim({ forwardTo: receiver.url, webhookTimeout: 10_000, timers });
-    await emitCreatedEvent(slow);
+    const { intent, eventId } = await emitCreatedEvent(slow);
     await receiver.waitForRequests(1);
     timers.advance(tookMs);
     receiver.release(200);
     await settle(slow);
     const { findings } = (await slow.api("GET", "/v1/sandbox/report")).body;
     expect(findings.map((finding: { code: string; count: number }) => [finding.code, finding.count])).toEqual(expected);
-    if (expected.length > 0) expect(findings[0].examples[0]).toMatchObject({ request_id: null, detail: expect.stringContaining("answered 200 after 6.0 s") });
+    if (expected.length > 0) {
+      // The request that caused the event, and the delivery.
+      const [delivery] = (await slow.api("GET", `/v1/events/${eventId}`)).body.deliveries;
+      expect(findings[0].examples[0]).toEqual({
+        request_id: intent.request_id,
+        object_id: delivery.id,
+        detail: expect.stringContaining("answered 200 after 6.0 s"),
+      });
+    }
   });
 });
 
@@ -181,6 +189,6 @@ describe("retry_after_ignored, timed on the instance's timers", () => {
     expect((await timed.api("GET", "/v1/payouts")).status).toBe(200);
     const { findings } = (await timed.api("GET", "/v1/sandbox/report")).body;
     expect(findings.map((finding: { code: string; count: number }) => [finding.code, finding.count])).toEqual(expected);
-    if (expected.length > 0) expect(findings[0].examples[0].detail).toContain("sent 1.0 s before the Retry-After");
+    if (expected.length > 0) expect(findings[0].examples[0].detail).toContain("GET /v1/payouts sent again 1.0 s before the Retry-After");
   });
 });

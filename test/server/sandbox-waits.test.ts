@@ -247,6 +247,49 @@ describe("GET /v1/sandbox/webhooks/wait", () => {
     );
   });
 
+  it("times out naming the cause when the company has no webhook endpoint", async () => {
+    const paysim = await useFrozenPaysim();
+    await createIntent(paysim);
+    const answer = await paysim.api("GET", "/v1/sandbox/webhooks/wait?type=payment_intent.created&timeout_ms=10");
+    expectApiError(answer, 408, "wait_timeout");
+    expect(answer.body.error.message.split("\n")).toEqual([
+      'No webhook delivery matched {"type":"payment_intent.created"} within 10 ms.',
+      "No webhook endpoint is registered, so nothing is delivered: an endpoint receives only the events after it is added (POST /v1/webhook_endpoints, or --forward-to).",
+      "No delivery has been made since paysim started (or was last reset).",
+    ]);
+  });
+
+  it("times out naming the cause when no endpoint listens to the type, or none has the url", async () => {
+    const paysim = await useFrozenPaysim();
+    await createEndpoint(paysim, "http://127.0.0.1:9/payouts", ["payout.created", "payout.succeeded"]);
+    await createIntent(paysim);
+    const byType = await paysim.api("GET", "/v1/sandbox/webhooks/wait?type=payment_intent.created,payment_intent.captured&timeout_ms=10");
+    expectApiError(byType, 408, "wait_timeout");
+    expect(byType.body.error.message.split("\n")[1]).toBe(
+      "No webhook endpoint listens to payment_intent.created or payment_intent.captured, so nothing of that type is delivered " +
+        "(http://127.0.0.1:9/payouts listens to payout.created, payout.succeeded): an endpoint receives only the events after it is added (POST /v1/webhook_endpoints, or --forward-to).",
+    );
+    const byUrl = await paysim.api("GET", `/v1/sandbox/webhooks/wait?url=${encodeURIComponent("http://127.0.0.1:9/hooks")}&timeout_ms=10`);
+    expect(byUrl.body.error.message.split("\n")[1]).toBe(
+      "No webhook endpoint has the url http://127.0.0.1:9/hooks (the endpoints: http://127.0.0.1:9/payouts).",
+    );
+    // A cause is named only when the endpoints give one: here one listens, the delivery is just not there.
+    const listened = await paysim.api("GET", "/v1/sandbox/webhooks/wait?type=payout.created&timeout_ms=10");
+    expect(listened.body.error.message).not.toContain("No webhook endpoint");
+  });
+
+  it("keeps waiting when the company has no endpoint yet: one added during the wait answers it", async () => {
+    const receiver = await useReceiver(200);
+    const paysim = await usePaysim();
+    const waiting = paysim.api("GET", "/v1/sandbox/webhooks/wait?type=payment_intent.created&timeout_ms=20000");
+    await held(paysim);
+    await createEndpoint(paysim, receiver.url);
+    const intent = await createIntent(paysim);
+    const answer = await waiting;
+    expect(answer.status, answer.text).toBe(200);
+    expect(answer.body.event.data.id).toBe(intent.id);
+  });
+
   it.each([
     ["status=done", "status", "status must be one of: succeeded, failed, attempted."],
     ["attempt=0", "attempt", 'attempt must be an integer from 1 to 7; got "0".'],

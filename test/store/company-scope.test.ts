@@ -27,7 +27,7 @@ const ACROSS_COMPANIES: readonly { file: string; sql: string; why: string }[] = 
   },
   {
     file: "deliveries.ts",
-    sql: "SELECT d.*, e.body AS event_body, e.type AS event_type, w.secret AS endpoint_secret, w.chaos AS endpoint_chaos, w.deleted_at AS endpoint_deleted_at FROM deliveries d JOIN events e ON e.id = d.event_id JOIN webhook_endpoints w ON w.id = d.endpoint_id WHERE d.id = ?",
+    sql: "SELECT d.*, e.body AS event_body, e.type AS event_type, e.request_id AS event_request_id, w.secret AS endpoint_secret, w.chaos AS endpoint_chaos, w.deleted_at AS endpoint_deleted_at FROM deliveries d JOIN events e ON e.id = d.event_id JOIN webhook_endpoints w ON w.id = d.endpoint_id WHERE d.id = ?",
     why: "the dispatcher's attempt, by the delivery id its job carries",
   },
   { file: "deliveries.ts", sql: "SELECT * FROM deliveries WHERE event_id = ? ORDER BY seq", why: "the test harness's waits watch every company's events" },

@@ -9,6 +9,7 @@ import { readSnapshot } from "../../src/store/snapshot.js";
 import { Database } from "../../src/store/sqlite-driver.js";
 import { useDatabase, useReceiver, useTempDir, useStartedPaysim } from "../helpers/disposables.js";
 import { callApi } from "../helpers/paysim.js";
+import { verifySignature } from "../../src/webhooks/sign.js";
 
 const sha256 = (path: string) => createHash("sha256").update(readFileSync(path)).digest("hex");
 const KEY = "sk_test_import_checks_0001";
@@ -189,6 +190,25 @@ describe("an import masks every card number it holds", () => {
     expect(clock).toMatch(/^\d{13}$/);
     // Every value of it is one paysim could have written: the rules of an import pass it unchanged.
     expect(readSnapshot(path, MIGRATIONS, snapshotRules()).equals(readFileSync(path))).toBe(true);
+  });
+});
+
+describe("an import keeps the credentials a user chose", () => {
+  it("keeps an endpoint's signing secret with 13 or more digits in a row as it is, so deliveries are signed with it", async () => {
+    const secret = "whsec_ci_7302212345678901234";
+    const receiver = await useReceiver(200);
+    // A config's endpoint, which a later start keeps (a --forward-to one it would remove).
+    const source = await start({ config: { companies: [{ name: "Acme", secret_key: KEY, webhook_endpoints: [{ url: receiver.url, secret }] }] } });
+    const path = join(useTempDir("paysim-import-"), "secrets.db");
+    await source.snapshot(path);
+    await source.close();
+
+    const paysim = await start({ importFrom: path, db: join(useTempDir("paysim-import-"), "paysim.db") });
+    const endpoints = await callApi(paysim.url, KEY, "GET", "/v1/webhook_endpoints");
+    expect(endpoints.body.data.map((endpoint: { secret: string }) => endpoint.secret)).toEqual([secret]);
+    await callApi(paysim.url, KEY, "POST", "/v1/payment_intents", { body: { amount: 100 }, idempotencyKey: "secrets-1" });
+    const [delivered] = await receiver.waitForRequests(1);
+    expect(verifySignature(delivered!.body, String(delivered!.headers["service-signature"]), secret)).toBe(true);
   });
 });
 

@@ -266,6 +266,18 @@ describe("webhooks.waitFor", () => {
     );
   });
 
+  it("rejects naming the cause when paysim has no webhook endpoint, or none listening to the type", async () => {
+    const paysim = await start();
+    await createIntent(paysim);
+    await expect(paysim.webhooks.waitFor({ type: "payment_intent.created" }, { timeout: 0 })).rejects.toThrow(
+      'No webhook delivery matched {"type":"payment_intent.created"} within 0 ms.\nNo webhook endpoint is registered, so nothing is delivered',
+    );
+    expect((await api(paysim, "POST", "/v1/webhook_endpoints", { url: "http://127.0.0.1:9/payouts", enabled_events: ["payout.created"] })).status).toBe(201);
+    await expect(paysim.webhooks.waitFor({ type: "payment_intent.created" }, { timeout: 0 })).rejects.toThrow(
+      "\nNo webhook endpoint listens to payment_intent.created, so nothing of that type is delivered (http://127.0.0.1:9/payouts listens to payout.created)",
+    );
+  });
+
   it('resolves "failed" for a pending delivery stopped by deleting its endpoint', async () => {
     const receiver = await useReceiver(500);
     const paysim = await start({ forwardTo: receiver.url });

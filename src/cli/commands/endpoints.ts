@@ -37,9 +37,10 @@ Examples:
     )
     .action(async (flags: ClientFlags) => {
       const page = await wholeList<Endpoint>(await connect(flags, output), "/v1/webhook_endpoints");
-      if (flags.json) return output.line(json(page));
+      const credentials = secretsOf(page.data);
+      if (flags.json) return output.line(json(page), credentials);
       if (page.data.length === 0) return output.line("No webhook endpoints.");
-      for (const line of endpointTable(page.data)) output.line(line);
+      for (const line of endpointTable(page.data)) output.line(line, credentials);
     });
 
   const add = withClientOptions(
@@ -67,8 +68,9 @@ Examples:
         ...(flags.chaos === undefined ? {} : { chaos: flags.chaos }),
       };
       const endpoint = await (await connect(flags, output)).call<Endpoint>("POST", "/v1/webhook_endpoints", { body });
-      if (flags.json) return output.line(json(endpoint));
-      for (const line of endpointDetail(endpoint)) output.line(line);
+      const credentials = secretsOf([endpoint]);
+      if (flags.json) return output.line(json(endpoint), credentials);
+      for (const line of endpointDetail(endpoint)) output.line(line, credentials);
     });
 
   const remove = withClientOptions(
@@ -102,6 +104,11 @@ Examples:
   $ paysim endpoints add http://localhost:3000/webhooks --events payment_intent.captured
   $ paysim endpoints remove we_3kTq0cXbVd9pHnRw2LmYs4Ae`,
     );
+}
+
+/** The endpoints' signing secrets: handed back to their owner, printed exactly (docs/guarantees.md). */
+function secretsOf(endpoints: readonly Endpoint[]): string[] {
+  return endpoints.flatMap((endpoint) => (typeof endpoint.secret === "string" ? [endpoint.secret] : []));
 }
 
 function endpointTable(endpoints: readonly Endpoint[]): string[] {

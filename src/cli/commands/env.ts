@@ -60,10 +60,12 @@ Examples:
       // The endpoints come from the server itself: it answers, and its secrets are the ones it signs with now.
       const endpoints = (await wholeList<Endpoint>(createApiClient(connection), "/v1/webhook_endpoints")).data;
       const env = environmentOf(connection.url, connection.key, endpoints);
+      // Handed back to their owner, the key and the secrets are printed exactly as they are (docs/guarantees.md).
+      const credentials = [connection.key, ...endpoints.map((endpoint) => endpoint.secret)];
       if (flags.json) {
         const webhookEndpoints = endpoints.map(({ id, url, secret }) => ({ id, url, secret }));
-        return output.line(JSON.stringify({ ...env, webhook_endpoints: webhookEndpoints }, null, 2));
+        return output.line(JSON.stringify({ ...env, webhook_endpoints: webhookEndpoints }, null, 2), credentials);
       }
-      for (const [name, value] of Object.entries(env)) output.line(flags.shell ? `export ${name}=${shellQuoted(value)}` : `${name}=${value}`);
+      for (const [name, value] of Object.entries(env)) output.line(flags.shell ? `export ${name}=${shellQuoted(value)}` : `${name}=${value}`, credentials);
     });
 }

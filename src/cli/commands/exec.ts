@@ -11,7 +11,7 @@ import { coverageSummaryLine } from "./coverage.js";
 import { FAIL_ON_STATUS, heldConditions, parseFailOn, type FailOnCondition } from "../run-report/fail-on.js";
 import { junitXml } from "../run-report/junit.js";
 import { reportMarkdown } from "../run-report/markdown.js";
-import { findingsCountText } from "../run-report/text.js";
+import { findingsWithOccurrencesText } from "../run-report/text.js";
 import { consoleOutput, reportInternalError, type Output } from "../output.js";
 import { startLinesReporter } from "../reporters/lines.js";
 import type { Reporter } from "../reporters/subscribe.js";
@@ -238,7 +238,7 @@ async function writeReports(instance: PaysimInstance, flags: ExecFlags, output: 
   if (findingsAsked) {
     const files = written.length === 0 ? "" : ` (${written.join(", ")})`;
     if (flags.coverage === undefined) output.error(`paysim: ${coverageSummaryLine(report.coverage)}${files}`);
-    output.error(`paysim: findings: ${findingsCountText(report.summary.findings)}${files}`);
+    output.error(`paysim: findings: ${findingsWithOccurrencesText(report)}${files}`);
   }
   if (summaryPath !== undefined) {
     if (interrupted.aborted) unwritten.push(summaryPath);

@@ -64,10 +64,14 @@ Examples:
         body: instanceBody(flags),
         idempotencyKey: `paysim-cli-${randomUUID()}`,
       });
-      if (flags.json) return output.line(json(instance));
+      const credentials = credentialsOf([instance]);
+      if (flags.json) return output.line(json(instance), credentials);
       output.line(`Started ${text(instance.id)} at ${text(instance.url)}`);
-      for (const line of instanceDetail(instance)) output.line(line);
-      output.line(`Use it with --url ${text(instance.url)} --key ${text(instance.secret_key)}; stop it with: paysim instances stop ${text(instance.id)}`);
+      for (const line of instanceDetail(instance)) output.line(line, credentials);
+      output.line(
+        `Use it with --url ${text(instance.url)} --key ${text(instance.secret_key)}; stop it with: paysim instances stop ${text(instance.id)}`,
+        credentials,
+      );
     });
 
   const list = withClientOptions(new Command("list").description("List the running instances this company started, oldest first"))
@@ -80,7 +84,8 @@ Examples:
     )
     .action(async (flags: ClientFlags) => {
       const page = await wholeList<InstanceResource>(await connect(flags, output), "/v1/sandbox/instances");
-      if (flags.json) return output.line(json(page));
+      const credentials = credentialsOf(page.data);
+      if (flags.json) return output.line(json(page), credentials);
       if (page.data.length === 0) return output.line("No instances running.");
       const rows = table(page.data, [
         { header: "ID", value: (i) => text(i.id) },
@@ -89,7 +94,7 @@ Examples:
         { header: "SIGNING SECRET", value: (i) => text(i.signing_secret ?? "—") },
         { header: "CREATED", value: (i) => text(i.created_at) },
       ]);
-      for (const line of rows) output.line(line);
+      for (const line of rows) output.line(line, credentials);
     });
 
   const stop = withClientOptions(
@@ -123,6 +128,11 @@ Examples:
   $ paysim instances list
   $ paysim instances stop ins_4bN0Qm1XcZr7TfW2LpYs9AdK`,
     );
+}
+
+/** The instances' keys and signing secrets: handed back to the company that started them, printed exactly (docs/guarantees.md). */
+function credentialsOf(instances: readonly InstanceResource[]): string[] {
+  return instances.flatMap((instance) => [instance.secret_key, ...(instance.signing_secret === null ? [] : [instance.signing_secret])]);
 }
 
 function instanceDetail(instance: InstanceResource & Partial<CreatedInstanceResource>): string[] {

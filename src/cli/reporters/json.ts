@@ -1,7 +1,7 @@
 import type { Bus, DeliveryAttempted, EventCreated, RequestLogged, SandboxReset } from "../../bus.js";
 import { VERSION } from "../../version.js";
 import type { Output } from "../output.js";
-import { subscribe, type Reporter, type StartedInstance } from "./subscribe.js";
+import { credentialsOf, subscribe, type Reporter, type StartedInstance } from "./subscribe.js";
 
 /**
  * NDJSON (--json): one object per line, `type` one of "started", "request",
@@ -10,21 +10,25 @@ import { subscribe, type Reporter, type StartedInstance } from "./subscribe.js";
  * prints nothing until `started()` (see `subscribe`).
  */
 export function startJsonReporter(bus: Bus, output: Output, options: { db: string }): Reporter {
-  const emit = (value: object) => output.line(JSON.stringify(value));
+  const emit = (value: object, credentials?: readonly string[]) => output.line(JSON.stringify(value), credentials);
+  // The started line hands the keys and secrets back to their owner: printed exactly (docs/guarantees.md).
   const onStarted = (instance: StartedInstance) =>
-    emit({
-      type: "started",
-      version: VERSION,
-      url: instance.url,
-      db: options.db,
-      dashboard_login_url: instance.dashboardLoginUrl?.() ?? null,
-      companies: instance.companies.map((c) => ({
-        name: c.company.name,
-        currency: c.company.currency,
-        secret_key: c.secretKey ?? null,
-        webhook_endpoints: c.endpoints.map((e) => ({ id: e.id, url: e.url, secret: e.secret })),
-      })),
-    });
+    emit(
+      {
+        type: "started",
+        version: VERSION,
+        url: instance.url,
+        db: options.db,
+        dashboard_login_url: instance.dashboardLoginUrl?.() ?? null,
+        companies: instance.companies.map((c) => ({
+          name: c.company.name,
+          currency: c.company.currency,
+          secret_key: c.secretKey ?? null,
+          webhook_endpoints: c.endpoints.map((e) => ({ id: e.id, url: e.url, secret: e.secret })),
+        })),
+      },
+      credentialsOf(instance),
+    );
 
   const onRequest = (r: RequestLogged) =>
     emit({

@@ -1,7 +1,7 @@
 import { Chalk } from "chalk";
 import type { Bus, DeliveryAttempted, EventCreated, RequestLogged, SandboxReset } from "../../bus.js";
 import { terminalText } from "../../domain/terminal-text.js";
-import { bannerLines } from "../../ui/banner.js";
+import { bannerCredentials, bannerLines } from "../../ui/banner.js";
 import { bannerFacts } from "../banner-facts.js";
 import { deliveryStateOf } from "../../ui/delivery-state.js";
 import { attemptText, deliveryLogText, faultMark, requestDuration, requestStatus, resetText, statusTone, type StatusTone } from "../../ui/describe.js";
@@ -46,7 +46,9 @@ export function startLinesReporter(bus: Bus, output: Output, options: { db: stri
   const chalk = new Chalk({ level: options.colour ? 1 : 0 });
   const paint: Paint = options.colour ? (text, style) => chalk[style](text) : (text) => text;
   const onStarted = (instance: StartedInstance) => {
-    for (const line of bannerLines(bannerFacts(instance, options))) output.line(line);
+    const facts = bannerFacts(instance, options);
+    const credentials = bannerCredentials(facts);
+    for (const line of bannerLines(facts)) output.line(line, credentials);
   };
 
   const onRequest = (request: RequestLogged) => output.line(requestLine(request, paint));

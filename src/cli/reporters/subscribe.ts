@@ -4,6 +4,11 @@ import type { PaysimInstance } from "../../paysim.js";
 /** What a reporter prints the banner from. */
 export type StartedInstance = Pick<PaysimInstance, "url" | "companies"> & Partial<Pick<PaysimInstance, "dashboardLoginUrl">>;
 
+/** The keys and signing secrets of a started instance: what its head hands back to their owner, printed exactly (docs/guarantees.md). */
+export function credentialsOf(instance: StartedInstance): string[] {
+  return instance.companies.flatMap((c) => [...(c.secretKey === undefined ? [] : [c.secretKey]), ...c.endpoints.map((e) => e.secret)]);
+}
+
 export interface Reporter {
   /**
    * Prints the head (the banner, or the "started" object) now that the instance is known, then

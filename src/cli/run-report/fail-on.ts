@@ -50,7 +50,8 @@ export function heldConditions(report: RunReport, conditions: readonly FailOnCon
     }
     const findings = condition === "errors" ? report.findings.filter((finding) => finding.severity === "error") : report.findings;
     if (findings.length === 0) continue;
-    const count = findings.reduce((sum, finding) => sum + finding.count, 0);
+    // Findings are counted as the summary counts them: one per code, however often it was raised.
+    const count = findings.length;
     const what = condition === "errors" ? `finding${count === 1 ? "" : "s"} of severity error` : `finding${count === 1 ? "" : "s"}`;
     held.push(`${condition}: ${count} ${what} (${findings.map((finding) => finding.code).join(", ")})`);
   }

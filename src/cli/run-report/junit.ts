@@ -1,6 +1,7 @@
 import { COVERAGE_AREAS } from "../../domain/coverage-report.js";
 import { FINDING_CODES, FINDING_RULES } from "../../domain/findings.js";
 import type { RunReport } from "../../domain/run-report.js";
+import { escapeControls } from "../../domain/terminal-text.js";
 import { JUNIT_MARK } from "../output-files.js";
 import { uncoveredArea, type FailOnCondition } from "./fail-on.js";
 
@@ -40,7 +41,12 @@ export function junitXml(report: RunReport, failOn: readonly FailOnCondition[]):
     const finding = report.findings.find((candidate) => candidate.code === code);
     const rule = FINDING_RULES[code];
     if (!finding) return { classname: "paysim.findings", name: code };
-    const examples = finding.examples.map((example) => `  ${example.request_id ?? example.object_id ?? "—"}: ${example.detail}`);
+    // One line per example: a line break in what came from requests (a path) is written as its
+    // `\u` escape, so no line of the failure can be forged.
+    const examples = finding.examples.map((example) => {
+      const ref = [example.request_id, example.object_id].filter((id) => id !== null && id !== undefined).map((id) => escapeControls(id!));
+      return `  ${ref.join(" ") || "—"}: ${escapeControls(example.detail)}`;
+    });
     return {
       classname: "paysim.findings",
       name: code,

@@ -1,4 +1,4 @@
-import type { Finding, FindingSeverity } from "../../domain/findings.js";
+import { findingOccurrences, type Finding, type FindingSeverity } from "../../domain/findings.js";
 import type { RunReport } from "../../domain/run-report.js";
 import { coverageLines } from "../commands/coverage.js";
 import { paint } from "../format.js";
@@ -7,10 +7,20 @@ import { terminalText } from "../../domain/terminal-text.js";
 /** Where the advice wraps: a line a terminal of 100 columns shows whole. */
 const WRAP_AT = 100;
 
-/** "1 error, 0 warnings": the findings' summary as a line says it. */
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
+/** "1 error, 0 warnings": the findings' summary (distinct findings of each severity) as a line says it. */
 export function findingsCountText(counts: Record<FindingSeverity, number>): string {
-  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
   return `${plural(counts.error, "error")}, ${plural(counts.warning, "warning")}`;
+}
+
+/**
+ * "1 error, 1 warning (4 occurrences)": the findings of each severity and, when there are any, how
+ * many times they were raised in all (each finding's `count`).
+ */
+export function findingsWithOccurrencesText(report: Pick<RunReport, "findings" | "summary">): string {
+  const counts = findingsCountText(report.summary.findings);
+  return report.findings.length === 0 ? counts : `${counts} (${plural(findingOccurrences(report.findings), "occurrence")})`;
 }
 
 /**

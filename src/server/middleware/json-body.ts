@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { ApiError } from "../../domain/errors.js";
-import { maskRequestBody } from "../../domain/masking.js";
+import { maskRequestBody, type CredentialFields } from "../../domain/masking.js";
 import { refuseIllFormedText } from "../../domain/validation.js";
 import type { AppEnv } from "../env.js";
 import { refuseRepeated } from "../guards/repeated-header.js";
@@ -29,13 +29,14 @@ const limitWebBody = bodyLimit({
  * The request's JSON object body, checked and masked. Checks run in the docs/api.md order: size
  * (413), then content type, encoding, JSON syntax and shape, unpaired surrogates (400). No body at
  * all reads as `{}`. Only operations that take a body read it (operations/mount.ts), so an
- * unknown route or method is a 404/405 whatever its body.
+ * unknown route or method is a 404/405 whatever its body. The `credentials` fields the
+ * operation takes are kept as sent (maskRequestBody).
  */
-export async function readJsonBody(c: Context<AppEnv>): Promise<Record<string, unknown>> {
+export async function readJsonBody(c: Context<AppEnv>, credentials?: CredentialFields): Promise<Record<string, unknown>> {
   const bytes = await readLimited(c);
   if (bytes.byteLength === 0) return {};
   refuseRepeated(headerLineCount(c, "content-type"), "Content-Type", "invalid_request");
-  return parseJsonObject(bytes, header(c, "content-type"));
+  return parseJsonObject(bytes, header(c, "content-type"), credentials);
 }
 
 /** The body's bytes, at most MAX_BODY_BYTES whatever Content-Length claimed. */
@@ -62,7 +63,7 @@ function depthExceeds(value: unknown, limit: number): boolean {
 }
 
 /** A non-empty body as a JSON object, masked (docs/guarantees.md) before anything else sees it. */
-function parseJsonObject(bytes: Uint8Array, contentType: string | undefined): Record<string, unknown> {
+function parseJsonObject(bytes: Uint8Array, contentType: string | undefined, credentials: CredentialFields | undefined): Record<string, unknown> {
   const type = (contentType ?? "").split(";")[0]!.trim().toLowerCase();
   if (type !== "application/json") {
     throw new ApiError("invalid_request", "The request body must be JSON, sent with Content-Type: application/json.");
@@ -87,5 +88,5 @@ function parseJsonObject(bytes: Uint8Array, contentType: string | undefined): Re
   }
   // Only a JSON \u escape can make a lone surrogate: the fatal decoder refuses any bytes that encode one.
   if (text.includes("\\u")) refuseIllFormedText(parsed as Record<string, unknown>);
-  return maskRequestBody(parsed as Record<string, unknown>);
+  return maskRequestBody(parsed as Record<string, unknown>, credentials);
 }

@@ -9,9 +9,17 @@ import { logRequest } from "./request-log.js";
 /** A route's handler, or the app's not-found answer: what the pipeline runs for a request. */
 export type RouteHandler = (c: Context<AppEnv>) => Response | Promise<Response>;
 
+/**
+ * Reads what the log should know of a call that a fault answers before its handler runs (its key
+ * and body, which the findings compare): the operation's own reading, without running it.
+ */
+export type SeenBeforeRunning = (c: Context<AppEnv>) => Promise<void>;
+
 /** What the pipeline does before a handler: `keyed` adds the /v1 steps (the key, then the company's fault rules). */
 export interface PipelineStep {
   keyed: boolean;
+  /** For an operation that takes a key: asked only when a fault answers in its place. */
+  seen?: SeenBeforeRunning;
 }
 
 /**
@@ -49,11 +57,11 @@ export function requestPipeline(
   };
 
   /** The /v1 steps: the key gives the route its company, whose fault rules may take the request over. */
-  const keyedAnswer = (c: Context<AppEnv>, handler: RouteHandler, requestId: string): Response | Promise<Response> => {
+  const keyedAnswer = (c: Context<AppEnv>, handler: RouteHandler, requestId: string, seen: SeenBeforeRunning | undefined): Response | Promise<Response> => {
     const company = companyOfRequest(c);
     c.set("company", company);
     const hit = faults.decide(company.id, c.req.method, c.req.path);
-    return hit ? injectFault(c, () => answerOf(c, handler, requestId), hit, deps) : answerOf(c, handler, requestId);
+    return hit ? injectFault(c, () => answerOf(c, handler, requestId), hit, deps, seen) : answerOf(c, handler, requestId);
   };
 
   /** Logs `answer` once what it may have seen is durable: reads share the connection with the open group commit. */
@@ -69,7 +77,7 @@ export function requestPipeline(
     return answer;
   };
 
-  return function pipelined(handler: RouteHandler, { keyed }: PipelineStep): RouteHandler {
+  return function pipelined(handler: RouteHandler, { keyed, seen }: PipelineStep): RouteHandler {
     return function throughPipeline(c) {
       const started = timers.now();
       const requestId = ids.newId("req");
@@ -79,7 +87,7 @@ export function requestPipeline(
       let answer: Response | Promise<Response>;
       try {
         checkHost(c);
-        answer = keyed ? keyedAnswer(c, handler, requestId) : answerOf(c, handler, requestId);
+        answer = keyed ? keyedAnswer(c, handler, requestId, seen) : answerOf(c, handler, requestId);
       } catch (error) {
         // The Host and key checks and a refusing fault throw: answered as the app's onError would.
         answer = thrownResponse(requestId, error, reportError);

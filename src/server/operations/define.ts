@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import type * as z from "zod";
 import type { ErrorCode } from "../../domain/errors.js";
+import type { CredentialFields } from "../../domain/masking.js";
 import type { IdempotentAnswer, IdempotentRequest } from "../../services/idempotency.js";
 import type { Work } from "../../services/unit-of-work.js";
 import type { Company } from "../../store/repos/companies.js";
@@ -26,6 +27,11 @@ export interface OperationDoc {
   summary: string;
   /** The schema the JSON body is validated with; absent: the operation takes no body. A body is optional when `{}` passes it. */
   body?: z.ZodType;
+  /**
+   * The body's fields that hold a credential the caller chose, each with its format: kept exactly
+   * as sent when it has that format, never digit-masked (docs/guarantees.md).
+   */
+  credentials?: CredentialFields;
   /** The strict object the query string is validated with; absent: the query is not read. */
   query?: z.ZodType;
   /** The Idempotency-Key header: required or optional; absent: not read. */

@@ -1,5 +1,12 @@
 import { listEnvelopeSchema, withRequestIdSchema } from "../../contracts/common.js";
-import { createdInstanceSchema, createInstanceSchema, deletedInstanceSchema, instanceSchema, listInstancesQuery } from "../../contracts/instances.js";
+import {
+  createdInstanceSchema,
+  createInstanceSchema,
+  deletedInstanceSchema,
+  INSTANCE_CREDENTIALS,
+  instanceSchema,
+  listInstancesQuery,
+} from "../../contracts/instances.js";
 import { pageOfWhole } from "../list-query.js";
 import { defineAction } from "./define.js";
 
@@ -24,6 +31,7 @@ export const INSTANCE_OPERATIONS = [
     path: PATH,
     summary: "Start another whole paysim in this process, on its own port, with its own in-memory data",
     body: createInstanceSchema,
+    credentials: INSTANCE_CREDENTIALS,
     idempotencyKey: "required",
     ownErrors: ["instance_limit", "nested_instance", "shutting_down"],
     answers: { 201: withRequestIdSchema(createdInstanceSchema) },

@@ -31,7 +31,7 @@ export async function invoke<S extends Sends>(
   const outcome = await runOperation(operation, {
     ...caller,
     params,
-    rawBody: operation.body ? maskRequestBody(call.body ?? {}) : undefined,
+    rawBody: operation.body ? maskRequestBody(call.body ?? {}, operation.credentials) : undefined,
     query: undefined,
     path,
     idempotencyKey: undefined,

@@ -3,12 +3,12 @@ import type { AppDeps, AppEnv } from "../env.js";
 import { companyOf, requestIdOf } from "../env.js";
 import { idempotencyKeyOf } from "../middleware/idempotency-key.js";
 import { readJsonBody } from "../middleware/json-body.js";
-import type { RouteHandler } from "../middleware/pipeline.js";
+import type { RouteHandler, SeenBeforeRunning } from "../middleware/pipeline.js";
 import { whenAnswerSent } from "../node-adapter.js";
 import { jsonResponse, listResponse, resourceResponse } from "../respond.js";
 import type { Operation } from "./define.js";
 import { rememberedQueryParser } from "./query.js";
-import { prepared, runOperation, type IncomingCall, type Outcome } from "./run.js";
+import { prepared, runOperation, seenWithoutRunning, type IncomingCall, type Outcome } from "./run.js";
 
 /**
  * Registers each operation as a Hono route on `app`: its body read (only where it takes one, so
@@ -16,9 +16,15 @@ import { prepared, runOperation, type IncomingCall, type Outcome } from "./run.j
  * the steps every way in shares (run.ts), and the outcome sent. The body and the key are read in
  * the route's one handler rather than as middleware of their own: a request pays for no layer it
  * does not need. `pipelined` wraps each handler in what every /v1 request goes through (the key,
- * the fault rules, the log).
+ * the fault rules, the log); an operation that takes a key gives it `seen` too, what a fault that
+ * answers before the handler runs lets the log know of the call.
  */
-export function mountOperations(app: Hono<AppEnv>, deps: AppDeps, operations: readonly Operation[], pipelined: (handler: RouteHandler) => RouteHandler): void {
+export function mountOperations(
+  app: Hono<AppEnv>,
+  deps: AppDeps,
+  operations: readonly Operation[],
+  pipelined: (handler: RouteHandler, seen?: SeenBeforeRunning) => RouteHandler,
+): void {
   for (const operation of operations) {
     const keyRequired = operation.idempotencyKey === "required";
     const parseQuery = operation.query ? rememberedQueryParser(operation.query) : () => undefined;
@@ -45,7 +51,9 @@ export function mountOperations(app: Hono<AppEnv>, deps: AppDeps, operations: re
             return outcome instanceof Promise ? outcome.then((done) => send(c, done)) : send(c, outcome);
           };
     // Only an operation that takes a body waits for it; the others answer in the same turn.
-    const answer = operation.body ? async (c: Context<AppEnv>) => serve(c, await readJsonBody(c)) : (c: Context<AppEnv>) => serve(c, undefined);
+    const answer = operation.body
+      ? async (c: Context<AppEnv>) => serve(c, await readJsonBody(c, operation.credentials))
+      : (c: Context<AppEnv>) => serve(c, undefined);
     // Kept from the moment the request arrives, before its body is read: a stop that comes while it is read still waits for the answer.
     const onStop = "onStop" in operation ? operation.onStop : undefined;
     const handler = onStop
@@ -55,7 +63,17 @@ export function mountOperations(app: Hono<AppEnv>, deps: AppDeps, operations: re
         }
       : answer;
 
-    app.on(operation.method.toUpperCase(), [operation.path], pipelined(handler));
+    // Asked only when a fault answers in the operation's place: its key and body, as the findings compare them.
+    const seen =
+      operation.idempotencyKey && !("held" in operation)
+        ? async (c: Context<AppEnv>) => {
+            const call = incoming(c, operation.body ? await readJsonBody(c) : undefined);
+            seenWithoutRunning(operation, call);
+            c.set("call", call);
+          }
+        : undefined;
+
+    app.on(operation.method.toUpperCase(), [operation.path], pipelined(handler, seen));
   }
 }
 

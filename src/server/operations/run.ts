@@ -1,5 +1,5 @@
 import { parseOrThrow } from "../../domain/validation.js";
-import type { IdempotentAnswer, IdempotentRequest } from "../../services/idempotency.js";
+import { digested, type IdempotentAnswer, type IdempotentRequest } from "../../services/idempotency.js";
 import type { Answer, Call, CallContext, Operation } from "./define.js";
 
 /** A call as it reaches the steps every way in shares: the masked body as sent, the query as parsed. */
@@ -44,6 +44,14 @@ export function runOperation(operation: Exclude<Operation, { held: true }>, inco
 
 function outcomeOf(answer: Answer): Outcome | Promise<Outcome> {
   return "idempotent" in answer ? answer.idempotent.then((answered) => ({ answered })) : answer;
+}
+
+/**
+ * What the findings compare of a call that a fault answers before the operation runs (docs/faults.md):
+ * its key's and body's digests, made as the idempotency layer makes them, with nothing looked up or run.
+ */
+export function seenWithoutRunning(operation: Operation, incoming: IncomingCall): void {
+  digested(requestOf(operation, incoming));
 }
 
 /** The call as the idempotency layer sees it. */

@@ -24,6 +24,8 @@ export interface DeliveryForAttempt {
   /** The event's stored JSON, byte for byte what is sent. */
   body: string;
   eventType: string;
+  /** The request that caused the event (the event's `request_id`). */
+  eventRequestId: string;
   secret: string;
   /** The endpoint's chaos settings (JSON), or null. */
   chaos: string | null;
@@ -41,10 +43,17 @@ export function createDeliveriesRepo(db: Db) {
   const eventIdOf = db.prepare("SELECT event_id FROM deliveries WHERE company_id = ? AND id = ?").pluck();
   // One statement for all an attempt needs: the endpoint even if deleted since (a delivery in flight finishes).
   const forAttempt = objectRows<
-    DeliveryRow & { event_body: string; event_type: string; endpoint_secret: string; endpoint_chaos: string | null; endpoint_deleted_at: string | null }
+    DeliveryRow & {
+      event_body: string;
+      event_type: string;
+      event_request_id: string;
+      endpoint_secret: string;
+      endpoint_chaos: string | null;
+      endpoint_deleted_at: string | null;
+    }
   >(
     db.prepare(`
-      SELECT d.*, e.body AS event_body, e.type AS event_type, w.secret AS endpoint_secret, w.chaos AS endpoint_chaos, w.deleted_at AS endpoint_deleted_at
+      SELECT d.*, e.body AS event_body, e.type AS event_type, e.request_id AS event_request_id, w.secret AS endpoint_secret, w.chaos AS endpoint_chaos, w.deleted_at AS endpoint_deleted_at
         FROM deliveries d
         JOIN events e ON e.id = d.event_id
         JOIN webhook_endpoints w ON w.id = d.endpoint_id
@@ -92,8 +101,16 @@ export function createDeliveriesRepo(db: Db) {
     forAttempt(id: string): DeliveryForAttempt | undefined {
       const row = forAttempt.get(id);
       if (!row) return undefined;
-      const { event_body: body, event_type: eventType, endpoint_secret: secret, endpoint_chaos: chaos, endpoint_deleted_at: deletedAt, ...delivery } = row;
-      return { delivery, body, eventType, secret, chaos, endpointDeleted: deletedAt !== null };
+      const {
+        event_body: body,
+        event_type: eventType,
+        event_request_id: eventRequestId,
+        endpoint_secret: secret,
+        endpoint_chaos: chaos,
+        endpoint_deleted_at: deletedAt,
+        ...delivery
+      } = row;
+      return { delivery, body, eventType, eventRequestId, secret, chaos, endpointDeleted: deletedAt !== null };
     },
     /** The deliveries of one of the company's events, oldest first; none for another company's event. */
     forCompanyEvent: (companyId: string, eventId: string) => forCompanyEvent.all(companyId, eventId) as DeliveryRow[],

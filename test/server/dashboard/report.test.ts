@@ -92,7 +92,9 @@ describe("the Report page", () => {
 
     const client = await signedIn(paysim);
     const card = sectionOf((await client.get("/report")).html, "finding-valid_webhook_rejected");
-    expect(textOf(card)).toContain("a webhook delivery");
+    // The request that caused the event delivered, beside the delivery.
+    expect(finding.examples[0].request_id).toBe(intent.request_id);
+    expect(textOf(card)).toContain(intent.request_id);
     const link = new RegExp(`<a class="mono" href="(${client.base}/events/(evt_[0-9A-Za-z]+)#delivery-${deliveryId})">${deliveryId}</a>`).exec(card);
     expect(link, card).not.toBeNull();
     const event = await client.get(link![1]!.replace(client.base!, "").replace(/#.*/, ""));
