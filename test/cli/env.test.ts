@@ -1,4 +1,6 @@
 import { spawn } from "node:child_process";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
 import { PAYSIM_BIN, cliEnv, runCli, startCli } from "../helpers/cli.js";
 import { usePaysim, usePaysimCli, useTempDir } from "../helpers/disposables.js";
@@ -106,5 +108,39 @@ describe("paysim env", () => {
     const both = await runCli(["env", "--shell", "--json", "--url", "http://127.0.0.1:9", "--key", "sk_test_x"], { cwd: dir });
     expect(both.code).toBe(1);
     expect(both.stderr).toContain("--shell and --json print different formats");
+  });
+
+  it("refuses, in every form, a value from the server holding a line break or control character, printing none of it", async () => {
+    const dir = useTempDir();
+    // Not a paysim: a server whose endpoint's signing secret would add a line to $GITHUB_ENV.
+    let secret = "whsec_a\nPAYSIM_URL=http://evil.example";
+    const server = createServer((_request, response) => {
+      response.setHeader("content-type", "application/json");
+      response.end(
+        JSON.stringify({ object: "list", data: [{ id: "we_1", object: "webhook_endpoint", url: "http://127.0.0.1:9/hooks", secret }], has_more: false }),
+      );
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      for (const bad of ["whsec_a\nPAYSIM_URL=http://evil.example", "whsec_a\rb", "whsec_a\u2028b", "whsec_a\u0000b"]) {
+        secret = bad;
+        for (const form of [[], ["--shell"], ["--json"]]) {
+          const result = await runCli(["env", ...form, "--url", url, "--key", "sk_test_x"], { cwd: dir });
+          expect({ bad, form, code: result.code, stdout: result.stdout, stderr: result.stderr }).toEqual({
+            bad,
+            form,
+            code: 1,
+            stdout: "",
+            stderr: expect.stringMatching(/^paysim: The signing secret of webhook endpoint "we_1" holds a line break or control character[^\n]*\n$/),
+          });
+        }
+      }
+      secret = "whsec_fine";
+      const fine = await runCli(["env", "--url", url, "--key", "sk_test_x"], { cwd: dir });
+      expect(fine.stdout).toBe(`PAYSIM_URL=${url}\nPAYSIM_SECRET_KEY=sk_test_x\nPAYSIM_WEBHOOK_SECRET=whsec_fine\n`);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });

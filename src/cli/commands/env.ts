@@ -1,5 +1,5 @@
 import { Command, Option } from "commander";
-import { UsageError, createApiClient, resolveConnection, withConnectionOptions, type ConnectionFlags } from "../client.js";
+import { CliError, UsageError, createApiClient, resolveConnection, withConnectionOptions, type ConnectionFlags } from "../client.js";
 import { consoleOutput, type Output } from "../output.js";
 import { wholeList } from "../whole-list.js";
 import type { Endpoint } from "../api-types.js";
@@ -32,6 +32,24 @@ function environmentOf(url: string, key: string, endpoints: readonly Endpoint[])
   return env;
 }
 
+/** A line break (LF, CR, U+2028, U+2029, NEL) or any other control character. */
+// eslint-disable-next-line no-control-regex -- control characters are what it finds
+const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/u;
+
+/**
+ * Refuses, in one line, a value about to be printed that holds a line break or another control
+ * character: appended to $GITHUB_ENV or a .env file, a line break would start a variable of the
+ * server's choosing. paysim itself never makes such a value, so whatever answered is not the
+ * paysim it seems; the value itself is not repeated.
+ */
+function refuseUnprintable(values: readonly { what: string; value: string }[]): void {
+  const bad = values.find(({ value }) => UNPRINTABLE.test(value));
+  if (bad === undefined) return;
+  throw new CliError(
+    `${bad.what} holds a line break or control character, which no paysim value has; nothing was printed, as such a value could add lines to $GITHUB_ENV or a .env file. Check that the server found is a paysim.`,
+  );
+}
+
 /** `paysim env [--shell|--json]`: the environment of the running paysim, for a CI step `paysim exec` does not start. */
 export function envCommand(output: Output = consoleOutput): Command {
   return withConnectionOptions(
@@ -60,6 +78,16 @@ Examples:
       // The endpoints come from the server itself: it answers, and its secrets are the ones it signs with now.
       const endpoints = (await wholeList<Endpoint>(createApiClient(connection), "/v1/webhook_endpoints")).data;
       const env = environmentOf(connection.url, connection.key, endpoints);
+      // Every form refuses such a value alike: a JSON consumer (jq -r) would print it raw too.
+      refuseUnprintable([
+        { what: "The URL", value: connection.url },
+        { what: "The key", value: connection.key },
+        ...endpoints.flatMap(({ id, url, secret }) => [
+          { what: "A webhook endpoint's id", value: id },
+          { what: `The URL of webhook endpoint ${JSON.stringify(id)}`, value: url },
+          { what: `The signing secret of webhook endpoint ${JSON.stringify(id)}`, value: secret },
+        ]),
+      ]);
       // Handed back to their owner, the key and the secrets are printed exactly as they are (docs/guarantees.md).
       const credentials = [connection.key, ...endpoints.map((endpoint) => endpoint.secret)];
       if (flags.json) {
