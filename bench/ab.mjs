@@ -7,16 +7,16 @@
 // AB_ROUNDS   rounds, each measuring both builds, their order swapped every round (default 8)
 // AB_DURATION seconds per throughput measure (default 3)
 import autocannon from "autocannon";
-import { firstHealth, startServer, stop, temporaryDirectory } from "./processes.mjs";
+import { firstHealth, startServer, stop, temporaryDirectory, BENCH_KEY, send } from "./processes.mjs";
 import { spawn } from "node:child_process";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
-import { Agent, request } from "node:http";
+import { Agent } from "node:http";
 import { join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
 
 const ROOT = new URL("..", import.meta.url).pathname;
-const KEY = "sk_test_bench_0000000001";
+const KEY = BENCH_KEY;
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const round2 = (x) => Number(x.toFixed(2));
 
@@ -110,27 +110,6 @@ function creations(keyPrefix) {
     body: '{"amount":1000,"description":"ab"}',
     headers: { authorization: `Bearer ${KEY}`, "content-type": "application/json", "idempotency-key": `${keyPrefix}-${i}` },
   }));
-}
-
-/** One request on a kept-alive connection; resolves to the parsed answer (throws on a non-2xx). */
-function send(agent, url, method, path, body, headers) {
-  return new Promise((resolveAnswer, reject) => {
-    const req = request(
-      `${url}${path}`,
-      { method, agent, headers: { authorization: `Bearer ${KEY}`, "content-type": "application/json", ...headers } },
-      (res) => {
-        const parts = [];
-        res.on("data", (part) => parts.push(part));
-        res.on("end", () => {
-          const text = Buffer.concat(parts).toString();
-          if (res.statusCode >= 300) reject(new Error(`${method} ${path}: ${res.statusCode} ${text}`));
-          else resolveAnswer(JSON.parse(text));
-        });
-      },
-    );
-    req.on("error", reject);
-    req.end(body);
-  });
 }
 
 /** Median ms of `step()` run FLOWS times one after another, after as many not timed. */

@@ -13,13 +13,13 @@
 // INSTR_CLIENTS  clients, each on its own kept-alive connection sending its next request when its
 //                last is answered (default 1: every creation then commits alone, so the count does
 //                not depend on how requests fall into group commits; more share commits, as under load)
-import { startServer, stop, temporaryDirectory } from "./processes.mjs";
+import { startServer, stop, temporaryDirectory, BENCH_KEY, send } from "./processes.mjs";
 import { execFile } from "node:child_process";
 import { copyFileSync, readFileSync } from "node:fs";
-import { Agent, request } from "node:http";
+import { Agent } from "node:http";
 import { basename, join, resolve } from "node:path";
 
-const KEY = "sk_test_bench_0000000001";
+const KEY = BENCH_KEY;
 const WARM = Number(process.env.INSTR_WARM ?? 2000);
 const COUNTED = Number(process.env.INSTR_COUNTED ?? 1000);
 const CLIENTS = Number(process.env.INSTR_CLIENTS ?? 1);
@@ -27,27 +27,6 @@ const builds = process.argv.slice(2).map((build) => resolve(build));
 if (builds.length === 0) {
   console.error("usage: node bench/instructions.mjs <built checkout> [<built checkout>...]");
   process.exit(2);
-}
-
-/** One request on the kept-alive connection; resolves to the parsed answer (throws on a non-2xx). */
-function send(agent, url, method, path, body, headers = {}) {
-  return new Promise((resolveAnswer, reject) => {
-    const req = request(
-      `${url}${path}`,
-      { method, agent, headers: { authorization: `Bearer ${KEY}`, "content-type": "application/json", ...headers } },
-      (res) => {
-        const parts = [];
-        res.on("data", (part) => parts.push(part));
-        res.on("end", () => {
-          const text = Buffer.concat(parts).toString();
-          if (res.statusCode >= 300) reject(new Error(`${method} ${path}: ${res.statusCode} ${text}`));
-          else resolveAnswer(JSON.parse(text));
-        });
-      },
-    );
-    req.on("error", reject);
-    req.end(body);
-  });
 }
 
 /**

@@ -1,6 +1,7 @@
 // The bench's servers and scratch directories (bench/run.mjs and bench/ab.mjs): spawned servers
 // are killed and directories removed when the bench exits, however it ends.
 import { spawn } from "node:child_process";
+import { request } from "node:http";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -68,4 +69,28 @@ export async function firstHealth(url) {
     }
     await new Promise((r) => setTimeout(r, 2));
   }
+}
+
+/** The key the bench servers are started with. */
+export const BENCH_KEY = "sk_test_bench_0000000001";
+
+/** One request on a kept-alive connection (`agent`); resolves to the parsed answer (throws on a non-2xx). */
+export function send(agent, url, method, path, body, headers = {}) {
+  return new Promise((resolveAnswer, reject) => {
+    const req = request(
+      `${url}${path}`,
+      { method, agent, headers: { authorization: `Bearer ${BENCH_KEY}`, "content-type": "application/json", ...headers } },
+      (res) => {
+        const parts = [];
+        res.on("data", (part) => parts.push(part));
+        res.on("end", () => {
+          const text = Buffer.concat(parts).toString();
+          if (res.statusCode >= 300) reject(new Error(`${method} ${path}: ${res.statusCode} ${text}`));
+          else resolveAnswer(JSON.parse(text));
+        });
+      },
+    );
+    req.on("error", reject);
+    req.end(body);
+  });
 }
