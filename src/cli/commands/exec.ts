@@ -93,7 +93,11 @@ Examples:
   $ paysim exec --report report.json --junit report.xml --fail-on errors -- npm test`,
     )
     .action(async (command: string[], flags: ExecFlags) => {
-      process.exitCode = await runExec(command, flags, output);
+      const status = await runExec(command, flags, output);
+      // Exit here rather than once the event loop has drained: while Node.js closes its handles
+      // at such an exit, its signal handlers are gone and a signal would end exec by its default
+      // action. (stderr, all paysim writes here, is written synchronously.)
+      process.exit(status);
     });
 }
 
