@@ -35,6 +35,15 @@ describe("the resource registry", () => {
     expect(() => resetPlan(db)).toThrow(/No reset rule for the table refunds: register the resource it holds in domain\/resources\.ts/);
   });
 
+  it("a kept table that references a deleted one: the reset refuses to run and names both", () => {
+    const db = useDatabase(":memory:");
+    db.exec("CREATE TABLE refund_rules (id TEXT PRIMARY KEY, payout_id TEXT REFERENCES payouts(id))");
+    // Registered as kept, as a new resource's entry could say; its rows would block deleting payouts.
+    const plan = () => resetPlan(db, [...RESOURCE_TABLES, { table: "refund_rules", reset: "kept" }]);
+    expect(plan).toThrow(UnplannedTableError);
+    expect(plan).toThrow(/The table refund_rules is kept by a reset but references payouts \(payout_id\), which a reset deletes/);
+  });
+
   it("a new company's table needs no reset line: one with company_id is deleted by it, its children through their foreign key, before it", () => {
     const db = useDatabase(":memory:");
     db.exec(`CREATE TABLE refunds (id TEXT PRIMARY KEY, company_id TEXT NOT NULL REFERENCES companies(id));

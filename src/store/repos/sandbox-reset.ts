@@ -91,6 +91,14 @@ export function resetPlan(db: Db, resourceTables: readonly { table: string; rese
   const scopes = new Map<string, Deletion>();
   const hasCompany = (table: string) => (db.prepare(`SELECT name FROM pragma_table_info(?)`).pluck().all(table) as string[]).includes("company_id");
   const keysOf = (table: string) => db.prepare(`SELECT "from", "table" FROM pragma_foreign_key_list(?)`).all(table) as { from: string; table: string }[];
+  // A kept row that references a deleted one would make the reset fail on its foreign key, and only once such rows exist: refuse the plan now.
+  for (const table of tables.filter((name) => rules.get(name) === "kept")) {
+    const dangling = keysOf(table).find((key) => deleted.includes(key.table));
+    if (dangling !== undefined)
+      throw new UnplannedTableError(
+        `The table ${table} is kept by a reset but references ${dangling.table} (${dangling.from}), which a reset deletes: delete ${table} too, or let it not reference ${dangling.table}.`,
+      );
+  }
   const subquery = (table: string, column: string, scope: string) => `${column} IN (SELECT id FROM ${table} WHERE ${scope})`;
   for (const table of deleted) {
     const keys = keysOf(table);
