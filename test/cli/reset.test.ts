@@ -2,11 +2,20 @@ import { describe, expect, it } from "vitest";
 import { usePaysim } from "../helpers/disposables.js";
 import { createIntent, freshKey } from "../helpers/paysim.js";
 import { runCli } from "../helpers/cli.js";
+import { RESET_COUNTED } from "../../src/domain/resources.js";
 
 const KEY_A = "sk_test_cli_reset_a_0001";
 const KEY_B = "sk_test_cli_reset_b_0001";
 
 describe("paysim reset", () => {
+  it("names in its help every kind the reset counts, as the resource registry lists them", async () => {
+    const { code, stdout } = await runCli(["reset", "--help"]);
+    expect(code).toBe(0);
+    const help = stdout.replace(/\s+/g, " ");
+    for (const { noun } of RESET_COUNTED) expect(help).toContain(`${noun}s`);
+    expect(help).toContain("Delete the company's payment intents, payouts and events");
+  });
+
   it("resets the key's company without asking, prints the counts, and leaves the other company alone", async () => {
     const paysim = await usePaysim({
       config: {

@@ -5,14 +5,17 @@ import { fields, json, text } from "../format.js";
 import { consoleOutput, type Output } from "../output.js";
 import type { ResetResource } from "../api-types.js";
 
+/** The kinds a reset counts, as the resource registry lists them: "payment intents, payouts and events". */
+const COUNTED_KINDS = new Intl.ListFormat("en-GB", { type: "conjunction" }).format(RESET_COUNTED.map(({ noun }) => `${noun}s`));
+
 /** `paysim reset`: POST /v1/sandbox/reset for the key's company; no confirmation, it is a sandbox (docs/testing.md). */
 export function resetCommand(output: Output = consoleOutput): Command {
-  return withClientOptions(new Command("reset").description("Delete the company's payment intents, payouts and events (keys, endpoints and the clock stay)"))
+  return withClientOptions(new Command("reset").description(`Delete the company's ${COUNTED_KINDS} (keys, endpoints and the clock stay)`))
     .addHelpText(
       "after",
       `
-Deletes the payment intents, payouts, events, deliveries, idempotency records, fault
-rules and scheduled work of the key's company; other companies are untouched. Asks for no
+Deletes the ${COUNTED_KINDS}, with their deliveries, idempotency records, fault
+rules and scheduled work, of the key's company; other companies are untouched. Asks for no
 confirmation: it is a sandbox. Webhook attempts in flight are abandoned. The coverage counts
 stay (paysim coverage --clear clears them).
 
