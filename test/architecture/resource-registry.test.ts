@@ -84,6 +84,17 @@ describe("the resource registry", () => {
     expect(new Set(EVENT_TYPES).size).toBe(EVENT_TYPES.length);
   });
 
+  it("a dashboard page written but not registered: every page module's routes are mounted by dashboard/index.ts", () => {
+    const folder = new URL("../../src/server/dashboard/pages/", import.meta.url);
+    // Its code, without comments: a mount commented out is no mount.
+    const mounting = readFileSync(new URL("../../src/server/dashboard/index.ts", import.meta.url), "utf8").replace(/\/\/.*$|\/\*[\s\S]*?\*\//gm, "");
+    const mounters = readdirSync(folder).flatMap((name) =>
+      [...readFileSync(new URL(name, folder), "utf8").matchAll(/export function (\w+Pages?)\(app: DashboardApp\b/g)].map((match) => `${name}: ${match[1]}`),
+    );
+    expect(mounters.length).toBeGreaterThanOrEqual(readdirSync(folder).length);
+    for (const mounter of mounters) expect(mounting, mounter).toMatch(new RegExp(`\\b${mounter.split(": ")[1]}\\((pages|app), kit\\b`));
+  });
+
   it("a dashboard page the registry links to but no page serves: each resource with one has its `/<collection>/:id` page", () => {
     const pages = readdirSync(new URL("../../src/server/dashboard/pages/", import.meta.url)).map((name) =>
       readFileSync(new URL(`../../src/server/dashboard/pages/${name}`, import.meta.url), "utf8"),
