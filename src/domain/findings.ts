@@ -10,6 +10,7 @@
  * a clock here.
  */
 import { fingerprint } from "../shared/canonical-json.js";
+import { MACHINES, RESOURCES } from "./resources.js";
 
 /** How much a finding matters: an "error" (a second payment or payout in production) or a "warning". */
 export type FindingSeverity = "error" | "warning";
@@ -92,8 +93,13 @@ export const FINDING_RULES: Readonly<Record<FindingCode, FindingRule>> = {
   },
 };
 
-/** The creations a lost answer makes dangerous to repeat under a new key, as routes are mounted. */
-export const RETRY_SENSITIVE_CREATIONS: ReadonlySet<string> = new Set(["POST /v1/payment_intents", "POST /v1/payouts"]);
+/**
+ * The creations a lost answer makes dangerous to repeat under a new key, as routes are mounted:
+ * the creation of every resource with a state machine (a payment intent, a payout), whose
+ * duplicate is a second object that goes on to move money. Derived from the resource registry,
+ * so a new resource with a machine is watched without being listed here.
+ */
+export const RETRY_SENSITIVE_CREATIONS: ReadonlySet<string> = new Set(MACHINES.map((machine) => `POST /v1/${RESOURCES[machine].collection}`));
 
 /** The rules' thresholds, as docs/testing.md states them. */
 export const FINDING_LIMITS = {

@@ -3,6 +3,7 @@ import {
   FINDING_CODES,
   FINDING_LIMITS,
   FINDING_RULES,
+  RETRY_SENSITIVE_CREATIONS,
   FindingsTracker,
   findingCounts,
   findingOccurrences,
@@ -10,6 +11,7 @@ import {
   type ObservedAttempt,
   type ObservedRequest,
 } from "../../src/domain/findings.js";
+import { MACHINES, RESOURCES } from "../../src/domain/resources.js";
 
 const AT = "2026-01-01T00:00:00.000Z";
 let sequence = 0;
@@ -64,6 +66,11 @@ describe("the findings catalogue", () => {
     expect(Object.keys(FINDING_RULES)).toEqual([...FINDING_CODES]);
     for (const rule of Object.values(FINDING_RULES)) expect(rule.title.length * rule.advice.length).toBeGreaterThan(0);
     expect(FINDING_RULES.new_key_on_retry.severity).toBe("error");
+  });
+
+  it("a creation left out of the retry-sensitive ones: the creation of every resource with a state machine is watched", () => {
+    expect([...RETRY_SENSITIVE_CREATIONS]).toEqual(MACHINES.map((machine) => `POST /v1/${RESOURCES[machine].collection}`));
+    for (const route of ["POST /v1/payment_intents", "POST /v1/payouts"]) expect(RETRY_SENSITIVE_CREATIONS).toContain(route);
   });
 });
 
