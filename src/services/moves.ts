@@ -7,17 +7,21 @@ import type { Work } from "./unit-of-work.js";
  */
 export function moveAnnouncer(bus: Bus, machine: StateMoved["machine"]) {
   return {
-    /** Runs `transition`; when it throws (a move the table does not hold), says so and rethrows. */
-    checked<T>(companyId: string, from: string, to: string, transition: () => T): T {
+    /**
+     * Makes the move from `from` to `to` that `transition` (the domain's table) allows, and says
+     * so: a refused one (it throws) at once, then rethrown; a made one once `work` commits. The
+     * one way a service moves a machine, so no move is made without being said.
+     */
+    move<T>(work: Work, companyId: string, from: string, to: string, transition: () => T): T {
+      let result: T;
       try {
-        return transition();
+        result = transition();
       } catch (error) {
         bus.emit("state.moved", { companyId, machine, from, to, refused: true });
         throw error;
       }
-    },
-    made(work: Work, companyId: string, from: string, to: string): void {
       work.afterCommit(() => bus.emit("state.moved", { companyId, machine, from, to, refused: false }));
+      return result;
     },
   };
 }

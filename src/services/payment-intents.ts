@@ -48,8 +48,7 @@ export function createPaymentIntentService({ store, clock, testCards, baseUrl, i
   /** Applies one table move to `row`, saves it and records its event. */
   function move(work: Work, row: PaymentIntentRow, trigger: PaymentIntentTrigger, changes: Partial<PaymentIntentRow> = {}) {
     const from = row.state as PaymentIntentState;
-    const { to, event } = moves.checked(row.company_id, from, PAST[trigger], () => transitionPaymentIntent(from, trigger));
-    moves.made(work, row.company_id, from, to);
+    const { to, event } = moves.move(work, row.company_id, from, PAST[trigger], () => transitionPaymentIntent(from, trigger));
     const updated = store.paymentIntents.update({ ...row, ...changes, state: to, updated_at: clock.nowIso() }, row.state);
     work.recordEvent({ companyId: row.company_id, type: event, objectId: row.id, data: toResource(updated) });
     return updated;

@@ -59,10 +59,10 @@ export function createPayoutService(deps: {
   /** Makes one drawn move, records payout.<status>; amount only for a partial reversal. */
   function move(work: Work, row: PayoutRow, to: PayoutStatus, amount?: number): PayoutRow {
     const from = row.status as PayoutStatus;
-    const event = moves.checked(row.company_id, from, to, () => transitionPayout(from, to));
+    const event = moves.move(work, row.company_id, from, to, () => transitionPayout(from, to));
+    // A refused amount throws before the work commits, so the move above is never said as made.
     checkMoveAmount(to, row.amount, amount);
     const updated = store.payouts.update({ ...row, status: to, ...statusEffects(to, row.amount, amount), updated_at: clock.nowIso() }, row.status);
-    moves.made(work, row.company_id, from, to);
     work.recordEvent({ companyId: row.company_id, type: event, objectId: row.id, data: toPayoutResource(updated) });
     return updated;
   }
