@@ -7,7 +7,7 @@
 // AB_ROUNDS   rounds, each measuring both builds, their order swapped every round (default 8)
 // AB_DURATION seconds per throughput measure (default 3)
 import autocannon from "autocannon";
-import { firstHealth, startServer, stop, temporaryDirectory, BENCH_KEY, send } from "./processes.mjs";
+import { firstHealth, startServer, stop, temporaryDirectory, BENCH_KEY, paysimArgs, send } from "./processes.mjs";
 import { spawn } from "node:child_process";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { Agent } from "node:http";
@@ -54,19 +54,6 @@ const BUILDS = { current: ROOT, base: BASE };
 /** A new temporary directory, removed when the bench exits. */
 const scratch = () => temporaryDirectory("paysim-ab-");
 
-const paysimArgs = (root, dir) => [
-  join(root, "bin/paysim.js"),
-  "start",
-  "--no-ui",
-  "--port",
-  "0",
-  "--db",
-  join(dir, "p.db"),
-  "--secret-key",
-  KEY,
-  "--payouts",
-  "manual",
-];
 const floorArgs = () => [join(ROOT, "bench/floor.mjs")];
 
 /** Spawn → first 200 on /health. */

@@ -13,13 +13,12 @@
 // INSTR_CLIENTS  clients, each on its own kept-alive connection sending its next request when its
 //                last is answered (default 1: every creation then commits alone, so the count does
 //                not depend on how requests fall into group commits; more share commits, as under load)
-import { startServer, stop, temporaryDirectory, BENCH_KEY, send } from "./processes.mjs";
+import { startServer, stop, temporaryDirectory, paysimArgs, send } from "./processes.mjs";
 import { execFile } from "node:child_process";
 import { copyFileSync, readFileSync } from "node:fs";
 import { Agent } from "node:http";
 import { basename, join, resolve } from "node:path";
 
-const KEY = BENCH_KEY;
 const WARM = Number(process.env.INSTR_WARM ?? 2000);
 const COUNTED = Number(process.env.INSTR_COUNTED ?? 1000);
 const CLIENTS = Number(process.env.INSTR_CLIENTS ?? 1);
@@ -81,17 +80,7 @@ async function measure(root) {
       "--dump-line=no",
       `--log-file=${join(dir, "valgrind.log")}`,
       process.execPath,
-      join(root, "bin/paysim.js"),
-      "start",
-      "--no-ui",
-      "--port",
-      "0",
-      "--db",
-      join(dir, "p.db"),
-      "--secret-key",
-      KEY,
-      "--payouts",
-      "manual",
+      ...paysimArgs(root, dir),
     ],
     { cwd: root, command: "valgrind", env: { NODE_DISABLE_COMPILE_CACHE: "1" } },
   );

@@ -74,6 +74,21 @@ export async function firstHealth(url) {
 /** The key the bench servers are started with. */
 export const BENCH_KEY = "sk_test_bench_0000000001";
 
+/** The arguments that start the checkout at `root` as a bench server: a file database in `dir`, the bench key, payouts moved by hand. */
+export const paysimArgs = (root, dir) => [
+  join(root, "bin/paysim.js"),
+  "start",
+  "--no-ui",
+  "--port",
+  "0",
+  "--db",
+  join(dir, "p.db"),
+  "--secret-key",
+  BENCH_KEY,
+  "--payouts",
+  "manual",
+];
+
 /** One request on a kept-alive connection (`agent`); resolves to the parsed answer (throws on a non-2xx). */
 export function send(agent, url, method, path, body, headers = {}) {
   return new Promise((resolveAnswer, reject) => {
