@@ -12,12 +12,13 @@
  */
 /**
  * A resource in a folder of its own (src/resources/<collection>/) keeps each layer's part in a file
- * named for its layer, and each file follows that layer's rules: `resource.ts` (with the registry,
- * resources/index.ts, and resources/define.ts) is domain, `store.ts` store, `service.ts` a
+ * named for its layer, and each file follows that layer's rules: `resource.ts` and `machine.ts` (with
+ * the registry, resources/index.ts, and resources/define.ts) are domain, `store.ts` store, `contract.ts` contracts, `service.ts` a
  * service, `operations.ts` and `page.tsx` server, `module.ts` (with resources/load.ts and
  * resources/resource-module.ts) the wiring.
  */
-const RESOURCE_FACTS = "resources/(index|define)\\.ts$|resources/[^/]+/resource\\.ts$";
+const RESOURCE_FACTS = "resources/(index|define)\\.ts$|resources/[^/]+/(resource|machine)\\.ts$";
+const RESOURCE_CONTRACT = "resources/[^/]+/contract\\.ts$";
 const RESOURCE_STORE = "resources/[^/]+/store\\.ts$";
 const RESOURCE_SERVICE = "resources/[^/]+/service\\.ts$";
 const RESOURCE_SERVED = "resources/[^/]+/(operations\\.ts|page\\.tsx)$";
@@ -31,14 +32,30 @@ module.exports = {
       comment: "A cycle makes two modules one: neither can be read, tested or changed alone.",
       severity: "error",
       from: {},
-      to: { circular: true },
+      // A definition's link to its module (resources/<x>/resource.ts) is a dynamic import the wiring
+      // follows after every module has loaded: a cycle through it is not one at load time.
+      to: { circular: true, viaOnly: { dependencyTypesNot: ["dynamic-import"] } },
     },
     {
       name: "domain-is-pure",
       comment: "domain/ is pure logic: it imports nothing of ours outside it but the shared helpers.",
       severity: "error",
       from: { path: `^src/(domain/|${RESOURCE_FACTS})` },
-      to: { path: "^src/", pathNot: `^src/((domain|shared)/|${RESOURCE_FACTS})` },
+      to: { path: "^src/", pathNot: `^src/((domain|shared)/|${RESOURCE_FACTS})`, dependencyTypesNot: ["dynamic-import"] },
+    },
+    {
+      name: "only-a-definition-loads-lazily",
+      comment: "The one lazy import below the wiring is a resource definition's link to its module: no other pure module loads code.",
+      severity: "error",
+      from: { path: `^src/(domain/|${RESOURCE_FACTS})`, pathNot: "^src/resources/[^/]+/resource\\.ts$" },
+      to: { dependencyTypes: ["dynamic-import"] },
+    },
+    {
+      name: "a-definition-loads-its-own-module",
+      comment: "A resource's definition links the module of its own folder, nothing else: what it loads is the rest of itself.",
+      severity: "error",
+      from: { path: "^src/resources/([^/]+)/resource\\.ts$" },
+      to: { dependencyTypes: ["dynamic-import"], pathNot: "^src/resources/$1/module\\.ts$" },
     },
     {
       name: "shared-imports-nothing",
@@ -59,8 +76,8 @@ module.exports = {
       comment:
         "contracts/ holds each operation's input and answer schemas: below services, it imports the domain, the shared helpers, the store's resource shapes and the shipped test data (the cards and tokens it lists) only.",
       severity: "error",
-      from: { path: "^src/contracts/" },
-      to: { path: "^src/", pathNot: `^src/((contracts|domain|shared|store)/|fixture-data[.]ts$|${RESOURCE_FACTS})` },
+      from: { path: `^src/(contracts/|${RESOURCE_CONTRACT})` },
+      to: { path: "^src/", pathNot: `^src/((contracts|domain|shared|store)/|fixture-data[.]ts$|${RESOURCE_FACTS}|${RESOURCE_STORE}|${RESOURCE_CONTRACT})` },
     },
     {
       name: "runtime-is-low",
@@ -106,7 +123,7 @@ module.exports = {
       from: { path: "^src/(cli|fixtures)/" },
       to: {
         path: "^src/",
-        pathNot: `^src/(cli|fixtures|domain|shared|ui|contracts)/|^src/(paysim|bus|config|options|version|fixture-data)\\.ts$|^src/(${RESOURCE_FACTS})`,
+        pathNot: `^src/(cli|fixtures|domain|shared|ui|contracts)/|^src/(paysim|bus|config|options|version|fixture-data)\\.ts$|^src/(${RESOURCE_FACTS}|${RESOURCE_CONTRACT})`,
       },
     },
     {
@@ -114,7 +131,7 @@ module.exports = {
       comment: "The CLI's types of the answers it reads come from the API's contracts: as types only, so no schema (and nothing behind it) runs in the CLI.",
       severity: "error",
       from: { path: "^src/(cli|fixtures)/" },
-      to: { path: "^src/contracts/", dependencyTypesNot: ["type-only"] },
+      to: { path: `^src/(contracts/|${RESOURCE_CONTRACT})`, dependencyTypesNot: ["type-only"] },
     },
     {
       name: "services-take-their-config",

@@ -17,7 +17,6 @@ import { createDashboardAuth } from "./server/dashboard/auth.js";
 import { serveOnNode } from "./server/node-adapter.js";
 import type { FaultRules } from "./services/faults.js";
 import { createServices, type ServiceDeps } from "./services/index.js";
-import { createPayoutSimulator, registerPayoutMoves } from "./sim/payout-simulator.js";
 import { bootstrap, DEFAULT_COMPANY, type BootstrappedCompany } from "./services/bootstrap.js";
 import { createIdempotentRunner } from "./services/idempotency.js";
 import { createInstanceRegistry, type InstanceInput, type StartedInstance } from "./services/instances.js";
@@ -31,7 +30,7 @@ import { openDatabase } from "./store/open.js";
 import type { Db } from "./store/db.js";
 import { withResourceMigrations } from "./store/resource-store.js";
 import { loadResourceModules } from "./resources/load.js";
-import type { ResourceModule } from "./resources/resource-module.js";
+import type { ResourceModule, ResourceServiceDeps } from "./resources/resource-module.js";
 import { openFromSnapshot, removeDatabaseFiles } from "./store/snapshot.js";
 import type { KeptFile } from "./shared/owned-file.js";
 import { snapshotRules } from "./snapshot-rules.js";
@@ -301,10 +300,8 @@ function buildInstance(options: PaysimOptions, start: CheckedStart, modules: rea
     onEndpointRemoved: (endpoint) => outbox.stopForEndpoint(endpoint.company_id, endpoint.id),
   });
   const baseUrl = () => listener.url;
-  const simulator = createPayoutSimulator({ scheduler, mode: options.payouts ?? "auto", destinations });
-  const serviceDeps: ServiceDeps = { store, clock, ids, bus, scheduler, outbox, testCards, destinations, planner: simulator, baseUrl };
+  const serviceDeps: ServiceDeps = { store, clock, ids, bus, scheduler, outbox, testCards, baseUrl };
   const services = createServices(serviceDeps);
-  registerPayoutMoves(scheduler, services.payouts.moveAutomatically);
   const heldRequests = createHeldRequests(timers);
   const dashboardAuth = createDashboardAuth(ids, options.realNow ?? realTimeNow);
   const defaultCompanyId = boot.companies[0]!.company.id;
@@ -332,7 +329,7 @@ function buildInstance(options: PaysimOptions, start: CheckedStart, modules: rea
       unitOfWork,
       runIdempotently,
       ...services,
-      resourceServices: resourceServices(modules, serviceDeps, db),
+      resourceServices: resourceServices(modules, { ...serviceDeps, scheduler, destinations, payoutMode: options.payouts ?? "auto" }, db),
       testCards,
       loopbackHostNames: loopbackHostNames(start.host),
       baseUrl,
@@ -407,13 +404,13 @@ function instanceHandle(options: PaysimOptions, start: CheckedStart, parts: Inst
  * The services of the resource modules, by collection, each made from the services' ports and its
  * own repository, which prepares its statements on the service's first use of it.
  */
-function resourceServices(modules: readonly ResourceModule[], deps: ServiceDeps, db: Db): Map<string, unknown> {
+function resourceServices(modules: readonly ResourceModule[], deps: Omit<ResourceServiceDeps<unknown>, "repo">, db: Db): Map<string, unknown> {
   const made = new Map<string, unknown>();
   for (const module of modules) {
     const { store, service } = module;
     if (service === undefined || store === undefined) continue;
     let repo: unknown;
-    const withRepo = Object.defineProperty({ ...deps }, "repo", { enumerable: true, get: () => (repo ??= store.repo(db)) }) as ServiceDeps & { repo: unknown };
+    const withRepo = Object.defineProperty({ ...deps }, "repo", { enumerable: true, get: () => (repo ??= store.repo(db)) }) as ResourceServiceDeps<unknown>;
     made.set(module.definition.collection, service(withRepo));
   }
   return made;

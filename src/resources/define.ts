@@ -1,7 +1,7 @@
 /**
- * What one resource of the API says of itself, in its folder's `resource.ts`: pure facts (no SQL,
+ * What one resource of the API says of itself, in resources/<collection>/resource.ts: pure facts (no SQL,
  * no HTTP) that every layer may read, and the one link to the rest of the folder, its module
- * (`module.ts`: table, repo, service, operations, dashboard page), which the wiring loads when it
+ * (resources/<collection>/module.ts: table, repo, service, operations, dashboard page), which the wiring loads when it
  * builds an instance (resources/load.ts). The registry (resources/index.ts) lists each resource
  * once; what every resource has (event types, reset counts, coverage's machines, the findings'
  * retried creations, dashboard links, trigger fixtures) is derived from it in domain/resources.ts.
@@ -26,7 +26,7 @@ export interface ResourceDefinition {
   /** Whether the dashboard shows each one on its own page, `<collection>/<id>`, that an id links to. */
   dashboardPage: boolean;
   /**
-   * Loads the rest of the resource, its folder's `module.ts` (`export default defineResourceModule(…)`);
+   * Loads the rest of the resource, resources/<collection>/module.ts (`export default defineResourceModule(…)`);
    * absent for a resource whose parts still live in the layers' own folders. Only the wiring calls it.
    */
   module?: () => Promise<{ default: unknown }>;

@@ -13,7 +13,7 @@ export type { ResourceDefinition } from "./define.js";
 /**
  * Every resource, one line each, in the order the API's documents list them: the one place a
  * resource is registered (docs/architecture.md, "Adding a resource"). Each is its folder's
- * `resource.ts`; what every resource has is derived from this list (domain/resources.ts), and the
+ * resources/<collection>/resource.ts; what every resource has is derived from this list (domain/resources.ts), and the
  * wiring loads each one's module from here.
  */
 export const RESOURCES = {

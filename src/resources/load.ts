@@ -23,8 +23,11 @@ async function loaded(definition: ResourceDefinition, load: NonNullable<Resource
   const module = (await load()).default as ResourceModule | undefined;
   if (module?.definition !== definition) {
     throw new ResourceModuleError(
-      `The module of ${definition.collection} is not its own: its module.ts must export default defineResourceModule(<its definition>, …).`,
+      `The module of ${definition.collection} is not its own: its resources/<collection>/module.ts must export default defineResourceModule(<its definition>, …).`,
     );
+  }
+  if (module.service !== undefined && module.store === undefined) {
+    throw new ResourceModuleError(`The module of ${definition.collection} has a service but no store: a service reads its own table (store.repo).`);
   }
   if (definition.dashboardPage && module.page === undefined) {
     throw new ResourceModuleError(`${definition.collection} promises a dashboard page (dashboardPage: true) that its module does not give (page).`);

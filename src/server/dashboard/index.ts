@@ -12,7 +12,6 @@ import { coveragePage } from "./pages/coverage.js";
 import { faultsPage } from "./pages/faults.js";
 import { instancesPage } from "./pages/instances.js";
 import { paymentIntentsPage } from "./pages/payment-intents.js";
-import { payoutsPage } from "./pages/payouts.js";
 import { reportPage } from "./pages/report.js";
 import type { CoverageCatalogue } from "../../services/coverage.js";
 import type { ServedModule } from "../operations/served-module.js";
@@ -87,7 +86,6 @@ export function dashboardRoutes(deps: AppDeps, coverageCatalogue: () => Coverage
   eventsPage(pages, kit);
   eventPage(pages, kit);
   paymentIntentsPage(pages, kit);
-  payoutsPage(pages, kit);
   clockPage(pages, kit);
   webhookEndpointsPage(pages, kit);
   faultsPage(pages, kit);
