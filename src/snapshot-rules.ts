@@ -10,7 +10,7 @@
 import * as z from "zod";
 import { deliveryAttemptSchema, deliverySchema, eventSchema } from "./contracts/events.js";
 import { faultSchema } from "./contracts/faults.js";
-import { paymentIntentSchema } from "./contracts/payment-intents.js";
+import { paymentIntentSchema } from "./resources/payment-intents/contract.js";
 import { payoutSchema } from "./resources/payouts/contract.js";
 import { createEndpointInput, webhookEndpointSchema } from "./contracts/webhook-endpoints.js";
 import { idOf, requestIdSchema, timestampSchema } from "./domain/answer-schemas.js";

@@ -8,6 +8,7 @@ import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { createStore } from "../../src/store/index.js";
 import { createPayoutsRepo } from "../../src/resources/payouts/store.js";
+import { createPaymentIntentsRepo } from "../../src/resources/payment-intents/store.js";
 import { useDatabase } from "../helpers/disposables.js";
 
 const REPOS = fileURLToPath(new URL("../../src/store/repos/", import.meta.url));
@@ -49,7 +50,7 @@ const ACROSS_COMPANIES: readonly { file: string; sql: string; why: string }[] = 
     why: "the test harness's waits: `company_id = ?` is in the WHERE whenever the wait names a company",
   },
   {
-    file: "store/repos/payment-intents.ts",
+    file: "resources/payment-intents/store.ts",
     sql: "SELECT * FROM payment_intents WHERE id = ?",
     why: "the hosted checkout page has no key: the payment intent's unguessable id is the capability",
   },
@@ -182,8 +183,8 @@ describe("a move of a company's row", () => {
   });
 
   it("of a payment intent names the company: another company's id moves nothing", () => {
-    const store = storeWithTwoCompanies();
-    const intent = store.paymentIntents.insert({
+    const intents = createPaymentIntentsRepo(storeWithTwoCompanies().db);
+    const intent = intents.insert({
       id: "pi_1",
       company_id: "co_a",
       reference: "PAY-0000000001",
@@ -198,8 +199,8 @@ describe("a move of a company's row", () => {
       created_at: NOW,
       updated_at: NOW,
     });
-    expect(() => store.paymentIntents.update({ ...intent, company_id: "co_b", state: "canceled" }, "created")).toThrow(/was not in state created/);
-    expect(store.paymentIntents.byId("co_a", "pi_1")?.state).toBe("created");
+    expect(() => intents.update({ ...intent, company_id: "co_b", state: "canceled" }, "created")).toThrow(/was not in state created/);
+    expect(intents.byId("co_a", "pi_1")?.state).toBe("created");
   });
 });
 
