@@ -1,27 +1,35 @@
 import { readdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { RESOURCES } from "../../src/domain/resources.js";
 import { usePaysimApp } from "../helpers/disposables.js";
 
 const OPERATIONS = fileURLToPath(new URL("../../src/server/operations/", import.meta.url));
 
 /**
- * Where each operation is filed: the module its path names. A path under /v1/sandbox/ that acts
- * on a resource is filed with that resource (a payout's drawn move in payouts.ts, the test event's
- * ingestion in events.ts); the sandbox's own controls each have their module.
+ * The sandbox's own controls, each filed in its module, and the one sandbox path that acts on a
+ * resource without naming its collection (the test event's ingestion, in events.ts).
  */
-const FILED: Record<string, RegExp> = {
-  "payment-intents.ts": /^\/v1\/payment_intents(\/|$)/,
-  "payouts.ts": /^\/v1\/(sandbox\/)?payouts(\/|$)/,
-  "events.ts": /^\/v1\/(events(\/|$)|sandbox\/webhook_ingest$)/,
-  "webhook-endpoints.ts": /^\/v1\/webhook_endpoints(\/|$)/,
-  "instances.ts": /^\/v1\/sandbox\/instances(\/|$)/,
-  "faults.ts": /^\/v1\/sandbox\/faults(\/|$)/,
-  "sandbox.ts": /^\/v1\/sandbox\/(clock|reset)(\/|$)/,
-  "waits.ts": /^\/v1\/sandbox\/(events|webhooks)\/wait$/,
-  "coverage.ts": /^\/v1\/sandbox\/(coverage|report)$/,
-  "openapi-document.ts": /^\/v1\/openapi\.json$/,
-};
+const CONTROLS: readonly (readonly [string, RegExp])[] = [
+  ["sandbox.ts", /^\/v1\/sandbox\/(clock|reset)(\/|$)/],
+  ["waits.ts", /^\/v1\/sandbox\/(events|webhooks)\/wait$/],
+  ["coverage.ts", /^\/v1\/sandbox\/(coverage|report)$/],
+  ["openapi-document.ts", /^\/v1\/openapi\.json$/],
+  ["events.ts", /^\/v1\/sandbox\/webhook_ingest$/],
+];
+
+/**
+ * Where an operation is filed: a control's module, else the module of the resource its path names
+ * (domain/resources.ts), `payouts.ts` for `/v1/payouts/…` and for a sandbox path that acts on one
+ * (`/v1/sandbox/payouts/…/transition`). Undefined for a path no module may file.
+ */
+function moduleOf(path: string): string | undefined {
+  const control = CONTROLS.find(([, pattern]) => pattern.test(path));
+  if (control) return control[0];
+  const collection = /^\/v1\/(?:sandbox\/)?(\w+)(?:\/|$)/.exec(path)?.[1];
+  const resource = Object.values(RESOURCES).find((candidate) => candidate.collection === collection);
+  return resource && `${resource.collection.replaceAll("_", "-")}.ts`;
+}
 
 interface Filed {
   operationId: string;
@@ -47,9 +55,8 @@ describe("the operations of src/server/operations/", () => {
     for (const file of readdirSync(OPERATIONS).filter((name) => name.endsWith(".ts") && name !== "index.ts")) {
       const operations = operationsOf((await import(`${OPERATIONS}${file}`)) as Record<string, unknown>);
       if (operations.length === 0) continue;
-      const pattern = FILED[file];
       for (const operation of operations) {
-        if (!pattern?.test(operation.path)) misfiled.push(`${operation.operationId} (${operation.path}) in ${file}`);
+        if (moduleOf(operation.path) !== file) misfiled.push(`${operation.operationId} (${operation.path}) in ${file}`);
         filed.add(operation.operationId);
       }
     }
