@@ -1,16 +1,24 @@
 /**
- * The coverage report's totals, computed from the operations a paysim serves and the resource
- * registry rather than written out (16 operations, 11 moves…): a resource added as
- * docs/architecture.md ("Adding a resource") says changes them, and no test that uses them.
+ * The coverage report's totals, read from the catalogue a paysim serves rather than written out
+ * (16 operations, 11 moves…): a resource added as docs/architecture.md ("Adding a resource") says
+ * changes them, and no test that uses them.
  */
 import { FAULT_KINDS } from "../../src/domain/faults.js";
-import { coverageCatalogue } from "../../src/server/coverage-catalogue.js";
-import { servedOperations } from "../../src/server/operations/index.js";
+import { createPaysim } from "../../src/paysim.js";
+import { catalogueOf } from "../../src/server/app.js";
 import { WEBHOOK_OUTCOMES, type CoverageCatalogue } from "../../src/services/coverage.js";
 
-/** The coverage catalogue a paysim serves: made as the app makes it, from the operations it mounts. */
-// The coverage operations read the catalogue only when called, never while they are made.
-export const SERVED_CATALOGUE: CoverageCatalogue = coverageCatalogue(servedOperations(() => SERVED_CATALOGUE));
+/** The coverage catalogue a paysim serves, read from one started for the purpose (in memory, closed at once). */
+async function servedCatalogue(): Promise<CoverageCatalogue> {
+  const paysim = await createPaysim({ port: 0, db: ":memory:" });
+  try {
+    return catalogueOf(paysim.app);
+  } finally {
+    await paysim.close();
+  }
+}
+
+export const SERVED_CATALOGUE: CoverageCatalogue = await servedCatalogue();
 
 export type CoverageArea = "operations" | "transitions" | "events" | "webhooks" | "errors" | "faults";
 
