@@ -109,11 +109,12 @@ module.exports = {
       to: { path: "^src/(config|options|fixture-data)\\.ts$" },
     },
     {
-      name: "routes-stand-alone",
-      comment: "Each route file is one sub-app: what two of them share lives below them (services, domain), not in one another.",
+      name: "checkout-apart-from-dashboard",
+      comment:
+        "The checkout (server/checkout/) and the dashboard (server/dashboard/) are two sites of their own: neither imports the other; what both use (the page head, the pages' headers and form tokens) lives beside them in server/, or below.",
       severity: "error",
-      from: { path: "^src/server/routes/([^/.]+)" },
-      to: { path: "^src/server/routes/", pathNot: "^src/server/routes/$1[.]" },
+      from: { path: "^src/server/(checkout|dashboard)/" },
+      to: { path: "^src/server/(checkout|dashboard)/", pathNot: "^src/server/$1/" },
     },
     {
       name: "test-helpers-read-below",
@@ -132,10 +133,10 @@ module.exports = {
     {
       name: "dashboard-pages-stand-alone",
       comment:
-        "A dashboard page calls services, like a route: it imports no route file and no other page (what two pages share lives in the dashboard's kit, views or below).",
+        "A dashboard page calls services, like an operation: it imports no other page (what two pages share lives in the dashboard's kit, views or below).",
       severity: "error",
       from: { path: "^src/server/dashboard/pages/([^/.]+)" },
-      to: { path: "^src/server/routes/|^src/server/dashboard/pages/", pathNot: "^src/server/dashboard/pages/$1[.]" },
+      to: { path: "^src/server/dashboard/pages/", pathNot: "^src/server/dashboard/pages/$1[.]" },
     },
   ],
   options: {

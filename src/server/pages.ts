@@ -5,5 +5,5 @@
  * set of importers, so every lazily loaded module multiplied the files a start loads (ten, where
  * four do), and each file costs its own load.
  */
-export { checkoutRoutes } from "./routes/checkout.js";
+export { checkoutRoutes } from "./checkout/routes.js";
 export { dashboardRoutes } from "./dashboard/index.js";

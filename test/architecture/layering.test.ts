@@ -83,9 +83,9 @@ describe("the dependency check (npm run lint:deps)", () => {
       files: { "src/services/configured.ts": importing("../config.js"), "src/config.ts": leaf },
     },
     {
-      rule: "routes-stand-alone",
-      from: "src/server/routes/one.ts",
-      files: { "src/server/routes/one.ts": importing("./two.js"), "src/server/routes/two.ts": leaf },
+      rule: "checkout-apart-from-dashboard",
+      from: "src/server/checkout/one.tsx",
+      files: { "src/server/checkout/one.tsx": importing("../dashboard/leaf-14.js"), "src/server/dashboard/leaf-14.ts": leaf },
     },
     { rule: "ui-reads-the-bus", from: "src/ui/upward.ts", files: { "src/ui/upward.ts": importing("../store/leaf-7.js"), "src/store/leaf-7.ts": leaf } },
     {
@@ -99,9 +99,9 @@ describe("the dependency check (npm run lint:deps)", () => {
       files: { "src/server/dashboard/pages/one.tsx": importing("./two.js"), "src/server/dashboard/pages/two.tsx": leaf },
     },
     {
-      rule: "dashboard-pages-stand-alone",
+      rule: "checkout-apart-from-dashboard",
       from: "src/server/dashboard/pages/three.tsx",
-      files: { "src/server/dashboard/pages/three.tsx": importing("../../routes/leaf-10.js"), "src/server/routes/leaf-10.ts": leaf },
+      files: { "src/server/dashboard/pages/three.tsx": importing("../../checkout/leaf-10.js"), "src/server/checkout/leaf-10.ts": leaf },
     },
     {
       rule: "cli-types-from-contracts",

@@ -1,7 +1,7 @@
 /** @jsxImportSource hono/jsx */
 import { formatAmount } from "../../../domain/money.js";
 import type { PaymentIntentResource } from "../../../contracts/payment-intents.js";
-import { cardLabel } from "../../views/IntentSummary.js";
+import { cardLabel } from "../../card-label.js";
 import { baseOf, companyOf, linkTo, type DashboardApp, type DashboardKit } from "../kit.js";
 import { eventsAbout, PAGE_SIZE } from "../reads.js";
 import { EventsTable } from "../views/event-parts.js";
