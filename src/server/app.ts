@@ -36,7 +36,7 @@ export function catalogueOf(app: PaysimApp): CoverageCatalogue {
  * (413/400) and Idempotency-Key (400) → the operation. Anything thrown on the way is answered as
  * the one `onError` answers it. Each /v1 operation is one definition (operations/): mounted as its route, and
  * described by the OpenAPI document (GET /v1/openapi.json, no key). The checkout pages and the
- * dashboard are loaded on the first request for either (`onDemand`, pages.ts).
+ * dashboard are loaded on the first request for either (`onDemand`, html-routes.ts).
  */
 export function createApp(deps: AppDeps): PaysimApp {
   const app = new Hono<AppEnv>();
@@ -68,8 +68,8 @@ export function createApp(deps: AppDeps): PaysimApp {
   const notFoundElsewhere = pipelined(notFound, { keyed: false });
   app.notFound((c) => (isApiPath(c.req.path) ? notFoundOnApi(c) : notFoundElsewhere(c)));
   const page = (handler: RouteHandler) => pipelined(handler, { keyed: false });
-  onDemand(app, "/checkout", notFound, page, async () => (await import("./pages.js")).checkoutRoutes(deps));
-  onDemand(app, "/dashboard", notFound, page, async () => (await import("./pages.js")).dashboardRoutes(deps, catalogueNow));
+  onDemand(app, "/checkout", notFound, page, async () => (await import("./html-routes.js")).checkoutRoutes(deps));
+  onDemand(app, "/dashboard", notFound, page, async () => (await import("./html-routes.js")).dashboardRoutes(deps, catalogueNow));
 
   app.onError((error, c) => thrownResponse(requestIdOf(c), error, deps.reportError));
 
