@@ -9,7 +9,7 @@ import { errorResponse, thrownResponse } from "./errors.js";
 import { isApiPath, requestPipeline, type RouteHandler } from "./middleware/pipeline.js";
 import { handOver } from "./node-adapter.js";
 import { openApiRoute } from "./openapi/route.js";
-import { OPENAPI_OPERATION } from "./operations/openapi-document.js";
+import { OPENAPI_OPERATION } from "./openapi/document-operation.js";
 import type { OperationDoc } from "./operations/define.js";
 import { mountOperations } from "./operations/mount.js";
 import { servedOperations } from "./operations/index.js";
