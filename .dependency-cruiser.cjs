@@ -88,17 +88,21 @@ module.exports = {
     {
       name: "cli-through-its-client",
       comment:
-        "The CLI (and the fixture runner it drives) reaches a paysim only over HTTP (cli/client.ts) or through the wiring (paysim.ts); besides, it reads plain rules and data (domain/, shared/, the bus's messages, config.ts, options.ts, the data files, the version), draws with ui/, and takes the types of the answers it reads from contracts/ (types only, the next rule). So the app's insides change without a command noticing.",
+        "The CLI (and the fixture runner it drives) reaches a paysim only over HTTP (cli/client.ts) or through the wiring (paysim.ts); besides, it reads plain rules and data (domain/, shared/, the bus's messages, config.ts, options.ts, the data files, the version), draws with ui/, and takes the types of the answers it reads from the operation definitions (server/operations/, and the contracts they are made of: types only, the next rule). So the app's insides change without a command noticing.",
       severity: "error",
       from: { path: "^src/(cli|fixtures)/" },
-      to: { path: "^src/", pathNot: "^src/(cli|fixtures|domain|shared|ui|contracts)/|^src/(paysim|bus|config|options|version|fixture-data)\\.ts$" },
+      to: {
+        path: "^src/",
+        pathNot: "^src/(cli|fixtures|domain|shared|ui|contracts|server/operations)/|^src/(paysim|bus|config|options|version|fixture-data)\\.ts$",
+      },
     },
     {
-      name: "cli-types-from-contracts",
-      comment: "The CLI's types of the answers it reads come from the API's contracts: as types only, so no schema (and nothing behind it) runs in the CLI.",
+      name: "cli-types-from-definitions",
+      comment:
+        "The CLI's types of the answers it reads come from the API's operation definitions (cli/api-types.ts, AnswerOf): as types only, so no definition, schema or service behind them runs in the CLI.",
       severity: "error",
       from: { path: "^src/(cli|fixtures)/" },
-      to: { path: "^src/contracts/", dependencyTypesNot: ["type-only"] },
+      to: { path: "^src/(contracts|server/operations)/", dependencyTypesNot: ["type-only"] },
     },
     {
       name: "services-take-their-config",

@@ -104,9 +104,22 @@ describe("the dependency check (npm run lint:deps)", () => {
       files: { "src/server/dashboard/pages/three.tsx": importing("../../checkout/leaf-10.js"), "src/server/checkout/leaf-10.ts": leaf },
     },
     {
-      rule: "cli-types-from-contracts",
+      rule: "cli-types-from-definitions",
       from: "src/cli/schema-value.ts",
       files: { "src/cli/schema-value.ts": importing("../contracts/leaf-12.js"), "src/contracts/leaf-12.ts": leaf },
+    },
+    {
+      rule: "cli-types-from-definitions",
+      from: "src/cli/definition-value.ts",
+      files: { "src/cli/definition-value.ts": importing("../server/operations/leaf-15.js"), "src/server/operations/leaf-15.ts": leaf },
+    },
+    {
+      rule: "cli-through-its-client",
+      from: "src/cli/server-types.ts",
+      files: {
+        "src/cli/server-types.ts": 'import type { X } from "../server/leaf-16.js";\nexport type Y = X;\n',
+        "src/server/leaf-16.ts": "export type X = number;\n",
+      },
     },
     {
       rule: "contracts-are-schemas",
@@ -123,6 +136,8 @@ describe("the dependency check (npm run lint:deps)", () => {
     "src/cli/down.ts": importing("../domain/down.js"),
     "src/cli/types-down.ts": 'import type { X } from "../contracts/types-down.js";\nexport type Y = X;\n',
     "src/contracts/types-down.ts": "export type X = number;\n",
+    "src/cli/definition-types-down.ts": 'import type { X } from "../server/operations/types-down.js";\nexport type Y = X;\n',
+    "src/server/operations/types-down.ts": "export type X = number;\n",
     "src/services/down.ts": importing("../contracts/down.js"),
     "src/contracts/down.ts": importing("../store/down.js"),
     "src/store/down.ts": importing("../domain/down.js"),
