@@ -10,15 +10,15 @@
 import * as z from "zod";
 import { deliveryAttemptSchema, deliverySchema, eventSchema } from "./contracts/events.js";
 import { faultSchema } from "./contracts/faults.js";
-import { paymentIntentSchema } from "./contracts/payment-intents.js";
-import { payoutSchema } from "./contracts/payouts.js";
+import { paymentIntentSchema } from "./resources/payment-intents/contract.js";
+import { payoutSchema } from "./resources/payouts/contract.js";
 import { createEndpointInput, webhookEndpointSchema } from "./contracts/webhook-endpoints.js";
 import { idOf, requestIdSchema, timestampSchema } from "./domain/answer-schemas.js";
 import { CARD_BRANDS } from "./domain/card.js";
 import { chaosAnswerSchema, chaosSchema } from "./domain/chaos.js";
 import { resourceOfEventType } from "./domain/resources.js";
 import { faultRuleSchema } from "./domain/faults.js";
-import { checkMoveAmount, statusEffects, type PayoutStatus } from "./domain/payout.js";
+import { checkMoveAmount, statusEffects, type PayoutStatus } from "./resources/payouts/machine.js";
 import { isSigningSecret, SIGNING_SECRET_RULE } from "./domain/secret-keys.js";
 import { companyFieldSchemas } from "./domain/start-inputs.js";
 import { descriptionSchema, reportedProblem } from "./domain/validation.js";
@@ -157,7 +157,7 @@ function buildRules(): SnapshotRules {
     const destination = destinationOf(row);
     return destination === undefined || destination.masked === value ? undefined : `must be how its token shows (${JSON.stringify(destination.masked)})`;
   };
-  /** What a payout's status sets besides itself (domain/payout.ts): its failure reason, and the amount reversed. */
+  /** What a payout's status sets besides itself (resources/payouts/machine.ts): its failure reason, and the amount reversed. */
   const payoutFailure = member(payoutSchema, "failure_reason");
   const failureOfStatus: ColumnCheck = (value, row, known) => {
     const problem = payoutFailure(value, row, known);

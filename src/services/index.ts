@@ -1,7 +1,5 @@
 import { createEventService } from "./events.js";
 import { createFaultRules } from "./faults.js";
-import { createPaymentIntentService } from "./payment-intents.js";
-import { createPayoutService } from "./payouts.js";
 import { createSandboxService } from "./sandbox.js";
 import { createWebhookEndpointService } from "./webhook-endpoints.js";
 
@@ -11,8 +9,6 @@ import { createWebhookEndpointService } from "./webhook-endpoints.js";
  * server reaches it as `deps.<name>` (server/env.ts's AppDeps has every one).
  */
 const SERVICES = {
-  paymentIntents: createPaymentIntentService,
-  payouts: createPayoutService,
   events: createEventService,
   webhookEndpoints: createWebhookEndpointService,
   sandbox: createSandboxService,

@@ -25,8 +25,6 @@ import { createFaultRulesRepo } from "./repos/fault-rules.js";
 import { createIdempotencyKeysRepo } from "./repos/idempotency-keys.js";
 import { createJobsRepo } from "./repos/jobs.js";
 import { createMetaRepo } from "./repos/meta.js";
-import { createPaymentIntentsRepo } from "./repos/payment-intents.js";
-import { createPayoutsRepo } from "./repos/payouts.js";
 import { createSandboxResetRepo } from "./repos/sandbox-reset.js";
 import { createWebhookEndpointsRepo } from "./repos/webhook-endpoints.js";
 
@@ -52,8 +50,6 @@ export const REPOS = {
   meta: createMetaRepo,
   companies: createCompaniesRepo,
   apiKeys: createApiKeysRepo,
-  paymentIntents: createPaymentIntentsRepo,
-  payouts: createPayoutsRepo,
   jobs: createJobsRepo,
   events: createEventsRepo,
   idempotencyKeys: createIdempotencyKeysRepo,

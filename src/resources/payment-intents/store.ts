@@ -1,12 +1,12 @@
 import * as z from "zod";
 import { idOf, timestampSchema } from "../../domain/answer-schemas.js";
-import { CAPTURE_METHODS, PAYMENT_INTENT_STATES } from "../../domain/payment-intent.js";
+import { CAPTURE_METHODS, PAYMENT_INTENT_STATES } from "./machine.js";
 import { amountSchema, currencySchema } from "../../domain/validation.js";
-import type { Db } from "../db.js";
-import { fieldsFor, resourceShape } from "../resource-shape.js";
-import { objectRows } from "./object-rows.js";
-import { rowInserter } from "./row-inserter.js";
-import { pagedLister, type PageQuery } from "./paging.js";
+import type { Db } from "../../store/db.js";
+import { fieldsFor, resourceShape } from "../../store/resource-shape.js";
+import { objectRows } from "../../store/repos/object-rows.js";
+import { rowInserter } from "../../store/repos/row-inserter.js";
+import { pagedLister, type PageQuery } from "../../store/repos/paging.js";
 
 export interface PaymentIntentRow {
   seq: number;
@@ -100,3 +100,6 @@ export function createPaymentIntentsRepo(db: Db) {
     seqOf: (companyId: string, id: string) => pages.seqOf(companyId, id),
   };
 }
+
+/** The payment intents' statements (the service's `repo`). */
+export type PaymentIntentsRepo = ReturnType<typeof createPaymentIntentsRepo>;

@@ -1,12 +1,12 @@
 import * as z from "zod";
 import { idOf, timestampSchema } from "../../domain/answer-schemas.js";
-import { DESTINATION_TYPES, PAYOUT_STATUSES } from "../../domain/payout.js";
+import { DESTINATION_TYPES, PAYOUT_STATUSES } from "./machine.js";
 import { amountSchema, currencySchema } from "../../domain/validation.js";
-import type { Db } from "../db.js";
-import { fieldsFor, resourceShape } from "../resource-shape.js";
-import { objectRows } from "./object-rows.js";
-import { rowInserter } from "./row-inserter.js";
-import { pagedLister, type PageQuery } from "./paging.js";
+import type { Db } from "../../store/db.js";
+import { fieldsFor, resourceShape } from "../../store/resource-shape.js";
+import { objectRows } from "../../store/repos/object-rows.js";
+import { rowInserter } from "../../store/repos/row-inserter.js";
+import { pagedLister, type PageQuery } from "../../store/repos/paging.js";
 
 export interface PayoutRow {
   seq: number;
@@ -90,3 +90,6 @@ export function createPayoutsRepo(db: Db) {
     seqOf: (companyId: string, id: string) => pages.seqOf(companyId, id),
   };
 }
+
+/** The payouts' statements (the service's `repo`). */
+export type PayoutsRepo = ReturnType<typeof createPayoutsRepo>;
