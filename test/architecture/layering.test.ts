@@ -114,6 +114,11 @@ describe("the dependency check (npm run lint:deps)", () => {
       files: { "src/cli/definition-value.ts": importing("../server/operations/leaf-15.js"), "src/server/operations/leaf-15.ts": leaf },
     },
     {
+      rule: "cli-types-from-definitions",
+      from: "src/cli/folder-definition-value.ts",
+      files: { "src/cli/folder-definition-value.ts": importing("../resources/leaf-17/operations.js"), "src/resources/leaf-17/operations.ts": leaf },
+    },
+    {
       rule: "cli-through-its-client",
       from: "src/cli/server-types.ts",
       files: {
@@ -138,6 +143,8 @@ describe("the dependency check (npm run lint:deps)", () => {
     "src/contracts/types-down.ts": "export type X = number;\n",
     "src/cli/definition-types-down.ts": 'import type { X } from "../server/operations/types-down.js";\nexport type Y = X;\n',
     "src/server/operations/types-down.ts": "export type X = number;\n",
+    "src/cli/folder-definition-types-down.ts": 'import type { X } from "../resources/down-folder/operations.js";\nexport type Y = X;\n',
+    "src/resources/down-folder/operations.ts": "export type X = number;\n",
     "src/services/down.ts": importing("../contracts/down.js"),
     "src/contracts/down.ts": importing("../store/down.js"),
     "src/store/down.ts": importing("../domain/down.js"),
