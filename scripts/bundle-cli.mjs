@@ -3,7 +3,7 @@
 // The library entry (dist/index.js) stays tsc's output. Ink and React are
 // imported only for the live view, the SQLite bindings are native: all stay external.
 import { build } from "esbuild";
-import { readdirSync, rmSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync } from "node:fs";
 
 // Chunk names change with their content: drop the previous build's.
 for (const name of readdirSync("dist")) {
@@ -24,4 +24,23 @@ await build({
   // CommonJS dependencies (commander, ms) call require(): give the ESM bundle one.
   banner: { js: 'import { createRequire as __paysimCreateRequire } from "node:module"; const require = __paysimCreateRequire(import.meta.url);' },
   logLevel: "warning",
+  plugins: [resourceModulesInTheBundle()],
 });
+
+/**
+ * Each resource definition links its module with a dynamic import (src/resources/define.ts), which
+ * a start always follows. Split, each module would be a chunk of its own, and the code it shares
+ * with the rest another few: files every start loads. Bundled as a require() instead, the module
+ * is part of the one bundle and still evaluated only when its link is followed.
+ */
+function resourceModulesInTheBundle() {
+  return {
+    name: "resource-modules-in-the-bundle",
+    setup(build) {
+      build.onLoad({ filter: /[\\/]dist[\\/]resources[\\/][^\\/]+[\\/]resource\.js$/ }, (args) => ({
+        contents: readFileSync(args.path, "utf8").replaceAll('import("./module.js")', 'Promise.resolve().then(() => require("./module.js"))'),
+        loader: "js",
+      }));
+    },
+  };
+}
