@@ -27,7 +27,7 @@ import { TEST_CARDS, TEST_DESTINATIONS } from "./fixture-data.js";
 import { ClockRangeError, parseStoredClockMs } from "./runtime/clock.js";
 import { STORED_CLOCK_KEYS } from "./runtime/clock-persistence.js";
 import { payoutMovePayloadSchema, PAYOUT_MOVE_JOB } from "./sim/payout-simulator.js";
-import { COMPUTED_FORMS } from "./store/snapshot-content.js";
+import { COMPUTED_FORMS } from "./store/snapshot-checks.js";
 import type { ColumnCheck, KnownRow, SnapshotRow, SnapshotRules } from "./store/snapshot-rows.js";
 import { deliveryJobPayloadSchema, DELIVERY_JOB, type DeliveryJobPayload } from "./webhooks/delivery-job.js";
 

@@ -5,6 +5,7 @@
  */
 
 import type { Migration } from "./migrations/migration.js";
+import type { TableDefinition } from "./table.js";
 import { migration010 } from "./migrations/010-initial.js";
 import { migration020 } from "./migrations/020-payouts-and-jobs.js";
 import { migration030 } from "./migrations/030-deliveries.js";
@@ -25,8 +26,8 @@ import { createFaultRulesRepo } from "./repos/fault-rules.js";
 import { createIdempotencyKeysRepo } from "./repos/idempotency-keys.js";
 import { createJobsRepo } from "./repos/jobs.js";
 import { createMetaRepo } from "./repos/meta.js";
-import { createPaymentIntentsRepo } from "./repos/payment-intents.js";
-import { createPayoutsRepo } from "./repos/payouts.js";
+import { createPaymentIntentsRepo, PAYMENT_INTENTS } from "./repos/payment-intents.js";
+import { createPayoutsRepo, PAYOUTS } from "./repos/payouts.js";
 import { createSandboxResetRepo } from "./repos/sandbox-reset.js";
 import { createWebhookEndpointsRepo } from "./repos/webhook-endpoints.js";
 
@@ -46,6 +47,13 @@ export const MIGRATIONS: readonly Migration[] = [
   migration110,
   migration120,
 ];
+
+/**
+ * Each table's definition (store/table.ts), each after the tables its rows refer to: a snapshot's
+ * rows are checked in this order. test/store/table-definitions.test.ts holds them to the migrated
+ * schema.
+ */
+export const TABLES: readonly TableDefinition[] = [PAYMENT_INTENTS, PAYOUTS];
 
 /** Each table's repository maker: its statements are prepared when it is made (store/index.ts makes each on first use). */
 export const REPOS = {

@@ -8,10 +8,15 @@
 import * as z from "zod";
 import { timestampSchema } from "../domain/answer-schemas.js";
 import { reportedProblem } from "../domain/validation.js";
-import { COMPUTED_FORMS } from "./snapshot-content.js";
 import type { ColumnCheck, KnownRow, SnapshotRow, SnapshotRules } from "./snapshot-rows.js";
 import type { SnapshotSources } from "./snapshot-sources.js";
 import { handedIn, type ColumnRule, type SnapshotCheck, type TableDefinition } from "./table.js";
+
+/** The exact forms of the values paysim computes itself: a SHA-256 digest (of a key, an Idempotency-Key, a body), a Service-Signature header. */
+export const COMPUTED_FORMS = {
+  sha256Hex: /^[0-9a-f]{64}$/,
+  signatureHeader: /^t=\d+,v1=[0-9a-f]{64}$/,
+} as const;
 
 /** The schema's own words for what is wrong with `value`, or undefined when it passes. */
 export function problemWith(schema: z.ZodType, value: unknown): string | undefined {

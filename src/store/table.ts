@@ -83,7 +83,7 @@ export interface TableDefinition<Name extends string = string, Columns extends A
   readonly name: Name;
   readonly columns: Columns;
   /** The column names in CREATE TABLE order. */
-  readonly columnNames: readonly (keyof Columns & string)[];
+  readonly columnNames: readonly string[];
   /** The CREATE TABLE statement of this table, for the migration that makes a new table. */
   createSql(): string;
 }
@@ -96,7 +96,7 @@ export function defineTable<const Name extends string, const Columns extends Any
   columns: Columns,
   options: TableOptions,
 ): TableDefinition<Name, Columns> {
-  const columnNames = Object.keys(columns) as (keyof Columns & string)[];
+  const columnNames = Object.keys(columns);
   for (const id of [name, ...columnNames]) if (!IDENTIFIER.test(id)) throw new Error(`not a plain SQL identifier: ${id}`);
   if (!columnNames.includes(options.key)) throw new Error(`table ${name} has no column ${options.key} to name its rows by`);
   return {
