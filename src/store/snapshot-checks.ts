@@ -9,7 +9,7 @@ import * as z from "zod";
 import { timestampSchema } from "../domain/answer-schemas.js";
 import { reportedProblem } from "../domain/validation.js";
 import type { ColumnCheck, KnownRow, SnapshotRow, SnapshotRules } from "./snapshot-rows.js";
-import type { SnapshotSources } from "./snapshot-sources.js";
+import type { LazyObjectSchema, SnapshotSources } from "./snapshot-sources.js";
 import { handedIn, type ColumnRule, type SnapshotCheck, type TableDefinition } from "./table.js";
 
 /** The exact forms of the values paysim computes itself: a SHA-256 digest (of a key, an Idempotency-Key, a body), a Service-Signature header. */
@@ -34,7 +34,7 @@ export function by(schema: z.ZodType | (() => z.ZodType)): ColumnCheck {
 }
 
 /** A column of a resource an answer schema handed in describes: the API's own schema of that member. */
-export const member = (pick: (schemas: SnapshotSources["schemas"]) => { unwrap(): z.ZodObject }, name: string) =>
+export const member = (pick: (schemas: SnapshotSources["schemas"]) => LazyObjectSchema, name: string) =>
   handedIn((sources) => by(() => pick(sources.schemas).unwrap().shape[name] as z.ZodType));
 
 /** The value a text column holds as JSON, or what keeps it from being JSON. */

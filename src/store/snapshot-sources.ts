@@ -10,9 +10,7 @@ import type { TestCard } from "../domain/test-cards.js";
 import type { ColumnCheck } from "./snapshot-rows.js";
 
 /** An answer schema as the contracts make one: lazy, built on first use. */
-export interface LazyObjectSchema {
-  unwrap(): z.ZodObject;
-}
+export type LazyObjectSchema = z.ZodType & { unwrap(): z.ZodObject };
 
 /** A kind of job the scheduler runs, as its owner checks it: what its subject names and what its payload holds. */
 export interface JobSnapshotRule {

@@ -50,12 +50,17 @@ function column<Value>(type: SqlType, notNull: boolean, rule: ColumnRule<Value>,
   return { type, notNull, constraints, rule };
 }
 
-/** The column kinds a table is made of. `constraints` is SQL written after the type (`UNIQUE`, `DEFAULT 0`). */
+/**
+ * The column kinds a table is made of. `constraints` is SQL written after the type (`UNIQUE`,
+ * `DEFAULT 0`). A text or integer column's row type may be narrowed (`col.text<DeliveryStatus>`);
+ * it is never inferred from the schema, so a row's type says what paysim stores, not what it shows.
+ */
 export const col = {
-  text: (rule: ColumnRule<string>, constraints?: string) => column<string>("TEXT", true, rule, constraints),
-  nullableText: (rule: ColumnRule<string | null>, constraints?: string) => column<string | null>("TEXT", false, rule, constraints),
-  integer: (rule: ColumnRule<number>, constraints?: string) => column<number>("INTEGER", true, rule, constraints),
-  nullableInteger: (rule: ColumnRule<number | null>, constraints?: string) => column<number | null>("INTEGER", false, rule, constraints),
+  text: <V extends string = string>(rule: ColumnRule<NoInfer<V>>, constraints?: string) => column<V>("TEXT", true, rule, constraints),
+  nullableText: <V extends string | null = string | null>(rule: ColumnRule<NoInfer<V>>, constraints?: string) => column<V>("TEXT", false, rule, constraints),
+  integer: <V extends number = number>(rule: ColumnRule<NoInfer<V>>, constraints?: string) => column<V>("INTEGER", true, rule, constraints),
+  nullableInteger: <V extends number | null = number | null>(rule: ColumnRule<NoInfer<V>>, constraints?: string) =>
+    column<V>("INTEGER", false, rule, constraints),
   real: (rule: ColumnRule<number>, constraints?: string) => column<number>("REAL", true, rule, constraints),
   /** A text primary key: SQLite lets such a column hold NULL in a rowid table, paysim never writes one. */
   textKey: (rule: ColumnRule<string>) => column<string>("TEXT", false, rule, "PRIMARY KEY"),

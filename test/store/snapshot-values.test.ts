@@ -3,8 +3,8 @@ import { copyFileSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { startPaysim, UnusableDatabaseError } from "../../src/index.js";
-import { snapshotRules } from "../../src/snapshot-rules.js";
-import { MIGRATIONS } from "../../src/store/schema.js";
+import { SNAPSHOT_SOURCES } from "../../src/paysim.js";
+import { MIGRATIONS, snapshotRules } from "../../src/store/schema.js";
 import { readSnapshot } from "../../src/store/snapshot.js";
 import { Database } from "../../src/store/sqlite-driver.js";
 import { runCli } from "../helpers/cli.js";
@@ -13,7 +13,7 @@ import { callApi } from "../helpers/paysim.js";
 import { closedPortUrl } from "../helpers/receiver.js";
 import { signedIn, textOf } from "../server/dashboard/helpers.js";
 
-const SNAPSHOT_RULES = snapshotRules();
+const SNAPSHOT_RULES = snapshotRules(SNAPSHOT_SOURCES);
 const KEY = "sk_test_snapshot_values_01";
 const sha256 = (path: string) => createHash("sha256").update(readFileSync(path)).digest("hex");
 

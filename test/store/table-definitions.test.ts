@@ -28,6 +28,26 @@ function migrated(): Db {
   return useDatabase(":memory:", MIGRATIONS);
 }
 
+describe("the table definitions", () => {
+  it("define every table the migrations make, and no other", () => {
+    const db = migrated();
+    const tables = db
+      .prepare("SELECT name FROM pragma_table_list WHERE schema = 'main' AND type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+      .pluck()
+      .all() as string[];
+    expect(TABLES.map((table) => table.name).sort()).toEqual(tables);
+  });
+
+  it("come each after the tables their rows refer to (a snapshot's rows are checked in this order)", () => {
+    const db = migrated();
+    const order = TABLES.map((table) => table.name);
+    for (const [i, table] of order.entries()) {
+      const referenced = db.prepare('SELECT DISTINCT "table" FROM pragma_foreign_key_list(?)').pluck().all(table) as string[];
+      for (const other of referenced) expect(order.indexOf(other), `${table} refers to ${other}`).toBeLessThan(i);
+    }
+  });
+});
+
 describe("each table definition", () => {
   it.each(TABLES.map((table) => [table.name, table] as const))("%s: its CREATE TABLE makes the table the migrations make", (_name, table) => {
     expect(schemaOfDefinition(table)).toEqual(schemaOf(migrated(), table.name));
