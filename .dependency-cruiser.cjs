@@ -10,6 +10,20 @@
  * a port (an interface) and the wiring fills it. The bus (src/bus.ts) is the contract the UI, the CLI
  * reporters and the test helpers read: it owns its payloads and imports only the domain.
  */
+/**
+ * A resource in a folder of its own (src/resources/<collection>/) keeps each layer's part in a file
+ * named for its layer, and each file follows that layer's rules: `resource.ts` and `machine.ts` (with
+ * the registry, resources/index.ts, and resources/define.ts) are domain, `store.ts` store, `contract.ts` contracts, `service.ts` a
+ * service, `operations.ts` and `page.tsx` server, `module.ts` (with resources/load.ts and
+ * resources/resource-module.ts) the wiring.
+ */
+const RESOURCE_FACTS = "resources/(index|define)\\.ts$|resources/[^/]+/(resource|machine)\\.ts$";
+const RESOURCE_CONTRACT = "resources/[^/]+/contract\\.ts$";
+const RESOURCE_STORE = "resources/[^/]+/store\\.ts$";
+const RESOURCE_SERVICE = "resources/[^/]+/service\\.ts$";
+const RESOURCE_SERVED = "resources/[^/]+/(operations\\.ts|page\\.tsx)$";
+const RESOURCE_WIRING = "resources/(load|resource-module)\\.ts$|resources/[^/]+/module\\.ts$";
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -18,14 +32,30 @@ module.exports = {
       comment: "A cycle makes two modules one: neither can be read, tested or changed alone.",
       severity: "error",
       from: {},
-      to: { circular: true },
+      // A definition's link to its module (resources/<x>/resource.ts) is a dynamic import the wiring
+      // follows after every module has loaded: a cycle through it is not one at load time.
+      to: { circular: true, viaOnly: { dependencyTypesNot: ["dynamic-import"] } },
     },
     {
       name: "domain-is-pure",
       comment: "domain/ is pure logic: it imports nothing of ours outside it but the shared helpers.",
       severity: "error",
-      from: { path: "^src/domain/" },
-      to: { path: "^src/", pathNot: "^src/(domain|shared)/" },
+      from: { path: `^src/(domain/|${RESOURCE_FACTS})` },
+      to: { path: "^src/", pathNot: `^src/((domain|shared)/|${RESOURCE_FACTS})`, dependencyTypesNot: ["dynamic-import"] },
+    },
+    {
+      name: "only-a-definition-loads-lazily",
+      comment: "The one lazy import below the wiring is a resource definition's link to its module: no other pure module loads code.",
+      severity: "error",
+      from: { path: `^src/(domain/|${RESOURCE_FACTS})`, pathNot: "^src/resources/[^/]+/resource\\.ts$" },
+      to: { dependencyTypes: ["dynamic-import"] },
+    },
+    {
+      name: "a-definition-loads-its-own-module",
+      comment: "A resource's definition links the module of its own folder, nothing else: what it loads is the rest of itself.",
+      severity: "error",
+      from: { path: "^src/resources/([^/]+)/resource\\.ts$" },
+      to: { dependencyTypes: ["dynamic-import"], pathNot: "^src/resources/$1/module\\.ts$" },
     },
     {
       name: "shared-imports-nothing",
@@ -38,16 +68,16 @@ module.exports = {
       name: "store-only-domain",
       comment: "store/ (SQL) depends on the domain (and the shared helpers) only.",
       severity: "error",
-      from: { path: "^src/store/" },
-      to: { path: "^src/", pathNot: "^src/(store|domain|shared)/" },
+      from: { path: `^src/(store/|${RESOURCE_STORE})` },
+      to: { path: "^src/", pathNot: `^src/((store|domain|shared)/|${RESOURCE_FACTS}|${RESOURCE_STORE})` },
     },
     {
       name: "contracts-are-schemas",
       comment:
         "contracts/ holds each operation's input and answer schemas: below services, it imports the domain, the shared helpers, the store's resource shapes and the shipped test data (the cards and tokens it lists) only.",
       severity: "error",
-      from: { path: "^src/contracts/" },
-      to: { path: "^src/", pathNot: "^src/((contracts|domain|shared|store)/|fixture-data[.]ts$)" },
+      from: { path: `^src/(contracts/|${RESOURCE_CONTRACT})` },
+      to: { path: "^src/", pathNot: `^src/((contracts|domain|shared|store)/|fixture-data[.]ts$|${RESOURCE_FACTS}|${RESOURCE_STORE}|${RESOURCE_CONTRACT})` },
     },
     {
       name: "runtime-is-low",
@@ -67,15 +97,15 @@ module.exports = {
       name: "services-below-adapters",
       comment: "services/ are used by the server, webhooks and sim, never the other way round.",
       severity: "error",
-      from: { path: "^src/services/" },
-      to: { path: "^src/(server|webhooks|sim|ui|cli|fixtures|testing)/|^src/(paysim|index)\\.ts$" },
+      from: { path: `^src/(services/|${RESOURCE_SERVICE})` },
+      to: { path: `^src/(server|webhooks|sim|ui|cli|fixtures|testing)/|^src/(paysim|index)\\.ts$|^src/(${RESOURCE_SERVED}|${RESOURCE_WIRING})` },
     },
     {
       name: "adapters-below-wiring",
       comment: "server/, webhooks/ and sim/ are wired by paysim.ts; they know no ui or cli.",
       severity: "error",
-      from: { path: "^src/(server|webhooks|sim)/" },
-      to: { path: "^src/(ui|cli|testing)/|^src/(paysim|index)\\.ts$" },
+      from: { path: `^src/((server|webhooks|sim)/|${RESOURCE_SERVED})` },
+      to: { path: `^src/(ui|cli|testing)/|^src/(paysim|index)\\.ts$|^src/(${RESOURCE_WIRING})` },
     },
     {
       name: "adapters-meet-in-services",
@@ -91,21 +121,24 @@ module.exports = {
         "The CLI (and the fixture runner it drives) reaches a paysim only over HTTP (cli/client.ts) or through the wiring (paysim.ts); besides, it reads plain rules and data (domain/, shared/, the bus's messages, config.ts, options.ts, the data files, the version), draws with ui/, and takes the types of the answers it reads from contracts/ (types only, the next rule). So the app's insides change without a command noticing.",
       severity: "error",
       from: { path: "^src/(cli|fixtures)/" },
-      to: { path: "^src/", pathNot: "^src/(cli|fixtures|domain|shared|ui|contracts)/|^src/(paysim|bus|config|options|version|fixture-data)\\.ts$" },
+      to: {
+        path: "^src/",
+        pathNot: `^src/(cli|fixtures|domain|shared|ui|contracts)/|^src/(paysim|bus|config|options|version|fixture-data)\\.ts$|^src/(${RESOURCE_FACTS}|${RESOURCE_CONTRACT})`,
+      },
     },
     {
       name: "cli-types-from-contracts",
       comment: "The CLI's types of the answers it reads come from the API's contracts: as types only, so no schema (and nothing behind it) runs in the CLI.",
       severity: "error",
       from: { path: "^src/(cli|fixtures)/" },
-      to: { path: "^src/contracts/", dependencyTypesNot: ["type-only"] },
+      to: { path: `^src/(contracts/|${RESOURCE_CONTRACT})`, dependencyTypesNot: ["type-only"] },
     },
     {
       name: "services-take-their-config",
       comment:
         "services/ read no config file, start option or fixture data: the wiring passes in what they need, so a test builds a service from plain values.",
       severity: "error",
-      from: { path: "^src/services/" },
+      from: { path: `^src/(services/|${RESOURCE_SERVICE})` },
       to: { path: "^src/(config|options|fixture-data)\\.ts$" },
     },
     {

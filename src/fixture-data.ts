@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import type { TestDestination } from "./domain/payout.js";
+import type { TestDestination } from "./resources/payouts/machine.js";
 import type { TestCard } from "./domain/test-cards.js";
 
 /** Where the data files (test cards, destinations, trigger fixtures) live (src/ and dist/ sit at the same depth). */

@@ -1,10 +1,10 @@
 import { Bus } from "./bus.js";
 import { createIds, type RandomSource } from "./domain/ids.js";
 import { loopbackHostNames } from "./domain/loopback.js";
-import { loadConfigFile, parseConfig } from "./config.js";
+import { loadConfigFile, parseConfig, type ParsedConfig } from "./config.js";
 import { ConfigError, startChaos, startInputMessage, startInputProblem } from "./domain/start-inputs.js";
 import { loadTestCards, loadTestDestinations, TEST_CARDS, TEST_DESTINATIONS } from "./fixture-data.js";
-import { listenHttp, portlessListener } from "./http-listener.js";
+import { listenHttp, portlessListener, type HttpListener } from "./http-listener.js";
 import type { StartPaysimOptions } from "./options.js";
 import { isTimeScale, TIME_SCALE_RANGE } from "./domain/time-scale.js";
 import { ClockRangeError, createClock, realTimeNow, wallClockIso, type Clock } from "./runtime/clock.js";
@@ -16,8 +16,7 @@ import { createHeldRequests } from "./server/held-requests.js";
 import { createDashboardAuth } from "./server/dashboard/auth.js";
 import { serveOnNode } from "./server/node-adapter.js";
 import type { FaultRules } from "./services/faults.js";
-import { createServices } from "./services/index.js";
-import { createPayoutSimulator, PAYOUT_MOVE_JOB, PAYOUT_MOVE_SNAPSHOT, registerPayoutMoves } from "./sim/payout-simulator.js";
+import { createServices, type ServiceDeps } from "./services/index.js";
 import { bootstrap, DEFAULT_COMPANY, type BootstrappedCompany } from "./services/bootstrap.js";
 import { createIdempotentRunner } from "./services/idempotency.js";
 import { createInstanceRegistry, type InstanceInput, type StartedInstance } from "./services/instances.js";
@@ -28,8 +27,13 @@ import { createUnitOfWork, type Work } from "./services/unit-of-work.js";
 import { createStore, type Store } from "./store/index.js";
 import { MIGRATIONS, snapshotRules } from "./store/schema.js";
 import { openDatabase } from "./store/open.js";
+import type { Db } from "./store/db.js";
+import { withResourceMigrations } from "./store/resource-store.js";
+import { loadResourceModules } from "./resources/load.js";
+import type { ResourceModule, ResourceServiceDeps } from "./resources/resource-module.js";
 import { openFromSnapshot, removeDatabaseFiles } from "./store/snapshot.js";
 import type { SnapshotSources } from "./store/snapshot-sources.js";
+import { PAYOUT_MOVE_JOB, PAYOUT_MOVE_SNAPSHOT } from "./sim/payout-simulator.js";
 import { DELIVERY_JOB, DELIVERY_JOB_SNAPSHOT } from "./webhooks/delivery-job.js";
 import { deliveryAttemptSchema, deliverySchema, eventSchema } from "./contracts/events.js";
 import { faultSchema } from "./contracts/faults.js";
@@ -195,9 +199,44 @@ export function keptFilesOf(options: { db?: string; importFrom?: string; config?
  * Unlike `startPaysim()`, it prints an internal error to stderr when no `onInternalError` is given.
  */
 export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimInstance> {
-  const host = options.host ?? "127.0.0.1";
+  const start = checkedStart(options);
+  const modules = await loadResourceModules();
+  const opened = await openInstanceDatabase(options, start.dbPath, modules);
+  // The port is held next, so every service is built knowing paysim's URL; nothing is answered until `serve` below.
+  const listener =
+    options.listen === false
+      ? portlessListener(options.port ?? 0, start.host)
+      : await listenHttp(options.port ?? 0, start.host).catch((error: unknown) => {
+          opened.closeRefused();
+          throw error;
+        });
+  try {
+    const parts = buildInstance(options, start, modules, opened, listener);
+    options.onBusReady?.(parts);
+    listener.serve(serveOnNode(parts.app));
+    const startedAt = wallClockIso();
+    parts.dispatcher.recover();
+    parts.scheduler.start();
+    return instanceHandle(options, start, parts, opened.db, listener, startedAt);
+  } catch (error) {
+    await listener.close();
+    opened.closeRefused();
+    throw error;
+  }
+}
+
+/** What a start is made of once its options are checked: bad options and a bad config are refused before the database is even opened. */
+interface CheckedStart {
+  host: string;
+  forwardTo: readonly string[];
+  config: ParsedConfig | undefined;
+  timeScale: number;
+  timers: Timers;
+  dbPath: string;
+}
+
+function checkedStart(options: PaysimOptions): CheckedStart {
   const forwardTo = options.forwardTo === undefined ? [] : typeof options.forwardTo === "string" ? [options.forwardTo] : options.forwardTo;
-  // Bad options and a bad config are refused before the database is even opened.
   const problem = startInputProblem({ secretKey: options.secretKey, webhookSecret: options.webhookSecret, forwardTo, chaos: options.chaos });
   if (problem) throw new ConfigError(startInputMessage(problem, (input) => input));
   const config =
@@ -207,93 +246,107 @@ export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimI
         ? undefined
         : parseConfig(options.config, "(options.config)");
   const timeScale = options.timeScale ?? 1;
-  const timers = options.timers ?? realTimers;
   if (!isTimeScale(timeScale)) throw new ClockRangeError(`timeScale must be ${TIME_SCALE_RANGE}; got ${String(timeScale)}.`);
-  const dbPath = options.db ?? ":memory:";
+  return { host: options.host ?? "127.0.0.1", forwardTo, config, timeScale, timers: options.timers ?? realTimers, dbPath: options.db ?? ":memory:" };
+}
+
+/** The database an instance serves from, the clock it stored, and how a start that fails leaves none an import wrote. */
+interface OpenedDatabase {
+  db: Db;
+  storedClock: StoredClock;
+  closeRefused(): void;
+}
+
+/**
+ * Opens (or imports into) the database at `dbPath`, at the schema of paysim's steps and every
+ * resource module's. The stored clock is checked before the database changes at all: one out of
+ * range is refused, untouched.
+ */
+async function openInstanceDatabase(options: PaysimOptions, dbPath: string, modules: readonly ResourceModule[]): Promise<OpenedDatabase> {
   let storedClock: StoredClock = { offsetMs: 0, notBeforeMs: 0 };
-  // The stored clock is checked before the database changes at all: one out of range is refused, untouched.
   const openOptions = { checkStoredMeta: (meta: ReadonlyMap<string, string>) => void (storedClock = readStoredClock(dbPath, meta)) };
+  const migrations = withResourceMigrations(MIGRATIONS, modules);
+  const rules = [...snapshotRules(SNAPSHOT_SOURCES), ...modules.flatMap((module) => module.store?.rules ?? [])];
   const db =
     options.importFrom === undefined
-      ? openDatabase(dbPath, MIGRATIONS, openOptions)
-      : await openFromSnapshot(options.importFrom, dbPath, MIGRATIONS, snapshotRules(SNAPSHOT_SOURCES), openOptions);
-  /** A start that fails leaves no database an import wrote: the import never happened. */
-  const closeRefused = () => {
-    if (db.open) db.close();
-    if (options.importFrom !== undefined && dbPath !== ":memory:") removeDatabaseFiles(dbPath);
+      ? openDatabase(dbPath, migrations, openOptions)
+      : await openFromSnapshot(options.importFrom, dbPath, migrations, rules, openOptions);
+  return {
+    db,
+    storedClock,
+    // A start that fails leaves no database an import wrote: the import never happened.
+    closeRefused() {
+      if (db.open) db.close();
+      if (options.importFrom !== undefined && dbPath !== ":memory:") removeDatabaseFiles(dbPath);
+    },
   };
-  // The port is held next, so every service is built knowing paysim's URL; nothing is answered until `serve` below.
-  const listener =
-    options.listen === false
-      ? portlessListener(options.port ?? 0, host)
-      : await listenHttp(options.port ?? 0, host).catch((error: unknown) => {
-          closeRefused();
-          throw error;
-        });
-  try {
-    const store = createStore(db);
-    const clock = createClock({ timeScale, realNow: options.realNow, ...storedClock });
-    const bus = new Bus();
-    // Recording starts with the bus, so events announced while the instance starts are waited for too;
-    // an imported snapshot's events come first, as this instance's history (docs/testing.md, Snapshots).
-    // An imported snapshot's events count as the instance's own; a file database's earlier runs' do not.
-    const waits = createWaits({ bus, store, afterSeq: options.importFrom === undefined ? store.events.lastSeq() : 0, timers });
-    const ids = createIds(options.random);
-    const testCards = loadTestCards();
-    const destinations = loadTestDestinations();
-    const reportError = options.onInternalError ?? ((requestId, error) => console.error(`paysim: internal error in ${requestId}:`, error));
+}
 
-    const unitOfWork = createUnitOfWork(store, bus, clock, ids);
-    const runIdempotently = createIdempotentRunner(store, clock, unitOfWork);
-    const scheduler = createScheduler({
-      store,
-      clock,
-      run: unitOfWork,
-      ids,
-      onError: (job, error) => reportError(`job ${job.kind} ${job.subject_id}`, error),
-      timers,
-    });
-    const outbox = createOutbox({ store, clock, scheduler, bus, ids });
-    unitOfWork.onEventRecorded(outbox.enqueue);
-    const dispatcher = createDispatcher({ store, clock, scheduler, bus, timeoutMs: options.webhookTimeout, timers });
-    // After the outbox exists: the endpoints an earlier --forward-to made and this start drops stop their deliveries.
-    const boot = bootstrap(store, clock, ids, {
-      config,
-      secretKey: options.secretKey,
-      rememberedSecretKey: options.rememberedSecretKey,
-      forwardTo,
-      webhookSecret: options.webhookSecret,
-      forwardChaos: forwardChaos(options.chaos),
-      onEndpointRemoved: (endpoint) => outbox.stopForEndpoint(endpoint.company_id, endpoint.id),
-    });
-    const baseUrl = () => listener.url;
-    const simulator = createPayoutSimulator({ scheduler, mode: options.payouts ?? "auto", destinations });
-    const services = createServices({ store, clock, ids, bus, scheduler, outbox, testCards, destinations, planner: simulator, baseUrl });
-    const { sandbox, faults } = services;
-    registerPayoutMoves(scheduler, services.payouts.moveAutomatically);
-    const heldRequests = createHeldRequests(timers);
-    const dashboardAuth = createDashboardAuth(ids, options.realNow ?? realTimeNow);
-    const coverage = createCoverage({
-      bus,
-      clock,
-      defaultCompanyId: boot.companies[0]!.company.id,
-      hasWebhookEndpoint: (companyId) => store.webhookEndpoints.hasLive(companyId),
-    });
-    const instances = createInstanceRegistry({
-      clock,
-      ids,
-      runIdempotently,
-      start: options.startedByAnother
-        ? undefined
-        : (input, companyId) =>
-            startInstance(
-              input,
-              { host, webhookTimeout: options.webhookTimeout, onInternalError: reportError },
-              (instanceBus, instanceClock, hasWebhookEndpoint) => coverage.rollUp(instanceBus, companyId, instanceClock, hasWebhookEndpoint),
-            ),
-    });
+/** The parts of a built instance that its handle, its start and its stop reach. */
+type InstanceParts = ReturnType<typeof buildInstance>;
 
-    const app = createApp({
+/** Builds the clock, bus, scheduler, webhook delivery, companies, services and app of an instance over its open database. */
+function buildInstance(options: PaysimOptions, start: CheckedStart, modules: readonly ResourceModule[], opened: OpenedDatabase, listener: HttpListener) {
+  const { db } = opened;
+  const { timers } = start;
+  const store = createStore(db);
+  const clock = createClock({ timeScale: start.timeScale, realNow: options.realNow, ...opened.storedClock });
+  const bus = new Bus();
+  // Recording starts with the bus, so events announced while the instance starts are waited for too;
+  // an imported snapshot's events count as the instance's own history (docs/testing.md, Snapshots),
+  // a file database's earlier runs' do not.
+  const waits = createWaits({ bus, store, afterSeq: options.importFrom === undefined ? store.events.lastSeq() : 0, timers });
+  const ids = createIds(options.random);
+  const testCards = loadTestCards();
+  const destinations = loadTestDestinations();
+  const reportError = options.onInternalError ?? ((requestId, error) => console.error(`paysim: internal error in ${requestId}:`, error));
+
+  const unitOfWork = createUnitOfWork(store, bus, clock, ids);
+  const runIdempotently = createIdempotentRunner(store, clock, unitOfWork);
+  const scheduler = createScheduler({
+    store,
+    clock,
+    run: unitOfWork,
+    ids,
+    onError: (job, error) => reportError(`job ${job.kind} ${job.subject_id}`, error),
+    timers,
+  });
+  const outbox = createOutbox({ store, clock, scheduler, bus, ids });
+  unitOfWork.onEventRecorded(outbox.enqueue);
+  const dispatcher = createDispatcher({ store, clock, scheduler, bus, timeoutMs: options.webhookTimeout, timers });
+  // After the outbox exists: the endpoints an earlier --forward-to made and this start drops stop their deliveries.
+  const boot = bootstrap(store, clock, ids, {
+    config: start.config,
+    secretKey: options.secretKey,
+    rememberedSecretKey: options.rememberedSecretKey,
+    forwardTo: start.forwardTo,
+    webhookSecret: options.webhookSecret,
+    forwardChaos: forwardChaos(options.chaos),
+    onEndpointRemoved: (endpoint) => outbox.stopForEndpoint(endpoint.company_id, endpoint.id),
+  });
+  const baseUrl = () => listener.url;
+  const serviceDeps: ServiceDeps = { store, clock, ids, bus, scheduler, outbox, testCards, baseUrl };
+  const services = createServices(serviceDeps);
+  const heldRequests = createHeldRequests(timers);
+  const dashboardAuth = createDashboardAuth(ids, options.realNow ?? realTimeNow);
+  const defaultCompanyId = boot.companies[0]!.company.id;
+  const coverage = createCoverage({ bus, clock, defaultCompanyId, hasWebhookEndpoint: (companyId) => store.webhookEndpoints.hasLive(companyId) });
+  const instances = createInstanceRegistry({
+    clock,
+    ids,
+    runIdempotently,
+    start: options.startedByAnother
+      ? undefined
+      : (input, companyId) =>
+          startInstance(
+            input,
+            { host: start.host, webhookTimeout: options.webhookTimeout, onInternalError: reportError },
+            (instanceBus, instanceClock, hasWebhookEndpoint) => coverage.rollUp(instanceBus, companyId, instanceClock, hasWebhookEndpoint),
+          ),
+  });
+
+  const app = createApp(
+    {
       store,
       clock,
       bus,
@@ -301,8 +354,9 @@ export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimI
       unitOfWork,
       runIdempotently,
       ...services,
+      resourceServices: resourceServices(modules, { ...serviceDeps, scheduler, destinations, payoutMode: options.payouts ?? "auto" }, db),
       testCards,
-      loopbackHostNames: loopbackHostNames(host),
+      loopbackHostNames: loopbackHostNames(start.host),
       baseUrl,
       heldRequests,
       waits: waits.companyWaits,
@@ -312,67 +366,79 @@ export async function createPaysim(options: PaysimOptions = {}): Promise<PaysimI
       timers,
       reportError,
       instanceToken: options.instanceToken,
-    });
+    },
+    modules,
+  );
+  return { store, clock, bus, waits, scheduler, dispatcher, boot, services, heldRequests, dashboardAuth, coverage, instances, app, defaultCompanyId };
+}
 
-    options.onBusReady?.({ bus, clock, store });
-    listener.serve(serveOnNode(app));
-    const startedAt = wallClockIso();
-    dispatcher.recover();
-    scheduler.start();
+/** What the API, `startPaysim()` and `paysim start` hold of a running instance: its facts and what it can be asked. */
+function instanceHandle(options: PaysimOptions, start: CheckedStart, parts: InstanceParts, db: Db, listener: HttpListener, startedAt: string): PaysimInstance {
+  const { store, clock, bus, waits, scheduler, dispatcher, boot, heldRequests, dashboardAuth, coverage, instances, app, defaultCompanyId } = parts;
+  const { sandbox, faults } = parts.services;
+  let closing: Promise<void> | undefined;
+  return {
+    url: listener.url,
+    port: listener.port,
+    host: start.host,
+    secretKey: boot.companies[0]!.secretKey!,
+    generatedKey: boot.generatedKey,
+    companies: boot.companies,
+    forwardEndpoints: boot.forwardEndpoints,
+    keptFromBeforeMarking: boot.keptFromBeforeMarking,
+    startedAt,
+    clock,
+    bus,
+    store,
+    scheduler,
+    app,
+    webhookConnections: () => dispatcher.retained(),
+    advanceClock: sandbox.advance,
+    dashboardLoginUrl: () => `${listener.url}/dashboard/login/${dashboardAuth.issueLoginToken(defaultCompanyId)}`,
+    reset: () => void sandbox.reset(null),
+    coverage: (companyId = defaultCompanyId, scope) => coverage.report(companyId, catalogueOf(app), scope),
+    clearCoverage: (companyId = defaultCompanyId) => coverage.clear(companyId),
+    report: (companyId = defaultCompanyId, scope) => runReport(coverage.report(companyId, catalogueOf(app), scope), coverage.findings(companyId, scope)),
+    faults,
+    waits,
+    async snapshot(path, signal) {
+      if (closing || !db.open) throw new Error(`Cannot write the snapshot ${path}: this paysim is stopped.`);
+      store.transaction(() => saveClock(store, clock)); // the snapshot resumes from this instant
+      await store.snapshot(path, keptFilesOf({ db: start.dbPath, importFrom: options.importFrom, config: options.config }), signal);
+    },
+    close() {
+      closing ??= (async () => {
+        // Requests a fault holds (timeout, latency) would keep the server from closing: cut short.
+        // The HTTP waits answer 503 shutting_down, sent before the connections close.
+        await heldRequests.releaseAll();
+        waits.close();
+        await Promise.all([instances.closeAll(), listener.close()]);
+        await scheduler.stop();
+        dispatcher.close();
+        if (db.open) {
+          store.transaction(() => saveClock(store, clock));
+          db.close();
+        }
+      })();
+      return closing;
+    },
+  };
+}
 
-    let closing: Promise<void> | undefined;
-    return {
-      url: listener.url,
-      port: listener.port,
-      host,
-      secretKey: boot.companies[0]!.secretKey!,
-      generatedKey: boot.generatedKey,
-      companies: boot.companies,
-      forwardEndpoints: boot.forwardEndpoints,
-      keptFromBeforeMarking: boot.keptFromBeforeMarking,
-      startedAt,
-      clock,
-      bus,
-      store,
-      scheduler,
-      app,
-      webhookConnections: () => dispatcher.retained(),
-      advanceClock: sandbox.advance,
-      dashboardLoginUrl: () => `${listener.url}/dashboard/login/${dashboardAuth.issueLoginToken(boot.companies[0]!.company.id)}`,
-      reset: () => void sandbox.reset(null),
-      coverage: (companyId = boot.companies[0]!.company.id, scope) => coverage.report(companyId, catalogueOf(app), scope),
-      clearCoverage: (companyId = boot.companies[0]!.company.id) => coverage.clear(companyId),
-      report: (companyId = boot.companies[0]!.company.id, scope) =>
-        runReport(coverage.report(companyId, catalogueOf(app), scope), coverage.findings(companyId, scope)),
-      faults,
-      waits,
-      async snapshot(path, signal) {
-        if (closing || !db.open) throw new Error(`Cannot write the snapshot ${path}: this paysim is stopped.`);
-        store.transaction(() => saveClock(store, clock)); // the snapshot resumes from this instant
-        await store.snapshot(path, keptFilesOf({ db: dbPath, importFrom: options.importFrom, config: options.config }), signal);
-      },
-      close() {
-        closing ??= (async () => {
-          // Requests a fault holds (timeout, latency) would keep the server from closing: cut short.
-          // The HTTP waits answer 503 shutting_down, sent before the connections close.
-          await heldRequests.releaseAll();
-          waits.close();
-          await Promise.all([instances.closeAll(), listener.close()]);
-          await scheduler.stop();
-          dispatcher.close();
-          if (db.open) {
-            store.transaction(() => saveClock(store, clock));
-            db.close();
-          }
-        })();
-        return closing;
-      },
-    };
-  } catch (error) {
-    await listener.close();
-    closeRefused();
-    throw error;
+/**
+ * The services of the resource modules, by collection, each made from the services' ports and its
+ * own repository, which prepares its statements on the service's first use of it.
+ */
+function resourceServices(modules: readonly ResourceModule[], deps: Omit<ResourceServiceDeps<unknown>, "repo">, db: Db): Map<string, unknown> {
+  const made = new Map<string, unknown>();
+  for (const module of modules) {
+    const { store, service } = module;
+    if (service === undefined || store === undefined) continue;
+    let repo: unknown;
+    const withRepo = Object.defineProperty({ ...deps }, "repo", { enumerable: true, get: () => (repo ??= store.repo(db)) }) as ResourceServiceDeps<unknown>;
+    made.set(module.definition.collection, service(withRepo));
   }
+  return made;
 }
 
 /**

@@ -3,7 +3,7 @@ import * as z from "zod";
 import { timestampSchema } from "../domain/answer-schemas.js";
 import { MAX_ADVANCE_SECONDS } from "../domain/duration.js";
 import { MAX_AMOUNT } from "../domain/money.js";
-import { PAYOUT_MOVES, PAYOUT_STATUSES } from "../domain/payout.js";
+import { PAYOUT_MOVES, PAYOUT_STATUSES } from "../resources/payouts/machine.js";
 import { byResetCount } from "../domain/resources.js";
 import { need, needOneOf } from "../domain/validation.js";
 import { noBody } from "./common.js";

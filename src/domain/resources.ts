@@ -1,93 +1,11 @@
-import { PAYMENT_INTENT_EVENTS, PAYMENT_INTENT_TRANSITIONS } from "./payment-intent.js";
-import { PAYOUT_EVENTS, PAYOUT_MOVES } from "./payout.js";
+import { RESOURCES, type ResourceDefinition } from "../resources/index.js";
 
-/**
- * One resource of the API, registered once in RESOURCES: what the rest of paysim derives from it
- * (the event types, the state machines the coverage report counts, what a reset deletes and
- * counts, the dashboard's links, the OpenAPI component names). What belongs to one layer only
- * (its schemas, table, repo, service, operations) is registered there, in a registry keyed by
- * these names, so that a resource left out of one fails to compile or a test named for it
- * (docs/architecture.md, "Adding a resource").
+export { RESOURCES, type ResourceDefinition };
+
+/*
+ * What every resource has, derived from the registry (resources/index.ts): the event types, the id
+ * prefixes, the state machines, what a reset counts and deletes, the dashboard's links.
  */
-export interface ResourceDefinition {
-  /** What one is called in words ("payment intent"); "s" makes the plural. */
-  noun: string;
-  /** The collection, as paths, lists and a reset's counts name it (`payment_intents`). */
-  collection: string;
-  /** The prefix of its ids (domain/ids.ts makes them), letters only; absent for one that has no id of its own. */
-  idPrefix?: string;
-  /** The name of its schema among the OpenAPI document's components (`PaymentIntent`); absent: it is named after its operations. */
-  schemaName?: string;
-  /** The event types it emits, in the order paysim lists them (`paysim trigger --help`, docs/cli.md). */
-  events: readonly string[];
-  /** Its state machine's drawn moves; absent for a resource without one. */
-  machine?: readonly { from: string; to: string }[];
-  /** The table its rows live in; null for one held in memory only. */
-  table: string | null;
-  /** What a sandbox reset does with its rows: deletes and counts them (`deleted.<collection>`), deletes them, or keeps them. */
-  reset: "counted" | "deleted" | "kept";
-  /** Whether the dashboard shows each one on its own page, `<collection>/<id>`, that an id links to. */
-  dashboardPage: boolean;
-}
-
-/** Every resource, in the order the API's documents list them. */
-export const RESOURCES = {
-  payment_intent: {
-    noun: "payment intent",
-    collection: "payment_intents",
-    idPrefix: "pi",
-    schemaName: "PaymentIntent",
-    events: PAYMENT_INTENT_EVENTS,
-    machine: PAYMENT_INTENT_TRANSITIONS,
-    table: "payment_intents",
-    reset: "counted",
-    dashboardPage: true,
-  },
-  payout: {
-    noun: "payout",
-    collection: "payouts",
-    idPrefix: "po",
-    schemaName: "Payout",
-    events: PAYOUT_EVENTS,
-    machine: PAYOUT_MOVES,
-    table: "payouts",
-    reset: "counted",
-    dashboardPage: true,
-  },
-  event: { noun: "event", collection: "events", idPrefix: "evt", schemaName: "Event", events: [], table: "events", reset: "counted", dashboardPage: true },
-  delivery: {
-    noun: "delivery",
-    collection: "deliveries",
-    idPrefix: "del",
-    schemaName: "Delivery",
-    events: [],
-    table: "deliveries",
-    reset: "deleted",
-    dashboardPage: false,
-  },
-  delivery_attempt: {
-    noun: "delivery attempt",
-    collection: "delivery_attempts",
-    schemaName: "DeliveryAttempt",
-    events: [],
-    table: "delivery_attempts",
-    reset: "deleted",
-    dashboardPage: false,
-  },
-  webhook_endpoint: {
-    noun: "webhook endpoint",
-    collection: "webhook_endpoints",
-    idPrefix: "we",
-    schemaName: "WebhookEndpoint",
-    events: [],
-    table: "webhook_endpoints",
-    reset: "kept",
-    dashboardPage: false,
-  },
-  fault: { noun: "fault rule", collection: "faults", idPrefix: "flt", events: [], table: "fault_rules", reset: "deleted", dashboardPage: false },
-  instance: { noun: "instance", collection: "instances", idPrefix: "ins", events: [], table: null, reset: "kept", dashboardPage: false },
-  company: { noun: "company", collection: "companies", idPrefix: "co", events: [], table: "companies", reset: "kept", dashboardPage: false },
-} as const satisfies Record<string, ResourceDefinition>;
 
 export type ResourceName = keyof typeof RESOURCES;
 type Registered = (typeof RESOURCES)[ResourceName];

@@ -12,9 +12,10 @@ import { openApiRoute } from "./openapi/route.js";
 import { OPENAPI_OPERATION } from "./operations/openapi-document.js";
 import type { OperationDoc } from "./operations/define.js";
 import { mountOperations } from "./operations/mount.js";
-import { servedOperations } from "./operations/index.js";
+import { namedSchemas, servedOperations } from "./operations/index.js";
 import { resourceResponse } from "./respond.js";
 import { coverageCatalogue } from "./coverage-catalogue.js";
+import type { ServedModule } from "./operations/served-module.js";
 import type { CoverageCatalogue } from "../services/coverage.js";
 
 export type PaysimApp = Hono<AppEnv>;
@@ -36,20 +37,22 @@ export function catalogueOf(app: PaysimApp): CoverageCatalogue {
  * (413/400) and Idempotency-Key (400) → the operation. Anything thrown on the way is answered as
  * the one `onError` answers it. Each /v1 operation is one definition (operations/): mounted as its route, and
  * described by the OpenAPI document (GET /v1/openapi.json, no key). The checkout pages and the
- * dashboard are loaded on the first request for either (`onDemand`, pages.ts).
+ * dashboard are loaded on the first request for either (`onDemand`, pages.ts). `modules` are the
+ * resources in folders of their own (resources/): their operations, schemas and pages are served
+ * as the others are.
  */
-export function createApp(deps: AppDeps): PaysimApp {
+export function createApp(deps: AppDeps, modules: readonly ServedModule[] = []): PaysimApp {
   const app = new Hono<AppEnv>();
   let catalogue: CoverageCatalogue | undefined;
   // Built once asked: by then every module is mounted.
   const catalogueNow = () => (catalogue ??= coverageCatalogue(documented));
-  const served = servedOperations(catalogueNow);
+  const served = servedOperations(catalogueNow, modules);
   const documented: readonly OperationDoc[] = [OPENAPI_OPERATION, ...served];
   catalogues.set(app, catalogueNow);
 
   const pipelined = requestPipeline(deps);
   // The one /v1 route without the key check: the document answers without one (docs/api.md).
-  app.get(OPENAPI_OPERATION.path, pipelined(openApiRoute(documented, deps.baseUrl), { keyed: false }));
+  app.get(OPENAPI_OPERATION.path, pipelined(openApiRoute(documented, namedSchemas(modules), deps.baseUrl), { keyed: false }));
   app.get("/health", pipelined(healthRoute(deps.instanceToken), { keyed: false }));
   mountOperations(app, deps, served, (handler, seen) => pipelined(handler, { keyed: true, seen }));
 
@@ -69,7 +72,7 @@ export function createApp(deps: AppDeps): PaysimApp {
   app.notFound((c) => (isApiPath(c.req.path) ? notFoundOnApi(c) : notFoundElsewhere(c)));
   const page = (handler: RouteHandler) => pipelined(handler, { keyed: false });
   onDemand(app, "/checkout", notFound, page, async () => (await import("./pages.js")).checkoutRoutes(deps));
-  onDemand(app, "/dashboard", notFound, page, async () => (await import("./pages.js")).dashboardRoutes(deps, catalogueNow));
+  onDemand(app, "/dashboard", notFound, page, async () => (await import("./pages.js")).dashboardRoutes(deps, catalogueNow, modules));
 
   app.onError((error, c) => thrownResponse(requestIdOf(c), error, deps.reportError));
 

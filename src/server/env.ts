@@ -51,6 +51,8 @@ export interface AppDeps extends Services {
   timers: Timers;
   /** Where unexpected errors are reported (with their request id). */
   reportError: (requestId: string, error: unknown) => void;
+  /** The services of the resources in their own folders, by collection (operations/served-module.ts's `serviceOf`). */
+  resourceServices: ReadonlyMap<string, unknown>;
   /** The token `paysim start` keeps in its instance files; /health answers the pid to a caller that names it. */
   instanceToken?: string;
 }

@@ -1,7 +1,6 @@
 import { createEventService } from "./events.js";
 import { createFaultRules } from "./faults.js";
 import { createPaymentIntentService } from "./payment-intents.js";
-import { createPayoutService } from "./payouts.js";
 import { createSandboxService } from "./sandbox.js";
 import { createWebhookEndpointService } from "./webhook-endpoints.js";
 
@@ -12,7 +11,6 @@ import { createWebhookEndpointService } from "./webhook-endpoints.js";
  */
 const SERVICES = {
   paymentIntents: createPaymentIntentService,
-  payouts: createPayoutService,
   events: createEventService,
   webhookEndpoints: createWebhookEndpointService,
   sandbox: createSandboxService,

@@ -1,7 +1,7 @@
 import * as z from "zod";
-import { AUTO_MOVES, movesFrom, PAYOUT_STATUSES, type PayoutStatus, type TestDestination } from "../domain/payout.js";
+import { AUTO_MOVES, movesFrom, PAYOUT_STATUSES, type PayoutStatus, type TestDestination } from "../resources/payouts/machine.js";
 import type { Scheduler } from "../runtime/scheduler.js";
-import type { PayoutRow } from "../store/repos/payouts.js";
+import type { PayoutRow } from "../resources/payouts/store.js";
 import { json, refersTo } from "../store/snapshot-checks.js";
 import type { JobSnapshotRule } from "../store/snapshot-sources.js";
 import type { Work } from "../services/unit-of-work.js";

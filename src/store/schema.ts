@@ -30,7 +30,7 @@ import { IDEMPOTENCY_KEYS, createIdempotencyKeysRepo } from "./repos/idempotency
 import { JOBS, createJobsRepo } from "./repos/jobs.js";
 import { META, createMetaRepo } from "./repos/meta.js";
 import { createPaymentIntentsRepo, PAYMENT_INTENTS } from "./repos/payment-intents.js";
-import { createPayoutsRepo, PAYOUTS } from "./repos/payouts.js";
+import { PAYOUTS } from "../resources/payouts/store.js";
 import { createSandboxResetRepo } from "./repos/sandbox-reset.js";
 import { WEBHOOK_ENDPOINTS, createWebhookEndpointsRepo } from "./repos/webhook-endpoints.js";
 
@@ -89,7 +89,6 @@ export const REPOS = {
   companies: createCompaniesRepo,
   apiKeys: createApiKeysRepo,
   paymentIntents: createPaymentIntentsRepo,
-  payouts: createPayoutsRepo,
   jobs: createJobsRepo,
   events: createEventsRepo,
   idempotencyKeys: createIdempotencyKeysRepo,

@@ -5,7 +5,7 @@
  * asks for them with `handedIn` (store/table.ts).
  */
 import type * as z from "zod";
-import type { TestDestination } from "../domain/payout.js";
+import type { TestDestination } from "../resources/payouts/machine.js";
 import type { TestCard } from "../domain/test-cards.js";
 import type { ColumnCheck } from "./snapshot-rows.js";
 

@@ -1,10 +1,13 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { EVENT_TYPES, RESOURCES, RESOURCE_TABLES, RESET_COUNTED, dashboardPathOf } from "../../src/domain/resources.js";
 import { MIGRATIONS } from "../../src/store/schema.js";
 import { resetPlan, UnplannedTableError } from "../../src/store/repos/sandbox-reset.js";
 import { createStore } from "../../src/store/index.js";
 import { useDatabase } from "../helpers/disposables.js";
+
+/** The folders of the resources, each with its definition and, for one wholly in its folder, its module. */
+const RESOURCE_FOLDERS = new URL("../../src/resources/", import.meta.url);
 
 /**
  * The pieces of a resource that no compiler sees (SQL, files, routes), each checked against the
@@ -95,10 +98,24 @@ describe("the resource registry", () => {
     for (const mounter of mounters) expect(mounting, mounter).toMatch(new RegExp(`\\b${mounter.split(": ")[1]}\\((pages|app), kit\\b`));
   });
 
+  it("a resource folder's page written but not in its module: each page.tsx's mounter is the page its module.ts gives", () => {
+    const folders = readdirSync(RESOURCE_FOLDERS).filter((name) => existsSync(new URL(`${name}/page.tsx`, RESOURCE_FOLDERS)));
+    for (const name of folders) {
+      const mounter = /export function (\w+)\(app: DashboardApp\b/.exec(readFileSync(new URL(`${name}/page.tsx`, RESOURCE_FOLDERS), "utf8"))?.[1];
+      const module = readFileSync(new URL(`${name}/module.ts`, RESOURCE_FOLDERS), "utf8").replace(/\/\/.*$|\/\*[\s\S]*?\*\//gm, "");
+      expect(module, `${name}/module.ts gives ${mounter}`).toMatch(new RegExp(`\\bpage: ${mounter}\\b`));
+    }
+  });
+
   it("a dashboard page the registry links to but no page serves: each resource with one has its `/<collection>/:id` page", () => {
-    const pages = readdirSync(new URL("../../src/server/dashboard/pages/", import.meta.url)).map((name) =>
-      readFileSync(new URL(`../../src/server/dashboard/pages/${name}`, import.meta.url), "utf8"),
-    );
+    const pages = [
+      ...readdirSync(new URL("../../src/server/dashboard/pages/", import.meta.url)).map(
+        (name) => new URL(`../../src/server/dashboard/pages/${name}`, import.meta.url),
+      ),
+      ...readdirSync(RESOURCE_FOLDERS).flatMap((name) =>
+        existsSync(new URL(`${name}/page.tsx`, RESOURCE_FOLDERS)) ? [new URL(`${name}/page.tsx`, RESOURCE_FOLDERS)] : [],
+      ),
+    ].map((url) => readFileSync(url, "utf8"));
     for (const resource of Object.values(RESOURCES).filter((one) => one.dashboardPage)) {
       expect(
         pages.some((source) => source.includes(`app.get("/${resource.collection}/:id"`)),

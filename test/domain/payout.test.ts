@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ApiError } from "../../src/domain/errors.js";
-import { checkMoveAmount, PAYOUT_STATUSES, statusEffects, transitionPayout, type PayoutStatus } from "../../src/domain/payout.js";
+import { checkMoveAmount, PAYOUT_STATUSES, statusEffects, transitionPayout, type PayoutStatus } from "../../src/resources/payouts/machine.js";
 
 const DRAWN: [PayoutStatus, PayoutStatus][] = [
   ["pending", "processing"],

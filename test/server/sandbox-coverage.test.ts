@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { FAULT_KINDS } from "../../src/domain/faults.js";
 import { EVENT_TYPES } from "../../src/domain/events.js";
-import { PAYOUT_MOVES } from "../../src/domain/payout.js";
+import { PAYOUT_MOVES } from "../../src/resources/payouts/machine.js";
 import { catalogueOf } from "../../src/server/app.js";
 import { coverageCatalogue, SERVED_TABLES } from "../../src/server/coverage-catalogue.js";
 import { Bus } from "../../src/bus.js";

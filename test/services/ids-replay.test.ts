@@ -3,7 +3,8 @@ import { Bus } from "../../src/bus.js";
 import { createIds } from "../../src/domain/ids.js";
 import { createClock } from "../../src/runtime/clock.js";
 import { createPaymentIntentService } from "../../src/services/payment-intents.js";
-import { createPayoutService } from "../../src/services/payouts.js";
+import { createPayoutService } from "../../src/resources/payouts/service.js";
+import { createPayoutsRepo } from "../../src/resources/payouts/store.js";
 import { createUnitOfWork } from "../../src/services/unit-of-work.js";
 import { createStore } from "../../src/store/index.js";
 import { openDatabase } from "../../src/store/open.js";
@@ -25,7 +26,15 @@ function idsOfOneRun(seed: number): string[] {
     const bus = new Bus();
     const unitOfWork = createUnitOfWork(store, bus, clock, ids);
     const intents = createPaymentIntentService({ store, clock, testCards: [], baseUrl: () => "http://127.0.0.1", ids, bus });
-    const payouts = createPayoutService({ store, clock, ids, destinations: DESTINATIONS, planner: { plan() {}, cancelObsolete() {} }, bus });
+    const payouts = createPayoutService({
+      store,
+      repo: createPayoutsRepo(db),
+      clock,
+      ids,
+      destinations: DESTINATIONS,
+      planner: { plan() {}, cancelObsolete() {} },
+      bus,
+    });
     const intent = unitOfWork("req_1", (work) => intents.create(work, COMPANY, { amount: 1000 }));
     const payout = unitOfWork("req_2", (work) =>
       payouts.create(work, COMPANY, { amount: 500, currency: "EUR", destination_type: "card", destination_token: "tok_card_visa" }),

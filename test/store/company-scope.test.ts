@@ -2,14 +2,17 @@
 // with another company's id reads and changes nothing, whatever the id and state say. Every
 // statement of the store's repos is read from their source, and one on a company's table that
 // leaves company_id out of its WHERE fails here unless the list below says why it may.
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { createStore } from "../../src/store/index.js";
+import { createPayoutsRepo } from "../../src/resources/payouts/store.js";
 import { useDatabase } from "../helpers/disposables.js";
 
 const REPOS = fileURLToPath(new URL("../../src/store/repos/", import.meta.url));
+/** Resource folders keep their table's statements in their store.ts. */
+const RESOURCES = fileURLToPath(new URL("../../src/resources/", import.meta.url));
 
 const RESET_SCOPE = "its scope is `company_id = @company`, or every company's rows for a reset of all";
 const BOOTSTRAP = "the start-up's bootstrap goes over every company's endpoints";
@@ -19,36 +22,52 @@ const BOOTSTRAP = "the start-up's bootstrap goes over every company's endpoints"
  * A statement is named by its repo file and its text with runs of white space made one space.
  */
 const ACROSS_COMPANIES: readonly { file: string; sql: string; why: string }[] = [
-  { file: "api-keys.ts", sql: "SELECT company_id FROM api_keys WHERE key_hash = ?", why: "the secret key is how a request's company is found" },
+  { file: "store/repos/api-keys.ts", sql: "SELECT company_id FROM api_keys WHERE key_hash = ?", why: "the secret key is how a request's company is found" },
   {
-    file: "deliveries.ts",
+    file: "store/repos/deliveries.ts",
     sql: "SELECT * FROM deliveries WHERE id = ?",
     why: "the dispatcher's jobs and the test harness's waits know a delivery by its id alone",
   },
   {
-    file: "deliveries.ts",
+    file: "store/repos/deliveries.ts",
     sql: "SELECT d.*, e.body AS event_body, e.type AS event_type, e.request_id AS event_request_id, w.secret AS endpoint_secret, w.chaos AS endpoint_chaos, w.deleted_at AS endpoint_deleted_at FROM deliveries d JOIN events e ON e.id = d.event_id JOIN webhook_endpoints w ON w.id = d.endpoint_id WHERE d.id = ?",
     why: "the dispatcher's attempt, by the delivery id its job carries",
   },
-  { file: "deliveries.ts", sql: "SELECT * FROM deliveries WHERE event_id = ? ORDER BY seq", why: "the test harness's waits watch every company's events" },
-  { file: "events.ts", sql: "SELECT COALESCE(MAX(seq), 0) FROM events", why: "a number, no row: the seq after which the instance's own events come" },
   {
-    file: "events.ts",
+    file: "store/repos/deliveries.ts",
+    sql: "SELECT * FROM deliveries WHERE event_id = ? ORDER BY seq",
+    why: "the test harness's waits watch every company's events",
+  },
+  {
+    file: "store/repos/events.ts",
+    sql: "SELECT COALESCE(MAX(seq), 0) FROM events",
+    why: "a number, no row: the seq after which the instance's own events come",
+  },
+  {
+    file: "store/repos/events.ts",
     sql: 'SELECT * FROM events WHERE ${where.join(" AND ")} ORDER BY seq ${order === "oldest" ? "ASC" : "DESC"} LIMIT ?',
     why: "the test harness's waits: `company_id = ?` is in the WHERE whenever the wait names a company",
   },
   {
-    file: "payment-intents.ts",
+    file: "store/repos/payment-intents.ts",
     sql: "SELECT * FROM payment_intents WHERE id = ?",
     why: "the hosted checkout page has no key: the payment intent's unguessable id is the capability",
   },
-  { file: "payouts.ts", sql: "SELECT * FROM payouts WHERE id = ?", why: "the simulator's jobs move a payout they made, by its id" },
-  { file: "sandbox-reset.ts", sql: "SELECT id FROM ${table} WHERE ${scope}", why: RESET_SCOPE },
-  { file: "sandbox-reset.ts", sql: "DELETE FROM ${table} WHERE ${where(scope)}", why: RESET_SCOPE },
-  { file: "sandbox-reset.ts", sql: "${column} IN (SELECT id FROM ${table} WHERE ${scope})", why: RESET_SCOPE },
-  { file: "webhook-endpoints.ts", sql: "SELECT * FROM webhook_endpoints WHERE from_forward_to = 1 AND deleted_at IS NULL ORDER BY seq", why: BOOTSTRAP },
-  { file: "webhook-endpoints.ts", sql: "SELECT * FROM webhook_endpoints WHERE from_forward_to = 2 AND deleted_at IS NULL ORDER BY seq", why: BOOTSTRAP },
-  { file: "webhook-endpoints.ts", sql: "SELECT * FROM webhook_endpoints WHERE deleted_at IS NULL ORDER BY seq", why: BOOTSTRAP },
+  { file: "resources/payouts/store.ts", sql: "SELECT * FROM payouts WHERE id = ?", why: "the simulator's jobs move a payout they made, by its id" },
+  { file: "store/repos/sandbox-reset.ts", sql: "SELECT id FROM ${table} WHERE ${scope}", why: RESET_SCOPE },
+  { file: "store/repos/sandbox-reset.ts", sql: "DELETE FROM ${table} WHERE ${where(scope)}", why: RESET_SCOPE },
+  { file: "store/repos/sandbox-reset.ts", sql: "${column} IN (SELECT id FROM ${table} WHERE ${scope})", why: RESET_SCOPE },
+  {
+    file: "store/repos/webhook-endpoints.ts",
+    sql: "SELECT * FROM webhook_endpoints WHERE from_forward_to = 1 AND deleted_at IS NULL ORDER BY seq",
+    why: BOOTSTRAP,
+  },
+  {
+    file: "store/repos/webhook-endpoints.ts",
+    sql: "SELECT * FROM webhook_endpoints WHERE from_forward_to = 2 AND deleted_at IS NULL ORDER BY seq",
+    why: BOOTSTRAP,
+  },
+  { file: "store/repos/webhook-endpoints.ts", sql: "SELECT * FROM webhook_endpoints WHERE deleted_at IS NULL ORDER BY seq", why: BOOTSTRAP },
 ];
 
 interface Statement {
@@ -60,8 +79,14 @@ interface Statement {
 /** Every string and template in the repos' source that holds SQL, as written (a template's `${…}` kept). */
 function repoStatements(): Statement[] {
   const statements: Statement[] = [];
-  for (const file of readdirSync(REPOS).filter((name) => name.endsWith(".ts"))) {
-    const source = ts.createSourceFile(file, readFileSync(REPOS + file, "utf8"), ts.ScriptTarget.Latest, true);
+  const resourceStores = readdirSync(RESOURCES, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && existsSync(`${RESOURCES}${entry.name}/store.ts`))
+    .map((entry) => ({ file: `resources/${entry.name}/store.ts`, path: `${RESOURCES}${entry.name}/store.ts` }));
+  const repos = readdirSync(REPOS)
+    .filter((name) => name.endsWith(".ts"))
+    .map((name) => ({ file: `store/repos/${name}`, path: REPOS + name }));
+  for (const { file, path } of [...repos, ...resourceStores]) {
+    const source = ts.createSourceFile(file, readFileSync(path, "utf8"), ts.ScriptTarget.Latest, true);
     const visit = (node: ts.Node): void => {
       if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node) || ts.isTemplateExpression(node)) {
         const sql = node.getText(source).slice(1, -1).replace(/\s+/g, " ").trim();
@@ -100,7 +125,7 @@ describe("the statements of the store's repos", () => {
     const tables = companyTables();
     expect(tables).toEqual(new Set(["api_keys", "deliveries", "events", "fault_rules", "idempotency_keys", "payment_intents", "payouts", "webhook_endpoints"]));
     const unscoped = statements.filter((statement) => leavesCompanyOut(statement.sql, tables) && !allowed(statement));
-    expect(unscoped.map(({ file, line, sql }) => `src/store/repos/${file}:${line}: ${sql}`)).toEqual([]);
+    expect(unscoped.map(({ file, line, sql }) => `src/${file}:${line}: ${sql}`)).toEqual([]);
   });
 
   it("that read a company's deliveries by event or endpoint search that one's index, not all the company's deliveries", () => {
@@ -112,7 +137,7 @@ describe("the statements of the store's repos", () => {
     for (const { file, line, sql } of byEventOrEndpoint) {
       const plan = db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...Array.from(sql.matchAll(/\?/g), () => null)) as { detail: string }[];
       const index = /\bWHERE\b.*\bevent_id = \?/.test(sql) ? "deliveries_by_event" : "deliveries_by_endpoint";
-      expect(plan.map((step) => step.detail).join(" | "), `src/store/repos/${file}:${line}`).toContain(`USING INDEX ${index}`);
+      expect(plan.map((step) => step.detail).join(" | "), `src/${file}:${line}`).toContain(`USING INDEX ${index}`);
     }
   });
 
@@ -133,8 +158,8 @@ function storeWithTwoCompanies() {
 
 describe("a move of a company's row", () => {
   it("of a payout names the company: another company's id moves nothing", () => {
-    const store = storeWithTwoCompanies();
-    const payout = store.payouts.insert({
+    const payouts = createPayoutsRepo(storeWithTwoCompanies().db);
+    const payout = payouts.insert({
       id: "po_1",
       company_id: "co_a",
       reference: "POUT-0000000001",
@@ -151,9 +176,9 @@ describe("a move of a company's row", () => {
       updated_at: NOW,
     });
     expect(payout.seq).toBeGreaterThan(0);
-    expect(() => store.payouts.update({ ...payout, company_id: "co_b", status: "processing" }, "pending")).toThrow(/was not in status pending/);
-    expect(store.payouts.byId("co_a", "po_1")?.status).toBe("pending");
-    expect(store.payouts.update({ ...payout, status: "processing" }, "pending").status).toBe("processing");
+    expect(() => payouts.update({ ...payout, company_id: "co_b", status: "processing" }, "pending")).toThrow(/was not in status pending/);
+    expect(payouts.byId("co_a", "po_1")?.status).toBe("pending");
+    expect(payouts.update({ ...payout, status: "processing" }, "pending").status).toBe("processing");
   });
 
   it("of a payment intent names the company: another company's id moves nothing", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Db } from "../../src/store/db.js";
-import { PAYOUTS } from "../../src/store/repos/payouts.js";
+import { PAYOUTS } from "../../src/resources/payouts/store.js";
 import { MIGRATIONS, TABLES } from "../../src/store/schema.js";
 import { col, defineTable, type TableDefinition } from "../../src/store/table.js";
 import { useDatabase } from "../helpers/disposables.js";

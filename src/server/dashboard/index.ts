@@ -12,9 +12,9 @@ import { coveragePage } from "./pages/coverage.js";
 import { faultsPage } from "./pages/faults.js";
 import { instancesPage } from "./pages/instances.js";
 import { paymentIntentsPage } from "./pages/payment-intents.js";
-import { payoutsPage } from "./pages/payouts.js";
 import { reportPage } from "./pages/report.js";
 import type { CoverageCatalogue } from "../../services/coverage.js";
+import type { ServedModule } from "../operations/served-module.js";
 import { SIGN_IN_PATH } from "./nav.js";
 import { cookieValues, crossSite, signInPages } from "./pages/sign-in.js";
 import { webhookEndpointsPage } from "./pages/webhook-endpoints.js";
@@ -31,9 +31,10 @@ const MAX_FORM_BYTES = 16 * 1024;
  * session's CSRF token and a same-origin (or no) Origin / Sec-Fetch-Site.
  * Actions call the same services as the API routes; objects are read only
  * within the session's company, so another company's id is a 404. `coverageCatalogue` is what the
- * Coverage and Report pages' reports cover: the app's, built from the operations it mounts.
+ * Coverage and Report pages' reports cover: the app's, built from the operations it mounts. Each of
+ * `modules` (resources in folders of their own) mounts its page, when it has one.
  */
-export function dashboardRoutes(deps: AppDeps, coverageCatalogue: () => CoverageCatalogue) {
+export function dashboardRoutes(deps: AppDeps, coverageCatalogue: () => CoverageCatalogue, modules: readonly ServedModule[] = []) {
   const auth = deps.dashboardAuth;
   const kit = createKit(deps, auth);
   const app = new Hono<DashboardEnv>();
@@ -85,13 +86,13 @@ export function dashboardRoutes(deps: AppDeps, coverageCatalogue: () => Coverage
   eventsPage(pages, kit);
   eventPage(pages, kit);
   paymentIntentsPage(pages, kit);
-  payoutsPage(pages, kit);
   clockPage(pages, kit);
   webhookEndpointsPage(pages, kit);
   faultsPage(pages, kit);
   reportPage(pages, kit, coverageCatalogue);
   coveragePage(pages, kit, coverageCatalogue);
   instancesPage(pages, kit);
+  for (const module of modules) module.page?.(pages, kit);
   pages.all("*", (c) => kit.message(c, "Page not found", "There is no such dashboard page, or it belongs to another company.", 404));
 
   app.route("/:scope", pages);

@@ -5,7 +5,7 @@ import { VERSION } from "../../version.js";
 import { codesOfStatus, errorBodySchema, HTTP_STATUS } from "../errors.js";
 import { KEY_SHAPE } from "../middleware/idempotency-key.js";
 import { OPERATION_OWN_CODES, type OperationDoc } from "../operations/define.js";
-import { NAMED_SCHEMAS } from "../operations/index.js";
+import { namedSchemas } from "../operations/index.js";
 import { OPENAPI_LICENSE } from "../operations/openapi-document.js";
 
 /** A JSON value of the document (the OpenAPI 3.1 objects are plain JSON). */
@@ -154,13 +154,13 @@ const REPLAYED_HEADER =
 /**
  * The OpenAPI 3.1 document of `operations` (docs/api.md), made from the zod schemas the routes
  * validate with and answer from: request bodies and parameters as zod reads input, answers as
- * it writes output. `servers` is left empty for the caller: the base URL is the instance's own.
+ * it writes output, each of `named` (the resources' schemas) as the component of that name. `servers` is left empty for the caller: the base URL is the instance's own.
  */
-export function openApiDocument(operations: readonly OperationDoc[]): OpenApiDocument {
+export function openApiDocument(operations: readonly OperationDoc[], named: readonly (readonly [string, z.ZodType])[] = namedSchemas([])): OpenApiDocument {
   const output = namingRegistry();
   const input = namingRegistry();
   // The resources, named as components (operations/index.ts): every other schema still gets a component, named after its operation.
-  for (const [name, schema] of NAMED_SCHEMAS) output.name(schema, name);
+  for (const [name, schema] of named) output.name(schema, name);
   // Some 150 codes: written once, referred to by every body that takes a currency.
   input.name(currencySchema, "Currency");
   // A 405 answers a method no operation has, so no operation lists it: it gets no component.

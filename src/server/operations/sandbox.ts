@@ -2,7 +2,7 @@ import type * as z from "zod";
 import { withRequestIdSchema } from "../../contracts/common.js";
 import { clockAdvanceInput, clockSchema, resetAnswerSchema, resetInput } from "../../contracts/sandbox.js";
 import { ApiError } from "../../domain/errors.js";
-import type { ResetCounts } from "../../domain/resources.js";
+import { byResetCount, type ResetCounts } from "../../domain/resources.js";
 import { ClockRangeError } from "../../runtime/clock.js";
 import { answering, EXAMPLE_CLOCK } from "./examples.js";
 import { defineAction } from "./define.js";
@@ -50,6 +50,9 @@ export const resetSandbox = defineAction({
   summary: "Delete this company's activity",
   body: resetInput,
   answers: { 200: withRequestIdSchema(resetAnswerSchema) },
-  example: { body: {}, answer: answering({ object: "reset", deleted: { payment_intents: 2, payouts: 1, events: 3 } satisfies ResetCounts }) },
+  example: {
+    body: {},
+    answer: answering({ object: "reset", deleted: { ...byResetCount(() => 0), payment_intents: 2, payouts: 1, events: 3 } satisfies ResetCounts }),
+  },
   act: ({ deps, company }) => ({ resource: { object: "reset", deleted: deps.sandbox.reset(company.id) } satisfies z.infer<typeof resetAnswerSchema> }),
 });

@@ -1,13 +1,13 @@
 /** The contracts of /v1/payouts (docs/api.md). */
 import * as z from "zod";
-import { withRequestIdSchema } from "../domain/answer-schemas.js";
-import { DESTINATION_TYPES, PAYOUT_STATUSES } from "../domain/payout.js";
-import { amountSchema, currencySchema, descriptionSchema, need, needOneOf } from "../domain/validation.js";
-import { holdsCardNumber } from "../domain/masking.js";
-import type { TestDestination } from "../domain/payout.js";
-import { TEST_DESTINATIONS } from "../fixture-data.js";
-import { PAYOUT_SHAPE, type PayoutResource } from "../store/repos/payouts.js";
-import { listQuerySchema } from "./common.js";
+import { withRequestIdSchema } from "../../domain/answer-schemas.js";
+import { DESTINATION_TYPES, PAYOUT_STATUSES } from "./machine.js";
+import { amountSchema, currencySchema, descriptionSchema, need, needOneOf } from "../../domain/validation.js";
+import { holdsCardNumber } from "../../domain/masking.js";
+import type { TestDestination } from "./machine.js";
+import { TEST_DESTINATIONS } from "../../fixture-data.js";
+import { PAYOUT_SHAPE, type PayoutResource } from "./store.js";
+import { listQuerySchema } from "../../contracts/common.js";
 
 /**
  * A payout as the API shows it. Its schema is made from the same field list as the store's two

@@ -1,12 +1,12 @@
 /** @jsxImportSource hono/jsx */
-import { formatAmount } from "../../../domain/money.js";
-import { movesFrom, type PayoutStatus } from "../../../domain/payout.js";
-import type { PayoutResource } from "../../../contracts/payouts.js";
-import { transitionPayout } from "../../operations/payouts.js";
-import { baseOf, companyOf, given, linkTo, type DashboardApp, type DashboardKit } from "../kit.js";
-import { eventsAbout, PAGE_SIZE } from "../reads.js";
-import { EventsTable } from "../views/event-parts.js";
-import { Csrf, ListCard, PageHead, Pill, Time } from "../views/parts.js";
+import { formatAmount } from "../../domain/money.js";
+import { movesFrom, type PayoutStatus } from "./machine.js";
+import type { PayoutResource } from "./contract.js";
+import { payoutService, transitionPayout } from "./operations.js";
+import { baseOf, companyOf, given, linkTo, type DashboardApp, type DashboardKit } from "../../server/dashboard/kit.js";
+import { eventsAbout, PAGE_SIZE } from "../../server/dashboard/reads.js";
+import { EventsTable } from "../../server/dashboard/views/event-parts.js";
+import { Csrf, ListCard, PageHead, Pill, Time } from "../../server/dashboard/views/parts.js";
 
 /** A typed amount as the API would receive it: a number when it reads as one, else the text (refused with its reason). */
 function amountField(text: string | undefined): unknown {
@@ -50,7 +50,8 @@ function MoveButtons({ payout, csrf, action }: { payout: PayoutResource; csrf: s
 
 /** Payouts, newest first, and one payout with its events and its drawn moves as buttons. */
 export function payoutsPage(app: DashboardApp, { deps, page, act, call, form: kitForm }: DashboardKit) {
-  const { events, payouts } = deps;
+  const { events } = deps;
+  const payouts = payoutService({ deps });
 
   app.get("/payouts", (c) => {
     const company = companyOf(c);

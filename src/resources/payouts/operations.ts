@@ -1,14 +1,20 @@
 import { listEnvelopeSchema } from "../../contracts/common.js";
-import { createPayoutInput, listPayoutsQuery, payoutAnswer, payoutSchema } from "../../contracts/payouts.js";
+import { createPayoutInput, listPayoutsQuery, payoutAnswer, payoutSchema } from "./contract.js";
 import { payoutTransitionInput } from "../../contracts/sandbox.js";
-import { pageQuery } from "../list-query.js";
-import { answering, EXAMPLE_PAYOUT, listing } from "./examples.js";
-import { defineAction, defineChange, type CallContext } from "./define.js";
+import { pageQuery } from "../../server/list-query.js";
+import { answering, EXAMPLE_PAYOUT, listing } from "../../server/operations/examples.js";
+import { defineAction, defineChange, type CallContext } from "../../server/operations/define.js";
+import { serviceOf } from "../../server/operations/served-module.js";
+import { payout } from "./resource.js";
+import type { PayoutService } from "./service.js";
 
 const PATH = "/v1/payouts";
 
 /** The payout a call acts on: 404 before its body is read. */
-const payoutOf = ({ deps, company, params }: CallContext) => deps.payouts.get(company.id, params.id!);
+const payoutOf = (call: CallContext) => payoutService(call).get(call.company.id, call.params.id!);
+
+/** The payouts' service (service.ts), which the wiring makes from this folder's module. */
+export const payoutService = serviceOf<PayoutService>(payout);
 
 /** /v1/payouts: create, read, list (docs/api.md), and the sandbox's drawn moves (docs/testing.md). */
 export const PAYOUT_OPERATIONS = [
@@ -21,7 +27,10 @@ export const PAYOUT_OPERATIONS = [
     idempotencyKey: "required",
     answers: { 201: payoutAnswer },
     example: { body: { amount: 5000, currency: "EUR", destination_type: "card", destination_token: "tok_card_visa" }, answer: answering(EXAMPLE_PAYOUT) },
-    change: ({ deps: { payouts }, work, company, body }) => ({ status: 201, resource: payouts.toResource(payouts.create(work, company, body)) }),
+    change: (call) => {
+      const payouts = payoutService(call);
+      return { status: 201, resource: payouts.toResource(payouts.create(call.work, call.company, call.body)) };
+    },
   }),
   defineAction({
     operationId: "listPayouts",
@@ -31,7 +40,8 @@ export const PAYOUT_OPERATIONS = [
     query: listPayoutsQuery,
     answers: { 200: listEnvelopeSchema(payoutSchema) },
     example: { answer: listing([EXAMPLE_PAYOUT]) },
-    act: ({ deps: { payouts }, company, query }) => {
+    act: ({ deps, company, query }) => {
+      const payouts = payoutService({ deps });
       const page = payouts.list(company.id, pageQuery(query, "status", company.id, payouts.seqOf));
       return { list: page.json, hasMore: page.hasMore };
     },
@@ -43,7 +53,7 @@ export const PAYOUT_OPERATIONS = [
     summary: "Read a payout",
     answers: { 200: payoutAnswer },
     example: { answer: answering(EXAMPLE_PAYOUT) },
-    act: (call) => ({ resource: call.deps.payouts.toResource(payoutOf(call)) }),
+    act: (call) => ({ resource: payoutService(call).toResource(payoutOf(call)) }),
   }),
 ];
 
@@ -58,8 +68,8 @@ export const transitionPayout = defineChange({
   answers: { 200: payoutAnswer },
   example: { body: { to: "processing" }, answer: answering({ ...EXAMPLE_PAYOUT, status: "processing" }) },
   target: payoutOf,
-  change: ({ deps: { payouts }, work, target, body }) => ({
-    status: 200,
-    resource: payouts.toResource(payouts.moveManually(work, target, body.to, body.amount)),
-  }),
+  change: (call) => {
+    const payouts = payoutService(call);
+    return { status: 200, resource: payouts.toResource(payouts.moveManually(call.work, call.target, call.body.to, call.body.amount)) };
+  },
 });

@@ -1,4 +1,4 @@
-import { ApiError } from "./errors.js";
+import { ApiError } from "../../domain/errors.js";
 
 export const PAYOUT_STATUSES = ["pending", "processing", "succeeded", "failed", "returned", "reversed", "partially_reversed"] as const;
 export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];

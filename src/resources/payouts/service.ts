@@ -1,19 +1,19 @@
-import type { Bus } from "../bus.js";
+import type { Bus } from "../../bus.js";
 import type * as z from "zod";
-import { CARD_NUMBER_TOKEN, unknownToken, type createPayoutInput } from "../contracts/payouts.js";
-import { withArticle } from "../domain/articles.js";
-import { ApiError } from "../domain/errors.js";
-import type { Ids } from "../domain/ids.js";
-import { holdsCardNumber } from "../domain/masking.js";
-import { checkMoveAmount, movesFrom, statusEffects, transitionPayout, type PayoutStatus, type TestDestination } from "../domain/payout.js";
-import type { Clock } from "../runtime/clock.js";
-import type { Store } from "../store/index.js";
-import type { Company } from "../store/repos/companies.js";
-import type { PageQuery } from "../store/repos/paging.js";
-import { PAYOUT_SHAPE, type PayoutResource, type PayoutRow } from "../store/repos/payouts.js";
-import { moveAnnouncer } from "./moves.js";
-import { uniqueReference } from "./references.js";
-import type { Work } from "./unit-of-work.js";
+import { CARD_NUMBER_TOKEN, unknownToken, type createPayoutInput } from "./contract.js";
+import { withArticle } from "../../domain/articles.js";
+import { ApiError } from "../../domain/errors.js";
+import type { Ids } from "../../domain/ids.js";
+import { holdsCardNumber } from "../../domain/masking.js";
+import { checkMoveAmount, movesFrom, statusEffects, transitionPayout, type PayoutStatus, type TestDestination } from "./machine.js";
+import type { Clock } from "../../runtime/clock.js";
+import type { Store } from "../../store/index.js";
+import type { Company } from "../../store/repos/companies.js";
+import type { PageQuery } from "../../store/repos/paging.js";
+import { PAYOUT_SHAPE, type PayoutResource, type PayoutRow, type PayoutsRepo } from "./store.js";
+import { moveAnnouncer } from "../../services/moves.js";
+import { uniqueReference } from "../../services/references.js";
+import type { Work } from "../../services/unit-of-work.js";
 
 /** What creating one takes: the contract's output, so a field added there reaches the service. */
 export type CreatePayoutInput = z.output<typeof createPayoutInput>;
@@ -32,13 +32,16 @@ export function toPayoutResource(row: PayoutRow): PayoutResource {
 /** Payout operations shared by the API, the sandbox transition call and the simulator. */
 export function createPayoutService(deps: {
   store: Store;
+  /** The payouts' own table (store.ts). */
+  repo: PayoutsRepo;
   clock: Clock;
   ids: Ids;
   destinations: readonly TestDestination[];
   planner: PayoutPlanner;
   bus: Bus;
 }) {
-  const { store, clock, ids, destinations } = deps;
+  const { clock, ids, destinations } = deps;
+  const payouts = deps.repo;
   const moves = moveAnnouncer(deps.bus, "payout");
 
   function destinationFor(input: CreatePayoutInput): TestDestination {
@@ -62,7 +65,7 @@ export function createPayoutService(deps: {
     const event = moves.move(work, row.company_id, from, to, () => transitionPayout(from, to));
     // A refused amount throws before the work commits, so the move above is never said as made.
     checkMoveAmount(to, row.amount, amount);
-    const updated = store.payouts.update({ ...row, status: to, ...statusEffects(to, row.amount, amount), updated_at: clock.nowIso() }, row.status);
+    const updated = payouts.update({ ...row, status: to, ...statusEffects(to, row.amount, amount), updated_at: clock.nowIso() }, row.status);
     work.recordEvent({ companyId: row.company_id, type: event, objectId: row.id, data: toPayoutResource(updated) });
     return updated;
   }
@@ -71,7 +74,7 @@ export function createPayoutService(deps: {
     toResource: toPayoutResource,
 
     get(companyId: string, id: string): PayoutRow {
-      const row = store.payouts.byId(companyId, id);
+      const row = payouts.byId(companyId, id);
       if (!row) throw new ApiError("not_found", `No such payout: "${id}".`);
       return row;
     },
@@ -79,12 +82,12 @@ export function createPayoutService(deps: {
     create(work: Work, company: Company, input: CreatePayoutInput): PayoutRow {
       const destination = destinationFor(input);
       const now = clock.nowIso();
-      const row = store.payouts.insert({
+      const row = payouts.insert({
         id: ids.newId("po"),
         company_id: company.id,
         reference: uniqueReference(
           () => ids.newReference("POUT", clock.now()),
-          (ref) => store.payouts.referenceTaken(company.id, ref),
+          (ref) => payouts.referenceTaken(company.id, ref),
         ),
         amount: input.amount,
         currency: input.currency,
@@ -112,13 +115,13 @@ export function createPayoutService(deps: {
 
     /** The simulator's move: a no-op when the payout has already left the status it expects. */
     moveAutomatically(work: Work, payoutId: string, to: PayoutStatus): void {
-      const row = store.payouts.byIdForJob(payoutId);
+      const row = payouts.byIdForJob(payoutId);
       if (!row || !movesFrom(row.status as PayoutStatus).includes(to)) return;
       move(work, row, to);
     },
 
-    list: (companyId: string, query: PageQuery) => store.payouts.list(companyId, query),
-    seqOf: (companyId: string, id: string) => store.payouts.seqOf(companyId, id),
+    list: (companyId: string, query: PageQuery) => payouts.list(companyId, query),
+    seqOf: (companyId: string, id: string) => payouts.seqOf(companyId, id),
   };
 }
 

@@ -1,22 +1,22 @@
 import * as z from "zod";
 import { idOf, timestampSchema } from "../../domain/answer-schemas.js";
-import { checkMoveAmount, DESTINATION_TYPES, PAYOUT_STATUSES, statusEffects, type PayoutStatus } from "../../domain/payout.js";
+import { checkMoveAmount, DESTINATION_TYPES, PAYOUT_STATUSES, statusEffects, type PayoutStatus } from "./machine.js";
 import { amountSchema, currencySchema, descriptionSchema } from "../../domain/validation.js";
-import type { Db } from "../db.js";
-import { fieldsFor, resourceShape } from "../resource-shape.js";
-import { by, refersTo, seq, timestamp } from "../snapshot-checks.js";
-import type { ColumnCheck, SnapshotRow } from "../snapshot-rows.js";
-import type { SnapshotSources } from "../snapshot-sources.js";
-import { col, defineTable, handedIn, type RowOf } from "../table.js";
-import { objectRows } from "./object-rows.js";
-import { rowInserter } from "./row-inserter.js";
-import { pagedLister, type PageQuery } from "./paging.js";
+import type { Db } from "../../store/db.js";
+import { fieldsFor, resourceShape } from "../../store/resource-shape.js";
+import { by, refersTo, seq, timestamp } from "../../store/snapshot-checks.js";
+import type { ColumnCheck, SnapshotRow } from "../../store/snapshot-rows.js";
+import type { SnapshotSources } from "../../store/snapshot-sources.js";
+import { col, defineTable, handedIn, type RowOf } from "../../store/table.js";
+import { objectRows } from "../../store/repos/object-rows.js";
+import { rowInserter } from "../../store/repos/row-inserter.js";
+import { pagedLister, type PageQuery } from "../../store/repos/paging.js";
 
 /** A payout's destination: a test token of its type, shown as that token shows (the shipped test data, handed in). */
 const destinationOf = (sources: SnapshotSources, row: SnapshotRow) =>
   sources.testDestinations.find((d) => d.token === row.destination_token && d.type === row.destination_type);
 
-/** What a payout's status sets besides itself (domain/payout.ts): its failure reason, and the amount reversed. */
+/** What a payout's status sets besides itself (machine.ts): its failure reason, and the amount reversed. */
 const failureOfStatus: ColumnCheck = (value, row) => {
   if (typeof row.amount !== "number") return undefined;
   const expected = statusEffects(row.status as PayoutStatus, row.amount, undefined).failure_reason;
@@ -122,3 +122,6 @@ export function createPayoutsRepo(db: Db) {
     seqOf: (companyId: string, id: string) => pages.seqOf(companyId, id),
   };
 }
+
+/** The payouts' statements (the service's `repo`). */
+export type PayoutsRepo = ReturnType<typeof createPayoutsRepo>;

@@ -1,0 +1,13 @@
+import type { ResourceDefinition } from "../define.js";
+
+/** An event: what happened to a resource, delivered to the webhook endpoints (docs/webhooks.md). */
+export const event = {
+  noun: "event",
+  collection: "events",
+  idPrefix: "evt",
+  schemaName: "Event",
+  events: [],
+  table: "events",
+  reset: "counted",
+  dashboardPage: true,
+} as const satisfies ResourceDefinition;

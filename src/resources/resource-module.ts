@@ -1,0 +1,42 @@
+import type { ResourceDefinition } from "./define.js";
+import type { ServedModule } from "../server/operations/served-module.js";
+import type { ServiceDeps } from "../services/index.js";
+import type { ResourceStore } from "../store/resource-store.js";
+import type { Scheduler } from "../runtime/scheduler.js";
+import type { Work } from "../services/unit-of-work.js";
+import type { PayoutMode } from "../sim/payout-simulator.js";
+import type { TestDestination } from "./payouts/machine.js";
+
+/**
+ * Everything of one resource beyond its definition, as resources/<collection>/module.ts exports it
+ * (`export default defineResourceModule(…)`): its store (table, repository, import rules), its
+ * service, its operations and named schemas, its dashboard page. The wiring builds each part in
+ * its layer's place (resources/load.ts loads them, paysim.ts builds them), so nothing else lists a
+ * resource's parts: what is not here is not served, and what is here is.
+ */
+export interface ResourceModule<Repo = unknown, Service = unknown> extends ServedModule {
+  store?: ResourceStore<Repo>;
+  /** Makes its service from the services' ports and its own repository, once per instance. */
+  service?: (deps: ResourceServiceDeps<Repo>) => Service;
+}
+
+/** What a resource's service is made from: every service's ports, the start's settings a resource may need, and its own repository (made on first use). */
+export interface ResourceServiceDeps<Repo> extends ServiceDeps {
+  scheduler: Scheduler<Work>;
+  destinations: readonly TestDestination[];
+  /** Whether payouts move on their own (`auto`) or only when told (docs/testing.md). */
+  payoutMode: PayoutMode;
+  repo: Repo;
+}
+
+/**
+ * The module of the resource `definition` (the same object the registry lists). Its service's
+ * `repo` is its store's; load.ts refuses a module whose definition promises a dashboard page it
+ * does not give.
+ */
+export function defineResourceModule<Repo, Service>(
+  definition: ResourceDefinition,
+  parts: Omit<ResourceModule<Repo, Service>, "definition">,
+): ResourceModule<Repo, Service> {
+  return { definition, ...parts };
+}

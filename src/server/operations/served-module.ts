@@ -1,0 +1,31 @@
+import type * as z from "zod";
+import type { ResourceDefinition } from "../../domain/resources.js";
+import type { DashboardApp, DashboardKit } from "../dashboard/kit.js";
+import type { CallContext, Operation } from "./define.js";
+
+/**
+ * What the server serves of a resource in its own folder (resources/<collection>/module.ts): its
+ * operations, its schema among the OpenAPI components (and its answer, the schema with the
+ * request id) when the resource has a `schemaName`, and its dashboard page when it has one. The
+ * app mounts every one it is given: a module's operation or page cannot be left unmounted.
+ */
+export interface ServedModule {
+  definition: ResourceDefinition;
+  operations: readonly Operation[];
+  schema?: z.ZodType;
+  answer?: z.ZodType;
+  /** Mounts its pages (`/<collection>`, and `/<collection>/:id` when the definition says `dashboardPage`). */
+  page?: (pages: DashboardApp, kit: DashboardKit) => void;
+}
+
+/**
+ * The service of the resource `definition` names, for its own operations: the wiring makes it from
+ * the module's `service` and gives it to the app (`AppDeps.resourceServices`) under its collection.
+ */
+export function serviceOf<Service>(definition: ResourceDefinition): (call: Pick<CallContext, "deps">) => Service {
+  return ({ deps }) => {
+    const service = deps.resourceServices.get(definition.collection);
+    if (service === undefined) throw new Error(`No service was made for ${definition.collection}: its module has none.`);
+    return service as Service;
+  };
+}
