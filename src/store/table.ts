@@ -89,7 +89,12 @@ export interface TableDefinition<Name extends string = string, Columns extends A
   readonly columns: Columns;
   /** The column names in CREATE TABLE order. */
   readonly columnNames: readonly string[];
-  /** The CREATE TABLE statement of this table, for the migration that makes a new table. */
+  /**
+   * The CREATE TABLE statement of this table, for the migration that makes a new table. A released
+   * step never changes, so a migration calls it only until it is released: from then on it holds
+   * the text this gave, and a later column is a step of its own (ALTER TABLE), which the named
+   * test then holds the definition to.
+   */
   createSql(): string;
 }
 
