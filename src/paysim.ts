@@ -266,7 +266,10 @@ async function openInstanceDatabase(options: PaysimOptions, dbPath: string, modu
   let storedClock: StoredClock = { offsetMs: 0, notBeforeMs: 0 };
   const openOptions = { checkStoredMeta: (meta: ReadonlyMap<string, string>) => void (storedClock = readStoredClock(dbPath, meta)) };
   const migrations = withResourceMigrations(MIGRATIONS, modules);
-  const rules = [...snapshotRules(SNAPSHOT_SOURCES), ...modules.flatMap((module) => module.store?.rules ?? [])];
+  const rules = snapshotRules(
+    SNAPSHOT_SOURCES,
+    modules.flatMap((module) => module.store?.tables ?? []),
+  );
   const db =
     options.importFrom === undefined
       ? openDatabase(dbPath, migrations, openOptions)

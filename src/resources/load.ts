@@ -10,8 +10,9 @@ let loading: Promise<readonly ResourceModule[]> | undefined;
 /**
  * The module of every registered resource that has one (its definition's `module`), in the
  * registry's order, loaded once per process: modules are code, the same for every instance.
- * Refuses a module that is not its definition's own, and one whose definition promises a
- * dashboard page it does not give.
+ * Refuses a module that is not its definition's own, one whose operations have no service to
+ * call or whose service has no table, and one whose definition promises a dashboard page it does
+ * not give.
  */
 export function loadResourceModules(): Promise<readonly ResourceModule[]> {
   return (loading ??= Promise.all(
@@ -28,6 +29,9 @@ async function loaded(definition: ResourceDefinition, load: NonNullable<Resource
   }
   if (module.service !== undefined && module.store === undefined) {
     throw new ResourceModuleError(`The module of ${definition.collection} has a service but no store: a service reads its own table (store.repo).`);
+  }
+  if (module.operations.length > 0 && module.service === undefined) {
+    throw new ResourceModuleError(`The module of ${definition.collection} serves operations but makes no service for them to call (service).`);
   }
   if (definition.dashboardPage && module.page === undefined) {
     throw new ResourceModuleError(`${definition.collection} promises a dashboard page (dashboardPage: true) that its module does not give (page).`);

@@ -74,13 +74,14 @@ export const TABLES: readonly TableDefinition[] = [
 const rules = new WeakMap<SnapshotSources, SnapshotRules>();
 
 /**
- * What each column of an imported snapshot may hold, from the table definitions and what the
- * wiring hands in. Built on the first import: a start without one builds none of their schemas.
+ * What each column of an imported snapshot may hold, from the table definitions (paysim's, then
+ * `resourceTables`, those of the resource folders' stores) and what the wiring hands in. Built on
+ * the first import: a start without one builds none of their schemas.
  */
-export function snapshotRules(sources: SnapshotSources): SnapshotRules {
+export function snapshotRules(sources: SnapshotSources, resourceTables: readonly TableDefinition[] = []): SnapshotRules {
   let built = rules.get(sources);
   if (built === undefined) rules.set(sources, (built = rulesOf(TABLES, sources)));
-  return built;
+  return resourceTables.length === 0 ? built : [...built, ...rulesOf(resourceTables, sources)];
 }
 
 /** Each table's repository maker: its statements are prepared when it is made (store/index.ts makes each on first use). */

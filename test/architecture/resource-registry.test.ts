@@ -1,10 +1,15 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { EVENT_TYPES, RESOURCES, RESOURCE_TABLES, RESET_COUNTED, dashboardPathOf } from "../../src/domain/resources.js";
-import { MIGRATIONS } from "../../src/store/schema.js";
+import { EVENT_TYPES, MACHINES, RESOURCES, RESOURCE_TABLES, RESET_COUNTED, dashboardPathOf } from "../../src/domain/resources.js";
+import { servedOperations } from "../../src/server/operations/index.js";
+import { SNAPSHOT_SOURCES } from "../../src/paysim.js";
+import { MIGRATIONS, snapshotRules } from "../../src/store/schema.js";
 import { resetPlan, UnplannedTableError } from "../../src/store/repos/sandbox-reset.js";
 import { createStore } from "../../src/store/index.js";
 import { useDatabase } from "../helpers/disposables.js";
+import { loadResourceModules } from "../../src/resources/load.js";
+import { withResourceMigrations } from "../../src/store/resource-store.js";
+import { checkSnapshotRows } from "../../src/store/snapshot-rows.js";
 
 /** The folders of the resources, each with its definition and, for one wholly in its folder, its module. */
 const RESOURCE_FOLDERS = new URL("../../src/resources/", import.meta.url);
@@ -25,9 +30,57 @@ describe("the resource registry", () => {
     expect(listed).toEqual(files.map((name) => Number(name.slice(0, 3))).sort((a, b) => a - b));
   });
 
-  it("a resource whose table the migrations never make: every registered table exists", () => {
-    const tables = tablesOf(useDatabase(":memory:"));
+  it("a resource whose table the migrations never make: every registered table exists", async () => {
+    const tables = tablesOf(useDatabase(":memory:", withResourceMigrations(MIGRATIONS, await loadResourceModules())));
     for (const { table } of RESOURCE_TABLES) expect(tables, `the table ${table}`).toContain(table);
+  });
+
+  it("a resource folder left out of the registry: each folder's definition is registered, under its collection", async () => {
+    const folders = readdirSync(RESOURCE_FOLDERS, { withFileTypes: true }).filter((entry) => entry.isDirectory());
+    for (const folder of folders) {
+      const exported = Object.values((await import(new URL(`${folder.name}/resource.ts`, RESOURCE_FOLDERS).href)) as Record<string, unknown>);
+      const registered = Object.values(RESOURCES) as unknown[];
+      const definition = exported.find((value) => registered.includes(value)) as { collection: string } | undefined;
+      expect(definition, `resources/${folder.name}/resource.ts's definition in resources/index.ts`).toBeDefined();
+      expect(definition!.collection.replaceAll("_", "-"), `the folder of ${definition!.collection}`).toBe(folder.name);
+    }
+    expect(Object.keys(RESOURCES)).toHaveLength(folders.length);
+  });
+
+  it("a module.ts its definition does not link: each folder with one has it loaded, as its definition's own", async () => {
+    const modules = await loadResourceModules();
+    const withModule = readdirSync(RESOURCE_FOLDERS).filter((name) => existsSync(new URL(`${name}/module.ts`, RESOURCE_FOLDERS)));
+    expect(modules.map((module) => module.definition.collection.replaceAll("_", "-")).sort()).toEqual(withModule.sort());
+  });
+
+  it("a resource with a state machine whose creation is not served: POST /v1/<collection> is an operation of the app", async () => {
+    const served = servedOperations(
+      () => {
+        throw new Error("no report is asked for here");
+      },
+      await loadResourceModules(),
+    ).map((operation) => `${operation.method.toUpperCase()} ${operation.path}`);
+    for (const machine of MACHINES) expect(served, `the creation of ${machine}`).toContain(`POST /v1/${RESOURCES[machine].collection}`);
+  });
+
+  it("a module's schema step numbered as another's: every version is paysim's one step of that number", async () => {
+    const versions = withResourceMigrations(MIGRATIONS, await loadResourceModules()).map((migration) => migration.version);
+    expect(new Set(versions).size).toBe(versions.length);
+  });
+
+  it("a module's table without import rules: every table and column of the whole schema has one", async () => {
+    const modules = await loadResourceModules();
+    const db = useDatabase(":memory:", withResourceMigrations(MIGRATIONS, modules));
+    expect(() =>
+      checkSnapshotRows(
+        db,
+        "(the whole schema)",
+        snapshotRules(
+          SNAPSHOT_SOURCES,
+          modules.flatMap((module) => module.store?.tables ?? []),
+        ),
+      ),
+    ).not.toThrow();
   });
 
   it("a table without its reset rule: the reset refuses to run and names it", () => {

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { Db } from "../../src/store/db.js";
 import { PAYOUTS } from "../../src/resources/payouts/store.js";
+import { loadResourceModules } from "../../src/resources/load.js";
+import { withResourceMigrations } from "../../src/store/resource-store.js";
 import { MIGRATIONS, TABLES } from "../../src/store/schema.js";
 import { col, defineTable, type TableDefinition } from "../../src/store/table.js";
 import { useDatabase } from "../helpers/disposables.js";
@@ -24,8 +26,13 @@ function schemaOfDefinition(table: TableDefinition) {
   return schemaOf(db, table.name);
 }
 
+// Paysim's own tables, then those of the resource folders' stores, made by all of their steps.
+const modules = await loadResourceModules();
+const ALL_TABLES = [...TABLES, ...modules.flatMap((module) => module.store?.tables ?? [])];
+const ALL_STEPS = withResourceMigrations(MIGRATIONS, modules);
+
 function migrated(): Db {
-  return useDatabase(":memory:", MIGRATIONS);
+  return useDatabase(":memory:", ALL_STEPS);
 }
 
 describe("the table definitions", () => {
@@ -35,12 +42,12 @@ describe("the table definitions", () => {
       .prepare("SELECT name FROM pragma_table_list WHERE schema = 'main' AND type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
       .pluck()
       .all() as string[];
-    expect(TABLES.map((table) => table.name).sort()).toEqual(tables);
+    expect(ALL_TABLES.map((table) => table.name).sort()).toEqual(tables);
   });
 
   it("come each after the tables their rows refer to (a snapshot's rows are checked in this order)", () => {
     const db = migrated();
-    const order = TABLES.map((table) => table.name);
+    const order = ALL_TABLES.map((table) => table.name);
     for (const [i, table] of order.entries()) {
       const referenced = db.prepare('SELECT DISTINCT "table" FROM pragma_foreign_key_list(?)').pluck().all(table) as string[];
       for (const other of referenced) expect(order.indexOf(other), `${table} refers to ${other}`).toBeLessThan(i);
@@ -49,7 +56,7 @@ describe("the table definitions", () => {
 });
 
 describe("each table definition", () => {
-  it.each(TABLES.map((table) => [table.name, table] as const))("%s: its CREATE TABLE makes the table the migrations make", (_name, table) => {
+  it.each(ALL_TABLES.map((table) => [table.name, table] as const))("%s: its CREATE TABLE makes the table the migrations make", (_name, table) => {
     expect(schemaOfDefinition(table)).toEqual(schemaOf(migrated(), table.name));
   });
 
