@@ -328,7 +328,7 @@ function buildInstance(options: PaysimOptions, start: CheckedStart, modules: rea
     onEndpointRemoved: (endpoint) => outbox.stopForEndpoint(endpoint.company_id, endpoint.id),
   });
   const baseUrl = () => listener.url;
-  const serviceDeps: ServiceDeps = { store, clock, ids, bus, scheduler, outbox, testCards, baseUrl };
+  const serviceDeps: ServiceDeps = { store, clock, ids, bus, scheduler, outbox };
   const services = createServices(serviceDeps);
   const heldRequests = createHeldRequests(timers);
   const dashboardAuth = createDashboardAuth(ids, options.realNow ?? realTimeNow);
@@ -357,7 +357,7 @@ function buildInstance(options: PaysimOptions, start: CheckedStart, modules: rea
       unitOfWork,
       runIdempotently,
       ...services,
-      resourceServices: resourceServices(modules, { ...serviceDeps, scheduler, destinations, payoutMode: options.payouts ?? "auto" }, db),
+      resourceServices: resourceServices(modules, { ...serviceDeps, scheduler, testCards, baseUrl, destinations, payoutMode: options.payouts ?? "auto" }, db),
       testCards,
       loopbackHostNames: loopbackHostNames(start.host),
       baseUrl,

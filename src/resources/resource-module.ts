@@ -6,6 +6,7 @@ import type { Scheduler } from "../runtime/scheduler.js";
 import type { Work } from "../services/unit-of-work.js";
 import type { PayoutMode } from "../sim/payout-simulator.js";
 import type { TestDestination } from "./payouts/machine.js";
+import type { TestCard } from "../domain/test-cards.js";
 
 /**
  * Everything of one resource beyond its definition, as resources/<collection>/module.ts exports it
@@ -23,6 +24,9 @@ export interface ResourceModule<Repo = unknown, Service = unknown> extends Serve
 /** What a resource's service is made from: every service's ports, the start's settings a resource may need, and its own repository (made on first use). */
 export interface ResourceServiceDeps<Repo> extends ServiceDeps {
   scheduler: Scheduler<Work>;
+  testCards: readonly TestCard[];
+  /** Absolute base URL of this instance, known once it listens. */
+  baseUrl: () => string;
   destinations: readonly TestDestination[];
   /** Whether payouts move on their own (`auto`) or only when told (docs/testing.md). */
   payoutMode: PayoutMode;

@@ -1,6 +1,5 @@
 import { createEventService } from "./events.js";
 import { createFaultRules } from "./faults.js";
-import { createPaymentIntentService } from "./payment-intents.js";
 import { createSandboxService } from "./sandbox.js";
 import { createWebhookEndpointService } from "./webhook-endpoints.js";
 
@@ -10,7 +9,6 @@ import { createWebhookEndpointService } from "./webhook-endpoints.js";
  * server reaches it as `deps.<name>` (server/env.ts's AppDeps has every one).
  */
 const SERVICES = {
-  paymentIntents: createPaymentIntentService,
   events: createEventService,
   webhookEndpoints: createWebhookEndpointService,
   sandbox: createSandboxService,

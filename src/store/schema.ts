@@ -29,7 +29,7 @@ import { FAULT_RULES, createFaultRulesRepo } from "./repos/fault-rules.js";
 import { IDEMPOTENCY_KEYS, createIdempotencyKeysRepo } from "./repos/idempotency-keys.js";
 import { JOBS, createJobsRepo } from "./repos/jobs.js";
 import { META, createMetaRepo } from "./repos/meta.js";
-import { createPaymentIntentsRepo, PAYMENT_INTENTS } from "./repos/payment-intents.js";
+import { PAYMENT_INTENTS } from "../resources/payment-intents/store.js";
 import { PAYOUTS } from "../resources/payouts/store.js";
 import { createSandboxResetRepo } from "./repos/sandbox-reset.js";
 import { WEBHOOK_ENDPOINTS, createWebhookEndpointsRepo } from "./repos/webhook-endpoints.js";
@@ -54,8 +54,9 @@ export const MIGRATIONS: readonly Migration[] = [
 /**
  * Each table's definition (store/table.ts), each after the tables its rows refer to: a snapshot's
  * rows are checked in this order. test/store/table-definitions.test.ts holds them to the migrated
- * schema. The payouts table is paysim's own though its folder defines it: its step (020) is one of
- * MIGRATIONS, and the jobs made with it name payouts, so it is checked before them.
+ * schema. The payment intents' and payouts' tables are paysim's own though their folders define
+ * them: their steps (010, 020) are among MIGRATIONS, and other tables' rows name theirs (an
+ * event's object, a payout move's job), so they are checked before those.
  */
 export const TABLES: readonly TableDefinition[] = [
   META,
@@ -90,7 +91,6 @@ export const REPOS = {
   meta: createMetaRepo,
   companies: createCompaniesRepo,
   apiKeys: createApiKeysRepo,
-  paymentIntents: createPaymentIntentsRepo,
   jobs: createJobsRepo,
   events: createEventsRepo,
   idempotencyKeys: createIdempotencyKeysRepo,

@@ -7,6 +7,7 @@ import { PAYSIM_BIN, runCli } from "../helpers/cli.js";
 import { usePaysim, useTempDir } from "../helpers/disposables.js";
 import { createIntent } from "../helpers/paysim.js";
 import { readBlocks } from "../docs/markdown-examples.js";
+import { coverageRatios } from "../helpers/coverage-totals.js";
 
 const TESTING_MD = fileURLToPath(new URL("../../docs/testing.md", import.meta.url));
 
@@ -22,14 +23,15 @@ describe("paysim coverage", () => {
     const { code, stdout, stderr } = await runCli(["coverage", "--url", paysim.url, "--key", paysim.secretKey]);
     expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
     const lines = stdout.split("\n");
+    const ratio = coverageRatios({ operations: 2, transitions: 1, events: 2 });
     expect(lines.slice(0, 7)).toEqual([
       "AREA         COVERED",
-      "operations   2/16",
-      "transitions  1/11",
-      "events       2/12",
-      "webhooks     0/10",
-      "errors       0/9",
-      "faults       0/5",
+      `operations   ${ratio.operations}`,
+      `transitions  ${ratio.transitions}`,
+      `events       ${ratio.events}`,
+      `webhooks     ${ratio.webhooks}`,
+      `errors       ${ratio.errors}`,
+      `faults       ${ratio.faults}`,
     ]);
     expect(lines[8]).toBe("Uncovered:");
     const uncovered = stdout.slice(stdout.indexOf("Uncovered:"));
@@ -81,17 +83,20 @@ describe("paysim exec --coverage", () => {
     const result = await runCli(["exec", "--coverage", "coverage.json", "--", process.execPath, "-e", script], { cwd: dir });
     expect(result.code).toBe(3);
     expect(result.stdout).toBe("created 201\n");
-    expect(result.stderr).toBe("paysim: coverage: operations 1/16, transitions 0/11, events 1/12, webhooks 0/10, errors 0/9, faults 0/5 (coverage.json)\n");
+    const ratio = coverageRatios({ operations: 1, events: 1 });
+    expect(result.stderr).toBe(
+      `paysim: coverage: operations ${ratio.operations}, transitions ${ratio.transitions}, events ${ratio.events}, webhooks ${ratio.webhooks}, errors ${ratio.errors}, faults ${ratio.faults} (coverage.json)\n`,
+    );
     const report = JSON.parse(readFileSync(join(dir, "coverage.json"), "utf8"));
     expect(report.operations.createPaymentIntent).toEqual({ calls: 1, statuses: { "201": 1 } });
-    expect(report.summary.operations).toBe("1/16");
+    expect(report.summary).toEqual(ratio);
   });
 
   it("writes it even when the command could not be run, and says so when the file cannot be written", async () => {
     const dir = useTempDir("paysim-cli-coverage-");
     const missing = await runCli(["exec", "--coverage", "c.json", "--", join(dir, "no-such-command")], { cwd: dir });
     expect(missing.code).toBe(127);
-    expect(JSON.parse(readFileSync(join(dir, "c.json"), "utf8")).summary.operations).toBe("0/16");
+    expect(JSON.parse(readFileSync(join(dir, "c.json"), "utf8")).summary).toEqual(coverageRatios());
 
     const unwritable = await runCli(["exec", "--coverage", join(dir, "no-dir", "c.json"), "--", process.execPath, PAYSIM_BIN, "clock", "show"], { cwd: dir });
     expect(unwritable.code).toBe(0);
@@ -134,7 +139,7 @@ describe("paysim exec --coverage with instances and resets", () => {
     writeFileSync(join(dir, "workers.mjs"), TWO_WORKERS);
     const result = await runCli(["exec", "--coverage", "out.json", "--", process.execPath, "workers.mjs"], { cwd: dir });
     expect({ code: result.code, stdout: result.stdout }).toEqual({ code: 0, stdout: "workers done\n" });
-    expect(result.stderr).toMatch(/^paysim: coverage: operations 3\/16, /);
+    expect(result.stderr.startsWith(`paysim: coverage: operations ${coverageRatios({ operations: 3 }).operations}, `)).toBe(true);
     const report = JSON.parse(readFileSync(join(dir, "out.json"), "utf8"));
     expect(report.instances).toBe(2);
     expect(report.operations.createPaymentIntent).toEqual({ calls: 1, statuses: { "201": 1 } });

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { runCli } from "../helpers/cli.js";
 import { usePaysim } from "../helpers/disposables.js";
 import type { TestPaysim } from "../helpers/paysim.js";
+import { coverageRatios } from "../helpers/coverage-totals.js";
 
 const ORDER = { amount: 4200, description: "Order 42" };
 
@@ -35,14 +36,15 @@ describe("paysim report", () => {
     expect(stdout).toMatch(new RegExp(`^ {2}Examples:\\n {4}${requestId}: POST /v1/payment_intents repeated ${requestId}`, "m"));
     const coverage = lines.indexOf("Coverage:");
     expect(coverage).toBeGreaterThan(4);
+    const ratio = coverageRatios({ operations: 1, events: 1, faults: 1 });
     expect(lines.slice(coverage + 1, coverage + 8)).toEqual([
       "AREA         COVERED",
-      "operations   1/16",
-      "transitions  0/11",
-      "events       1/12",
-      "webhooks     0/10",
-      "errors       0/9",
-      "faults       1/5",
+      `operations   ${ratio.operations}`,
+      `transitions  ${ratio.transitions}`,
+      `events       ${ratio.events}`,
+      `webhooks     ${ratio.webhooks}`,
+      `errors       ${ratio.errors}`,
+      `faults       ${ratio.faults}`,
     ]);
     for (const line of lines) expect(line.length).toBeLessThanOrEqual(100);
   });
@@ -89,8 +91,9 @@ describe("paysim report", () => {
       new RegExp(`^\\| error \\| \`new_key_on_retry\` \\| 1 \\| A creation .* \\| \`${requestId}\`: \`POST /v1/payment_intents repeated`),
     );
     expect(lines.slice(8, 12)).toEqual(["**Coverage**", "", "| area | covered | never gone through |", "|---|---|---|"]);
-    expect(lines[12]).toMatch(/^\| operations \| 1\/16 \| listPaymentIntents, /);
-    expect(lines.at(-1)).toBe("| faults | 1/5 | server_error, rate_limited, timeout, latency |");
+    const ratio = coverageRatios({ operations: 1, faults: 1 });
+    expect(lines[12]!.startsWith(`| operations | ${ratio.operations} | listPaymentIntents, `)).toBe(true);
+    expect(lines.at(-1)).toBe(`| faults | ${ratio.faults} | server_error, rate_limited, timeout, latency |`);
   });
 
   it("refuses --json with --markdown", async () => {

@@ -3,6 +3,7 @@ import { usePaysim } from "../helpers/disposables.js";
 import { createIntent, freshKey } from "../helpers/paysim.js";
 import { runCli } from "../helpers/cli.js";
 import { RESET_COUNTED } from "../../src/domain/resources.js";
+import { resetCounts, resetCountsTable, resetKindsInWords } from "../helpers/registry.js";
 
 const KEY_A = "sk_test_cli_reset_a_0001";
 const KEY_B = "sk_test_cli_reset_b_0001";
@@ -13,7 +14,7 @@ describe("paysim reset", () => {
     expect(code).toBe(0);
     const help = stdout.replace(/\s+/g, " ");
     for (const { noun } of RESET_COUNTED) expect(help).toContain(`${noun}s`);
-    expect(help).toContain("Delete the company's payment intents, payouts and events");
+    expect(help).toContain(`Delete the company's ${resetKindsInWords()} (keys, endpoints and the clock stay)`);
   });
 
   it("resets the key's company without asking, prints the counts, and leaves the other company alone", async () => {
@@ -38,14 +39,14 @@ describe("paysim reset", () => {
 
     const { code, stdout, stderr } = await runCli(["reset", "--url", paysim.url, "--key", KEY_A]);
     expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
-    expect(stdout).toBe("Deleted:\n  payment intents  2\n  payouts          1\n  events           3\n");
+    expect(stdout).toBe(resetCountsTable({ payment_intents: 2, payouts: 1, events: 3 }));
 
     expect((await paysim.api("GET", "/v1/payment_intents", { key: KEY_A })).body.data).toEqual([]);
     expect((await paysim.api("GET", "/v1/payment_intents", { key: KEY_B })).body.data).toHaveLength(1);
 
     const again = await runCli(["reset", "--json", "--url", paysim.url, "--key", KEY_A]);
     expect(again.code).toBe(0);
-    expect(JSON.parse(again.stdout)).toMatchObject({ object: "reset", deleted: { payment_intents: 0, payouts: 0, events: 0 } });
+    expect(JSON.parse(again.stdout)).toMatchObject({ object: "reset", deleted: resetCounts() });
   });
 
   it("exits 1 with the server's message for a key it does not know", async () => {

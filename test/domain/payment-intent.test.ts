@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { ApiError } from "../../src/domain/errors.js";
-import { PAYMENT_INTENT_STATES, transitionPaymentIntent, type PaymentIntentState, type PaymentIntentTrigger } from "../../src/domain/payment-intent.js";
+import {
+  PAYMENT_INTENT_STATES,
+  transitionPaymentIntent,
+  type PaymentIntentState,
+  type PaymentIntentTrigger,
+} from "../../src/resources/payment-intents/machine.js";
 
 const ALLOWED: [PaymentIntentState, PaymentIntentTrigger, PaymentIntentState, string][] = [
   ["created", "authorize", "authorized", "payment_intent.authorized"],

@@ -2,7 +2,12 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ApiError } from "../../src/domain/errors.js";
 import { PAYOUT_MOVES, PAYOUT_STATUSES, transitionPayout, type PayoutStatus } from "../../src/resources/payouts/machine.js";
-import { PAYMENT_INTENT_TRANSITIONS, transitionPaymentIntent, type PaymentIntentState, type PaymentIntentTrigger } from "../../src/domain/payment-intent.js";
+import {
+  PAYMENT_INTENT_TRANSITIONS,
+  transitionPaymentIntent,
+  type PaymentIntentState,
+  type PaymentIntentTrigger,
+} from "../../src/resources/payment-intents/machine.js";
 import { MAX_ATTEMPTS, nextAttemptAt, RETRY_DELAYS_MS } from "../../src/domain/retry-schedule.js";
 
 const TERMINAL_INTENT: PaymentIntentState[] = ["captured", "canceled", "failed"];

@@ -8,6 +8,7 @@ import { useReceiver } from "../helpers/disposables.js";
 import { rawRequest } from "../helpers/http.js";
 import { clientFor, freshKey, type ApiCall, type TestPaysim } from "../helpers/paysim.js";
 import { closedPortUrl } from "../helpers/receiver.js";
+import { triggerEveryEventType } from "../helpers/registry.js";
 import { until } from "../helpers/unanswered.js";
 import { advance, settle, useFrozenPaysim } from "../webhooks/support.js";
 
@@ -226,6 +227,8 @@ describe("every answer of a realistic run matches the OpenAPI document", () => {
     await call("DELETE", `/v1/sandbox/instances/${instance.id}`);
     await call("POST", "/v1/sandbox/reset", { body: { everything: true } });
     await call("POST", "/v1/sandbox/reset");
+    // Every event type as `paysim trigger` makes it (fixtures/triggers/): each resource that emits one reaches its operations.
+    await triggerEveryEventType({ request: (method, path, { body, idempotencyKey }) => call(method, path, { body, idempotencyKey }) });
     await call("GET", "/v1/refunds");
     await call("DELETE", "/v1/payouts");
     // A Host the loopback defence refuses (fetch cannot send another Host).

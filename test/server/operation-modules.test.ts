@@ -1,28 +1,51 @@
 import { existsSync, readdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { RESOURCES } from "../../src/domain/resources.js";
 import { usePaysimApp } from "../helpers/disposables.js";
 
-const OPERATIONS = fileURLToPath(new URL("../../src/server/operations/", import.meta.url));
-const RESOURCE_FOLDERS = fileURLToPath(new URL("../../src/resources/", import.meta.url));
+const SRC = fileURLToPath(new URL("../../src/", import.meta.url));
+const OPERATIONS = `${SRC}server/operations/`;
+const RESOURCE_FOLDERS = `${SRC}resources/`;
 
 /**
- * Where each operation is filed: the module its path names. A path under /v1/sandbox/ that acts
- * on a resource is filed with that resource (a payout's drawn move in resources/payouts/operations.ts,
- * the test event's ingestion in events.ts); the sandbox's own controls each have their module. A
- * resource folder's operations.ts files the paths of its collection.
+ * The sandbox's own controls, each filed in its module, and the one sandbox path that acts on a
+ * resource without naming its collection (the test event's ingestion, in events.ts).
  */
-const FILED: Record<string, RegExp> = {
-  "payment-intents.ts": /^\/v1\/payment_intents(\/|$)/,
-  "events.ts": /^\/v1\/(events(\/|$)|sandbox\/webhook_ingest$)/,
-  "webhook-endpoints.ts": /^\/v1\/webhook_endpoints(\/|$)/,
-  "instances.ts": /^\/v1\/sandbox\/instances(\/|$)/,
-  "faults.ts": /^\/v1\/sandbox\/faults(\/|$)/,
-  "sandbox.ts": /^\/v1\/sandbox\/(clock|reset)(\/|$)/,
-  "waits.ts": /^\/v1\/sandbox\/(events|webhooks)\/wait$/,
-  "coverage.ts": /^\/v1\/sandbox\/(coverage|report)$/,
-  "openapi-document.ts": /^\/v1\/openapi\.json$/,
-};
+const CONTROLS: readonly (readonly [string, RegExp])[] = [
+  ["sandbox.ts", /^\/v1\/sandbox\/(clock|reset)(\/|$)/],
+  ["waits.ts", /^\/v1\/sandbox\/(events|webhooks)\/wait$/],
+  ["coverage.ts", /^\/v1\/sandbox\/(coverage|report)$/],
+  ["openapi-document.ts", /^\/v1\/openapi\.json$/],
+  ["events.ts", /^\/v1\/sandbox\/webhook_ingest$/],
+];
+
+/**
+ * Where an operation may be filed: a control's module, else the module of the resource its path
+ * names (domain/resources.ts), `payouts.ts` for `/v1/payouts/…` and for a sandbox path that acts
+ * on one (`/v1/sandbox/payouts/…/transition`), or that resource's folder's `operations.ts`.
+ */
+function modulesFor(path: string): string[] {
+  const control = CONTROLS.find(([, pattern]) => pattern.test(path));
+  if (control) return [control[0]];
+  const collection = /^\/v1\/(?:sandbox\/)?(\w+)(?:\/|$)/.exec(path)?.[1];
+  const resource = Object.values(RESOURCES).find((candidate) => candidate.collection === collection);
+  if (resource === undefined) return [];
+  const folder = resource.collection.replaceAll("_", "-");
+  return [`${folder}.ts`, `resources/${folder}/operations.ts`];
+}
+
+/** The modules that may file operations: server/operations/'s (but its registry, index.ts), and each resource folder's operations.ts. */
+function operationModules(): { file: string; source: string }[] {
+  const own = readdirSync(OPERATIONS)
+    .filter((name) => name.endsWith(".ts") && name !== "index.ts")
+    .map((name) => ({ file: name, source: `${OPERATIONS}${name}` }));
+  const folders = existsSync(RESOURCE_FOLDERS) ? readdirSync(RESOURCE_FOLDERS, { withFileTypes: true }).filter((entry) => entry.isDirectory()) : [];
+  const ofFolders = folders
+    .filter((folder) => existsSync(`${RESOURCE_FOLDERS}${folder.name}/operations.ts`))
+    .map((folder) => ({ file: `resources/${folder.name}/operations.ts`, source: `${RESOURCE_FOLDERS}${folder.name}/operations.ts` }));
+  return [...own, ...ofFolders];
+}
 
 interface Filed {
   operationId: string;
@@ -40,32 +63,15 @@ function operationsOf(exported: Record<string, unknown>): Filed[] {
   });
 }
 
-/** Each resource folder's operations.ts and what its operations' paths must name: its own collection, or the sandbox's paths on it. */
-function resourceOperationFiles(): { file: string; pattern: RegExp }[] {
-  return readdirSync(RESOURCE_FOLDERS, { withFileTypes: true })
-    .filter((entry) => entry.isDirectory() && existsSync(`${RESOURCE_FOLDERS}${entry.name}/operations.ts`))
-    .map((entry) => ({
-      file: `${RESOURCE_FOLDERS}${entry.name}/operations.ts`,
-      pattern: new RegExp(`^/v1/(sandbox/)?${entry.name.replaceAll("-", "_")}(/|$)`),
-    }));
-}
-
-describe("the operations of src/server/operations/ and of the resource folders", () => {
+describe("the operations of src/server/operations/", () => {
   it("are each filed in the module their path names, and together are the operations the app serves", async () => {
     const misfiled: string[] = [];
     const filed = new Set<string>();
-    // index.ts is the registry that lists them all (servedOperations): it files none of its own.
-    const files = [
-      ...readdirSync(OPERATIONS)
-        .filter((name) => name.endsWith(".ts") && name !== "index.ts")
-        .map((name) => ({ file: `${OPERATIONS}${name}`, pattern: FILED[name] })),
-      ...resourceOperationFiles(),
-    ];
-    for (const { file, pattern } of files) {
-      const operations = operationsOf((await import(file)) as Record<string, unknown>);
+    for (const { file, source } of operationModules()) {
+      const operations = operationsOf((await import(source)) as Record<string, unknown>);
       if (operations.length === 0) continue;
       for (const operation of operations) {
-        if (!pattern?.test(operation.path)) misfiled.push(`${operation.operationId} (${operation.path}) in ${file}`);
+        if (!modulesFor(operation.path).includes(file)) misfiled.push(`${operation.operationId} (${operation.path}) in ${file}`);
         filed.add(operation.operationId);
       }
     }

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { FAULT_KINDS } from "../../src/domain/faults.js";
 import { EVENT_TYPES } from "../../src/domain/events.js";
 import { PAYOUT_MOVES } from "../../src/resources/payouts/machine.js";
+import { byMachine, MACHINE_MOVES, MACHINES } from "../../src/domain/resources.js";
 import { catalogueOf } from "../../src/server/app.js";
 import { coverageCatalogue, SERVED_TABLES } from "../../src/server/coverage-catalogue.js";
 import { Bus } from "../../src/bus.js";
@@ -57,6 +58,7 @@ describe("GET /v1/sandbox/coverage", () => {
     expect(report).toMatchObject({ object: "coverage", version: 1, instances: 0 });
     expect(Object.keys(report.operations).sort()).toEqual([...documented].sort());
     expect(Object.values(report.operations)).toEqual(documented.map(() => ({ calls: 0, statuses: {} })));
+    expect(Object.keys(report.transitions)).toEqual(MACHINES);
     expect(report.transitions.payout).toEqual(Object.fromEntries(PAYOUT_MOVES.map(({ from, to }) => [`${from}->${to}`, 0])));
     expect(Object.keys(report.transitions.payment_intent)).toEqual([
       "created->authorized",
@@ -65,7 +67,7 @@ describe("GET /v1/sandbox/coverage", () => {
       "authorized->captured",
       "authorized->canceled",
     ]);
-    expect(report.refused_transitions).toEqual({ payment_intent: {}, payout: {} });
+    expect(report.refused_transitions).toEqual(byMachine(() => ({})));
     expect(report.events).toEqual(Object.fromEntries(EVENT_TYPES.map((type) => [type, 0])));
     expect(report.webhooks).toEqual(Object.fromEntries(WEBHOOK_OUTCOMES.map((outcome) => [outcome, 0])));
     expect(report.faults).toEqual(Object.fromEntries(FAULT_KINDS.map((kind) => [kind, 0])));
@@ -84,9 +86,11 @@ describe("GET /v1/sandbox/coverage", () => {
     expect(report.uncovered.operations).toEqual(documented);
     expect(report.uncovered.transitions).toContain("payout: processing->succeeded");
     expect(report.uncovered.events).toEqual([...EVENT_TYPES]);
+    // Each machine's moves once: "created->canceled" is drawn from two triggers.
+    const drawnMoves = MACHINES.reduce((sum, machine) => sum + new Set(MACHINE_MOVES[machine].map(({ from, to }) => `${from}->${to}`)).size, 0);
     expect(report.summary).toEqual({
       operations: `0/${documented.length}`,
-      transitions: `0/${5 + PAYOUT_MOVES.length}`,
+      transitions: `0/${drawnMoves}`,
       events: `0/${EVENT_TYPES.length}`,
       webhooks: `0/${WEBHOOK_OUTCOMES.length}`,
       errors: "0/9",
@@ -115,7 +119,11 @@ describe("GET /v1/sandbox/coverage", () => {
     expect(report.operations.createPayout).toEqual({ calls: 1, statuses: { "201": 1 } });
     expect(report.transitions.payment_intent["created->canceled"]).toBe(1);
     expect(report.transitions.payout["pending->processing"]).toBe(1);
-    expect(report.refused_transitions).toEqual({ payment_intent: { "canceled->captured": 1 }, payout: { "processing->returned": 1 } });
+    expect(report.refused_transitions).toEqual({
+      ...byMachine(() => ({})),
+      payment_intent: { "canceled->captured": 1 },
+      payout: { "processing->returned": 1 },
+    });
     expect(report.events).toMatchObject({
       "payment_intent.created": 1,
       "payment_intent.canceled": 1,
@@ -136,7 +144,7 @@ describe("GET /v1/sandbox/coverage", () => {
     // The other company went through nothing.
     const other = await coverage(paysim, KEY_B);
     expect(other.summary.operations).toMatch(/^0\//);
-    expect(other.refused_transitions).toEqual({ payment_intent: {}, payout: {} });
+    expect(other.refused_transitions).toEqual(byMachine(() => ({})));
   });
 
   it("counts a request without a known key for the default company, and the faults that hit requests", async () => {

@@ -3,6 +3,7 @@ import type { DeliveryAttempted } from "../../src/bus.js";
 import { usePaysim, usePaysimApp, useReceiver } from "../helpers/disposables.js";
 import { expectApiError } from "../helpers/errors.js";
 import { createIntent, freshKey, type TestPaysim, rowCount } from "../helpers/paysim.js";
+import { resetCounts } from "../helpers/registry.js";
 import { advance, createEndpoint, deliveryUpdated, emitCreatedEvent, eventWithDeliveries, settle, useFrozenPaysim } from "../webhooks/support.js";
 
 const KEY_A = "sk_test_reset_a_0001";
@@ -40,7 +41,7 @@ describe("POST /v1/sandbox/reset", () => {
     const response = await reset(paysim);
     expect(response.status, response.text).toBe(200);
     expect(Object.keys(response.body).sort()).toEqual(["deleted", "object", "request_id"]);
-    expect(response.body).toMatchObject({ object: "reset", deleted: { payment_intents: 2, payouts: 1, events: 3 } });
+    expect(response.body).toMatchObject({ object: "reset", deleted: resetCounts({ payment_intents: 2, payouts: 1, events: 3 }) });
     expect(response.body.request_id).toMatch(/^req_/);
 
     expect(await listIds(paysim, "/v1/payment_intents", KEY_A)).toEqual([]);
@@ -51,7 +52,7 @@ describe("POST /v1/sandbox/reset", () => {
     expect(await listIds(paysim, "/v1/events", KEY_B)).toEqual(eventsB);
 
     // A second reset finds nothing left.
-    expect((await reset(paysim)).body.deleted).toEqual({ payment_intents: 0, payouts: 0, events: 0 });
+    expect((await reset(paysim)).body.deleted).toEqual(resetCounts());
   });
 
   it("announces the reset on the bus once committed, naming the company and the counts", async () => {
@@ -61,9 +62,9 @@ describe("POST /v1/sandbox/reset", () => {
     paysim.bus.on("sandbox.reset", (reset) => heard.push(reset));
     await reset(paysim);
     const companyA = paysim.companies.find((company) => company.secretKey === KEY_A)!;
-    expect(heard).toEqual([{ companyId: companyA.company.id, deleted: { payment_intents: 1, payouts: 0, events: 1 } }]);
+    expect(heard).toEqual([{ companyId: companyA.company.id, deleted: resetCounts({ payment_intents: 1, events: 1 }) }]);
     paysim.reset();
-    expect(heard[1]).toEqual({ companyId: null, deleted: { payment_intents: 0, payouts: 0, events: 0 } });
+    expect(heard[1]).toEqual({ companyId: null, deleted: resetCounts() });
   });
 
   it("forgets the company's idempotency records: a key used before may carry a new body", async () => {

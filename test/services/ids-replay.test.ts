@@ -2,9 +2,10 @@ import { describe, expect, it } from "vitest";
 import { Bus } from "../../src/bus.js";
 import { createIds } from "../../src/domain/ids.js";
 import { createClock } from "../../src/runtime/clock.js";
-import { createPaymentIntentService } from "../../src/services/payment-intents.js";
+import { createPaymentIntentService } from "../../src/resources/payment-intents/service.js";
 import { createPayoutService } from "../../src/resources/payouts/service.js";
 import { createPayoutsRepo } from "../../src/resources/payouts/store.js";
+import { createPaymentIntentsRepo } from "../../src/resources/payment-intents/store.js";
 import { createUnitOfWork } from "../../src/services/unit-of-work.js";
 import { createStore } from "../../src/store/index.js";
 import { openDatabase } from "../../src/store/open.js";
@@ -25,7 +26,7 @@ function idsOfOneRun(seed: number): string[] {
     const ids = createIds(seededSource(seed));
     const bus = new Bus();
     const unitOfWork = createUnitOfWork(store, bus, clock, ids);
-    const intents = createPaymentIntentService({ store, clock, testCards: [], baseUrl: () => "http://127.0.0.1", ids, bus });
+    const intents = createPaymentIntentService({ repo: createPaymentIntentsRepo(db), clock, testCards: [], baseUrl: () => "http://127.0.0.1", ids, bus });
     const payouts = createPayoutService({
       store,
       repo: createPayoutsRepo(db),

@@ -33,6 +33,6 @@ describe("createStore", () => {
 
   it("lists every repository as the store's own property, as before", () => {
     const store = createStore(useDatabase(":memory:"));
-    expect(Object.keys(store)).toEqual(expect.arrayContaining(["meta", "companies", "paymentIntents", "faultRules", "sandboxReset"]));
+    expect(Object.keys(store)).toEqual(expect.arrayContaining(["meta", "companies", "events", "faultRules", "sandboxReset"]));
   });
 });

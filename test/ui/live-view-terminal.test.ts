@@ -8,6 +8,7 @@ import { useTempDir, useTmux } from "../helpers/disposables.js";
 import { clientFor, createIntent } from "../helpers/paysim.js";
 import { pressDashboardLink } from "../helpers/dashboard-link.js";
 import { closedPortUrl, freePort } from "../helpers/receiver.js";
+import { resetCountsInWords } from "../helpers/registry.js";
 import { requireTmux, type TmuxTerminal } from "../helpers/tmux.js";
 
 // The built `paysim start` in a real terminal (tmux), read the way a developer reads it: the
@@ -93,7 +94,9 @@ describe("paysim start in a real terminal", () => {
 
     const reset = await fetch(`${url}/v1/sandbox/reset`, { method: "POST", headers: { Authorization: `Bearer ${KEY}` } });
     expect(reset.status).toBe(200);
-    const resetLine = /^\d\d:\d\d:\d\d {2}sandbox reset \(company co_\w+\): 1 payment intent, 0 payouts, 1 event deleted$/;
+    const resetLine = new RegExp(
+      `^\\d\\d:\\d\\d:\\d\\d {2}sandbox reset \\(company co_\\w+\\): ${resetCountsInWords({ payment_intents: 1, events: 1 })} deleted$`,
+    );
     const screen = await terminal.waitForScreen(
       (s) => / · 0 in flight · q to quit$/m.test(s) && lines(s, resetLine).length > 0,
       '"0 in flight" and the reset\'s line',

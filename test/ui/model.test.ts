@@ -16,6 +16,7 @@ import {
   type LiveModel,
 } from "../../src/ui/model.js";
 import type { DeliveryAttempted } from "../../src/bus.js";
+import { resetCounts } from "../helpers/registry.js";
 
 const T0 = Date.parse("2026-05-01T12:00:00.000Z");
 const ACME = "co_acme";
@@ -34,7 +35,7 @@ function event(id: string, endpoints: readonly Endpoint[] = [hooks], type = "pay
 }
 
 /** A sandbox reset of `companyId`'s activity (null: every company's). */
-const reset = (companyId: string | null) => resetAction({ companyId, deleted: { payment_intents: 1, payouts: 0, events: 2 } }, new Date(T0).toISOString());
+const reset = (companyId: string | null) => resetAction({ companyId, deleted: resetCounts({ payment_intents: 1, events: 2 }) }, new Date(T0).toISOString());
 
 function delivery(eventId: string, overrides: Partial<DeliveryFacts> = {}): LiveAction {
   return {

@@ -1,4 +1,4 @@
-import { PAYMENT_INTENT_EVENTS, PAYMENT_INTENT_TRANSITIONS } from "../../domain/payment-intent.js";
+import { PAYMENT_INTENT_EVENTS, PAYMENT_INTENT_TRANSITIONS } from "./machine.js";
 import type { ResourceDefinition } from "../define.js";
 
 /** A payment intent: a charge a customer pays on the hosted checkout (docs/api.md). */
@@ -12,4 +12,6 @@ export const paymentIntent = {
   table: "payment_intents",
   reset: "counted",
   dashboardPage: true,
+  // Typed as any module: the definition stays pure to whoever reads its type (the package's declarations too).
+  module: (): Promise<{ default: unknown }> => import("./module.js"),
 } as const satisfies ResourceDefinition;

@@ -11,7 +11,6 @@ import { eventsPage } from "./pages/events.js";
 import { coveragePage } from "./pages/coverage.js";
 import { faultsPage } from "./pages/faults.js";
 import { instancesPage } from "./pages/instances.js";
-import { paymentIntentsPage } from "./pages/payment-intents.js";
 import { reportPage } from "./pages/report.js";
 import type { CoverageCatalogue } from "../../services/coverage.js";
 import type { ServedModule } from "../operations/served-module.js";
@@ -85,7 +84,6 @@ export function dashboardRoutes(deps: AppDeps, coverageCatalogue: () => Coverage
   pages.post("/logout", (c) => signOut(c));
   eventsPage(pages, kit);
   eventPage(pages, kit);
-  paymentIntentsPage(pages, kit);
   clockPage(pages, kit);
   webhookEndpointsPage(pages, kit);
   faultsPage(pages, kit);

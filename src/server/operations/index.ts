@@ -1,6 +1,5 @@
 import type * as z from "zod";
 import { deliveryAttemptSchema, deliverySchema, eventSchema } from "../../contracts/events.js";
-import { paymentIntentAnswer, paymentIntentSchema } from "../../contracts/payment-intents.js";
 import { webhookEndpointAnswer, webhookEndpointSchema } from "../../contracts/webhook-endpoints.js";
 import { RESOURCES, type ResourceName } from "../../domain/resources.js";
 import type { CoverageCatalogue } from "../../services/coverage.js";
@@ -9,7 +8,6 @@ import type { Operation } from "./define.js";
 import { EVENT_OPERATIONS, ingestWebhookEvent } from "./events.js";
 import { FAULT_OPERATIONS } from "./faults.js";
 import { INSTANCE_OPERATIONS } from "./instances.js";
-import { PAYMENT_INTENT_OPERATIONS } from "./payment-intents.js";
 import { CLOCK_OPERATIONS, resetSandbox } from "./sandbox.js";
 import { WAIT_OPERATIONS } from "./waits.js";
 import { WEBHOOK_ENDPOINT_OPERATIONS } from "./webhook-endpoints.js";
@@ -30,7 +28,6 @@ type Served<K extends ResourceName> = { operations: readonly Operation[] } & ((t
 
 /** Every resource's operations and named schemas: a resource registered without its entry here does not compile. */
 const SERVED_RESOURCES: { [K in InLayers]: Served<K> } = {
-  payment_intent: { operations: PAYMENT_INTENT_OPERATIONS, schema: paymentIntentSchema, answer: paymentIntentAnswer },
   event: { operations: [...EVENT_OPERATIONS, ingestWebhookEvent], schema: eventSchema },
   delivery: { operations: [], schema: deliverySchema },
   delivery_attempt: { operations: [], schema: deliveryAttemptSchema },

@@ -6,7 +6,8 @@ import { checkCardForm } from "../../domain/card.js";
 import { ApiError } from "../../domain/errors.js";
 import { maskText } from "../../domain/masking.js";
 import type { Work } from "../../services/unit-of-work.js";
-import type { PaymentIntentRow } from "../../store/repos/payment-intents.js";
+import type { PaymentIntentRow } from "../../resources/payment-intents/store.js";
+import { paymentIntentService } from "../../resources/payment-intents/operations.js";
 import { checkoutHeaders, createFormTokens, isCrossSitePost, styleNonce } from "../checkout-security.js";
 import { requestIdOf, type AppDeps, type AppEnv } from "../env.js";
 import { CheckoutPage } from "../views/CheckoutPage.js";
@@ -37,7 +38,8 @@ interface Loaded {
  * emit the same events. Works without JavaScript; every answer is HTML.
  */
 export function checkoutRoutes(deps: AppDeps) {
-  const { store, clock, unitOfWork, paymentIntents, testCards } = deps;
+  const { store, clock, unitOfWork, testCards } = deps;
+  const paymentIntents = paymentIntentService({ deps });
   // Per instance and in memory only: a restart invalidates open forms, nothing else.
   const tokens = createFormTokens();
   const app = new Hono<CheckoutEnv>();
@@ -54,7 +56,7 @@ export function checkoutRoutes(deps: AppDeps) {
   }
 
   function load(id: string): Loaded | undefined {
-    const row = store.paymentIntents.byCheckoutId(id);
+    const row = paymentIntents.byCheckoutId(id);
     if (!row) return undefined;
     return { row, view: viewOf(row) };
   }

@@ -1,6 +1,6 @@
 /** @jsxImportSource hono/jsx */
 import { formatAmount } from "../../domain/money.js";
-import { PAYMENT_INTENT_CARD, type PaymentIntentRow } from "../../store/repos/payment-intents.js";
+import { PAYMENT_INTENT_CARD, type PaymentIntentRow } from "../../resources/payment-intents/store.js";
 
 /** What the checkout pages show of a payment intent: display text only, never card data beyond last4. */
 export interface IntentView {

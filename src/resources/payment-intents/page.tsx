@@ -1,15 +1,17 @@
 /** @jsxImportSource hono/jsx */
-import { formatAmount } from "../../../domain/money.js";
-import type { PaymentIntentResource } from "../../../contracts/payment-intents.js";
-import { cardLabel } from "../../views/IntentSummary.js";
-import { baseOf, companyOf, linkTo, type DashboardApp, type DashboardKit } from "../kit.js";
-import { eventsAbout, PAGE_SIZE } from "../reads.js";
-import { EventsTable } from "../views/event-parts.js";
-import { ListCard, PageHead, Pill, Time } from "../views/parts.js";
+import { formatAmount } from "../../domain/money.js";
+import type { PaymentIntentResource } from "./contract.js";
+import { paymentIntentService } from "./operations.js";
+import { cardLabel } from "../../server/views/IntentSummary.js";
+import { baseOf, companyOf, linkTo, type DashboardApp, type DashboardKit } from "../../server/dashboard/kit.js";
+import { eventsAbout, PAGE_SIZE } from "../../server/dashboard/reads.js";
+import { EventsTable } from "../../server/dashboard/views/event-parts.js";
+import { ListCard, PageHead, Pill, Time } from "../../server/dashboard/views/parts.js";
 
 /** Payment intents, newest first, and one intent with its events and checkout link. */
 export function paymentIntentsPage(app: DashboardApp, { deps, page }: DashboardKit) {
-  const { events, paymentIntents } = deps;
+  const { events } = deps;
+  const paymentIntents = paymentIntentService({ deps });
 
   app.get("/payment_intents", (c) => {
     const company = companyOf(c);

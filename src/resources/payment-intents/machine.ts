@@ -1,4 +1,4 @@
-import { ApiError } from "./errors.js";
+import { ApiError } from "../../domain/errors.js";
 
 export const PAYMENT_INTENT_STATES = ["created", "authorized", "captured", "canceled", "failed"] as const;
 export type PaymentIntentState = (typeof PAYMENT_INTENT_STATES)[number];

@@ -1,24 +1,24 @@
-import type { Bus } from "../bus.js";
+import type { Bus } from "../../bus.js";
 import type * as z from "zod";
-import { unknownPaymentMethod, type createPaymentIntentInput } from "../contracts/payment-intents.js";
-import { ApiError } from "../domain/errors.js";
-import type { Ids } from "../domain/ids.js";
-import { PAST, transitionPaymentIntent, type PaymentIntentState, type PaymentIntentTrigger } from "../domain/payment-intent.js";
-import { outcomeForPaymentMethod, type TestCard } from "../domain/test-cards.js";
-import type { Clock } from "../runtime/clock.js";
-import type { Store } from "../store/index.js";
-import type { Company } from "../store/repos/companies.js";
-import type { PageQuery } from "../store/repos/paging.js";
-import { PAYMENT_INTENT_SHAPE, type PaymentIntentResource, type PaymentIntentRow } from "../store/repos/payment-intents.js";
-import { moveAnnouncer } from "./moves.js";
-import { uniqueReference } from "./references.js";
-import type { Work } from "./unit-of-work.js";
+import { unknownPaymentMethod, type createPaymentIntentInput } from "./contract.js";
+import { ApiError } from "../../domain/errors.js";
+import type { Ids } from "../../domain/ids.js";
+import { PAST, transitionPaymentIntent, type PaymentIntentState, type PaymentIntentTrigger } from "./machine.js";
+import { outcomeForPaymentMethod, type TestCard } from "../../domain/test-cards.js";
+import type { Clock } from "../../runtime/clock.js";
+import type { Company } from "../../store/repos/companies.js";
+import type { PageQuery } from "../../store/repos/paging.js";
+import { PAYMENT_INTENT_SHAPE, type PaymentIntentResource, type PaymentIntentRow, type PaymentIntentsRepo } from "./store.js";
+import { moveAnnouncer } from "../../services/moves.js";
+import { uniqueReference } from "../../services/references.js";
+import type { Work } from "../../services/unit-of-work.js";
 
 /** What creating one takes: the contract's output, so a field added there reaches the service. */
 export type CreatePaymentIntentInput = z.output<typeof createPaymentIntentInput>;
 
 export interface PaymentIntentDeps {
-  store: Store;
+  /** The payment intents' own table (store.ts). */
+  repo: PaymentIntentsRepo;
   clock: Clock;
   testCards: readonly TestCard[];
   baseUrl: () => string;
@@ -33,14 +33,14 @@ export interface PresentedCard {
 }
 
 /** Payment-intent operations shared by the API routes and the checkout page. */
-export function createPaymentIntentService({ store, clock, testCards, baseUrl, ids, bus }: PaymentIntentDeps) {
+export function createPaymentIntentService({ repo, clock, testCards, baseUrl, ids, bus }: PaymentIntentDeps) {
   const moves = moveAnnouncer(bus, "payment_intent");
   function toResource(row: PaymentIntentRow): PaymentIntentResource {
     return PAYMENT_INTENT_SHAPE.build(row, { checkout_base: baseUrl() });
   }
 
   function get(companyId: string, id: string): PaymentIntentRow {
-    const row = store.paymentIntents.byId(companyId, id);
+    const row = repo.byId(companyId, id);
     if (!row) throw new ApiError("not_found", `No such payment intent: "${id}".`);
     return row;
   }
@@ -49,7 +49,7 @@ export function createPaymentIntentService({ store, clock, testCards, baseUrl, i
   function move(work: Work, row: PaymentIntentRow, trigger: PaymentIntentTrigger, changes: Partial<PaymentIntentRow> = {}) {
     const from = row.state as PaymentIntentState;
     const { to, event } = moves.move(work, row.company_id, from, PAST[trigger], () => transitionPaymentIntent(from, trigger));
-    const updated = store.paymentIntents.update({ ...row, ...changes, state: to, updated_at: clock.nowIso() }, row.state);
+    const updated = repo.update({ ...row, ...changes, state: to, updated_at: clock.nowIso() }, row.state);
     work.recordEvent({ companyId: row.company_id, type: event, objectId: row.id, data: toResource(updated) });
     return updated;
   }
@@ -60,12 +60,12 @@ export function createPaymentIntentService({ store, clock, testCards, baseUrl, i
 
     create(work: Work, company: Company, input: CreatePaymentIntentInput): PaymentIntentRow {
       const now = clock.nowIso();
-      const row = store.paymentIntents.insert({
+      const row = repo.insert({
         id: ids.newId("pi"),
         company_id: company.id,
         reference: uniqueReference(
           () => ids.newReference("PAY", clock.now()),
-          (ref) => store.paymentIntents.referenceTaken(company.id, ref),
+          (ref) => repo.referenceTaken(company.id, ref),
         ),
         amount: input.amount,
         currency: input.currency ?? company.currency,
@@ -105,8 +105,10 @@ export function createPaymentIntentService({ store, clock, testCards, baseUrl, i
     capture: (work: Work, row: PaymentIntentRow) => move(work, row, "capture"),
     cancel: (work: Work, row: PaymentIntentRow) => move(work, row, "cancel"),
 
-    list: (companyId: string, query: PageQuery) => store.paymentIntents.list(companyId, query, baseUrl()),
-    seqOf: (companyId: string, id: string) => store.paymentIntents.seqOf(companyId, id),
+    list: (companyId: string, query: PageQuery) => repo.list(companyId, query, baseUrl()),
+    seqOf: (companyId: string, id: string) => repo.seqOf(companyId, id),
+    /** The intent a hosted checkout page shows, by the id in its URL, whichever company's it is. */
+    byCheckoutId: (checkoutId: string) => repo.byCheckoutId(checkoutId),
   };
 }
 

@@ -1,12 +1,12 @@
 /** The contracts of /v1/payment_intents (docs/api.md). */
 import * as z from "zod";
-import { withRequestIdSchema } from "../domain/answer-schemas.js";
-import { CAPTURE_METHODS, PAYMENT_INTENT_STATES } from "../domain/payment-intent.js";
-import { amountSchema, currencySchema, descriptionSchema, need, needOneOf } from "../domain/validation.js";
-import type { TestCard } from "../domain/test-cards.js";
-import { TEST_CARDS } from "../fixture-data.js";
-import { PAYMENT_INTENT_SHAPE, type PaymentIntentResource } from "../store/repos/payment-intents.js";
-import { listQuerySchema, noBody } from "./common.js";
+import { withRequestIdSchema } from "../../domain/answer-schemas.js";
+import { CAPTURE_METHODS, PAYMENT_INTENT_STATES } from "./machine.js";
+import { amountSchema, currencySchema, descriptionSchema, need, needOneOf } from "../../domain/validation.js";
+import type { TestCard } from "../../domain/test-cards.js";
+import { TEST_CARDS } from "../../fixture-data.js";
+import { PAYMENT_INTENT_SHAPE, type PaymentIntentResource } from "./store.js";
+import { listQuerySchema, noBody } from "../../contracts/common.js";
 
 /**
  * A payment intent as the API shows it. Its schema is made from the same field list as the

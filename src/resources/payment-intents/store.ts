@@ -1,16 +1,16 @@
 import * as z from "zod";
 import { idOf, timestampSchema } from "../../domain/answer-schemas.js";
 import { CARD_BRANDS } from "../../domain/card.js";
-import { CAPTURE_METHODS, PAYMENT_INTENT_STATES } from "../../domain/payment-intent.js";
+import { CAPTURE_METHODS, PAYMENT_INTENT_STATES } from "./machine.js";
 import { amountSchema, currencySchema, descriptionSchema } from "../../domain/validation.js";
-import type { Db } from "../db.js";
-import { fieldsFor, resourceShape } from "../resource-shape.js";
-import { by, refersTo, seq, timestamp } from "../snapshot-checks.js";
-import type { ColumnCheck } from "../snapshot-rows.js";
-import { col, defineTable, handedIn, type RowOf } from "../table.js";
-import { objectRows } from "./object-rows.js";
-import { rowInserter } from "./row-inserter.js";
-import { pagedLister, type PageQuery } from "./paging.js";
+import type { Db } from "../../store/db.js";
+import { fieldsFor, resourceShape } from "../../store/resource-shape.js";
+import { by, refersTo, seq, timestamp } from "../../store/snapshot-checks.js";
+import type { ColumnCheck } from "../../store/snapshot-rows.js";
+import { col, defineTable, handedIn, type RowOf } from "../../store/table.js";
+import { objectRows } from "../../store/repos/object-rows.js";
+import { rowInserter } from "../../store/repos/row-inserter.js";
+import { pagedLister, type PageQuery } from "../../store/repos/paging.js";
 
 /**
  * A payment intent's card: both halves or neither, the last four digits and a brand paysim names.
@@ -127,3 +127,6 @@ export function createPaymentIntentsRepo(db: Db) {
     seqOf: (companyId: string, id: string) => pages.seqOf(companyId, id),
   };
 }
+
+/** The payment intents' statements (the service's `repo`). */
+export type PaymentIntentsRepo = ReturnType<typeof createPaymentIntentsRepo>;
