@@ -20,6 +20,7 @@
 const RESOURCE_FACTS = "resources/(index|define)\\.ts$|resources/[^/]+/(resource|machine)\\.ts$";
 const RESOURCE_CONTRACT = "resources/[^/]+/contract\\.ts$";
 const RESOURCE_STORE = "resources/[^/]+/store\\.ts$";
+const RESOURCE_OPERATIONS = "resources/[^/]+/operations\\.ts$";
 const RESOURCE_SERVICE = "resources/[^/]+/service\\.ts$";
 const RESOURCE_SERVED = "resources/[^/]+/(operations\\.ts|page\\.tsx)$";
 const RESOURCE_WIRING = "resources/(load|resource-module)\\.ts$|resources/[^/]+/module\\.ts$";
@@ -118,20 +119,21 @@ module.exports = {
     {
       name: "cli-through-its-client",
       comment:
-        "The CLI (and the fixture runner it drives) reaches a paysim only over HTTP (cli/client.ts) or through the wiring (paysim.ts); besides, it reads plain rules and data (domain/, shared/, the bus's messages, config.ts, options.ts, the data files, the version), draws with ui/, and takes the types of the answers it reads from contracts/ (types only, the next rule). So the app's insides change without a command noticing.",
+        "The CLI (and the fixture runner it drives) reaches a paysim only over HTTP (cli/client.ts) or through the wiring (paysim.ts); besides, it reads plain rules and data (domain/, shared/, the bus's messages, config.ts, options.ts, the data files, the version), draws with ui/, and takes the types of the answers it reads from the operation definitions (server/operations/, a resource folder's operations.ts, and the contracts they are made of: types only, the next rule). So the app's insides change without a command noticing.",
       severity: "error",
       from: { path: "^src/(cli|fixtures)/" },
       to: {
         path: "^src/",
-        pathNot: `^src/(cli|fixtures|domain|shared|ui|contracts)/|^src/(paysim|bus|config|options|version|fixture-data)\\.ts$|^src/(${RESOURCE_FACTS}|${RESOURCE_CONTRACT})`,
+        pathNot: `^src/(cli|fixtures|domain|shared|ui|contracts|server/operations)/|^src/(paysim|bus|config|options|version|fixture-data)\\.ts$|^src/(${RESOURCE_FACTS}|${RESOURCE_CONTRACT}|${RESOURCE_OPERATIONS})`,
       },
     },
     {
-      name: "cli-types-from-contracts",
-      comment: "The CLI's types of the answers it reads come from the API's contracts: as types only, so no schema (and nothing behind it) runs in the CLI.",
+      name: "cli-types-from-definitions",
+      comment:
+        "The CLI's types of the answers it reads come from the API's operation definitions (cli/api-types.ts, AnswerOf): as types only, so no definition, schema or service behind them runs in the CLI.",
       severity: "error",
       from: { path: "^src/(cli|fixtures)/" },
-      to: { path: `^src/(contracts/|${RESOURCE_CONTRACT})`, dependencyTypesNot: ["type-only"] },
+      to: { path: `^src/(contracts/|server/operations/|${RESOURCE_CONTRACT}|${RESOURCE_OPERATIONS})`, dependencyTypesNot: ["type-only"] },
     },
     {
       name: "services-take-their-config",
@@ -142,11 +144,12 @@ module.exports = {
       to: { path: "^src/(config|options|fixture-data)\\.ts$" },
     },
     {
-      name: "routes-stand-alone",
-      comment: "Each route file is one sub-app: what two of them share lives below them (services, domain), not in one another.",
+      name: "checkout-apart-from-dashboard",
+      comment:
+        "The checkout (server/checkout/) and the dashboard (server/dashboard/) are two sites of their own: neither imports the other; what both use (the page head, the pages' headers and form tokens) lives beside them in server/, or below.",
       severity: "error",
-      from: { path: "^src/server/routes/([^/.]+)" },
-      to: { path: "^src/server/routes/", pathNot: "^src/server/routes/$1[.]" },
+      from: { path: "^src/server/(checkout|dashboard)/" },
+      to: { path: "^src/server/(checkout|dashboard)/", pathNot: "^src/server/$1/" },
     },
     {
       name: "test-helpers-read-below",
@@ -165,10 +168,10 @@ module.exports = {
     {
       name: "dashboard-pages-stand-alone",
       comment:
-        "A dashboard page calls services, like a route: it imports no route file and no other page (what two pages share lives in the dashboard's kit, views or below).",
+        "A dashboard page calls services, like an operation: it imports no other page (what two pages share lives in the dashboard's kit, views or below).",
       severity: "error",
       from: { path: "^src/server/dashboard/pages/([^/.]+)" },
-      to: { path: "^src/server/routes/|^src/server/dashboard/pages/", pathNot: "^src/server/dashboard/pages/$1[.]" },
+      to: { path: "^src/server/dashboard/pages/", pathNot: "^src/server/dashboard/pages/$1[.]" },
     },
   ],
   options: {

@@ -1,30 +1,29 @@
 /**
- * What the CLI's calls answer, as types inferred from the API's own contracts (src/contracts/):
- * the CLI imports them as types only, so it still reaches the server through HTTP alone, and a
- * field the API renames breaks the CLI's build instead of printing "undefined".
+ * What the CLI's calls answer, as types read off the API's own operation definitions
+ * (src/server/operations/, `AnswerOf`): the CLI imports them as types only, so it still reaches
+ * the server through HTTP alone, and an answer the API changes breaks the CLI's build instead of
+ * printing "undefined".
  */
-import type * as z from "zod";
-import type { listEnvelopeSchema } from "../contracts/common.js";
-import type { DeliveryView, EventResource, EventWithDeliveries } from "../contracts/events.js";
-import type { FaultResource } from "../contracts/faults.js";
-import type { CreatedInstanceResource, InstanceResource } from "../contracts/instances.js";
-import type { coverageClearedSchema } from "../contracts/coverage.js";
-import type { clockSchema, resetAnswerSchema } from "../contracts/sandbox.js";
-import type { WebhookEndpointResource } from "../contracts/webhook-endpoints.js";
+import type { AnswerOf, ItemOf } from "../server/operations/define.js";
+import type { coverageOperations } from "../server/operations/coverage.js";
+import type { EVENT_OPERATIONS, resendEvent } from "../server/operations/events.js";
+import type { FAULT_OPERATIONS } from "../server/operations/faults.js";
+import type { INSTANCE_OPERATIONS } from "../server/operations/instances.js";
+import type { CLOCK_OPERATIONS, resetSandbox } from "../server/operations/sandbox.js";
+import type { WEBHOOK_ENDPOINT_OPERATIONS } from "../server/operations/webhook-endpoints.js";
 
-export type {
-  DeliveryView as Delivery,
-  EventResource,
-  EventWithDeliveries,
-  FaultResource as FaultRule,
-  InstanceResource,
-  CreatedInstanceResource,
-  WebhookEndpointResource as Endpoint,
-};
-
-export type ClockResource = z.infer<typeof clockSchema>;
-export type ResetResource = z.infer<typeof resetAnswerSchema>;
-export type CoverageClearedResource = z.infer<typeof coverageClearedSchema>;
+type EventList = AnswerOf<typeof EVENT_OPERATIONS, "listEvents">;
 
 /** A list page around items of type `T`. */
-export type ListPage<T> = Omit<z.infer<ReturnType<typeof listEnvelopeSchema>>, "data"> & { data: T[] };
+export type ListPage<T> = Omit<EventList, "data"> & { data: T[] };
+
+export type EventResource = ItemOf<EventList>;
+export type EventWithDeliveries = AnswerOf<typeof resendEvent>;
+export type Delivery = EventWithDeliveries["deliveries"][number];
+export type FaultRule = ItemOf<AnswerOf<typeof FAULT_OPERATIONS, "listFaultRules">>;
+export type InstanceResource = ItemOf<AnswerOf<typeof INSTANCE_OPERATIONS, "listInstances">>;
+export type CreatedInstanceResource = AnswerOf<typeof INSTANCE_OPERATIONS, "createInstance">;
+export type Endpoint = ItemOf<AnswerOf<typeof WEBHOOK_ENDPOINT_OPERATIONS, "listWebhookEndpoints">>;
+export type ClockResource = AnswerOf<typeof CLOCK_OPERATIONS, "getClock">;
+export type ResetResource = AnswerOf<typeof resetSandbox>;
+export type CoverageClearedResource = AnswerOf<ReturnType<typeof coverageOperations>, "clearCoverage">;

@@ -93,6 +93,6 @@ export function listQuerySchema<T extends string>(idPrefix: IdPrefix, filter?: {
 }
 
 /** The list envelope (docs/api.md) around items of `item`'s schema. */
-export function listEnvelopeSchema(item: z.ZodType) {
+export function listEnvelopeSchema<Item extends z.ZodType>(item: Item) {
   return z.lazy(() => z.strictObject({ object: z.literal("list"), data: z.array(item), has_more: z.boolean(), request_id: requestIdSchema }));
 }

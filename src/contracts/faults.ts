@@ -23,10 +23,10 @@ export const faultSchema = z.lazy(() =>
   }),
 );
 
-export type FaultResource = z.infer<typeof faultSchema>;
+export type FaultRuleResource = z.infer<typeof faultSchema>;
 
 /** What `DELETE /v1/sandbox/faults/:id` answers. */
-export const deletedFaultSchema = z.lazy(() => z.strictObject({ id: idOf("flt"), object: z.literal("fault"), deleted: z.literal(true) }));
+export const deletedFaultRuleSchema = z.lazy(() => z.strictObject({ id: idOf("flt"), object: z.literal("fault"), deleted: z.literal(true) }));
 
 /** What `DELETE /v1/sandbox/faults` answers: how many rules it removed. */
 export const faultsClearedSchema = z.lazy(() => z.strictObject({ object: z.literal("faults_cleared"), deleted: z.number().int().min(0) }));

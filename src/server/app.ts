@@ -9,7 +9,7 @@ import { errorResponse, thrownResponse } from "./errors.js";
 import { isApiPath, requestPipeline, type RouteHandler } from "./middleware/pipeline.js";
 import { handOver } from "./node-adapter.js";
 import { openApiRoute } from "./openapi/route.js";
-import { OPENAPI_OPERATION } from "./operations/openapi-document.js";
+import { OPENAPI_OPERATION } from "./openapi/document-operation.js";
 import type { OperationDoc } from "./operations/define.js";
 import { mountOperations } from "./operations/mount.js";
 import { namedSchemas, servedOperations } from "./operations/index.js";
@@ -37,7 +37,7 @@ export function catalogueOf(app: PaysimApp): CoverageCatalogue {
  * (413/400) and Idempotency-Key (400) → the operation. Anything thrown on the way is answered as
  * the one `onError` answers it. Each /v1 operation is one definition (operations/): mounted as its route, and
  * described by the OpenAPI document (GET /v1/openapi.json, no key). The checkout pages and the
- * dashboard are loaded on the first request for either (`onDemand`, pages.ts). `modules` are the
+ * dashboard are loaded on the first request for either (`onDemand`, html-routes.ts). `modules` are the
  * resources in folders of their own (resources/): their operations, schemas and pages are served
  * as the others are.
  */
@@ -71,8 +71,8 @@ export function createApp(deps: AppDeps, modules: readonly ServedModule[] = []):
   const notFoundElsewhere = pipelined(notFound, { keyed: false });
   app.notFound((c) => (isApiPath(c.req.path) ? notFoundOnApi(c) : notFoundElsewhere(c)));
   const page = (handler: RouteHandler) => pipelined(handler, { keyed: false });
-  onDemand(app, "/checkout", notFound, page, async () => (await import("./pages.js")).checkoutRoutes(deps));
-  onDemand(app, "/dashboard", notFound, page, async () => (await import("./pages.js")).dashboardRoutes(deps, catalogueNow, modules));
+  onDemand(app, "/checkout", notFound, page, async () => (await import("./html-routes.js")).checkoutRoutes(deps));
+  onDemand(app, "/dashboard", notFound, page, async () => (await import("./html-routes.js")).dashboardRoutes(deps, catalogueNow, modules));
 
   app.onError((error, c) => thrownResponse(requestIdOf(c), error, deps.reportError));
 

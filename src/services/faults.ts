@@ -1,5 +1,5 @@
 import type { Bus } from "../bus.js";
-import type { FaultResource } from "../contracts/faults.js";
+import type { FaultRuleResource } from "../contracts/faults.js";
 import { ApiError } from "../domain/errors.js";
 import {
   createFaultRuleIndex,
@@ -27,12 +27,12 @@ export interface FaultHit {
   retryAfterSeconds: number | null;
 }
 
-export function toFaultResource(row: FaultRuleRow): FaultResource {
+export function toFaultRuleResource(row: FaultRuleRow): FaultRuleResource {
   return {
     id: row.id,
     object: "fault",
     fault: row.fault as FaultKind,
-    match: { method: row.method as FaultResource["match"]["method"], path: row.path },
+    match: { method: row.method as FaultRuleResource["match"]["method"], path: row.path },
     times: row.times,
     remaining: row.remaining,
     probability: row.probability,
@@ -65,7 +65,7 @@ export function createFaultRules({ store, clock, ids, bus }: { store: Store; clo
   bus.on("sandbox.reset", ({ companyId }) => (companyId === null ? indexes.clear() : indexes.delete(companyId)));
 
   /** As `add`, for a rule the operation has already masked and validated (the API, the dashboard). */
-  function addChecked(companyId: string, input: Parameters<typeof faultRuleSettings>[0]): FaultResource {
+  function addChecked(companyId: string, input: Parameters<typeof faultRuleSettings>[0]): FaultRuleResource {
     const settings = faultRuleSettings(input);
     const row = store.transaction(() => {
       if (store.faultRules.countOf(companyId) >= MAX_ACTIVE_FAULT_RULES) {
@@ -90,7 +90,7 @@ export function createFaultRules({ store, clock, ids, bus }: { store: Store; clo
       });
     });
     indexes.get(companyId)?.add(row);
-    return toFaultResource(row);
+    return toFaultRuleResource(row);
   }
 
   return {
@@ -99,14 +99,14 @@ export function createFaultRules({ store, clock, ids, bus }: { store: Store; clo
      * validated here as the operation does for the API and the dashboard: 400 naming the field for
      * bad input, or `faults` when the company already holds MAX_ACTIVE_FAULT_RULES; nothing stored then.
      */
-    add(companyId: string, input: unknown): FaultResource {
+    add(companyId: string, input: unknown): FaultRuleResource {
       return addChecked(companyId, parseOrThrow(faultRuleSchema, maskInput(input)));
     },
 
     addChecked,
 
     /** The company's active rules, oldest first. */
-    list: (companyId: string): FaultResource[] => store.faultRules.ofCompany(companyId).map(toFaultResource),
+    list: (companyId: string): FaultRuleResource[] => store.faultRules.ofCompany(companyId).map(toFaultRuleResource),
 
     /** Removes one of the company's rules; 404 for an unknown id or another company's. */
     remove(companyId: string, id: string): void {
@@ -154,4 +154,4 @@ export function createFaultRules({ store, clock, ids, bus }: { store: Store; clo
 
 export type FaultRules = ReturnType<typeof createFaultRules>;
 
-export type { FaultResource } from "../contracts/faults.js";
+export type { FaultRuleResource } from "../contracts/faults.js";

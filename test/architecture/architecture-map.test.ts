@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const MAP = readFileSync(join(ROOT, "docs", "architecture.md"), "utf8");
 
-/** Every folder below src/, as a path relative to src/ ("server/routes"). */
+/** Every folder below src/, as a path relative to src/ ("server/checkout"). */
 function folders(): string[] {
   return readdirSync(join(ROOT, "src"), { withFileTypes: true, recursive: true })
     .filter((entry) => entry.isDirectory())

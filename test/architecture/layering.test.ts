@@ -83,9 +83,9 @@ describe("the dependency check (npm run lint:deps)", () => {
       files: { "src/services/configured.ts": importing("../config.js"), "src/config.ts": leaf },
     },
     {
-      rule: "routes-stand-alone",
-      from: "src/server/routes/one.ts",
-      files: { "src/server/routes/one.ts": importing("./two.js"), "src/server/routes/two.ts": leaf },
+      rule: "checkout-apart-from-dashboard",
+      from: "src/server/checkout/one.tsx",
+      files: { "src/server/checkout/one.tsx": importing("../dashboard/leaf-14.js"), "src/server/dashboard/leaf-14.ts": leaf },
     },
     { rule: "ui-reads-the-bus", from: "src/ui/upward.ts", files: { "src/ui/upward.ts": importing("../store/leaf-7.js"), "src/store/leaf-7.ts": leaf } },
     {
@@ -99,14 +99,32 @@ describe("the dependency check (npm run lint:deps)", () => {
       files: { "src/server/dashboard/pages/one.tsx": importing("./two.js"), "src/server/dashboard/pages/two.tsx": leaf },
     },
     {
-      rule: "dashboard-pages-stand-alone",
+      rule: "checkout-apart-from-dashboard",
       from: "src/server/dashboard/pages/three.tsx",
-      files: { "src/server/dashboard/pages/three.tsx": importing("../../routes/leaf-10.js"), "src/server/routes/leaf-10.ts": leaf },
+      files: { "src/server/dashboard/pages/three.tsx": importing("../../checkout/leaf-10.js"), "src/server/checkout/leaf-10.ts": leaf },
     },
     {
-      rule: "cli-types-from-contracts",
+      rule: "cli-types-from-definitions",
       from: "src/cli/schema-value.ts",
       files: { "src/cli/schema-value.ts": importing("../contracts/leaf-12.js"), "src/contracts/leaf-12.ts": leaf },
+    },
+    {
+      rule: "cli-types-from-definitions",
+      from: "src/cli/definition-value.ts",
+      files: { "src/cli/definition-value.ts": importing("../server/operations/leaf-15.js"), "src/server/operations/leaf-15.ts": leaf },
+    },
+    {
+      rule: "cli-types-from-definitions",
+      from: "src/cli/folder-definition-value.ts",
+      files: { "src/cli/folder-definition-value.ts": importing("../resources/leaf-17/operations.js"), "src/resources/leaf-17/operations.ts": leaf },
+    },
+    {
+      rule: "cli-through-its-client",
+      from: "src/cli/server-types.ts",
+      files: {
+        "src/cli/server-types.ts": 'import type { X } from "../server/leaf-16.js";\nexport type Y = X;\n',
+        "src/server/leaf-16.ts": "export type X = number;\n",
+      },
     },
     {
       rule: "contracts-are-schemas",
@@ -123,6 +141,10 @@ describe("the dependency check (npm run lint:deps)", () => {
     "src/cli/down.ts": importing("../domain/down.js"),
     "src/cli/types-down.ts": 'import type { X } from "../contracts/types-down.js";\nexport type Y = X;\n',
     "src/contracts/types-down.ts": "export type X = number;\n",
+    "src/cli/definition-types-down.ts": 'import type { X } from "../server/operations/types-down.js";\nexport type Y = X;\n',
+    "src/server/operations/types-down.ts": "export type X = number;\n",
+    "src/cli/folder-definition-types-down.ts": 'import type { X } from "../resources/down-folder/operations.js";\nexport type Y = X;\n',
+    "src/resources/down-folder/operations.ts": "export type X = number;\n",
     "src/services/down.ts": importing("../contracts/down.js"),
     "src/contracts/down.ts": importing("../store/down.js"),
     "src/store/down.ts": importing("../domain/down.js"),

@@ -1,7 +1,7 @@
 import { describe, expectTypeOf, it } from "vitest";
 import { withRequestIdSchema } from "../../src/contracts/common.js";
 import { eventSchema, type EventResource } from "../../src/contracts/events.js";
-import { faultsClearedSchema, type FaultResource } from "../../src/contracts/faults.js";
+import { faultsClearedSchema, type FaultRuleResource } from "../../src/contracts/faults.js";
 import { payoutAnswer, type PayoutResource } from "../../src/resources/payouts/contract.js";
 import type { WebhookEndpointResource } from "../../src/contracts/webhook-endpoints.js";
 import { defineAction, defineChange } from "../../src/server/operations/define.js";
@@ -30,7 +30,7 @@ const THING = { operationId: "thing", method: "post", path: "/v1/things", summar
 describe("an operation's definition types what it answers (checked by the type checker)", () => {
   it("invoke() answers the resource of the operation's answer schema, without the request_id the response adds", () => {
     expectTypeOf(answers.cleared).returns.resolves.toEqualTypeOf<{ object: "faults_cleared"; deleted: number }>();
-    expectTypeOf(answers.added).returns.resolves.toEqualTypeOf<FaultResource>();
+    expectTypeOf(answers.added).returns.resolves.toEqualTypeOf<FaultRuleResource>();
     expectTypeOf(answers.endpoint).returns.resolves.toEqualTypeOf<WebhookEndpointResource>();
     expectTypeOf(answers.moved).returns.resolves.toEqualTypeOf<PayoutResource>();
   });

@@ -27,15 +27,7 @@ function idsOfOneRun(seed: number): string[] {
     const bus = new Bus();
     const unitOfWork = createUnitOfWork(store, bus, clock, ids);
     const intents = createPaymentIntentService({ repo: createPaymentIntentsRepo(db), clock, testCards: [], baseUrl: () => "http://127.0.0.1", ids, bus });
-    const payouts = createPayoutService({
-      store,
-      repo: createPayoutsRepo(db),
-      clock,
-      ids,
-      destinations: DESTINATIONS,
-      planner: { plan() {}, cancelObsolete() {} },
-      bus,
-    });
+    const payouts = createPayoutService({ repo: createPayoutsRepo(db), clock, ids, destinations: DESTINATIONS, bus }, { plan() {}, cancelObsolete() {} });
     const intent = unitOfWork("req_1", (work) => intents.create(work, COMPANY, { amount: 1000 }));
     const payout = unitOfWork("req_2", (work) =>
       payouts.create(work, COMPANY, { amount: 500, currency: "EUR", destination_type: "card", destination_token: "tok_card_visa" }),

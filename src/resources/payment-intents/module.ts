@@ -8,7 +8,7 @@ import { createPaymentIntentsRepo } from "./store.js";
 
 /**
  * Payment intents: their table's statements (its steps are paysim's 010 and later), the service
- * the API and the hosted checkout both call (server/routes/checkout.tsx), /v1/payment_intents, and
+ * the API and the hosted checkout both call (server/checkout/routes.tsx), /v1/payment_intents, and
  * the dashboard's pages.
  */
 export default defineResourceModule(paymentIntent, {

@@ -2,7 +2,7 @@
 import { formatAmount } from "../../domain/money.js";
 import type { PaymentIntentResource } from "./contract.js";
 import { paymentIntentService } from "./operations.js";
-import { cardLabel } from "../../server/views/IntentSummary.js";
+import { cardLabel } from "../../server/card-label.js";
 import { baseOf, companyOf, linkTo, type DashboardApp, type DashboardKit } from "../../server/dashboard/kit.js";
 import { eventsAbout, PAGE_SIZE } from "../../server/dashboard/reads.js";
 import { EventsTable } from "../../server/dashboard/views/event-parts.js";

@@ -17,7 +17,7 @@ import type { Work } from "../../services/unit-of-work.js";
 export type CreatePaymentIntentInput = z.output<typeof createPaymentIntentInput>;
 
 export interface PaymentIntentDeps {
-  /** The payment intents' own table (store.ts). */
+  /** The payment intents' own table (store.ts), read on each call: the wiring prepares its statements on first use. */
   repo: PaymentIntentsRepo;
   clock: Clock;
   testCards: readonly TestCard[];
@@ -33,14 +33,15 @@ export interface PresentedCard {
 }
 
 /** Payment-intent operations shared by the API routes and the checkout page. */
-export function createPaymentIntentService({ repo, clock, testCards, baseUrl, ids, bus }: PaymentIntentDeps) {
+export function createPaymentIntentService(deps: PaymentIntentDeps) {
+  const { clock, testCards, baseUrl, ids, bus } = deps;
   const moves = moveAnnouncer(bus, "payment_intent");
   function toResource(row: PaymentIntentRow): PaymentIntentResource {
     return PAYMENT_INTENT_SHAPE.build(row, { checkout_base: baseUrl() });
   }
 
   function get(companyId: string, id: string): PaymentIntentRow {
-    const row = repo.byId(companyId, id);
+    const row = deps.repo.byId(companyId, id);
     if (!row) throw new ApiError("not_found", `No such payment intent: "${id}".`);
     return row;
   }
@@ -49,7 +50,7 @@ export function createPaymentIntentService({ repo, clock, testCards, baseUrl, id
   function move(work: Work, row: PaymentIntentRow, trigger: PaymentIntentTrigger, changes: Partial<PaymentIntentRow> = {}) {
     const from = row.state as PaymentIntentState;
     const { to, event } = moves.move(work, row.company_id, from, PAST[trigger], () => transitionPaymentIntent(from, trigger));
-    const updated = repo.update({ ...row, ...changes, state: to, updated_at: clock.nowIso() }, row.state);
+    const updated = deps.repo.update({ ...row, ...changes, state: to, updated_at: clock.nowIso() }, row.state);
     work.recordEvent({ companyId: row.company_id, type: event, objectId: row.id, data: toResource(updated) });
     return updated;
   }
@@ -60,12 +61,12 @@ export function createPaymentIntentService({ repo, clock, testCards, baseUrl, id
 
     create(work: Work, company: Company, input: CreatePaymentIntentInput): PaymentIntentRow {
       const now = clock.nowIso();
-      const row = repo.insert({
+      const row = deps.repo.insert({
         id: ids.newId("pi"),
         company_id: company.id,
         reference: uniqueReference(
           () => ids.newReference("PAY", clock.now()),
-          (ref) => repo.referenceTaken(company.id, ref),
+          (ref) => deps.repo.referenceTaken(company.id, ref),
         ),
         amount: input.amount,
         currency: input.currency ?? company.currency,
@@ -105,10 +106,10 @@ export function createPaymentIntentService({ repo, clock, testCards, baseUrl, id
     capture: (work: Work, row: PaymentIntentRow) => move(work, row, "capture"),
     cancel: (work: Work, row: PaymentIntentRow) => move(work, row, "cancel"),
 
-    list: (companyId: string, query: PageQuery) => repo.list(companyId, query, baseUrl()),
-    seqOf: (companyId: string, id: string) => repo.seqOf(companyId, id),
+    list: (companyId: string, query: PageQuery) => deps.repo.list(companyId, query, baseUrl()),
+    seqOf: (companyId: string, id: string) => deps.repo.seqOf(companyId, id),
     /** The intent a hosted checkout page shows, by the id in its URL, whichever company's it is. */
-    byCheckoutId: (checkoutId: string) => repo.byCheckoutId(checkoutId),
+    byCheckoutId: (checkoutId: string) => deps.repo.byCheckoutId(checkoutId),
   };
 }
 

@@ -15,10 +15,7 @@ import { createPayoutsRepo } from "./store.js";
 export default defineResourceModule(payout, {
   store: { migrations: [], repo: createPayoutsRepo, tables: [] },
   service: (deps) => {
-    const service = createPayoutService({
-      ...deps,
-      planner: createPayoutSimulator({ scheduler: deps.scheduler, mode: deps.payoutMode, destinations: deps.destinations }),
-    });
+    const service = createPayoutService(deps, createPayoutSimulator({ scheduler: deps.scheduler, mode: deps.payoutMode, destinations: deps.destinations }));
     registerPayoutMoves(deps.scheduler, service.moveAutomatically);
     return service;
   },

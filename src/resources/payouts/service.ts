@@ -7,7 +7,6 @@ import type { Ids } from "../../domain/ids.js";
 import { holdsCardNumber } from "../../domain/masking.js";
 import { checkMoveAmount, movesFrom, statusEffects, transitionPayout, type PayoutStatus, type TestDestination } from "./machine.js";
 import type { Clock } from "../../runtime/clock.js";
-import type { Store } from "../../store/index.js";
 import type { Company } from "../../store/repos/companies.js";
 import type { PageQuery } from "../../store/repos/paging.js";
 import { PAYOUT_SHAPE, type PayoutResource, type PayoutRow, type PayoutsRepo } from "./store.js";
@@ -29,19 +28,20 @@ export function toPayoutResource(row: PayoutRow): PayoutResource {
   return PAYOUT_SHAPE.build(row, {});
 }
 
-/** Payout operations shared by the API, the sandbox transition call and the simulator. */
-export function createPayoutService(deps: {
-  store: Store;
-  /** The payouts' own table (store.ts). */
-  repo: PayoutsRepo;
-  clock: Clock;
-  ids: Ids;
-  destinations: readonly TestDestination[];
-  planner: PayoutPlanner;
-  bus: Bus;
-}) {
+/** Payout operations shared by the API, the sandbox transition call and the simulator; `deps` is read on each call (its repository is made on first use). */
+export function createPayoutService(
+  deps: {
+    /** The payouts' own table (store.ts), read on each call: the wiring prepares its statements on first use. */
+    repo: PayoutsRepo;
+    clock: Clock;
+    ids: Ids;
+    destinations: readonly TestDestination[];
+    bus: Bus;
+  },
+  /** Plans the automatic moves of a payout made, and drops those a manual move made obsolete. */
+  planner: PayoutPlanner,
+) {
   const { clock, ids, destinations } = deps;
-  const payouts = deps.repo;
   const moves = moveAnnouncer(deps.bus, "payout");
 
   function destinationFor(input: CreatePayoutInput): TestDestination {
@@ -65,7 +65,7 @@ export function createPayoutService(deps: {
     const event = moves.move(work, row.company_id, from, to, () => transitionPayout(from, to));
     // A refused amount throws before the work commits, so the move above is never said as made.
     checkMoveAmount(to, row.amount, amount);
-    const updated = payouts.update({ ...row, status: to, ...statusEffects(to, row.amount, amount), updated_at: clock.nowIso() }, row.status);
+    const updated = deps.repo.update({ ...row, status: to, ...statusEffects(to, row.amount, amount), updated_at: clock.nowIso() }, row.status);
     work.recordEvent({ companyId: row.company_id, type: event, objectId: row.id, data: toPayoutResource(updated) });
     return updated;
   }
@@ -74,7 +74,7 @@ export function createPayoutService(deps: {
     toResource: toPayoutResource,
 
     get(companyId: string, id: string): PayoutRow {
-      const row = payouts.byId(companyId, id);
+      const row = deps.repo.byId(companyId, id);
       if (!row) throw new ApiError("not_found", `No such payout: "${id}".`);
       return row;
     },
@@ -82,12 +82,12 @@ export function createPayoutService(deps: {
     create(work: Work, company: Company, input: CreatePayoutInput): PayoutRow {
       const destination = destinationFor(input);
       const now = clock.nowIso();
-      const row = payouts.insert({
+      const row = deps.repo.insert({
         id: ids.newId("po"),
         company_id: company.id,
         reference: uniqueReference(
           () => ids.newReference("POUT", clock.now()),
-          (ref) => payouts.referenceTaken(company.id, ref),
+          (ref) => deps.repo.referenceTaken(company.id, ref),
         ),
         amount: input.amount,
         currency: input.currency,
@@ -102,26 +102,26 @@ export function createPayoutService(deps: {
         updated_at: now,
       });
       work.recordEvent({ companyId: company.id, type: "payout.created", objectId: row.id, data: toPayoutResource(row) });
-      deps.planner.plan(row);
+      planner.plan(row);
       return row;
     },
 
     /** A move asked for through the sandbox call: automatic moves that no longer apply are dropped first. */
     moveManually(work: Work, row: PayoutRow, to: PayoutStatus, amount?: number): PayoutRow {
       const updated = move(work, row, to, amount);
-      deps.planner.cancelObsolete(updated);
+      planner.cancelObsolete(updated);
       return updated;
     },
 
     /** The simulator's move: a no-op when the payout has already left the status it expects. */
     moveAutomatically(work: Work, payoutId: string, to: PayoutStatus): void {
-      const row = payouts.byIdForJob(payoutId);
+      const row = deps.repo.byIdForJob(payoutId);
       if (!row || !movesFrom(row.status as PayoutStatus).includes(to)) return;
       move(work, row, to);
     },
 
-    list: (companyId: string, query: PageQuery) => payouts.list(companyId, query),
-    seqOf: (companyId: string, id: string) => payouts.seqOf(companyId, id),
+    list: (companyId: string, query: PageQuery) => deps.repo.list(companyId, query),
+    seqOf: (companyId: string, id: string) => deps.repo.seqOf(companyId, id),
   };
 }
 

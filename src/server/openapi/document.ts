@@ -6,7 +6,7 @@ import { codesOfStatus, errorBodySchema, HTTP_STATUS } from "../errors.js";
 import { KEY_SHAPE } from "../middleware/idempotency-key.js";
 import { OPERATION_OWN_CODES, type OperationDoc } from "../operations/define.js";
 import { namedSchemas } from "../operations/index.js";
-import { OPENAPI_LICENSE } from "../operations/openapi-document.js";
+import { OPENAPI_LICENSE } from "./document-operation.js";
 
 /** A JSON value of the document (the OpenAPI 3.1 objects are plain JSON). */
 type Json = Record<string, unknown>;

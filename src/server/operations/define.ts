@@ -153,12 +153,41 @@ export interface HeldOperation<Body = unknown, Query = unknown, Target = undefin
 export type Operation = ChangeOperation<unknown, unknown, unknown> | ActionOperation<unknown, unknown, unknown> | HeldOperation<unknown, unknown, unknown>;
 
 /**
+ * What a definition keeps in its type: its operationId, as the literal it is, and its answer
+ * schemas, so a type can be read off it by that id (`AnswerOf`). They replace OperationDoc's wide
+ * `operationId` and `answers` in the definition's type (`Omit`): intersected with them, an answer
+ * would read as `unknown`.
+ */
+export interface Defines<Id extends string, Schemas extends AnswerSchemas> {
+  operationId: Id;
+  answers: Schemas;
+}
+
+/**
+ * The JSON that operation `Id` answers with, read off its definition: `Ops` is one definition
+ * (`AnswerOf<typeof resetSandbox>`) or a module's list of them (`AnswerOf<typeof EVENT_OPERATIONS,
+ * "listEvents">`). The CLI takes the types of the answers it reads from here (cli/api-types.ts),
+ * as types only.
+ */
+export type AnswerOf<Ops, Id extends string = string> =
+  Extract<Ops extends readonly (infer Op)[] ? Op : Ops, { operationId: Id }> extends { answers: infer Schemas extends AnswerSchemas } ? SentOf<Schemas> : never;
+
+/** The item type of a list answer (`{ object: "list", data: [...] }`). */
+export type ItemOf<List> = List extends { data: readonly (infer Item)[] } ? Item : never;
+
+/**
  * Defines a change (see ChangeOperation); the identity, for the types of its call and of what it
  * answers: a resource of another shape than its `answers` schema is a compile error.
  */
-export function defineChange<Body = undefined, Query = undefined, Target = undefined, Schemas extends AnswerSchemas = AnswerSchemas>(
-  operation: ChangeOperation<Body, Query, Target, NoInfer<SendsOf<Schemas>>> & { answers: Schemas },
-): ChangeOperation<Body, Query, Target, SendsOf<Schemas>> {
+export function defineChange<
+  Body = undefined,
+  Query = undefined,
+  Target = undefined,
+  Schemas extends AnswerSchemas = AnswerSchemas,
+  Id extends string = string,
+>(
+  operation: ChangeOperation<Body, Query, Target, NoInfer<SendsOf<Schemas>>> & Defines<Id, Schemas>,
+): Omit<ChangeOperation<Body, Query, Target, SendsOf<Schemas>>, keyof Defines<Id, Schemas>> & Defines<Id, Schemas> {
   return operation;
 }
 
@@ -168,9 +197,15 @@ export function defineChange<Body = undefined, Query = undefined, Target = undef
  * A literal in a resource written out in place needs `as const` (or `satisfies` its type): the
  * answer's type is inferred from the same definition, too late to keep the literal's type.
  */
-export function defineAction<Body = undefined, Query = undefined, Target = undefined, Schemas extends AnswerSchemas = AnswerSchemas>(
-  operation: ActionOperation<Body, Query, Target, NoInfer<SendsOf<Schemas>>> & { answers: Schemas },
-): ActionOperation<Body, Query, Target, SendsOf<Schemas>> {
+export function defineAction<
+  Body = undefined,
+  Query = undefined,
+  Target = undefined,
+  Schemas extends AnswerSchemas = AnswerSchemas,
+  Id extends string = string,
+>(
+  operation: ActionOperation<Body, Query, Target, NoInfer<SendsOf<Schemas>>> & Defines<Id, Schemas>,
+): Omit<ActionOperation<Body, Query, Target, SendsOf<Schemas>>, keyof Defines<Id, Schemas>> & Defines<Id, Schemas> {
   return operation;
 }
 

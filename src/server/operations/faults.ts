@@ -1,6 +1,6 @@
 import type * as z from "zod";
 import { listEnvelopeSchema, withRequestIdSchema } from "../../contracts/common.js";
-import { deletedFaultSchema, faultRuleInput, faultSchema, faultsClearedSchema, listFaultRulesQuery } from "../../contracts/faults.js";
+import { deletedFaultRuleSchema, faultRuleInput, faultSchema, faultsClearedSchema, listFaultRulesQuery } from "../../contracts/faults.js";
 import { pageOfWhole } from "../list-query.js";
 import { answering, EXAMPLE_FAULT, listing } from "./examples.js";
 import { defineAction } from "./define.js";
@@ -25,11 +25,11 @@ export const deleteFaultRule = defineAction({
   method: "delete",
   path: `${PATH}/:id`,
   summary: "Remove one fault rule",
-  answers: { 200: withRequestIdSchema(deletedFaultSchema) },
+  answers: { 200: withRequestIdSchema(deletedFaultRuleSchema) },
   example: { answer: answering({ id: EXAMPLE_FAULT.id, object: "fault", deleted: true }) },
   act: ({ deps, company, params }) => {
     deps.faults.remove(company.id, params.id!);
-    return { resource: { id: params.id!, object: "fault", deleted: true } satisfies z.infer<typeof deletedFaultSchema> };
+    return { resource: { id: params.id!, object: "fault", deleted: true } satisfies z.infer<typeof deletedFaultRuleSchema> };
   },
 });
 

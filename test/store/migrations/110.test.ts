@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createStore } from "../../../src/store/index.js";
-import { toFaultResource } from "../../../src/services/faults.js";
+import { toFaultRuleResource } from "../../../src/services/faults.js";
 import { columns, databaseAt, everyRow, seedVersion10, userVersion, versionBefore } from "./support.js";
 
 /** A database of the version before 110 holding a rate_limited and a server_error rule, moved to version 110. */
@@ -34,7 +34,7 @@ describe("migration 110: a rate_limited rule's Retry-After", () => {
         table,
       ).toEqual(rows);
     }
-    const rules = createStore(db).faultRules.ofCompany(ids.company).map(toFaultResource);
+    const rules = createStore(db).faultRules.ofCompany(ids.company).map(toFaultRuleResource);
     expect(rules.map((rule) => [rule.id, rule.retry_after_seconds])).toEqual([
       ["flt_limited", 1],
       ["flt_error", null],

@@ -8,7 +8,7 @@ import {
   MAX_FAULT_TIMES,
   MAX_RETRY_AFTER_SECONDS,
 } from "../../../domain/faults.js";
-import type { FaultResource } from "../../../contracts/faults.js";
+import type { FaultRuleResource } from "../../../contracts/faults.js";
 import { addFaultRule, clearFaultRules, deleteFaultRule } from "../../operations/faults.js";
 import { baseOf, companyOf, formNumber, given, linkTo, type DashboardApp, type DashboardKit, type Form } from "../kit.js";
 import { Csrf, NumberField, PageHead, PostButton, Time } from "../views/parts.js";
@@ -23,13 +23,13 @@ const FAULT_EFFECTS: Record<(typeof FAULT_KINDS)[number], string> = {
 };
 
 /** Which requests a rule matches, in words. */
-function matchText(rule: FaultResource): string {
+function matchText(rule: FaultRuleResource): string {
   const { method, path } = rule.match;
   return `${method ?? "any method"} ${path ?? "any /v1 path"}`;
 }
 
 /** The company's active rules, oldest first (the order they are tried in), each with Remove (under the session's `base`). */
-function RulesList({ rules, csrf, base }: { rules: readonly FaultResource[]; csrf: string; base: string }) {
+function RulesList({ rules, csrf, base }: { rules: readonly FaultRuleResource[]; csrf: string; base: string }) {
   if (rules.length === 0) return <p class="empty">No fault rules: every API request is answered normally. Add one below.</p>;
   return (
     <div class="table-scroll">

@@ -1,7 +1,7 @@
 /** @jsxImportSource hono/jsx */
 import type { Child } from "hono/jsx";
 import { raw } from "hono/html";
-import { DocumentHead } from "../../views/Layout.js";
+import { DocumentHead } from "../../document-head.js";
 import { NAV, SIGN_IN_PATH, type Section } from "../nav.js";
 import { DASHBOARD_STYLES } from "./styles.js";
 

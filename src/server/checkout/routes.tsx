@@ -10,10 +10,10 @@ import type { PaymentIntentRow } from "../../resources/payment-intents/store.js"
 import { paymentIntentService } from "../../resources/payment-intents/operations.js";
 import { checkoutHeaders, createFormTokens, isCrossSitePost, styleNonce } from "../checkout-security.js";
 import { requestIdOf, type AppDeps, type AppEnv } from "../env.js";
-import { CheckoutPage } from "../views/CheckoutPage.js";
-import { toIntentView, type IntentView } from "../views/IntentSummary.js";
-import { MessagePage, NotFoundPage } from "../views/MessagePage.js";
-import { ResultPage } from "../views/ResultPage.js";
+import { CheckoutPage } from "./views/CheckoutPage.js";
+import { toIntentView, type IntentView } from "./views/IntentSummary.js";
+import { MessagePage, NotFoundPage } from "./views/MessagePage.js";
+import { ResultPage } from "./views/ResultPage.js";
 
 type CheckoutEnv = AppEnv & { Variables: { secureHeadersNonce?: string } };
 type CheckoutContext = Context<CheckoutEnv>;

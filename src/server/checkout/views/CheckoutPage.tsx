@@ -1,7 +1,8 @@
 /** @jsxImportSource hono/jsx */
-import type { CardField, CardFieldErrors } from "../../domain/card.js";
-import type { TestCard } from "../../domain/test-cards.js";
-import { brandName, IntentFacts, MerchantHeader, type IntentView } from "./IntentSummary.js";
+import type { CardField, CardFieldErrors } from "../../../domain/card.js";
+import type { TestCard } from "../../../domain/test-cards.js";
+import { brandName } from "../../card-label.js";
+import { IntentFacts, MerchantHeader, type IntentView } from "./IntentSummary.js";
 import { Layout } from "./Layout.js";
 
 export interface CheckoutPageProps {

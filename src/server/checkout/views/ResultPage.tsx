@@ -1,5 +1,6 @@
 /** @jsxImportSource hono/jsx */
-import { cardLabel, failureText, IntentFacts, MerchantHeader, type IntentView } from "./IntentSummary.js";
+import { cardLabel } from "../../card-label.js";
+import { failureText, IntentFacts, MerchantHeader, type IntentView } from "./IntentSummary.js";
 import { Layout } from "./Layout.js";
 
 type Tone = "ok" | "wait" | "off" | "fail";

@@ -1,6 +1,6 @@
 /** @jsxImportSource hono/jsx */
-import { formatAmount } from "../../domain/money.js";
-import { PAYMENT_INTENT_CARD, type PaymentIntentRow } from "../../resources/payment-intents/store.js";
+import { formatAmount } from "../../../domain/money.js";
+import { PAYMENT_INTENT_CARD, type PaymentIntentRow } from "../../../resources/payment-intents/store.js";
 
 /** What the checkout pages show of a payment intent: display text only, never card data beyond last4. */
 export interface IntentView {
@@ -29,23 +29,6 @@ export function toIntentView(row: PaymentIntentRow, merchantName: string): Inten
     card: PAYMENT_INTENT_CARD.value(row, {}),
     failureReason: row.failure_reason,
   };
-}
-
-const BRAND_NAMES: Record<string, string> = {
-  visa: "Visa",
-  mastercard: "Mastercard",
-  amex: "American Express",
-  discover: "Discover",
-};
-
-/** "Visa", "American Express"…, or "Card" for a brand paysim does not name. */
-export function brandName(brand: string): string {
-  return BRAND_NAMES[brand] ?? "Card";
-}
-
-/** "Visa •••• 4242" */
-export function cardLabel(card: { last4: string; brand: string }): string {
-  return `${brandName(card.brand)} •••• ${card.last4}`;
 }
 
 const FAILURE_TEXT: Record<string, string> = {

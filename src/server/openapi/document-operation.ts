@@ -1,6 +1,12 @@
 import * as z from "zod";
 import { VERSION } from "../../version.js";
-import type { OperationDoc } from "./define.js";
+import type { OperationDoc } from "../operations/define.js";
+
+/**
+ * The definition of GET /v1/openapi.json, the OpenAPI document's own operation, beside the module
+ * that builds the document (document.ts) and the one that answers it (route.ts). It is no
+ * resource's operation: app.ts mounts it apart, without the key check, before the registry's.
+ */
 
 /** The license the document names (package.json's). */
 export const OPENAPI_LICENSE = { name: "MIT", identifier: "MIT" } as const;

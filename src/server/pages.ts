@@ -1,9 +1,0 @@
-/**
- * The server's HTML pages, the hosted checkout and the dashboard, as one module that app.ts loads
- * on the first request for either (`onDemand`). One module rather than one each: the CLI bundle
- * (scripts/bundle-cli.mjs) puts the code the pages share with the rest of paysim in one chunk per
- * set of importers, so every lazily loaded module multiplied the files a start loads (ten, where
- * four do), and each file costs its own load.
- */
-export { checkoutRoutes } from "./routes/checkout.js";
-export { dashboardRoutes } from "./dashboard/index.js";
