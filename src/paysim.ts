@@ -3,12 +3,12 @@ import { createIds, type RandomSource } from "./domain/ids.js";
 import { loopbackHostNames } from "./domain/loopback.js";
 import { loadConfigFile, parseConfig, type ParsedConfig } from "./config.js";
 import { ConfigError, startChaos, startInputMessage, startInputProblem } from "./domain/start-inputs.js";
-import { loadTestCards, loadTestDestinations } from "./fixture-data.js";
+import { loadTestCards, loadTestDestinations, TEST_CARDS, TEST_DESTINATIONS } from "./fixture-data.js";
 import { listenHttp, portlessListener, type HttpListener } from "./http-listener.js";
 import type { StartPaysimOptions } from "./options.js";
 import { isTimeScale, TIME_SCALE_RANGE } from "./domain/time-scale.js";
 import { ClockRangeError, createClock, realTimeNow, wallClockIso, type Clock } from "./runtime/clock.js";
-import { readStoredClock, saveClock, type StoredClock } from "./runtime/clock-persistence.js";
+import { readStoredClock, saveClock, STORED_CLOCK_KEYS, storedClockProblem, type StoredClock } from "./runtime/clock-persistence.js";
 import { createScheduler, type Scheduler } from "./runtime/scheduler.js";
 import { realTimers, type Timers } from "./runtime/timers.js";
 import { catalogueOf, createApp, type PaysimApp } from "./server/app.js";
@@ -25,15 +25,20 @@ import { runReport, type RunReport } from "./domain/run-report.js";
 import { createCoverage } from "./services/coverage.js";
 import { createUnitOfWork, type Work } from "./services/unit-of-work.js";
 import { createStore, type Store } from "./store/index.js";
-import { MIGRATIONS } from "./store/schema.js";
+import { MIGRATIONS, snapshotRules } from "./store/schema.js";
 import { openDatabase } from "./store/open.js";
 import type { Db } from "./store/db.js";
 import { withResourceMigrations } from "./store/resource-store.js";
 import { loadResourceModules } from "./resources/load.js";
 import type { ResourceModule, ResourceServiceDeps } from "./resources/resource-module.js";
 import { openFromSnapshot, removeDatabaseFiles } from "./store/snapshot.js";
+import type { SnapshotSources } from "./store/snapshot-sources.js";
+import { PAYOUT_MOVE_JOB, PAYOUT_MOVE_SNAPSHOT } from "./sim/payout-simulator.js";
+import { DELIVERY_JOB, DELIVERY_JOB_SNAPSHOT } from "./webhooks/delivery-job.js";
+import { deliveryAttemptSchema, deliverySchema, eventSchema } from "./contracts/events.js";
+import { faultSchema } from "./contracts/faults.js";
+import { createEndpointInput, webhookEndpointSchema } from "./contracts/webhook-endpoints.js";
 import type { KeptFile } from "./shared/owned-file.js";
-import { snapshotRules } from "./snapshot-rules.js";
 
 export { SNAPSHOT_FILE } from "./store/snapshot.js";
 import type { WebhookEndpointRow } from "./store/repos/webhook-endpoints.js";
@@ -152,6 +157,26 @@ export interface PaysimInstance {
 }
 
 /**
+ * What the store's snapshot checks need from above it (store/snapshot-sources.ts), each given by
+ * its owner: the clock's range, the shipped test data, the contracts' answer schemas, and each
+ * kind of job's own check.
+ */
+export const SNAPSHOT_SOURCES: SnapshotSources = {
+  clock: { keys: STORED_CLOCK_KEYS, problemWith: storedClockProblem },
+  testCards: TEST_CARDS,
+  testDestinations: TEST_DESTINATIONS,
+  schemas: {
+    event: eventSchema,
+    delivery: deliverySchema,
+    deliveryAttempt: deliveryAttemptSchema,
+    webhookEndpoint: webhookEndpointSchema,
+    newWebhookEndpoint: createEndpointInput,
+    fault: faultSchema,
+  },
+  jobs: { [DELIVERY_JOB]: DELIVERY_JOB_SNAPSHOT, [PAYOUT_MOVE_JOB]: PAYOUT_MOVE_SNAPSHOT },
+};
+
+/**
  * The files no file paysim writes may replace (shared/owned-file.ts): the database in use and the
  * files SQLite keeps beside it, the snapshot it was imported from, the config file and, for any
  * file but the export itself, the export's target.
@@ -241,7 +266,10 @@ async function openInstanceDatabase(options: PaysimOptions, dbPath: string, modu
   let storedClock: StoredClock = { offsetMs: 0, notBeforeMs: 0 };
   const openOptions = { checkStoredMeta: (meta: ReadonlyMap<string, string>) => void (storedClock = readStoredClock(dbPath, meta)) };
   const migrations = withResourceMigrations(MIGRATIONS, modules);
-  const rules = [...snapshotRules(), ...modules.flatMap((module) => module.store?.rules ?? [])];
+  const rules = snapshotRules(
+    SNAPSHOT_SOURCES,
+    modules.flatMap((module) => module.store?.tables ?? []),
+  );
   const db =
     options.importFrom === undefined
       ? openDatabase(dbPath, migrations, openOptions)

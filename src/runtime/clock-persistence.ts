@@ -8,6 +8,17 @@ const CLOCK_HIGH_WATER = "clock_high_water_ms";
 /** Every meta key the clock is kept under: all that paysim writes there. */
 export const STORED_CLOCK_KEYS = [CLOCK_OFFSET, CLOCK_HIGH_WATER] as const;
 
+/** Why a stored clock reading (milliseconds as text) is out of the clock's range, in a ClockRangeError's words; undefined when it is in it. */
+export function storedClockProblem(text: string): string | undefined {
+  try {
+    parseStoredClockMs(text);
+    return undefined;
+  } catch (error) {
+    if (error instanceof ClockRangeError) return error.message;
+    throw error;
+  }
+}
+
 /** What `createClock` needs to carry on where an earlier run stopped. */
 export interface StoredClock {
   offsetMs: number;

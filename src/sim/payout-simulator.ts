@@ -2,6 +2,8 @@ import * as z from "zod";
 import { AUTO_MOVES, movesFrom, PAYOUT_STATUSES, type PayoutStatus, type TestDestination } from "../resources/payouts/machine.js";
 import type { Scheduler } from "../runtime/scheduler.js";
 import type { PayoutRow } from "../resources/payouts/store.js";
+import { json, refersTo } from "../store/snapshot-checks.js";
+import type { JobSnapshotRule } from "../store/snapshot-sources.js";
 import type { Work } from "../services/unit-of-work.js";
 
 export const PAYOUT_MOVE_JOB = "payout.move";
@@ -12,8 +14,11 @@ interface MovePayload {
   to: PayoutStatus;
 }
 
-/** What a payout move's payload may hold, for a snapshot's jobs (src/snapshot-rules.ts). */
+/** What a payout move's payload may hold, for a snapshot's jobs. */
 export const payoutMovePayloadSchema: z.ZodType<MovePayload> = z.lazy(() => z.strictObject({ to: z.enum(PAYOUT_STATUSES) }));
+
+/** What a snapshot's payout move may hold: a move of a payout of the snapshot, to a status. */
+export const PAYOUT_MOVE_SNAPSHOT: JobSnapshotRule = { subject: refersTo("payouts"), payload: json(payoutMovePayloadSchema) };
 
 /**
  * Makes the planned moves when they fall due: `move` makes one automatic move if it still

@@ -33,12 +33,24 @@ function sqlText(text: string): string {
   return `'${text.replaceAll("'", "''")}'`;
 }
 
-/** The field kinds a resource is made of, for rows of type `Row` and named parameters `Params`. */
-export function fieldsFor<Row, Params extends object = Record<string, never>>() {
+/** The columns of a table definition (store/table.ts) whose schema a resource's member takes. */
+interface TableColumns<Row> {
+  readonly name: string;
+  readonly columns: { readonly [C in keyof Row]?: { readonly rule: { readonly schema?: () => z.ZodType<Row[C]> } } };
+}
+
+/**
+ * The field kinds a resource is made of, for rows of type `Row` and named parameters `Params`. A
+ * resource of a defined table gives `table`: a column's member then has the schema its definition
+ * holds the column to, the one an imported snapshot is checked with too.
+ */
+export function fieldsFor<Row, Params extends object = Record<string, never>>(table?: TableColumns<Row>) {
   return {
-    /** The column's value as it is stored; `schema` says what the API promises of it. */
-    column<C extends keyof Row & string>(name: C, schema: () => z.ZodType<Row[C]>): Field<Row, Params, Row[C]> {
-      return { value: (row) => row[name], sql: identifier(name), schema };
+    /** The column's value as it is stored; `schema` (else the table definition's) says what the API promises of it. */
+    column<C extends keyof Row & string>(name: C, schema?: () => z.ZodType<Row[C]>): Field<Row, Params, Row[C]> {
+      const promised = schema ?? table?.columns[name]?.rule.schema;
+      if (promised === undefined) throw new Error(`the column ${table?.name ?? "?"}.${name} has no schema for the API to show it with`);
+      return { value: (row) => row[name], sql: identifier(name), schema: promised };
     },
     /** The same text on every resource (`"object": "payout"`). */
     constant<T extends string>(text: T): Field<Row, Params, T> {

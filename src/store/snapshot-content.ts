@@ -1,6 +1,7 @@
 import { maskText, maskValue } from "../domain/masking.js";
 import { isSigningSecret } from "../domain/secret-keys.js";
 import { UnusableDatabaseError } from "./errors.js";
+import { COMPUTED_FORMS } from "./snapshot-checks.js";
 import type { Migration } from "./schema.js";
 import { openDatabase, type Db } from "./open.js";
 
@@ -68,12 +69,6 @@ function schemaDifferences(expected: readonly SchemaEntry[], found: readonly Sch
   }
   return differences.sort((a, b) => a.rank - b.rank).map((difference) => difference.text);
 }
-
-/** The exact forms of the values paysim computes itself: a SHA-256 digest (of a key, an Idempotency-Key, a body), a Service-Signature header. */
-export const COMPUTED_FORMS = {
-  sha256Hex: /^[0-9a-f]{64}$/,
-  signatureHeader: /^t=\d+,v1=[0-9a-f]{64}$/,
-} as const;
 
 /**
  * Text columns that hold values paysim computes itself, each with the exact form it writes

@@ -1,5 +1,5 @@
 import { UnusableDatabaseError } from "./errors.js";
-import type { Db } from "./open.js";
+import type { Db } from "./db.js";
 
 /** One row of a snapshot's table, column by column, as SQLite holds it. */
 export type SnapshotRow = Readonly<Record<string, unknown>>;

@@ -2,14 +2,14 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { EVENT_TYPES, MACHINES, RESOURCES, RESOURCE_TABLES, RESET_COUNTED, dashboardPathOf } from "../../src/domain/resources.js";
 import { servedOperations } from "../../src/server/operations/index.js";
-import { MIGRATIONS } from "../../src/store/schema.js";
+import { SNAPSHOT_SOURCES } from "../../src/paysim.js";
+import { MIGRATIONS, snapshotRules } from "../../src/store/schema.js";
 import { resetPlan, UnplannedTableError } from "../../src/store/repos/sandbox-reset.js";
 import { createStore } from "../../src/store/index.js";
 import { useDatabase } from "../helpers/disposables.js";
 import { loadResourceModules } from "../../src/resources/load.js";
 import { withResourceMigrations } from "../../src/store/resource-store.js";
 import { checkSnapshotRows } from "../../src/store/snapshot-rows.js";
-import { snapshotRules } from "../../src/snapshot-rules.js";
 
 /** The folders of the resources, each with its definition and, for one wholly in its folder, its module. */
 const RESOURCE_FOLDERS = new URL("../../src/resources/", import.meta.url);
@@ -71,7 +71,16 @@ describe("the resource registry", () => {
   it("a module's table without import rules: every table and column of the whole schema has one", async () => {
     const modules = await loadResourceModules();
     const db = useDatabase(":memory:", withResourceMigrations(MIGRATIONS, modules));
-    expect(() => checkSnapshotRows(db, "(the whole schema)", [...snapshotRules(), ...modules.flatMap((module) => module.store?.rules ?? [])])).not.toThrow();
+    expect(() =>
+      checkSnapshotRows(
+        db,
+        "(the whole schema)",
+        snapshotRules(
+          SNAPSHOT_SOURCES,
+          modules.flatMap((module) => module.store?.tables ?? []),
+        ),
+      ),
+    ).not.toThrow();
   });
 
   it("a table without its reset rule: the reset refuses to run and names it", () => {

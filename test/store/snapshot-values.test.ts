@@ -4,8 +4,8 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { startPaysim, UnusableDatabaseError } from "../../src/index.js";
 import { EVENT_TYPES } from "../../src/domain/events.js";
-import { snapshotRules } from "../../src/snapshot-rules.js";
-import { MIGRATIONS } from "../../src/store/schema.js";
+import { SNAPSHOT_SOURCES } from "../../src/paysim.js";
+import { MIGRATIONS, snapshotRules } from "../../src/store/schema.js";
 import { readSnapshot } from "../../src/store/snapshot.js";
 import { Database } from "../../src/store/sqlite-driver.js";
 import { runCli } from "../helpers/cli.js";
@@ -15,7 +15,7 @@ import { closedPortUrl } from "../helpers/receiver.js";
 import { triggerEveryEventType } from "../helpers/registry.js";
 import { signedIn, textOf } from "../server/dashboard/helpers.js";
 
-const SNAPSHOT_RULES = snapshotRules();
+const SNAPSHOT_RULES = snapshotRules(SNAPSHOT_SOURCES);
 const KEY = "sk_test_snapshot_values_01";
 const sha256 = (path: string) => createHash("sha256").update(readFileSync(path)).digest("hex");
 

@@ -12,7 +12,7 @@ import { createPaymentIntentsRepo } from "./store.js";
  * the dashboard's pages.
  */
 export default defineResourceModule(paymentIntent, {
-  store: { migrations: [], repo: createPaymentIntentsRepo, rules: [] },
+  store: { migrations: [], repo: createPaymentIntentsRepo, tables: [] },
   service: createPaymentIntentService,
   operations: PAYMENT_INTENT_OPERATIONS,
   schema: paymentIntentSchema,

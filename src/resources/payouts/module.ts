@@ -13,7 +13,7 @@ import { createPayoutsRepo } from "./store.js";
  * when their jobs run, /v1/payouts and the sandbox's drawn moves, and the dashboard's pages.
  */
 export default defineResourceModule(payout, {
-  store: { migrations: [], repo: createPayoutsRepo, rules: [] },
+  store: { migrations: [], repo: createPayoutsRepo, tables: [] },
   service: (deps) => {
     const service = createPayoutService(deps, createPayoutSimulator({ scheduler: deps.scheduler, mode: deps.payoutMode, destinations: deps.destinations }));
     registerPayoutMoves(deps.scheduler, service.moveAutomatically);

@@ -1,12 +1,23 @@
+import * as z from "zod";
+import { idOf } from "../../domain/answer-schemas.js";
+import { companyFieldSchemas } from "../../domain/start-inputs.js";
 import type { Db } from "../db.js";
+import { by, flag, timestamp } from "../snapshot-checks.js";
+import { col, defineTable, type RowOf } from "../table.js";
 
-export interface Company {
-  id: string;
-  name: string;
-  currency: string;
-  is_default: number;
-  created_at: string;
-}
+export const COMPANIES = defineTable(
+  "companies",
+  {
+    id: col.textKey({ check: by(() => idOf("co")) }),
+    name: col.text({ check: by(() => companyFieldSchemas(true).name.pipe(z.string())) }, "UNIQUE"),
+    currency: col.text({ check: by(() => companyFieldSchemas(true).currency) }),
+    is_default: col.integer({ check: flag([0, 1]) }, "DEFAULT 0"),
+    created_at: col.text({ check: timestamp }),
+  },
+  { key: "id" },
+);
+
+export type Company = RowOf<typeof COMPANIES.columns>;
 
 export function createCompaniesRepo(db: Db) {
   const insert = db.prepare("INSERT INTO companies (id, name, currency, is_default, created_at) VALUES (@id, @name, @currency, @is_default, @created_at)");

@@ -1,23 +1,33 @@
+import * as z from "zod";
 import type { Db } from "../db.js";
+import { by, flag, maybeClockMs, member, refersTo, seq, timestamp } from "../snapshot-checks.js";
+import { col, defineTable, type RowOf } from "../table.js";
+import { webhookUrl } from "./webhook-endpoints.js";
 import { objectRows } from "./object-rows.js";
 
 export type DeliveryStatus = "pending" | "succeeded" | "failed";
 
-export interface DeliveryRow {
-  seq: number;
-  id: string;
-  event_id: string;
-  company_id: string;
-  endpoint_id: string;
-  url: string;
-  status: DeliveryStatus;
-  attempt_count: number;
-  next_attempt_ms: number | null;
-  /** 1 when a resend made it, 0 for the deliveries the event got when it happened. */
-  resent: 0 | 1;
-  created_at: string;
-  updated_at: string;
-}
+export const DELIVERIES = defineTable(
+  "deliveries",
+  {
+    seq: col.seq(seq),
+    id: col.text({ check: member((schemas) => schemas.delivery, "id") }, "UNIQUE"),
+    event_id: col.text({ check: refersTo("events") }, "REFERENCES events(id)"),
+    company_id: col.text({ check: refersTo("companies") }, "REFERENCES companies(id)"),
+    endpoint_id: col.text({ check: refersTo("webhook_endpoints", "webhook endpoints") }, "REFERENCES webhook_endpoints(id)"),
+    url: col.text({ check: webhookUrl }),
+    status: col.text<DeliveryStatus>({ check: member((schemas) => schemas.delivery, "status") }),
+    attempt_count: col.integer({ check: by(() => z.int().min(0)) }, "DEFAULT 0"),
+    next_attempt_ms: col.nullableInteger({ check: maybeClockMs }),
+    created_at: col.text({ check: timestamp }),
+    updated_at: col.text({ check: timestamp }),
+    /** 1 when a resend made it, 0 for the deliveries the event got when it happened. */
+    resent: col.integer<0 | 1>({ check: flag([0, 1]) }, "DEFAULT 0"),
+  },
+  { key: "id" },
+);
+
+export type DeliveryRow = RowOf<typeof DELIVERIES.columns>;
 
 export interface DeliveryForAttempt {
   delivery: DeliveryRow;

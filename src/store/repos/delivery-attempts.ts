@@ -1,21 +1,33 @@
 import type { ChaosMark } from "../../domain/chaos.js";
+import * as z from "zod";
 import type { Db } from "../db.js";
+import { by, COMPUTED_FORMS, flag, member, refersTo, seq, timestamp } from "../snapshot-checks.js";
+import { col, defineTable, type RowOf } from "../table.js";
 
-export interface DeliveryAttemptRow {
-  seq: number;
-  delivery_id: string;
-  attempted_at: string;
-  status_code: number | null;
-  error: string | null;
-  duration_ms: number | null;
-  finished: number;
-  /** The first KiB of the receiver's answer, masked; null without an answer (and before migration 060). */
-  response_body: string | null;
-  /** Which webhook chaos made this attempt (docs/webhooks.md); null for a normal one. */
-  chaos: ChaosMark | null;
-  /** The `Service-Signature` header it carried, as sent; null before migration 100 or when never sent. */
-  service_signature: string | null;
-}
+const attempt = (name: string) => member((schemas) => schemas.deliveryAttempt, name);
+
+/** An attempt is written before the request goes out (finished = 0) and completed after. */
+export const DELIVERY_ATTEMPTS = defineTable(
+  "delivery_attempts",
+  {
+    seq: col.seq(seq),
+    delivery_id: col.text({ check: refersTo("deliveries") }, "REFERENCES deliveries(id)"),
+    attempted_at: col.text({ check: timestamp }),
+    status_code: col.nullableInteger({ check: attempt("status_code") }),
+    error: col.nullableText({ check: attempt("error") }),
+    duration_ms: col.nullableInteger({ check: attempt("duration_ms") }),
+    finished: col.integer({ check: flag([0, 1]) }, "DEFAULT 0"),
+    /** The first KiB of the receiver's answer, masked; null without an answer (and before migration 060). */
+    response_body: col.nullableText({ check: attempt("response_body") }),
+    /** Which webhook chaos made this attempt (docs/webhooks.md); null for a normal one. */
+    chaos: col.nullableText<ChaosMark | null>({ check: attempt("chaos") }),
+    /** The `Service-Signature` header it carried, as sent; null before migration 100 or when never sent. */
+    service_signature: col.nullableText({ check: by(() => z.string().regex(COMPUTED_FORMS.signatureHeader).nullable()) }),
+  },
+  { key: "seq" },
+);
+
+export type DeliveryAttemptRow = RowOf<typeof DELIVERY_ATTEMPTS.columns>;
 
 export function createDeliveryAttemptsRepo(db: Db) {
   const start = db.prepare("INSERT INTO delivery_attempts (delivery_id, attempted_at, chaos) VALUES (?, ?, ?)");

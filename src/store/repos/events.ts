@@ -1,19 +1,52 @@
 import type { Statement } from "better-sqlite3";
+import { requestIdSchema } from "../../domain/answer-schemas.js";
+import { resourceOfEventType } from "../../domain/resources.js";
 import type { Db } from "../db.js";
+import { by, json, member, refersTo, seq, timestamp } from "../snapshot-checks.js";
+import type { ColumnCheck } from "../snapshot-rows.js";
+import { col, defineTable, handedIn, type RowOf } from "../table.js";
 import { objectRows } from "./object-rows.js";
 import { pagedLister, type PageQuery } from "./paging.js";
 
+/** An event names an object of the resource its type belongs to (domain/resources.ts); ingested test events name none. */
+const eventObject: ColumnCheck = (value, row, known) => {
+  if (value === null) return undefined;
+  const resource = resourceOfEventType(String(row.type));
+  if (!resource?.table) return "names an object, which no event of its type does";
+  return known(resource.table, value) ? undefined : `names no ${resource.noun} of the snapshot`;
+};
+
+/** An event's body is the event as the API shows it, and says what its row says. */
+const eventBody = handedIn((sources) =>
+  json(
+    () => sources.schemas.event,
+    false,
+    (parsed, row) => {
+      const body = parsed as Record<string, unknown>;
+      const differs = (["id", "type", "created_at", "request_id"] as const).find((name) => body[name] !== row[name]);
+      return differs === undefined ? undefined : `its ${differs} differs from the row's`;
+    },
+  ),
+);
+
+export const EVENTS = defineTable(
+  "events",
+  {
+    seq: col.seq(seq),
+    id: col.text({ check: member((schemas) => schemas.event, "id") }, "UNIQUE"),
+    company_id: col.text({ check: refersTo("companies") }, "REFERENCES companies(id)"),
+    type: col.text({ check: member((schemas) => schemas.event, "type") }),
+    object_id: col.nullableText({ check: eventObject }),
+    request_id: col.text({ check: by(() => requestIdSchema) }),
+    created_at: col.text({ check: timestamp }),
+    /** The exact JSON text sent on every delivery attempt. */
+    body: col.text({ check: eventBody }),
+  },
+  { key: "id" },
+);
+
 /** An event as stored: `body` is the exact JSON text sent on every delivery attempt. */
-export interface StoredEvent {
-  seq: number;
-  id: string;
-  company_id: string;
-  type: string;
-  object_id: string | null;
-  request_id: string;
-  created_at: string;
-  body: string;
-}
+export type StoredEvent = RowOf<typeof EVENTS.columns>;
 
 /** Which events `oldest` and `newest` read: those after `afterSeq`, narrowed by the rest. */
 export interface EventQuery {

@@ -1,23 +1,60 @@
+import * as z from "zod";
+import { faultRuleSchema } from "../../domain/faults.js";
 import type { Db } from "../db.js";
+import { by, member, refersTo, seq, timestamp } from "../snapshot-checks.js";
+import type { ColumnCheck } from "../snapshot-rows.js";
+import { col, defineTable, handedIn, type RowOf } from "../table.js";
 
-export interface FaultRuleRow {
-  seq: number;
-  id: string;
-  company_id: string;
-  fault: string;
-  method: string | null;
-  path: string | null;
-  times: number;
-  remaining: number;
-  probability: number;
-  latency_ms: number | null;
-  /** The Retry-After of a `rate_limited` rule; null for the other faults. */
-  retry_after_seconds: number | null;
-  seed: number;
-  /** Requests matched so far: the ordinal of the next match's draw. */
-  matched: number;
-  created_at: string;
-}
+/** A fault rule's columns, read as the rule the API took (its match and counters). */
+const fault = (name: string) => member((schemas) => schemas.fault, name);
+const ruleField = <T>(pick: (rule: ReturnType<typeof faultRuleSchema.unwrap>["shape"]) => z.ZodType<T>) => by(() => pick(faultRuleSchema.unwrap().shape));
+const remaining = fault("remaining");
+const faultRemaining = handedIn((sources): ColumnCheck => {
+  const check = remaining.handedIn(sources);
+  return (value, row, known) =>
+    check(value, row, known) ?? (typeof value === "number" && typeof row.times === "number" && value > row.times ? "must not be more than times" : undefined);
+});
+// As the API takes it: only on a rate_limited rule, within its range; the rules from before it was a field hold 1.
+const ruleSchema = by(() => faultRuleSchema);
+const faultRetryAfter: ColumnCheck = (value, row, known) =>
+  ruleSchema(
+    {
+      fault: row.fault,
+      ...(row.latency_ms === null ? {} : { latency_ms: row.latency_ms }),
+      ...(value === null ? {} : { retry_after_seconds: value }),
+    },
+    row,
+    known,
+  );
+const faultLatency: ColumnCheck = (value, row, known) => ruleSchema({ fault: row.fault, ...(value === null ? {} : { latency_ms: value }) }, row, known);
+
+/** Fault rules (docs/faults.md): per company, tried oldest first (`seq`). */
+export const FAULT_RULES = defineTable(
+  "fault_rules",
+  {
+    seq: col.seq(seq),
+    id: col.text({ check: fault("id") }, "UNIQUE"),
+    company_id: col.text({ check: refersTo("companies") }, "REFERENCES companies(id)"),
+    fault: col.text({ check: fault("fault") }),
+    method: col.nullableText({
+      check: handedIn((sources) => by(() => (sources.schemas.fault.unwrap().shape.match as z.ZodObject).shape.method as z.ZodType)),
+    }),
+    path: col.nullableText({ check: ruleField((rule) => rule.match.unwrap().shape.path.unwrap().nullable()) }),
+    times: col.integer({ check: ruleField((rule) => rule.times.unwrap()) }),
+    remaining: col.integer({ check: faultRemaining }),
+    probability: col.real({ check: fault("probability") }),
+    latency_ms: col.nullableInteger({ check: faultLatency }),
+    seed: col.integer({ check: ruleField((rule) => rule.seed.unwrap()) }),
+    /** Requests matched so far: the ordinal of the next match's draw. */
+    matched: col.integer({ check: by(() => z.int().min(0)) }, "DEFAULT 0"),
+    created_at: col.text({ check: timestamp }),
+    /** The Retry-After of a `rate_limited` rule; null for the other faults. */
+    retry_after_seconds: col.nullableInteger({ check: faultRetryAfter }),
+  },
+  { key: "id" },
+);
+
+export type FaultRuleRow = RowOf<typeof FAULT_RULES.columns>;
 
 export function createFaultRulesRepo(db: Db) {
   const insert = db.prepare(`

@@ -1,4 +1,26 @@
+import * as z from "zod";
 import type { Db } from "../db.js";
+import { by, clockMs, COMPUTED_FORMS, json, refersTo, seq, sha256Hex } from "../snapshot-checks.js";
+import { col, defineTable } from "../table.js";
+
+/** The idempotency records: an answer the API gave to a keyed call, kept for replay (in arrival order). */
+export const IDEMPOTENCY_KEYS = defineTable(
+  "idempotency_keys",
+  {
+    seq: col.seq(seq),
+    // No foreign key in the schema, but an imported snapshot's record must name a company of it.
+    company_id: col.text({ check: refersTo("companies") }),
+    method: col.text({ check: by(() => z.enum(["POST", "DELETE"])) }),
+    path: col.text({ check: by(() => z.string().regex(/^\/v1\/[!-~]*$/)) }),
+    key: col.text({ check: sha256Hex }),
+    // Empty for a call whose key was not kept with its body.
+    fingerprint: col.text({ check: by(() => z.union([z.literal(""), z.string().regex(COMPUTED_FORMS.sha256Hex)])) }),
+    status: col.integer({ check: by(() => z.int().min(200).max(299)) }),
+    body: col.text({ check: json(() => z.record(z.string(), z.unknown())) }),
+    created_ms: col.integer({ check: clockMs }),
+  },
+  { key: "seq" },
+);
 import { objectRows } from "./object-rows.js";
 
 export interface IdempotencyScope {

@@ -1,14 +1,33 @@
+import * as z from "zod";
 import type { Db } from "../db.js";
+import { by, clockMs, seq } from "../snapshot-checks.js";
+import type { ColumnCheck } from "../snapshot-rows.js";
+import type { JobSnapshotRule } from "../snapshot-sources.js";
+import { col, defineTable, handedIn, type RowOf } from "../table.js";
 import { objectRows } from "./object-rows.js";
 
-export interface JobRow {
-  seq: number;
-  kind: string;
-  subject_id: string;
-  due_ms: number;
-  /** JSON text. */
-  payload: string;
-}
+/** Each kind of job is checked as its owner says (the snapshot sources' `jobs`); its kind column comes first, so the others see a known kind. */
+const ofKind = (part: keyof JobSnapshotRule) =>
+  handedIn(
+    (sources): ColumnCheck =>
+      (value, row, known) =>
+        sources.jobs[String(row.kind)]?.[part](value, row, known),
+  );
+
+export const JOBS = defineTable(
+  "jobs",
+  {
+    seq: col.seq(seq, true),
+    kind: col.text({ check: handedIn((sources) => by(() => z.enum(Object.keys(sources.jobs) as [string, ...string[]]))) }),
+    subject_id: col.text({ check: ofKind("subject") }),
+    due_ms: col.integer({ check: clockMs }),
+    /** JSON text. */
+    payload: col.text({ check: ofKind("payload") }),
+  },
+  { key: "seq" },
+);
+
+export type JobRow = RowOf<typeof JOBS.columns>;
 
 export function createJobsRepo(db: Db) {
   // Positional parameters and no RETURNING: one job per webhook delivery, and both cost more than the insert itself.

@@ -1,4 +1,17 @@
+import * as z from "zod";
 import type { Db } from "../db.js";
+import { by, clockText } from "../snapshot-checks.js";
+import { col, defineTable, handedIn } from "../table.js";
+
+/** Small instance-wide settings: the clock's offset and high-water mark (runtime/clock-persistence.ts writes them). */
+export const META = defineTable(
+  "meta",
+  {
+    key: col.textKey({ check: handedIn((sources) => by(() => z.enum(sources.clock.keys))) }),
+    value: col.text({ check: handedIn((sources) => (value) => (typeof value === "string" ? clockText(sources, value) : "must be text")) }),
+  },
+  { key: "key", withoutRowid: true },
+);
 
 /** Small instance-wide settings (the clock's offset and high-water mark). */
 export function createMetaRepo(db: Db) {

@@ -1,20 +1,53 @@
+import type * as z from "zod";
+import { chaosAnswerSchema, chaosSchema } from "../../domain/chaos.js";
+import { isSigningSecret, SIGNING_SECRET_RULE } from "../../domain/secret-keys.js";
+import { isHttpUrl, WEBHOOK_URL_MAX_LENGTH, WEBHOOK_URL_RULE } from "../../domain/webhook-url.js";
 import type { Db } from "../db.js";
+import { by, flag, json, maybeTimestamp, member, refersTo, seq, timestamp } from "../snapshot-checks.js";
+import type { ColumnCheck } from "../snapshot-rows.js";
+import { col, defineTable, handedIn, type RowOf } from "../table.js";
 
-export interface WebhookEndpointRow {
-  seq: number;
-  id: string;
-  company_id: string;
-  url: string;
-  secret: string;
-  /** JSON array of event types, or ["*"]. */
-  enabled_events: string;
-  created_at: string;
-  deleted_at: string | null;
-  /** 1 when a `--forward-to` made it: a later start that does not name its URL removes it. */
-  from_forward_to: number;
-  /** The endpoint's webhook chaos settings as JSON (docs/webhooks.md); null for none. */
-  chaos: string | null;
-}
+/** A URL a delivery went to: the one its endpoint had (masked once the endpoint was retired), an http(s) URL at most. */
+export const webhookUrl: ColumnCheck = (value) =>
+  typeof value === "string" && value.length <= WEBHOOK_URL_MAX_LENGTH && isHttpUrl(value) ? undefined : WEBHOOK_URL_RULE;
+
+/** A live endpoint's URL is one the API would take; a deleted one's was masked when it was retired. */
+const endpointUrl = handedIn((sources): ColumnCheck => {
+  const taken = by(() => sources.schemas.newWebhookEndpoint.unwrap().shape.url as z.ZodType);
+  return (value, row, known) => (row.deleted_at === null ? taken(value, row, known) : webhookUrl(value, row, known));
+});
+
+/** Chaos settings as an endpoint stores them: every member, in range, min delay not above max. */
+const chaosInput = by(() => chaosSchema("chaos"));
+const endpointChaos = json(
+  () => chaosAnswerSchema,
+  true,
+  (parsed, row, known) => chaosInput(parsed, row, known),
+);
+
+export const WEBHOOK_ENDPOINTS = defineTable(
+  "webhook_endpoints",
+  {
+    seq: col.seq(seq),
+    id: col.text({ check: member((schemas) => schemas.webhookEndpoint, "id") }, "UNIQUE"),
+    company_id: col.text({ check: refersTo("companies") }, "REFERENCES companies(id)"),
+    url: col.text({ check: endpointUrl }),
+    secret: col.text({ check: (value) => (typeof value === "string" && isSigningSecret(value) ? undefined : SIGNING_SECRET_RULE) }),
+    /** JSON array of event types, or ["*"]. */
+    enabled_events: col.text({
+      check: handedIn((sources) => json(() => sources.schemas.webhookEndpoint.unwrap().shape.enabled_events as z.ZodType)),
+    }),
+    created_at: col.text({ check: timestamp }),
+    deleted_at: col.nullableText({ check: maybeTimestamp }),
+    /** 1 when a `--forward-to` made it: a later start that does not name its URL removes it (2: made before the marking). */
+    from_forward_to: col.integer({ check: flag([0, 1, 2]) }, "DEFAULT 0"),
+    /** The endpoint's webhook chaos settings as JSON (docs/webhooks.md); null for none. */
+    chaos: col.nullableText({ check: endpointChaos }),
+  },
+  { key: "id", secret: ["secret"] },
+);
+
+export type WebhookEndpointRow = RowOf<typeof WEBHOOK_ENDPOINTS.columns>;
 
 export function createWebhookEndpointsRepo(db: Db) {
   const insert = db.prepare(`
