@@ -31,6 +31,7 @@ import type { Db } from "./store/db.js";
 import { withResourceMigrations } from "./store/resource-store.js";
 import { loadResourceModules } from "./resources/load.js";
 import type { ResourceModule, ResourceServiceDeps } from "./resources/resource-module.js";
+import type { ResourceDefinition } from "./resources/define.js";
 import { openFromSnapshot, removeDatabaseFiles } from "./store/snapshot.js";
 import type { SnapshotSources } from "./store/snapshot-sources.js";
 import { PAYOUT_MOVE_JOB, PAYOUT_MOVE_SNAPSHOT } from "./sim/payout-simulator.js";
@@ -432,13 +433,21 @@ function instanceHandle(options: PaysimOptions, start: CheckedStart, parts: Inst
  * The services of the resource modules, by collection, each made from the services' ports and its
  * own repository, which prepares its statements on the service's first use of it.
  */
-function resourceServices(modules: readonly ResourceModule[], deps: Omit<ResourceServiceDeps<unknown>, "repo">, db: Db): Map<string, unknown> {
+function resourceServices(modules: readonly ResourceModule[], deps: Omit<ResourceServiceDeps<unknown>, "repo" | "serviceOf">, db: Db): Map<string, unknown> {
   const made = new Map<string, unknown>();
+  const serviceOf = <Service>(definition: ResourceDefinition): Service => {
+    const service = made.get(definition.collection);
+    if (service === undefined) throw new Error(`No service was made for ${definition.collection}: its module has none.`);
+    return service as Service;
+  };
   for (const module of modules) {
     const { store, service } = module;
     if (service === undefined || store === undefined) continue;
     let repo: unknown;
-    const withRepo = Object.defineProperty({ ...deps }, "repo", { enumerable: true, get: () => (repo ??= store.repo(db)) }) as ResourceServiceDeps<unknown>;
+    const withRepo = Object.defineProperty({ ...deps, serviceOf }, "repo", {
+      enumerable: true,
+      get: () => (repo ??= store.repo(db)),
+    }) as ResourceServiceDeps<unknown>;
     made.set(module.definition.collection, service(withRepo));
   }
   return made;

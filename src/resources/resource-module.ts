@@ -31,6 +31,8 @@ export interface ResourceServiceDeps<Repo> extends ServiceDeps {
   /** Whether payouts move on their own (`auto`) or only when told (docs/testing.md). */
   payoutMode: PayoutMode;
   repo: Repo;
+  /** The service another resource's module makes (a refund reads the payment intent it names): asked when called, not when made. */
+  serviceOf<Service>(definition: ResourceDefinition): Service;
 }
 
 /**

@@ -76,14 +76,18 @@ export const TABLES: readonly TableDefinition[] = [
 const rules = new WeakMap<SnapshotSources, SnapshotRules>();
 
 /**
- * What each column of an imported snapshot may hold, from the table definitions (paysim's, then
- * `resourceTables`, those of the resource folders' stores) and what the wiring hands in. Built on
+ * What each column of an imported snapshot may hold, from the table definitions (paysim's, with
+ * `resourceTables`, those of the resource folders' stores, before the events that name their rows)
+ * and what the wiring hands in. Built on
  * the first import: a start without one builds none of their schemas.
  */
 export function snapshotRules(sources: SnapshotSources, resourceTables: readonly TableDefinition[] = []): SnapshotRules {
   let built = rules.get(sources);
   if (built === undefined) rules.set(sources, (built = rulesOf(TABLES, sources)));
-  return resourceTables.length === 0 ? built : [...built, ...rulesOf(resourceTables, sources)];
+  if (resourceTables.length === 0) return built;
+  // An event names an object of any resource (events.object_id): every resource's rows are read before the events.
+  const events = built.findIndex((rule) => rule.table === EVENTS.name);
+  return [...built.slice(0, events), ...rulesOf(resourceTables, sources), ...built.slice(events)];
 }
 
 /** Each table's repository maker: its statements are prepared when it is made (store/index.ts makes each on first use). */
