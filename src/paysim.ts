@@ -29,6 +29,8 @@ import { MIGRATIONS, snapshotRules } from "./store/schema.js";
 import { openDatabase } from "./store/open.js";
 import type { Db } from "./store/db.js";
 import { withResourceMigrations } from "./store/resource-store.js";
+import type { Migration } from "./store/migrations/migration.js";
+import type { SnapshotRules } from "./store/snapshot-rows.js";
 import { loadResourceModules } from "./resources/load.js";
 import type { ResourceModule, ResourceServiceDeps } from "./resources/resource-module.js";
 import type { ResourceDefinition } from "./resources/define.js";
@@ -251,6 +253,26 @@ function checkedStart(options: PaysimOptions): CheckedStart {
   return { host: options.host ?? "127.0.0.1", forwardTo, config, timeScale, timers: options.timers ?? realTimers, dbPath: options.db ?? ":memory:" };
 }
 
+/** What a database is opened with: paysim's schema steps with every resource module's, and what an import's rows may hold. */
+function schemaOf(modules: readonly ResourceModule[]): { migrations: Migration[]; rules: SnapshotRules } {
+  return {
+    migrations: withResourceMigrations(MIGRATIONS, modules),
+    rules: snapshotRules(
+      SNAPSHOT_SOURCES,
+      modules.flatMap((module) => module.store?.tables ?? []),
+    ),
+  };
+}
+
+/**
+ * The whole schema an instance opens its database with (paysim's steps and every resource
+ * module's) and the rules an import is held to: for tools and tests that open or check a
+ * database a paysim wrote.
+ */
+export async function wholeSchema(): Promise<{ migrations: Migration[]; rules: SnapshotRules }> {
+  return schemaOf(await loadResourceModules());
+}
+
 /** The database an instance serves from, the clock it stored, and how a start that fails leaves none an import wrote. */
 interface OpenedDatabase {
   db: Db;
@@ -266,11 +288,7 @@ interface OpenedDatabase {
 async function openInstanceDatabase(options: PaysimOptions, dbPath: string, modules: readonly ResourceModule[]): Promise<OpenedDatabase> {
   let storedClock: StoredClock = { offsetMs: 0, notBeforeMs: 0 };
   const openOptions = { checkStoredMeta: (meta: ReadonlyMap<string, string>) => void (storedClock = readStoredClock(dbPath, meta)) };
-  const migrations = withResourceMigrations(MIGRATIONS, modules);
-  const rules = snapshotRules(
-    SNAPSHOT_SOURCES,
-    modules.flatMap((module) => module.store?.tables ?? []),
-  );
+  const { migrations, rules } = schemaOf(modules);
   const db =
     options.importFrom === undefined
       ? openDatabase(dbPath, migrations, openOptions)

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { afterAll, onTestFinished } from "vitest";
 import { startPaysim, type RunningPaysim, type StartPaysimOptions } from "../../src/index.js";
-import { createPaysim, type PaysimInstance, type PaysimOptions } from "../../src/paysim.js";
+import { createPaysim, wholeSchema, type PaysimInstance, type PaysimOptions } from "../../src/paysim.js";
 import { openDatabase, type Db } from "../../src/store/open.js";
 import type { Migration } from "../../src/store/schema.js";
 import { startCli, startPaysimCli, type CliHandle, type CliOptions, type StartedPaysim } from "./cli.js";
@@ -141,9 +141,12 @@ export async function usePaysimCli(args: readonly string[] = [], options: CliOpt
   return started;
 }
 
-/** `openDatabase` (migrated by `migrations`, all of them by default), closed with its scope unless closed already. */
-export function useDatabase(path: string, migrations?: readonly Migration[], scope: Scope = thisTest): Db {
-  const db = migrations ? openDatabase(path, migrations) : openDatabase(path);
+/** The schema a paysim opens its database with: paysim's steps and every resource module's. */
+const WHOLE_SCHEMA = await wholeSchema();
+
+/** `openDatabase` (migrated by `migrations`, by default the whole schema a paysim has), closed with its scope unless closed already. */
+export function useDatabase(path: string, migrations: readonly Migration[] = WHOLE_SCHEMA.migrations, scope: Scope = thisTest): Db {
+  const db = openDatabase(path, migrations);
   scope.defer(() => {
     if (db.open) db.close();
   });

@@ -3,8 +3,11 @@ import { readdirSync, readFileSync, truncateSync, writeFileSync } from "node:fs"
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { startPaysim, UnusableDatabaseError } from "../../src/index.js";
-import { SNAPSHOT_SOURCES } from "../../src/paysim.js";
-import { MIGRATIONS, snapshotRules } from "../../src/store/schema.js";
+import { wholeSchema } from "../../src/paysim.js";
+import { MIGRATIONS } from "../../src/store/schema.js";
+
+/** The schema and import rules of a paysim, its resource modules' included. */
+const WHOLE = await wholeSchema();
 import { readSnapshot } from "../../src/store/snapshot.js";
 import { Database } from "../../src/store/sqlite-driver.js";
 import { useDatabase, useReceiver, useTempDir, useStartedPaysim } from "../helpers/disposables.js";
@@ -67,7 +70,7 @@ describe("an import accepts exactly the schema of its version", () => {
       (e: unknown) => e as Error,
     );
     expect(error).toBeInstanceOf(UnusableDatabaseError);
-    expect(error?.message).toContain(`The snapshot ${path} does not have the schema of a paysim snapshot (version ${MIGRATIONS.at(-1)!.version}): `);
+    expect(error?.message).toContain(`The snapshot ${path} does not have the schema of a paysim snapshot (version ${WHOLE.migrations.at(-1)!.version}): `);
     expect(error?.message).toMatch(reason);
     expect(readdirSync(dir)).toEqual(["fixture.db"]);
     expect(sha256(path)).toBe(before);
@@ -189,7 +192,7 @@ describe("an import masks every card number it holds", () => {
     expect(faults).toBe(1);
     expect(clock).toMatch(/^\d{13}$/);
     // Every value of it is one paysim could have written: the rules of an import pass it unchanged.
-    expect(readSnapshot(path, MIGRATIONS, snapshotRules(SNAPSHOT_SOURCES)).equals(readFileSync(path))).toBe(true);
+    expect(readSnapshot(path, WHOLE.migrations, WHOLE.rules).equals(readFileSync(path))).toBe(true);
   });
 });
 

@@ -4,8 +4,8 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { startPaysim, UnusableDatabaseError } from "../../src/index.js";
 import { EVENT_TYPES } from "../../src/domain/events.js";
-import { SNAPSHOT_SOURCES } from "../../src/paysim.js";
-import { MIGRATIONS, snapshotRules } from "../../src/store/schema.js";
+import { wholeSchema } from "../../src/paysim.js";
+import { MIGRATIONS } from "../../src/store/schema.js";
 import { readSnapshot } from "../../src/store/snapshot.js";
 import { Database } from "../../src/store/sqlite-driver.js";
 import { runCli } from "../helpers/cli.js";
@@ -15,7 +15,9 @@ import { closedPortUrl } from "../helpers/receiver.js";
 import { triggerEveryEventType } from "../helpers/registry.js";
 import { signedIn, textOf } from "../server/dashboard/helpers.js";
 
-const SNAPSHOT_RULES = snapshotRules(SNAPSHOT_SOURCES);
+/** The schema and import rules of a paysim, its resource modules' included. */
+const WHOLE = await wholeSchema();
+const SNAPSHOT_RULES = WHOLE.rules;
 const KEY = "sk_test_snapshot_values_01";
 const sha256 = (path: string) => createHash("sha256").update(readFileSync(path)).digest("hex");
 
@@ -460,8 +462,8 @@ describe("the rules of an import", () => {
         ? { ...rule, columns: Object.fromEntries(Object.entries(rule.columns).filter(([column]) => column !== "amount_reversed")) }
         : rule,
     );
-    expect(() => readSnapshot(rich, MIGRATIONS, incomplete)).toThrow("no import rule for the column payouts.amount_reversed");
-    expect(() => readSnapshot(rich, MIGRATIONS, SNAPSHOT_RULES.slice(1))).toThrow("no import rules for the table(s) meta");
+    expect(() => readSnapshot(rich, WHOLE.migrations, incomplete)).toThrow("no import rule for the column payouts.amount_reversed");
+    expect(() => readSnapshot(rich, WHOLE.migrations, SNAPSHOT_RULES.slice(1))).toThrow("no import rules for the table(s) meta");
   });
 });
 
