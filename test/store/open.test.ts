@@ -15,8 +15,8 @@ const INITIAL_TABLES = ["api_keys", "companies", "events", "idempotency_keys", "
 function freshPath(name = "paysim.db"): string {
   return useTempPath(name, "paysim-store-");
 }
-/** `openDatabase`, closed when the test finishes unless the test closed it. */
-function open(path: string, migrations?: readonly Migration[]): Db {
+/** `openDatabase` at paysim's own steps (by default), closed when the test finishes unless the test closed it. */
+function open(path: string, migrations: readonly Migration[] = MIGRATIONS): Db {
   return useDatabase(path, migrations);
 }
 
