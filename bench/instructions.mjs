@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // node bench/instructions.mjs <build> [<build>...]: the instructions a built paysim server executes
-// per creation and per read by id, counted by valgrind's callgrind in the server process only (all
-// its threads), so that builds can be compared on a machine shared with other work, where CPU time
-// per request swings by a tenth between runs and an instruction count does not (docs/performance.md,
-// "Instructions per request"). Not part of npm test or npm run bench: needs valgrind, and numbers
+// per creation, per read by id and per idempotent replay (the first creation sent again under its
+// key), counted by valgrind's callgrind in the server process only (all its threads), so that
+// builds can be compared on a machine shared with other work, where CPU time per request swings by
+// a tenth between runs and an instruction count does not (docs/performance.md, "Instructions per
+// request"). Not part of npm test or npm run bench: needs valgrind, and numbers
 // are recorded, never asserted. Each <build> is a checkout with `npm run build` done.
 //
 // INSTR_WARM     creations, then reads, served before counting, so the JIT has settled (default 2000)
@@ -86,35 +87,42 @@ async function measure(root) {
   );
   const { pid } = server.child;
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const seedKey = `instr-${keys}`;
   const seed = await create(agent, server.url);
   const creations = (times) => served(server.url, times, (client) => create(client, server.url));
   const reads = (times) => served(server.url, times, (client) => send(client, server.url, "GET", `/v1/payment_intents/${seed.id}`));
+  const replays = (times) =>
+    served(server.url, times, (client) => send(client, server.url, "POST", "/v1/payment_intents", '{"amount":1000}', { "idempotency-key": seedKey }));
   await creations(WARM);
   await reads(WARM);
+  await replays(WARM);
   await dump(pid, agent, server.url); // out.1: the start and the warm-up
   await creations(COUNTED);
   await dump(pid, agent, server.url); // out.2: the creations
   await reads(COUNTED);
   await dump(pid, agent, server.url); // out.3: the reads
+  await replays(COUNTED);
+  await dump(pid, agent, server.url); // out.4: the replays
   agent.destroy();
   await stop(server.child);
   if (process.env.INSTR_KEEP) {
     copyFileSync(`${out}.2`, join(process.env.INSTR_KEEP, `${basename(root)}.creations.out`));
     copyFileSync(`${out}.3`, join(process.env.INSTR_KEEP, `${basename(root)}.reads.out`));
   }
-  return { create: instructionsIn(`${out}.2`) / COUNTED, read: instructionsIn(`${out}.3`) / COUNTED };
+  return { create: instructionsIn(`${out}.2`) / COUNTED, read: instructionsIn(`${out}.3`) / COUNTED, replay: instructionsIn(`${out}.4`) / COUNTED };
 }
 
 const results = [];
 for (const root of builds) {
   const result = await measure(root);
   results.push({ build: root, ...result });
-  console.log(`${root}: creation ${Math.round(result.create).toLocaleString("en")} instructions, read ${Math.round(result.read).toLocaleString("en")}`);
+  const count = (n) => Math.round(n).toLocaleString("en");
+  console.log(`${root}: creation ${count(result.create)} instructions, read ${count(result.read)}, replay ${count(result.replay)}`);
 }
 if (results.length > 1) {
   const [first] = results;
-  for (const { build, create: c, read: r } of results.slice(1))
+  for (const { build, create: c, read: r, replay: p } of results.slice(1))
     console.log(
-      `${results[0].build} / ${build}: creation ×${(first.create / c).toFixed(3)}, read ×${(first.read / r).toFixed(3)} (instructions; below 1 is fewer)`,
+      `${results[0].build} / ${build}: creation ×${(first.create / c).toFixed(3)}, read ×${(first.read / r).toFixed(3)}, replay ×${(first.replay / p).toFixed(3)} (instructions; below 1 is fewer)`,
     );
 }
