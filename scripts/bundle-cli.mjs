@@ -37,10 +37,13 @@ function resourceModulesInTheBundle() {
   return {
     name: "resource-modules-in-the-bundle",
     setup(build) {
-      build.onLoad({ filter: /[\\/]dist[\\/]resources[\\/][^\\/]+[\\/]resource\.js$/ }, (args) => ({
-        contents: readFileSync(args.path, "utf8").replaceAll('import("./module.js")', 'Promise.resolve().then(() => require("./module.js"))'),
-        loader: "js",
-      }));
+      build.onLoad({ filter: /[\\/]dist[\\/]resources[\\/][^\\/]+[\\/]resource\.js$/ }, (args) => {
+        const source = readFileSync(args.path, "utf8");
+        const contents = source.replaceAll('import("./module.js")', 'Promise.resolve().then(() => require("./module.js"))');
+        // A link written another way would be split into chunks again without a word: refuse it.
+        if (contents === source && source.includes("./module.js")) throw new Error(`${args.path}: its module link is not import("./module.js")`);
+        return { contents, loader: "js" };
+      });
     },
   };
 }

@@ -33,7 +33,7 @@ import type { Migration } from "./store/migrations/migration.js";
 import type { SnapshotRules } from "./store/snapshot-rows.js";
 import { loadResourceModules } from "./resources/load.js";
 import type { ResourceModule, ResourceServiceDeps } from "./resources/resource-module.js";
-import type { ResourceDefinition } from "./resources/define.js";
+import { serviceIn, type ResourceDefinition } from "./resources/define.js";
 import { openFromSnapshot, removeDatabaseFiles } from "./store/snapshot.js";
 import type { SnapshotSources } from "./store/snapshot-sources.js";
 import { PAYOUT_MOVE_JOB, PAYOUT_MOVE_SNAPSHOT } from "./sim/payout-simulator.js";
@@ -453,11 +453,7 @@ function instanceHandle(options: PaysimOptions, start: CheckedStart, parts: Inst
  */
 function resourceServices(modules: readonly ResourceModule[], deps: Omit<ResourceServiceDeps<unknown>, "repo" | "serviceOf">, db: Db): Map<string, unknown> {
   const made = new Map<string, unknown>();
-  const serviceOf = <Service>(definition: ResourceDefinition): Service => {
-    const service = made.get(definition.collection);
-    if (service === undefined) throw new Error(`No service was made for ${definition.collection}: its module has none.`);
-    return service as Service;
-  };
+  const serviceOf = <Service>(definition: ResourceDefinition): Service => serviceIn<Service>(made, definition);
   for (const module of modules) {
     const { store, service } = module;
     if (service === undefined || store === undefined) continue;

@@ -31,3 +31,13 @@ export interface ResourceDefinition {
    */
   module?: () => Promise<{ default: unknown }>;
 }
+
+/**
+ * The service the wiring made for the resource `definition` names, among `services` (by
+ * collection): what a module's operations and another module's service reach it by.
+ */
+export function serviceIn<Service>(services: ReadonlyMap<string, unknown>, definition: ResourceDefinition): Service {
+  const service = services.get(definition.collection);
+  if (service === undefined) throw new Error(`No service was made for ${definition.collection}: its module has none.`);
+  return service as Service;
+}

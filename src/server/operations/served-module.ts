@@ -1,5 +1,5 @@
 import type * as z from "zod";
-import type { ResourceDefinition } from "../../domain/resources.js";
+import { serviceIn, type ResourceDefinition } from "../../resources/define.js";
 import type { DashboardApp, DashboardKit } from "../dashboard/kit.js";
 import type { CallContext, Operation } from "./define.js";
 
@@ -23,9 +23,5 @@ export interface ServedModule {
  * the module's `service` and gives it to the app (`AppDeps.resourceServices`) under its collection.
  */
 export function serviceOf<Service>(definition: ResourceDefinition): (call: Pick<CallContext, "deps">) => Service {
-  return ({ deps }) => {
-    const service = deps.resourceServices.get(definition.collection);
-    if (service === undefined) throw new Error(`No service was made for ${definition.collection}: its module has none.`);
-    return service as Service;
-  };
+  return ({ deps }) => serviceIn<Service>(deps.resourceServices, definition);
 }
