@@ -171,7 +171,14 @@ module.exports = {
         "A dashboard page calls services, like an operation: it imports no other page (what two pages share lives in the dashboard's kit, views or below).",
       severity: "error",
       from: { path: "^src/server/dashboard/pages/([^/.]+)" },
-      to: { path: "^src/server/dashboard/pages/", pathNot: "^src/server/dashboard/pages/$1[.]" },
+      to: { path: "^src/(server/dashboard/pages/|resources/[^/]+/page\\.tsx$)", pathNot: "^src/server/dashboard/pages/$1[.]" },
+    },
+    {
+      name: "resource-pages-stand-alone",
+      comment: "A resource's dashboard pages (resources/<collection>/page.tsx) import no other page either: another resource's or the dashboard's own.",
+      severity: "error",
+      from: { path: "^src/resources/([^/]+)/page\\.tsx$" },
+      to: { path: "^src/(server/dashboard/pages/|resources/[^/]+/page\\.tsx$)", pathNot: "^src/resources/$1/page\\.tsx$" },
     },
   ],
   options: {

@@ -15,11 +15,11 @@ import { catalogueOf, createApp, type PaysimApp } from "./server/app.js";
 import { createHeldRequests } from "./server/held-requests.js";
 import { createDashboardAuth } from "./server/dashboard/auth.js";
 import { serveOnNode } from "./server/node-adapter.js";
-import type { FaultRules } from "./services/faults.js";
+import type { FaultRules } from "./resources/faults/service.js";
 import { createServices, type ServiceDeps } from "./services/index.js";
 import { bootstrap, DEFAULT_COMPANY, type BootstrappedCompany } from "./services/bootstrap.js";
 import { createIdempotentRunner } from "./services/idempotency.js";
-import { createInstanceRegistry, type InstanceInput, type StartedInstance } from "./services/instances.js";
+import { createInstanceRegistry, type InstanceInput, type StartedInstance } from "./resources/instances/service.js";
 import type { CoverageReport, CoverageScope } from "./domain/coverage-report.js";
 import { runReport, type RunReport } from "./domain/run-report.js";
 import { createCoverage } from "./services/coverage.js";
@@ -32,19 +32,21 @@ import { withResourceMigrations } from "./store/resource-store.js";
 import type { Migration } from "./store/migrations/migration.js";
 import type { SnapshotRules } from "./store/snapshot-rows.js";
 import { loadResourceModules } from "./resources/load.js";
-import type { ResourceModule, ResourceServiceDeps } from "./resources/resource-module.js";
+import type { ResourceModule, ResourceServiceDeps, SharedService } from "./resources/resource-module.js";
 import { serviceIn, type ResourceDefinition } from "./resources/define.js";
 import { openFromSnapshot, removeDatabaseFiles } from "./store/snapshot.js";
 import type { SnapshotSources } from "./store/snapshot-sources.js";
 import { PAYOUT_MOVE_JOB, PAYOUT_MOVE_SNAPSHOT } from "./sim/payout-simulator.js";
 import { DELIVERY_JOB, DELIVERY_JOB_SNAPSHOT } from "./webhooks/delivery-job.js";
-import { deliveryAttemptSchema, deliverySchema, eventSchema } from "./contracts/events.js";
-import { faultSchema } from "./contracts/faults.js";
-import { createEndpointInput, webhookEndpointSchema } from "./contracts/webhook-endpoints.js";
+import { deliverySchema } from "./resources/deliveries/contract.js";
+import { deliveryAttemptSchema } from "./resources/delivery-attempts/contract.js";
+import { eventSchema } from "./resources/events/contract.js";
+import { faultSchema } from "./resources/faults/contract.js";
+import { createEndpointInput, webhookEndpointSchema } from "./resources/webhook-endpoints/contract.js";
 import type { KeptFile } from "./shared/owned-file.js";
 
 export { SNAPSHOT_FILE } from "./store/snapshot.js";
-import type { WebhookEndpointRow } from "./store/repos/webhook-endpoints.js";
+import type { WebhookEndpointRow } from "./resources/webhook-endpoints/store.js";
 import { createDispatcher } from "./webhooks/dispatcher.js";
 import { createOutbox } from "./webhooks/outbox.js";
 import { createWaits, type Waits } from "./testing/waits.js";
@@ -376,7 +378,12 @@ function buildInstance(options: PaysimOptions, start: CheckedStart, modules: rea
       unitOfWork,
       runIdempotently,
       ...services,
-      resourceServices: resourceServices(modules, { ...serviceDeps, scheduler, testCards, baseUrl, destinations, payoutMode: options.payouts ?? "auto" }, db),
+      resourceServices: resourceServices(
+        modules,
+        { ...serviceDeps, scheduler, testCards, baseUrl, destinations, payoutMode: options.payouts ?? "auto" },
+        db,
+        (name) => ({ ...services, instances })[name],
+      ),
       testCards,
       loopbackHostNames: loopbackHostNames(start.host),
       baseUrl,
@@ -448,14 +455,21 @@ function instanceHandle(options: PaysimOptions, start: CheckedStart, parts: Inst
 }
 
 /**
- * The services of the resource modules, by collection, each made from the services' ports and its
- * own repository, which prepares its statements on the service's first use of it.
+ * The services of the resource modules, by collection: each made from the services' ports and its
+ * own repository, which prepares its statements on the service's first use of it, or, for one the
+ * module shares (`shared.service`), the one every layer reaches, `shared(name)`.
  */
-function resourceServices(modules: readonly ResourceModule[], deps: Omit<ResourceServiceDeps<unknown>, "repo" | "serviceOf">, db: Db): Map<string, unknown> {
+function resourceServices(
+  modules: readonly ResourceModule[],
+  deps: Omit<ResourceServiceDeps<unknown>, "repo" | "serviceOf">,
+  db: Db,
+  shared: (name: SharedService) => unknown,
+): Map<string, unknown> {
   const made = new Map<string, unknown>();
   const serviceOf = <Service>(definition: ResourceDefinition): Service => serviceIn<Service>(made, definition);
   for (const module of modules) {
     const { store, service } = module;
+    if (module.shared?.service !== undefined) made.set(module.definition.collection, shared(module.shared.service));
     if (service === undefined || store === undefined) continue;
     let repo: unknown;
     const withRepo = Object.defineProperty({ ...deps, serviceOf }, "repo", {

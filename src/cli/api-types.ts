@@ -6,11 +6,11 @@
  */
 import type { AnswerOf, ItemOf } from "../server/operations/define.js";
 import type { coverageOperations } from "../server/operations/coverage.js";
-import type { EVENT_OPERATIONS, resendEvent } from "../server/operations/events.js";
-import type { FAULT_OPERATIONS } from "../server/operations/faults.js";
-import type { INSTANCE_OPERATIONS } from "../server/operations/instances.js";
+import type { EVENT_OPERATIONS, resendEvent } from "../resources/events/operations.js";
+import type { FAULT_OPERATIONS } from "../resources/faults/operations.js";
+import type { INSTANCE_OPERATIONS } from "../resources/instances/operations.js";
 import type { CLOCK_OPERATIONS, resetSandbox } from "../server/operations/sandbox.js";
-import type { WEBHOOK_ENDPOINT_OPERATIONS } from "../server/operations/webhook-endpoints.js";
+import type { WEBHOOK_ENDPOINT_OPERATIONS } from "../resources/webhook-endpoints/operations.js";
 
 type EventList = AnswerOf<typeof EVENT_OPERATIONS, "listEvents">;
 

@@ -5,7 +5,8 @@ import { CHAOS_MARKS } from "../domain/chaos.js";
 import { EVENT_TYPES } from "../domain/events.js";
 import { MAX_ATTEMPTS } from "../domain/retry-schedule.js";
 import { commaSeparated, oneOfQuery } from "./common.js";
-import { deliverySchema, eventSchema } from "./events.js";
+import { deliverySchema } from "../resources/deliveries/contract.js";
+import { eventSchema } from "../resources/events/contract.js";
 
 /** The bounds of `timeout_ms`, in real milliseconds (docs/testing.md, "Waiting over HTTP"). */
 const TIMEOUT_MS = { min: 1, max: 60_000, default: 5_000 } as const;

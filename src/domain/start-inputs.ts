@@ -10,7 +10,7 @@ import { CARD_NUMBER_IN_URL_RULE, hasNoCardNumber, isWebhookUrl, WEBHOOK_URL_MAX
  * The rules of what a start takes beside the database: a company's fields, the default company's
  * key, the forward-to endpoints with their secret and chaos. One definition for a config file
  * (config.ts), the start options (`paysim start`, `startPaysim()`) and the body of
- * `POST /v1/sandbox/instances` (services/instances.ts), so all three refuse alike.
+ * `POST /v1/sandbox/instances` (resources/instances/service.ts), so all three refuse alike.
  */
 
 /** A bad config file (the message names the file and the field), or a bad start option (it names the option). */

@@ -26,10 +26,10 @@ export interface ResourceDefinition {
   /** Whether the dashboard shows each one on its own page, `<collection>/<id>`, that an id links to. */
   dashboardPage: boolean;
   /**
-   * Loads the rest of the resource, resources/<collection>/module.ts (`export default defineResourceModule(…)`);
-   * absent for a resource whose parts still live in the layers' own folders. Only the wiring calls it.
+   * Loads the rest of the resource, resources/<collection>/module.ts (`export default defineResourceModule(…)`):
+   * its table's statements, service, operations and pages. Only the wiring calls it.
    */
-  module?: () => Promise<{ default: unknown }>;
+  module: () => Promise<{ default: unknown }>;
 }
 
 /**

@@ -8,20 +8,22 @@ export class ResourceModuleError extends Error {}
 let loading: Promise<readonly ResourceModule[]> | undefined;
 
 /**
- * The module of every registered resource that has one (its definition's `module`), in the
- * registry's order, loaded once per process: modules are code, the same for every instance.
+ * The module of every registered resource (its definition's `module`), in the registry's order, loaded once per process: modules are code, the same for every instance.
  * Refuses a module that is not its definition's own, one whose operations have no service to
  * call or whose service has no table, and one whose definition promises a dashboard page it does
  * not give.
  */
 export function loadResourceModules(): Promise<readonly ResourceModule[]> {
-  return (loading ??= Promise.all(
-    Object.values(RESOURCES as Record<string, ResourceDefinition>).flatMap((definition) => (definition.module ? [loaded(definition, definition.module)] : [])),
-  ));
+  return (loading ??= Promise.all(Object.values(RESOURCES as Record<string, ResourceDefinition>).map((definition) => loaded(definition))));
 }
 
-async function loaded(definition: ResourceDefinition, load: NonNullable<ResourceDefinition["module"]>): Promise<ResourceModule> {
-  const module = (await load()).default as ResourceModule | undefined;
+async function loaded(definition: ResourceDefinition): Promise<ResourceModule> {
+  return checkedModule(definition, (await definition.module()).default);
+}
+
+/** `exported` as the module of `definition`, or why it cannot be served (ResourceModuleError). */
+export function checkedModule(definition: ResourceDefinition, exported: unknown): ResourceModule {
+  const module = exported as ResourceModule | undefined;
   if (module?.definition !== definition) {
     throw new ResourceModuleError(
       `The module of ${definition.collection} is not its own: its resources/<collection>/module.ts must export default defineResourceModule(<its definition>, …).`,
@@ -30,8 +32,18 @@ async function loaded(definition: ResourceDefinition, load: NonNullable<Resource
   if (module.service !== undefined && module.store === undefined) {
     throw new ResourceModuleError(`The module of ${definition.collection} has a service but no store: a service reads its own table (store.repo).`);
   }
-  if (module.operations.length > 0 && module.service === undefined) {
-    throw new ResourceModuleError(`The module of ${definition.collection} serves operations but makes no service for them to call (service).`);
+  if (module.shared?.repo !== undefined && module.store === undefined) {
+    throw new ResourceModuleError(`The module of ${definition.collection} shares a repository (shared.repo) but has no store to make it from (store.repo).`);
+  }
+  if (module.service !== undefined && module.shared?.service !== undefined) {
+    throw new ResourceModuleError(
+      `The module of ${definition.collection} makes a service and shares one (shared.service): an instance has one of each resource's.`,
+    );
+  }
+  if (module.operations.length > 0 && module.service === undefined && module.shared?.service === undefined) {
+    throw new ResourceModuleError(
+      `The module of ${definition.collection} serves operations but makes no service for them to call (service) and shares none (shared.service).`,
+    );
   }
   if (definition.dashboardPage && module.page === undefined) {
     throw new ResourceModuleError(`${definition.collection} promises a dashboard page (dashboardPage: true) that its module does not give (page).`);

@@ -1,7 +1,8 @@
 import type { ResourceDefinition } from "./define.js";
 import type { ServedModule } from "../server/operations/served-module.js";
-import type { ServiceDeps } from "../services/index.js";
+import type { ServiceDeps, Services } from "../services/index.js";
 import type { ResourceStore } from "../store/resource-store.js";
+import type { REPOS } from "../store/schema.js";
 import type { Scheduler } from "../runtime/scheduler.js";
 import type { Work } from "../services/unit-of-work.js";
 import type { PayoutMode } from "../sim/payout-simulator.js";
@@ -19,7 +20,21 @@ export interface ResourceModule<Repo = unknown, Service = unknown> extends Serve
   store?: ResourceStore<Repo>;
   /** Makes its service from the services' ports and its own repository, once per instance. */
   service?: (deps: ResourceServiceDeps<Repo>) => Service;
+  /**
+   * For a resource the rest of paysim reads too (the webhook system reads the events and the
+   * endpoints, the request pipeline the fault rules): the name the store gives its repository
+   * (`store.<repo>`, store/schema.ts's REPOS, made from this module's `store.repo`) and the one
+   * the app gives its service (`deps.<service>`), which its operations call. Each is made once
+   * per instance, where every layer finds it; `serviceOf(definition)` answers that one too.
+   */
+  shared?: { repo?: keyof typeof REPOS; service?: SharedService };
 }
+
+/**
+ * The services every layer reaches by name in the app's deps (server/env.ts): those services/index.ts
+ * makes, and the instances' registry, which the wiring makes with the way to start a paysim.
+ */
+export type SharedService = keyof Services | "instances";
 
 /** What a resource's service is made from: every service's ports, the start's settings a resource may need, and its own repository (made on first use). */
 export interface ResourceServiceDeps<Repo> extends ServiceDeps {

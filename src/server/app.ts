@@ -38,10 +38,10 @@ export function catalogueOf(app: PaysimApp): CoverageCatalogue {
  * the one `onError` answers it. Each /v1 operation is one definition (operations/): mounted as its route, and
  * described by the OpenAPI document (GET /v1/openapi.json, no key). The checkout pages and the
  * dashboard are loaded on the first request for either (`onDemand`, html-routes.ts). `modules` are the
- * resources in folders of their own (resources/): their operations, schemas and pages are served
- * as the others are.
+ * resources, each in its folder (resources/): their operations, schemas and pages are what it
+ * serves beside the sandbox's own controls.
  */
-export function createApp(deps: AppDeps, modules: readonly ServedModule[] = []): PaysimApp {
+export function createApp(deps: AppDeps, modules: readonly ServedModule[]): PaysimApp {
   const app = new Hono<AppEnv>();
   let catalogue: CoverageCatalogue | undefined;
   // Built once asked: by then every module is mounted.

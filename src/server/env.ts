@@ -6,14 +6,14 @@ import type { Ids } from "../domain/ids.js";
 import type { Clock } from "../runtime/clock.js";
 import type { Timers } from "../runtime/timers.js";
 import type { Coverage } from "../services/coverage.js";
-import type { DeliveryView } from "../services/deliveries-view.js";
+import type { DeliveryView } from "../resources/deliveries/service.js";
 import type { RunIdempotently } from "../services/idempotency.js";
-import type { InstanceRegistry } from "../services/instances.js";
+import type { InstanceRegistry } from "../resources/instances/service.js";
 import type { Services } from "../services/index.js";
 import type { UnitOfWork } from "../services/unit-of-work.js";
 import type { Store } from "../store/index.js";
-import type { StoredEvent } from "../store/repos/events.js";
-import type { Company } from "../store/repos/companies.js";
+import type { StoredEvent } from "../resources/events/store.js";
+import type { Company } from "../resources/companies/store.js";
 import type { HeldRequests } from "./held-requests.js";
 import type { DashboardAuth } from "./dashboard/auth.js";
 
@@ -51,7 +51,7 @@ export interface AppDeps extends Services {
   timers: Timers;
   /** Where unexpected errors are reported (with their request id). */
   reportError: (requestId: string, error: unknown) => void;
-  /** The services of the resources in their own folders, by collection (operations/served-module.ts's `serviceOf`). */
+  /** Each resource's service, by collection (operations/served-module.ts's `serviceOf`): its module's own, or the one it shares. */
   resourceServices: ReadonlyMap<string, unknown>;
   /** The token `paysim start` keeps in its instance files; /health answers the pid to a caller that names it. */
   instanceToken?: string;

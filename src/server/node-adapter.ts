@@ -205,7 +205,7 @@ export type NodeFetch = (request: Request, env: HttpBindings | Http2Bindings) =>
  * writes straight out.
  *
  * @example
- * serve({ fetch: serveOnNode(createApp(deps)), port: 4010 });
+ * serve({ fetch: serveOnNode(createApp(deps, modules)), port: 4010 });
  */
 export function serveOnNode<E extends AppEnv>(app: Hono<E>): NodeFetch {
   const atTurnEnd = createTurnEnd();

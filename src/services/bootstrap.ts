@@ -6,9 +6,9 @@ import { ConfigError } from "../domain/start-inputs.js";
 import { hasNoCardNumber } from "../domain/webhook-url.js";
 import type { Clock } from "../runtime/clock.js";
 import type { Store } from "../store/index.js";
-import type { Company } from "../store/repos/companies.js";
-import type { WebhookEndpointRow } from "../store/repos/webhook-endpoints.js";
-import { insertEndpoint, storedChaos } from "./webhook-endpoints.js";
+import type { Company } from "../resources/companies/store.js";
+import type { WebhookEndpointRow } from "../resources/webhook-endpoints/store.js";
+import { insertEndpoint, storedChaos } from "../resources/webhook-endpoints/service.js";
 
 export const DEFAULT_COMPANY = { name: "Sandbox Merchant", currency: "EUR" } as const;
 

@@ -1,7 +1,7 @@
-import { createEventService } from "./events.js";
-import { createFaultRules } from "./faults.js";
+import { createEventService } from "../resources/events/service.js";
+import { createFaultRules } from "../resources/faults/service.js";
 import { createSandboxService } from "./sandbox.js";
-import { createWebhookEndpointService } from "./webhook-endpoints.js";
+import { createWebhookEndpointService } from "../resources/webhook-endpoints/service.js";
 
 /**
  * The services the API, the dashboard and the helpers call, each made by its maker from the ports

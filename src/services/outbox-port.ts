@@ -1,4 +1,4 @@
-import type { StoredEvent } from "../store/repos/events.js";
+import type { StoredEvent } from "../resources/events/store.js";
 import type { EventRecordedHook } from "./unit-of-work.js";
 
 /**

@@ -4,8 +4,8 @@ import { maskValue } from "../domain/masking.js";
 import type { EventType } from "../domain/events.js";
 import type { Clock } from "../runtime/clock.js";
 import type { Store } from "../store/index.js";
-import type { StoredEvent } from "../store/repos/events.js";
-import type { EventResource } from "../contracts/events.js";
+import type { StoredEvent } from "../resources/events/store.js";
+import type { EventResource } from "../resources/events/contract.js";
 
 export interface NewEvent {
   companyId: string;

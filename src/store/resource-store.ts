@@ -3,7 +3,7 @@ import type { Migration } from "./migrations/migration.js";
 import type { TableDefinition } from "./table.js";
 
 /**
- * What a resource in its own folder (resources/<collection>/) keeps in the store: the schema steps
+ * What a resource (resources/<collection>/) keeps in the store: the schema steps
  * that make its table, its repository, and the table's definition (store/table.ts), which says what
  * an imported snapshot's rows of it may hold.
  * The wiring adds the steps to MIGRATIONS (store/schema.ts) in version order, makes the repository

@@ -21,18 +21,18 @@ import { migration100 } from "./migrations/100-sent-signature.js";
 import { migration110 } from "./migrations/110-fault-retry-after.js";
 import { migration120 } from "./migrations/120-resent-deliveries.js";
 import { API_KEYS, createApiKeysRepo } from "./repos/api-keys.js";
-import { COMPANIES, createCompaniesRepo } from "./repos/companies.js";
-import { DELIVERIES, createDeliveriesRepo } from "./repos/deliveries.js";
-import { DELIVERY_ATTEMPTS, createDeliveryAttemptsRepo } from "./repos/delivery-attempts.js";
-import { EVENTS, createEventsRepo } from "./repos/events.js";
-import { FAULT_RULES, createFaultRulesRepo } from "./repos/fault-rules.js";
+import { COMPANIES, createCompaniesRepo } from "../resources/companies/store.js";
+import { DELIVERIES, createDeliveriesRepo } from "../resources/deliveries/store.js";
+import { DELIVERY_ATTEMPTS, createDeliveryAttemptsRepo } from "../resources/delivery-attempts/store.js";
+import { EVENTS, createEventsRepo } from "../resources/events/store.js";
+import { FAULT_RULES, createFaultRulesRepo } from "../resources/faults/store.js";
 import { IDEMPOTENCY_KEYS, createIdempotencyKeysRepo } from "./repos/idempotency-keys.js";
 import { JOBS, createJobsRepo } from "./repos/jobs.js";
 import { META, createMetaRepo } from "./repos/meta.js";
 import { PAYMENT_INTENTS } from "../resources/payment-intents/store.js";
 import { PAYOUTS } from "../resources/payouts/store.js";
 import { createSandboxResetRepo } from "./repos/sandbox-reset.js";
-import { WEBHOOK_ENDPOINTS, createWebhookEndpointsRepo } from "./repos/webhook-endpoints.js";
+import { WEBHOOK_ENDPOINTS, createWebhookEndpointsRepo } from "../resources/webhook-endpoints/store.js";
 
 export type { Migration } from "./migrations/migration.js";
 

@@ -1,5 +1,5 @@
 import { ApiError } from "../domain/errors.js";
-import type { FaultRules } from "../services/faults.js";
+import type { FaultRules } from "../resources/faults/service.js";
 import type { PaysimFaults } from "./types.js";
 
 /**

@@ -1,11 +1,11 @@
 import type { Bus, BusEvents, DeliveriesStopped, DeliveryAttempted, EventCreated } from "../bus.js";
 import { ApiError } from "../domain/errors.js";
 import { listensTo } from "../domain/events.js";
-import { eventResource } from "../services/events.js";
+import { eventResource } from "../resources/events/service.js";
 import type { Timers } from "../runtime/timers.js";
 import type { Store } from "../store/index.js";
-import type { StoredEvent } from "../store/repos/events.js";
-import { deliveriesOf, type DeliveryView } from "../services/deliveries-view.js";
+import type { StoredEvent } from "../resources/events/store.js";
+import { deliveriesOf, type DeliveryView } from "../resources/deliveries/service.js";
 import {
   describeFilter,
   eventMatcher,

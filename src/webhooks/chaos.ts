@@ -2,9 +2,9 @@ import { firstAttemptMark, planChaos, REORDER_HOLD_MAX_MS, type ChaosMark } from
 import type { Clock } from "../runtime/clock.js";
 import type { Scheduler } from "../runtime/scheduler.js";
 import type { Work } from "../services/unit-of-work.js";
-import { chaosOf } from "../services/webhook-endpoints.js";
+import { chaosOf } from "../resources/webhook-endpoints/service.js";
 import type { Store } from "../store/index.js";
-import type { DeliveryForAttempt, DeliveryRow } from "../store/repos/deliveries.js";
+import type { DeliveryForAttempt, DeliveryRow } from "../resources/deliveries/store.js";
 import { DELIVERY_JOB, type DeliveryJobPayload } from "./delivery-job.js";
 
 /**

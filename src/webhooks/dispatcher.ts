@@ -4,7 +4,7 @@ import { maskText } from "../domain/masking.js";
 import type { Clock } from "../runtime/clock.js";
 import type { Job, Scheduler } from "../runtime/scheduler.js";
 import type { Store } from "../store/index.js";
-import type { DeliveryForAttempt, DeliveryRow } from "../store/repos/deliveries.js";
+import type { DeliveryForAttempt, DeliveryRow } from "../resources/deliveries/store.js";
 import type { Work } from "../services/unit-of-work.js";
 import { createWebhookChaos } from "./chaos.js";
 import { DELIVERY_JOB, type DeliveryJobPayload } from "./delivery-job.js";

@@ -99,6 +99,11 @@ describe("the dependency check (npm run lint:deps)", () => {
       files: { "src/server/dashboard/pages/one.tsx": importing("./two.js"), "src/server/dashboard/pages/two.tsx": leaf },
     },
     {
+      rule: "resource-pages-stand-alone",
+      from: "src/resources/leaf-18/page.tsx",
+      files: { "src/resources/leaf-18/page.tsx": importing("../leaf-19/page.js"), "src/resources/leaf-19/page.tsx": leaf },
+    },
+    {
       rule: "checkout-apart-from-dashboard",
       from: "src/server/dashboard/pages/three.tsx",
       files: { "src/server/dashboard/pages/three.tsx": importing("../../checkout/leaf-10.js"), "src/server/checkout/leaf-10.ts": leaf },

@@ -11,7 +11,7 @@ import { loadResourceModules } from "../../src/resources/load.js";
 import { withResourceMigrations } from "../../src/store/resource-store.js";
 import { checkSnapshotRows } from "../../src/store/snapshot-rows.js";
 
-/** The folders of the resources, each with its definition and, for one wholly in its folder, its module. */
+/** The folders of the resources, each with its definition and its module. */
 const RESOURCE_FOLDERS = new URL("../../src/resources/", import.meta.url);
 
 /**
@@ -51,6 +51,26 @@ describe("the resource registry", () => {
     const modules = await loadResourceModules();
     const withModule = readdirSync(RESOURCE_FOLDERS).filter((name) => existsSync(new URL(`${name}/module.ts`, RESOURCE_FOLDERS)));
     expect(modules.map((module) => module.definition.collection.replaceAll("_", "-")).sort()).toEqual(withModule.sort());
+  });
+
+  it("a resource's part left in a layer's folder: no file of the layers' folders is named for a resource", () => {
+    const kebab = (name: string) => name.replaceAll(/[_ ]/g, "-");
+    const names = new Set(
+      Object.values(RESOURCES as Record<string, { noun: string; collection: string; table: string | null }>).flatMap((resource) => [
+        kebab(resource.noun),
+        kebab(`${resource.noun}s`),
+        kebab(resource.collection),
+        ...(resource.table === null ? [] : [kebab(resource.table)]),
+      ]),
+    );
+    const layers = ["contracts", "store/repos", "services", "server/operations", "server/dashboard/pages"];
+    const misplaced = layers.flatMap((layer) =>
+      readdirSync(new URL(`../../src/${layer}/`, import.meta.url))
+        .filter((file) => names.has(file.replace(/\.tsx?$/, "")))
+        .map((file) => `${layer}/${file}`),
+    );
+    expect(names).toContain("webhook-endpoints");
+    expect(misplaced, "in resources/<collection>/ (contract.ts, store.ts, service.ts, operations.ts, page.tsx)").toEqual([]);
   });
 
   it("a resource with a state machine whose creation is not served: POST /v1/<collection> is an operation of the app", async () => {

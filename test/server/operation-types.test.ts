@@ -1,16 +1,16 @@
 import { describe, expectTypeOf, it } from "vitest";
 import { withRequestIdSchema } from "../../src/contracts/common.js";
-import { eventSchema, type EventResource } from "../../src/contracts/events.js";
-import { faultsClearedSchema, type FaultRuleResource } from "../../src/contracts/faults.js";
+import { eventSchema, type EventResource } from "../../src/resources/events/contract.js";
+import { faultsClearedSchema, type FaultRuleResource } from "../../src/resources/faults/contract.js";
 import { payoutAnswer, type PayoutResource } from "../../src/resources/payouts/contract.js";
-import type { WebhookEndpointResource } from "../../src/contracts/webhook-endpoints.js";
+import type { WebhookEndpointResource } from "../../src/resources/webhook-endpoints/contract.js";
 import { defineAction, defineChange } from "../../src/server/operations/define.js";
 import { EXAMPLE_PAYOUT } from "../../src/server/operations/examples.js";
 import { invoke, type Caller } from "../../src/server/operations/invoke.js";
 import { transitionPayout } from "../../src/resources/payouts/operations.js";
-import { addFaultRule, clearFaultRules } from "../../src/server/operations/faults.js";
+import { addFaultRule, clearFaultRules } from "../../src/resources/faults/operations.js";
 import { WAIT_OPERATIONS } from "../../src/server/operations/waits.js";
-import { createWebhookEndpoint } from "../../src/server/operations/webhook-endpoints.js";
+import { createWebhookEndpoint } from "../../src/resources/webhook-endpoints/operations.js";
 
 /** Only the types of what the calls below answer are read: none of them runs. */
 declare const caller: Caller;

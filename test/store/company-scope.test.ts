@@ -25,27 +25,27 @@ const BOOTSTRAP = "the start-up's bootstrap goes over every company's endpoints"
 const ACROSS_COMPANIES: readonly { file: string; sql: string; why: string }[] = [
   { file: "store/repos/api-keys.ts", sql: "SELECT company_id FROM api_keys WHERE key_hash = ?", why: "the secret key is how a request's company is found" },
   {
-    file: "store/repos/deliveries.ts",
+    file: "resources/deliveries/store.ts",
     sql: "SELECT * FROM deliveries WHERE id = ?",
     why: "the dispatcher's jobs and the test harness's waits know a delivery by its id alone",
   },
   {
-    file: "store/repos/deliveries.ts",
+    file: "resources/deliveries/store.ts",
     sql: "SELECT d.*, e.body AS event_body, e.type AS event_type, e.request_id AS event_request_id, w.secret AS endpoint_secret, w.chaos AS endpoint_chaos, w.deleted_at AS endpoint_deleted_at FROM deliveries d JOIN events e ON e.id = d.event_id JOIN webhook_endpoints w ON w.id = d.endpoint_id WHERE d.id = ?",
     why: "the dispatcher's attempt, by the delivery id its job carries",
   },
   {
-    file: "store/repos/deliveries.ts",
+    file: "resources/deliveries/store.ts",
     sql: "SELECT * FROM deliveries WHERE event_id = ? ORDER BY seq",
     why: "the test harness's waits watch every company's events",
   },
   {
-    file: "store/repos/events.ts",
+    file: "resources/events/store.ts",
     sql: "SELECT COALESCE(MAX(seq), 0) FROM events",
     why: "a number, no row: the seq after which the instance's own events come",
   },
   {
-    file: "store/repos/events.ts",
+    file: "resources/events/store.ts",
     sql: 'SELECT * FROM events WHERE ${where.join(" AND ")} ORDER BY seq ${order === "oldest" ? "ASC" : "DESC"} LIMIT ?',
     why: "the test harness's waits: `company_id = ?` is in the WHERE whenever the wait names a company",
   },
@@ -59,16 +59,16 @@ const ACROSS_COMPANIES: readonly { file: string; sql: string; why: string }[] = 
   { file: "store/repos/sandbox-reset.ts", sql: "DELETE FROM ${table} WHERE ${where(scope)}", why: RESET_SCOPE },
   { file: "store/repos/sandbox-reset.ts", sql: "${column} IN (SELECT id FROM ${table} WHERE ${scope})", why: RESET_SCOPE },
   {
-    file: "store/repos/webhook-endpoints.ts",
+    file: "resources/webhook-endpoints/store.ts",
     sql: "SELECT * FROM webhook_endpoints WHERE from_forward_to = 1 AND deleted_at IS NULL ORDER BY seq",
     why: BOOTSTRAP,
   },
   {
-    file: "store/repos/webhook-endpoints.ts",
+    file: "resources/webhook-endpoints/store.ts",
     sql: "SELECT * FROM webhook_endpoints WHERE from_forward_to = 2 AND deleted_at IS NULL ORDER BY seq",
     why: BOOTSTRAP,
   },
-  { file: "store/repos/webhook-endpoints.ts", sql: "SELECT * FROM webhook_endpoints WHERE deleted_at IS NULL ORDER BY seq", why: BOOTSTRAP },
+  { file: "resources/webhook-endpoints/store.ts", sql: "SELECT * FROM webhook_endpoints WHERE deleted_at IS NULL ORDER BY seq", why: BOOTSTRAP },
 ];
 
 interface Statement {

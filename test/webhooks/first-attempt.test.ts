@@ -6,7 +6,7 @@ import { createScheduler, type Job } from "../../src/runtime/scheduler.js";
 import { bootstrap } from "../../src/services/bootstrap.js";
 import { createUnitOfWork } from "../../src/services/unit-of-work.js";
 import { createStore, type Store } from "../../src/store/index.js";
-import type { StoredEvent } from "../../src/store/repos/events.js";
+import type { StoredEvent } from "../../src/resources/events/store.js";
 import { createDispatcher } from "../../src/webhooks/dispatcher.js";
 import { createFirstAttempts } from "../../src/webhooks/first-attempts.js";
 import { DELIVERY_JOB, type DeliveryJobPayload } from "../../src/webhooks/delivery-job.js";

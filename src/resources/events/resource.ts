@@ -10,4 +10,6 @@ export const event = {
   table: "events",
   reset: "counted",
   dashboardPage: true,
+  // Typed as any module: the definition stays pure to whoever reads its type (the package\'s declarations too).
+  module: (): Promise<{ default: unknown }> => import("./module.js"),
 } as const satisfies ResourceDefinition;

@@ -6,7 +6,7 @@ import type { Ids } from "../../domain/ids.js";
 import { PAST, transitionPaymentIntent, type PaymentIntentState, type PaymentIntentTrigger } from "./machine.js";
 import { outcomeForPaymentMethod, type TestCard } from "../../domain/test-cards.js";
 import type { Clock } from "../../runtime/clock.js";
-import type { Company } from "../../store/repos/companies.js";
+import type { Company } from "../companies/store.js";
 import type { PageQuery } from "../../store/repos/paging.js";
 import { PAYMENT_INTENT_SHAPE, type PaymentIntentResource, type PaymentIntentRow, type PaymentIntentsRepo } from "./store.js";
 import { moveAnnouncer } from "../../services/moves.js";

@@ -7,7 +7,7 @@ import type { Ids } from "../../domain/ids.js";
 import { holdsCardNumber } from "../../domain/masking.js";
 import { checkMoveAmount, movesFrom, statusEffects, transitionPayout, type PayoutStatus, type TestDestination } from "./machine.js";
 import type { Clock } from "../../runtime/clock.js";
-import type { Company } from "../../store/repos/companies.js";
+import type { Company } from "../companies/store.js";
 import type { PageQuery } from "../../store/repos/paging.js";
 import { PAYOUT_SHAPE, type PayoutResource, type PayoutRow, type PayoutsRepo } from "./store.js";
 import { moveAnnouncer } from "../../services/moves.js";

@@ -10,4 +10,6 @@ export const webhookEndpoint = {
   table: "webhook_endpoints",
   reset: "kept",
   dashboardPage: false,
+  // Typed as any module: the definition stays pure to whoever reads its type (the package\'s declarations too).
+  module: (): Promise<{ default: unknown }> => import("./module.js"),
 } as const satisfies ResourceDefinition;

@@ -6,17 +6,12 @@ import type { AppDeps } from "../env.js";
 import { csrfMatches } from "./auth.js";
 import { createKit, linkTo, readForm, requestIdOf, type DashboardContext, type DashboardEnv } from "./kit.js";
 import { clockPage } from "./pages/clock.js";
-import { eventPage } from "./pages/event.js";
-import { eventsPage } from "./pages/events.js";
 import { coveragePage } from "./pages/coverage.js";
-import { faultsPage } from "./pages/faults.js";
-import { instancesPage } from "./pages/instances.js";
 import { reportPage } from "./pages/report.js";
 import type { CoverageCatalogue } from "../../services/coverage.js";
 import type { ServedModule } from "../operations/served-module.js";
 import { SIGN_IN_PATH } from "./nav.js";
 import { cookieValues, crossSite, signInPages } from "./pages/sign-in.js";
-import { webhookEndpointsPage } from "./pages/webhook-endpoints.js";
 
 /** Dashboard forms are a few short fields: anything much larger is not one. */
 const MAX_FORM_BYTES = 16 * 1024;
@@ -31,9 +26,9 @@ const MAX_FORM_BYTES = 16 * 1024;
  * Actions call the same services as the API routes; objects are read only
  * within the session's company, so another company's id is a 404. `coverageCatalogue` is what the
  * Coverage and Report pages' reports cover: the app's, built from the operations it mounts. Each of
- * `modules` (resources in folders of their own) mounts its page, when it has one.
+ * `modules` (the resources, each in its folder) mounts its pages, when it has some.
  */
-export function dashboardRoutes(deps: AppDeps, coverageCatalogue: () => CoverageCatalogue, modules: readonly ServedModule[] = []) {
+export function dashboardRoutes(deps: AppDeps, coverageCatalogue: () => CoverageCatalogue, modules: readonly ServedModule[]) {
   const auth = deps.dashboardAuth;
   const kit = createKit(deps, auth);
   const app = new Hono<DashboardEnv>();
@@ -82,14 +77,9 @@ export function dashboardRoutes(deps: AppDeps, coverageCatalogue: () => Coverage
 
   pages.get("/", (c) => c.redirect(linkTo(c, "/events"), 303));
   pages.post("/logout", (c) => signOut(c));
-  eventsPage(pages, kit);
-  eventPage(pages, kit);
   clockPage(pages, kit);
-  webhookEndpointsPage(pages, kit);
-  faultsPage(pages, kit);
   reportPage(pages, kit, coverageCatalogue);
   coveragePage(pages, kit, coverageCatalogue);
-  instancesPage(pages, kit);
   for (const module of modules) module.page?.(pages, kit);
   pages.all("*", (c) => kit.message(c, "Page not found", "There is no such dashboard page, or it belongs to another company.", 404));
 

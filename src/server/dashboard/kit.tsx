@@ -5,7 +5,7 @@ import { ApiError } from "../../domain/errors.js";
 import { maskText } from "../../domain/masking.js";
 import type { Sends } from "../operations/define.js";
 import { invoke, type Invocable } from "../operations/invoke.js";
-import type { Company } from "../../store/repos/companies.js";
+import type { Company } from "../../resources/companies/store.js";
 import { styleNonce } from "../checkout-security.js";
 import type { AppDeps, AppEnv } from "../env.js";
 import { sessionBase, type DashboardAuth, type DashboardSession } from "./auth.js";

@@ -1,6 +1,6 @@
-import type { DeliveryView } from "../../contracts/events.js";
-import type { EventService } from "../../services/events.js";
-import type { StoredEvent } from "../../store/repos/events.js";
+import type { DeliveryView } from "../../resources/deliveries/contract.js";
+import type { EventService } from "../../resources/events/service.js";
+import type { StoredEvent } from "../../resources/events/store.js";
 import type { EventSummary } from "./views/event-parts.js";
 
 /** How many rows a dashboard list shows at once. */

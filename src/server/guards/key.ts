@@ -2,7 +2,7 @@ import type { Context } from "hono";
 import { ApiError } from "../../domain/errors.js";
 import { hashSecretKey, isSecretKey } from "../../domain/secret-keys.js";
 import type { Store } from "../../store/index.js";
-import type { Company } from "../../store/repos/companies.js";
+import type { Company } from "../../resources/companies/store.js";
 import type { AppEnv } from "../env.js";
 import { header, headerLineCount } from "../node-adapter.js";
 import { refuseRepeated } from "./repeated-header.js";

@@ -2,7 +2,7 @@ import type { Context } from "hono";
 import type { Bus, RequestFault } from "../../bus.js";
 import { ApiError } from "../../domain/errors.js";
 import { DEFAULT_RETRY_AFTER_SECONDS } from "../../domain/faults.js";
-import type { FaultHit } from "../../services/faults.js";
+import type { FaultHit } from "../../resources/faults/service.js";
 import type { Store } from "../../store/index.js";
 import { companyOf, requestIdOf, type AppEnv } from "../env.js";
 import type { HeldRequests } from "../held-requests.js";

@@ -4,7 +4,7 @@ import type { ErrorCode } from "../../domain/errors.js";
 import type { CredentialFields } from "../../domain/masking.js";
 import type { IdempotentAnswer, IdempotentRequest } from "../../services/idempotency.js";
 import type { Work } from "../../services/unit-of-work.js";
-import type { Company } from "../../store/repos/companies.js";
+import type { Company } from "../../resources/companies/store.js";
 import type { AppDeps, AppEnv } from "../env.js";
 
 /**

@@ -1,5 +1,5 @@
 import { maskRequestBody } from "../../domain/masking.js";
-import type { Company } from "../../store/repos/companies.js";
+import type { Company } from "../../resources/companies/store.js";
 import type { AppDeps } from "../env.js";
 import type { ActionOperation, ChangeOperation, Sends } from "./define.js";
 import { runOperation } from "./run.js";

@@ -4,7 +4,7 @@ import type { DashboardApp, DashboardKit } from "../dashboard/kit.js";
 import type { CallContext, Operation } from "./define.js";
 
 /**
- * What the server serves of a resource in its own folder (resources/<collection>/module.ts): its
+ * What the server serves of a resource, from its folder (resources/<collection>/module.ts): its
  * operations, its schema among the OpenAPI components (and its answer, the schema with the
  * request id) when the resource has a `schemaName`, and its dashboard page when it has one. The
  * app mounts every one it is given: a module's operation or page cannot be left unmounted.

@@ -1,9 +1,9 @@
 import type { Context } from "hono";
 import type * as z from "zod";
-import { eventWithDeliveriesSchema } from "../../contracts/events.js";
+import { eventWithDeliveriesSchema } from "../../resources/events/contract.js";
 import { EXAMPLE_DELIVERY, EXAMPLE_EVENT, eventsWaitQuery, webhooksWaitQuery, webhookWaitSchema } from "../../contracts/waits.js";
 import { ApiError } from "../../domain/errors.js";
-import { eventResource } from "../../services/events.js";
+import { eventResource } from "../../resources/events/service.js";
 import { requestIdOf, type AppDeps, type AppEnv } from "../env.js";
 import { singleQuery } from "../list-query.js";
 import { closeWithoutAnswer, whenAnswerSent, whenClientLeaves } from "../node-adapter.js";

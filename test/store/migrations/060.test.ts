@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { createStore } from "../../../src/store/index.js";
 import { MIGRATIONS } from "../../../src/store/schema.js";
-import { deliveriesOf } from "../../../src/services/deliveries-view.js";
-import { toEndpointResource } from "../../../src/services/webhook-endpoints.js";
+import { deliveriesOf } from "../../../src/resources/deliveries/service.js";
+import { toEndpointResource } from "../../../src/resources/webhook-endpoints/service.js";
 import { columns, everyRow, migratedWithAttempt, userVersion } from "./support.js";
 
 describe("migration 60: webhook chaos and the receiver's answer", () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createStore } from "../../../src/store/index.js";
 import { MIGRATIONS } from "../../../src/store/schema.js";
-import { deliveriesOf } from "../../../src/services/deliveries-view.js";
+import { deliveriesOf } from "../../../src/resources/deliveries/service.js";
 import { signaturesSent } from "../../../src/services/sent-signatures.js";
 import { columns, everyRow, migratedWithAttempt, userVersion } from "./support.js";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createStore } from "../../../src/store/index.js";
-import { toFaultRuleResource } from "../../../src/services/faults.js";
+import { toFaultRuleResource } from "../../../src/resources/faults/service.js";
 import { columns, databaseAt, everyRow, seedVersion10, userVersion, versionBefore } from "./support.js";
 
 /** A database of the version before 110 holding a rate_limited and a server_error rule, moved to version 110. */

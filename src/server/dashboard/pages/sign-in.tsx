@@ -1,7 +1,7 @@
 /** @jsxImportSource hono/jsx */
 import { deleteCookie, setCookie } from "hono/cookie";
 import { hashSecretKey, isSecretKey } from "../../../domain/secret-keys.js";
-import type { Company } from "../../../store/repos/companies.js";
+import type { Company } from "../../../resources/companies/store.js";
 import { createFormTokens, isCrossSitePost, styleNonce } from "../../checkout-security.js";
 import { sessionBase, type DashboardSession } from "../auth.js";
 import { SIGN_IN_PATH } from "../nav.js";

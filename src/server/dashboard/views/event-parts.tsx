@@ -1,5 +1,5 @@
 /** @jsxImportSource hono/jsx */
-import type { DeliveryView } from "../../../services/deliveries-view.js";
+import type { DeliveryView } from "../../../resources/deliveries/service.js";
 import { ObjectLink, Pill, Time } from "./parts.js";
 
 /** An event as the list shows it: read from its stored body. */

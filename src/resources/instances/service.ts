@@ -1,8 +1,8 @@
-import type { CreatedInstanceResource, DeletedInstanceResource, InstanceInput, InstanceResource } from "../contracts/instances.js";
-import { ApiError } from "../domain/errors.js";
-import type { Ids } from "../domain/ids.js";
-import type { Clock } from "../runtime/clock.js";
-import type { IdempotentAnswer, IdempotentRequest, RunIdempotently } from "./idempotency.js";
+import type { CreatedInstanceResource, DeletedInstanceResource, InstanceInput, InstanceResource } from "./contract.js";
+import { ApiError } from "../../domain/errors.js";
+import type { Ids } from "../../domain/ids.js";
+import type { Clock } from "../../runtime/clock.js";
+import type { IdempotentAnswer, IdempotentRequest, RunIdempotently } from "../../services/idempotency.js";
 
 /**
  * How many instances each company of a paysim keeps running at once (docs/testing.md,
@@ -11,7 +11,7 @@ import type { IdempotentAnswer, IdempotentRequest, RunIdempotently } from "./ide
  */
 export const MAX_LIVE_INSTANCES = 64;
 
-export type { InstanceInput, InstanceResource } from "../contracts/instances.js";
+export type { InstanceInput, InstanceResource } from "./contract.js";
 
 /** A running instance, as the paysim that started it holds it. */
 export interface StartedInstance {

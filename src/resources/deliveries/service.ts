@@ -1,11 +1,12 @@
-import type { DeliveryView, EventResource, EventWithDeliveries } from "../contracts/events.js";
-import type { Store } from "../store/index.js";
-import type { DeliveryRow } from "../store/repos/deliveries.js";
-import type { StoredEvent } from "../store/repos/events.js";
+import type { EventResource, EventWithDeliveries } from "../events/contract.js";
+import type { DeliveryView } from "./contract.js";
+import type { Store } from "../../store/index.js";
+import type { DeliveryRow } from "./store.js";
+import type { StoredEvent } from "../events/store.js";
 
 /**
  * An event as the API shows it: the stored body, parsed. The body is the event's JSON byte for
- * byte as every delivery sends it, so the resource has no other definition (contracts/events.ts).
+ * byte as every delivery sends it, so the resource has no other definition (resources/events/contract.ts).
  */
 export function eventResource(event: Pick<StoredEvent, "body">): EventResource {
   return JSON.parse(event.body) as EventResource;
@@ -47,4 +48,5 @@ export function eventWithDeliveries(store: Store, event: Pick<StoredEvent, "id" 
   return { ...eventResource(event), deliveries: eventDeliveries(store, event) };
 }
 
-export type { DeliveryView, EventWithDeliveries } from "../contracts/events.js";
+export type { DeliveryView } from "./contract.js";
+export type { EventWithDeliveries } from "../events/contract.js";

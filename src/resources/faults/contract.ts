@@ -1,11 +1,11 @@
 /** The contracts of /v1/sandbox/faults (docs/faults.md). */
 import * as z from "zod";
-import { idOf, timestampSchema } from "../domain/answer-schemas.js";
-import { listQuerySchema } from "./common.js";
-import { FAULT_KINDS, FAULT_METHODS } from "../domain/faults.js";
+import { idOf, timestampSchema } from "../../domain/answer-schemas.js";
+import { listQuerySchema } from "../../contracts/common.js";
+import { FAULT_KINDS, FAULT_METHODS } from "../../domain/faults.js";
 
 /** The body of `POST /v1/sandbox/faults`: a rule of the domain's own shape. */
-export { faultRuleSchema as faultRuleInput } from "../domain/faults.js";
+export { faultRuleSchema as faultRuleInput } from "../../domain/faults.js";
 
 /** A fault rule as the API shows it. */
 export const faultSchema = z.lazy(() =>

@@ -1,9 +1,9 @@
 import * as z from "zod";
-import type { Db } from "../db.js";
-import { by, flag, maybeClockMs, member, refersTo, seq, timestamp } from "../snapshot-checks.js";
-import { col, defineTable, type RowOf } from "../table.js";
-import { webhookUrl } from "./webhook-endpoints.js";
-import { objectRows } from "./object-rows.js";
+import type { Db } from "../../store/db.js";
+import { by, flag, maybeClockMs, member, refersTo, seq, timestamp } from "../../store/snapshot-checks.js";
+import { col, defineTable, type RowOf } from "../../store/table.js";
+import { webhookUrl } from "../webhook-endpoints/store.js";
+import { objectRows } from "../../store/repos/object-rows.js";
 
 export type DeliveryStatus = "pending" | "succeeded" | "failed";
 

@@ -1,14 +1,14 @@
 /** The contracts of /v1/sandbox/instances (docs/testing.md, "Instances"): the body, checked by `paysim start`'s own rules, and the answers. */
 import * as z from "zod";
-import { idOf, timestampSchema } from "../domain/answer-schemas.js";
-import { listQuerySchema } from "./common.js";
-import { CHAOS_SPEC_EXAMPLE, CHAOS_SPEC_PATTERN, chaosSchema } from "../domain/chaos.js";
-import type { CredentialFields } from "../domain/masking.js";
-import { isSecretKey, isSigningSecret, SECRET_KEY_PATTERN, SIGNING_SECRET_PATTERN } from "../domain/secret-keys.js";
-import { companyFieldSchemas, startInputMessage, startInputProblem, type StartInputs } from "../domain/start-inputs.js";
-import { isTimeScale, MAX_TIME_SCALE, TIME_SCALE_RANGE } from "../domain/time-scale.js";
-import { need, needOneOf } from "../domain/validation.js";
-import { WEBHOOK_URL_DESCRIPTION, WEBHOOK_URL_MAX_LENGTH, WEBHOOK_URL_PATTERN } from "../domain/webhook-url.js";
+import { idOf, timestampSchema } from "../../domain/answer-schemas.js";
+import { listQuerySchema } from "../../contracts/common.js";
+import { CHAOS_SPEC_EXAMPLE, CHAOS_SPEC_PATTERN, chaosSchema } from "../../domain/chaos.js";
+import type { CredentialFields } from "../../domain/masking.js";
+import { isSecretKey, isSigningSecret, SECRET_KEY_PATTERN, SIGNING_SECRET_PATTERN } from "../../domain/secret-keys.js";
+import { companyFieldSchemas, startInputMessage, startInputProblem, type StartInputs } from "../../domain/start-inputs.js";
+import { isTimeScale, MAX_TIME_SCALE, TIME_SCALE_RANGE } from "../../domain/time-scale.js";
+import { need, needOneOf } from "../../domain/validation.js";
+import { WEBHOOK_URL_DESCRIPTION, WEBHOOK_URL_MAX_LENGTH, WEBHOOK_URL_PATTERN } from "../../domain/webhook-url.js";
 
 const PAYOUT_MODES = ["auto", "manual"] as const;
 

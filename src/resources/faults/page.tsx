@@ -7,11 +7,11 @@ import {
   MAX_FAULT_LATENCY_MS,
   MAX_FAULT_TIMES,
   MAX_RETRY_AFTER_SECONDS,
-} from "../../../domain/faults.js";
-import type { FaultRuleResource } from "../../../contracts/faults.js";
-import { addFaultRule, clearFaultRules, deleteFaultRule } from "../../operations/faults.js";
-import { baseOf, companyOf, formNumber, given, linkTo, type DashboardApp, type DashboardKit, type Form } from "../kit.js";
-import { Csrf, NumberField, PageHead, PostButton, Time } from "../views/parts.js";
+} from "../../domain/faults.js";
+import type { FaultRuleResource } from "./contract.js";
+import { addFaultRule, clearFaultRules, deleteFaultRule } from "./operations.js";
+import { baseOf, companyOf, formNumber, given, linkTo, type DashboardApp, type DashboardKit, type Form } from "../../server/dashboard/kit.js";
+import { Csrf, NumberField, PageHead, PostButton, Time } from "../../server/dashboard/views/parts.js";
 
 /** What each fault does to a request it hits, in docs/faults.md's words. */
 const FAULT_EFFECTS: Record<(typeof FAULT_KINDS)[number], string> = {

@@ -1,7 +1,7 @@
 /** @jsxImportSource hono/jsx */
-import type { InstanceResource } from "../../../services/instances.js";
-import { baseOf, companyOf, type DashboardApp, type DashboardContext, type DashboardKit } from "../kit.js";
-import { PageHead, PostButton, Time } from "../views/parts.js";
+import type { InstanceResource } from "./service.js";
+import { baseOf, companyOf, type DashboardApp, type DashboardContext, type DashboardKit } from "../../server/dashboard/kit.js";
+import { PageHead, PostButton, Time } from "../../server/dashboard/views/parts.js";
 
 /** The instance whose fresh sign-in link is shown, and the link. */
 interface Opened {

@@ -1,9 +1,9 @@
 import * as z from "zod";
 import { faultRuleSchema } from "../../domain/faults.js";
-import type { Db } from "../db.js";
-import { by, member, refersTo, seq, timestamp } from "../snapshot-checks.js";
-import type { ColumnCheck } from "../snapshot-rows.js";
-import { col, defineTable, handedIn, type RowOf } from "../table.js";
+import type { Db } from "../../store/db.js";
+import { by, member, refersTo, seq, timestamp } from "../../store/snapshot-checks.js";
+import type { ColumnCheck } from "../../store/snapshot-rows.js";
+import { col, defineTable, handedIn, type RowOf } from "../../store/table.js";
 
 /** A fault rule's columns, read as the rule the API took (its match and counters). */
 const fault = (name: string) => member((schemas) => schemas.fault, name);

@@ -1,13 +1,14 @@
-import type { DeliveryView, EventWithDeliveries } from "../contracts/events.js";
-import { ApiError } from "../domain/errors.js";
-import type { Store } from "../store/index.js";
-import type { StoredEvent } from "../store/repos/events.js";
-import type { PageQuery } from "../store/repos/paging.js";
-import { eventDeliveries, eventWithDeliveries } from "./deliveries-view.js";
-import { signaturesSent } from "./sent-signatures.js";
-import type { OutboxPort } from "./outbox-port.js";
+import type { EventWithDeliveries } from "./contract.js";
+import type { DeliveryView } from "../deliveries/contract.js";
+import { ApiError } from "../../domain/errors.js";
+import type { Store } from "../../store/index.js";
+import type { StoredEvent } from "./store.js";
+import type { PageQuery } from "../../store/repos/paging.js";
+import { eventDeliveries, eventWithDeliveries } from "../deliveries/service.js";
+import { signaturesSent } from "../../services/sent-signatures.js";
+import type { OutboxPort } from "../../services/outbox-port.js";
 
-export { eventResource } from "./deliveries-view.js";
+export { eventResource } from "../deliveries/service.js";
 
 /** The events of each company (docs/webhooks.md): listed, read with their deliveries, resent. */
 export function createEventService({ store, outbox }: { store: Store; outbox: OutboxPort }) {

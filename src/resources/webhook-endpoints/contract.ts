@@ -1,10 +1,10 @@
 /** The contracts of /v1/webhook_endpoints (docs/webhooks.md). */
 import * as z from "zod";
-import { idOf, timestampSchema, withRequestIdSchema } from "../domain/answer-schemas.js";
-import { listQuerySchema } from "./common.js";
-import { chaosAnswerSchema, chaosSchema } from "../domain/chaos.js";
-import { EVENT_TYPES } from "../domain/events.js";
-import { need } from "../domain/validation.js";
+import { idOf, timestampSchema, withRequestIdSchema } from "../../domain/answer-schemas.js";
+import { listQuerySchema } from "../../contracts/common.js";
+import { chaosAnswerSchema, chaosSchema } from "../../domain/chaos.js";
+import { EVENT_TYPES } from "../../domain/events.js";
+import { need } from "../../domain/validation.js";
 import {
   CARD_NUMBER_IN_URL_RULE,
   hasNoCardNumber,
@@ -13,7 +13,7 @@ import {
   WEBHOOK_URL_MAX_LENGTH,
   WEBHOOK_URL_PATTERN,
   WEBHOOK_URL_RULE,
-} from "../domain/webhook-url.js";
+} from "../../domain/webhook-url.js";
 
 /** A webhook endpoint as the API shows it (docs/webhooks.md): the type `toEndpointResource` builds, and the OpenAPI document's schema. */
 export const webhookEndpointSchema = z.lazy(() =>

@@ -1,9 +1,9 @@
 import { listEnvelopeSchema, noBody } from "../../contracts/common.js";
-import { eventSchema, eventWithDeliveriesSchema, ingestInput, listEventsQuery } from "../../contracts/events.js";
-import { eventResource } from "../../services/events.js";
-import { pageQuery } from "../list-query.js";
-import { EXAMPLE_DELIVERY, EXAMPLE_EVENT, listing } from "./examples.js";
-import { defineAction, defineChange, type CallContext } from "./define.js";
+import { eventSchema, eventWithDeliveriesSchema, ingestInput, listEventsQuery } from "./contract.js";
+import { eventResource } from "./service.js";
+import { pageQuery } from "../../server/list-query.js";
+import { EXAMPLE_DELIVERY, EXAMPLE_EVENT, listing } from "../../server/operations/examples.js";
+import { defineAction, defineChange, type CallContext } from "../../server/operations/define.js";
 
 const PATH = "/v1/events";
 

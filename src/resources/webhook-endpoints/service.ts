@@ -1,11 +1,11 @@
-import type { CreateEndpointInput, WebhookEndpointResource } from "../contracts/webhook-endpoints.js";
-import type { Chaos } from "../domain/chaos.js";
-import { ApiError } from "../domain/errors.js";
-import type { Ids } from "../domain/ids.js";
-import type { Clock } from "../runtime/clock.js";
-import type { Store } from "../store/index.js";
-import type { WebhookEndpointRow } from "../store/repos/webhook-endpoints.js";
-import type { OutboxPort } from "./outbox-port.js";
+import type { CreateEndpointInput, WebhookEndpointResource } from "./contract.js";
+import type { Chaos } from "../../domain/chaos.js";
+import { ApiError } from "../../domain/errors.js";
+import type { Ids } from "../../domain/ids.js";
+import type { Clock } from "../../runtime/clock.js";
+import type { Store } from "../../store/index.js";
+import type { WebhookEndpointRow } from "./store.js";
+import type { OutboxPort } from "../../services/outbox-port.js";
 
 /**
  * The webhook endpoints of each company (docs/webhooks.md): registered from a validated body
@@ -90,4 +90,4 @@ export function insertEndpoint(
   });
 }
 
-export type { WebhookEndpointResource } from "../contracts/webhook-endpoints.js";
+export type { WebhookEndpointResource } from "./contract.js";

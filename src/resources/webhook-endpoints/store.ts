@@ -2,10 +2,10 @@ import type * as z from "zod";
 import { chaosAnswerSchema, chaosSchema } from "../../domain/chaos.js";
 import { isSigningSecret, SIGNING_SECRET_RULE } from "../../domain/secret-keys.js";
 import { isHttpUrl, WEBHOOK_URL_MAX_LENGTH, WEBHOOK_URL_RULE } from "../../domain/webhook-url.js";
-import type { Db } from "../db.js";
-import { by, flag, json, maybeTimestamp, member, refersTo, seq, timestamp } from "../snapshot-checks.js";
-import type { ColumnCheck } from "../snapshot-rows.js";
-import { col, defineTable, handedIn, type RowOf } from "../table.js";
+import type { Db } from "../../store/db.js";
+import { by, flag, json, maybeTimestamp, member, refersTo, seq, timestamp } from "../../store/snapshot-checks.js";
+import type { ColumnCheck } from "../../store/snapshot-rows.js";
+import { col, defineTable, handedIn, type RowOf } from "../../store/table.js";
 
 /** A URL a delivery went to: the one its endpoint had (masked once the endpoint was retired), an http(s) URL at most. */
 export const webhookUrl: ColumnCheck = (value) =>

@@ -6,11 +6,11 @@ import {
   listWebhookEndpointsQuery,
   webhookEndpointAnswer,
   webhookEndpointSchema,
-} from "../../contracts/webhook-endpoints.js";
-import { toEndpointResource } from "../../services/webhook-endpoints.js";
-import { pageOfWhole } from "../list-query.js";
-import { answering, EXAMPLE_WEBHOOK_ENDPOINT, listing } from "./examples.js";
-import { defineAction, defineChange, type CallContext } from "./define.js";
+} from "./contract.js";
+import { toEndpointResource } from "./service.js";
+import { pageOfWhole } from "../../server/list-query.js";
+import { answering, EXAMPLE_WEBHOOK_ENDPOINT, listing } from "../../server/operations/examples.js";
+import { defineAction, defineChange, type CallContext } from "../../server/operations/define.js";
 
 const PATH = "/v1/webhook_endpoints";
 

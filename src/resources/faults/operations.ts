@@ -1,9 +1,9 @@
 import type * as z from "zod";
 import { listEnvelopeSchema, withRequestIdSchema } from "../../contracts/common.js";
-import { deletedFaultRuleSchema, faultRuleInput, faultSchema, faultsClearedSchema, listFaultRulesQuery } from "../../contracts/faults.js";
-import { pageOfWhole } from "../list-query.js";
-import { answering, EXAMPLE_FAULT, listing } from "./examples.js";
-import { defineAction } from "./define.js";
+import { deletedFaultRuleSchema, faultRuleInput, faultSchema, faultsClearedSchema, listFaultRulesQuery } from "./contract.js";
+import { pageOfWhole } from "../../server/list-query.js";
+import { answering, EXAMPLE_FAULT, listing } from "../../server/operations/examples.js";
+import { defineAction } from "../../server/operations/define.js";
 
 const PATH = "/v1/sandbox/faults";
 

@@ -1,8 +1,8 @@
 import type { ChaosMark } from "../../domain/chaos.js";
 import * as z from "zod";
-import type { Db } from "../db.js";
-import { by, COMPUTED_FORMS, flag, member, refersTo, seq, timestamp } from "../snapshot-checks.js";
-import { col, defineTable, type RowOf } from "../table.js";
+import type { Db } from "../../store/db.js";
+import { by, COMPUTED_FORMS, flag, member, refersTo, seq, timestamp } from "../../store/snapshot-checks.js";
+import { col, defineTable, type RowOf } from "../../store/table.js";
 
 const attempt = (name: string) => member((schemas) => schemas.deliveryAttempt, name);
 

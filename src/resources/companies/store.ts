@@ -1,9 +1,9 @@
 import * as z from "zod";
 import { idOf } from "../../domain/answer-schemas.js";
 import { companyFieldSchemas } from "../../domain/start-inputs.js";
-import type { Db } from "../db.js";
-import { by, flag, timestamp } from "../snapshot-checks.js";
-import { col, defineTable, type RowOf } from "../table.js";
+import type { Db } from "../../store/db.js";
+import { by, flag, timestamp } from "../../store/snapshot-checks.js";
+import { col, defineTable, type RowOf } from "../../store/table.js";
 
 export const COMPANIES = defineTable(
   "companies",

@@ -1,12 +1,12 @@
 import type { Statement } from "better-sqlite3";
 import { requestIdSchema } from "../../domain/answer-schemas.js";
 import { resourceOfEventType } from "../../domain/resources.js";
-import type { Db } from "../db.js";
-import { by, json, member, refersTo, seq, timestamp } from "../snapshot-checks.js";
-import type { ColumnCheck } from "../snapshot-rows.js";
-import { col, defineTable, handedIn, type RowOf } from "../table.js";
-import { objectRows } from "./object-rows.js";
-import { pagedLister, type PageQuery } from "./paging.js";
+import type { Db } from "../../store/db.js";
+import { by, json, member, refersTo, seq, timestamp } from "../../store/snapshot-checks.js";
+import type { ColumnCheck } from "../../store/snapshot-rows.js";
+import { col, defineTable, handedIn, type RowOf } from "../../store/table.js";
+import { objectRows } from "../../store/repos/object-rows.js";
+import { pagedLister, type PageQuery } from "../../store/repos/paging.js";
 
 /** An event names an object of the resource its type belongs to (domain/resources.ts); ingested test events name none. */
 const eventObject: ColumnCheck = (value, row, known) => {

@@ -1,10 +1,10 @@
 /** The contracts of /v1/events and the test-event ingestion (docs/webhooks.md). */
 import * as z from "zod";
-import { idOf, requestIdSchema, timestampSchema } from "../domain/answer-schemas.js";
-import { chaosMarkSchema } from "../domain/chaos.js";
-import { EVENT_TYPES } from "../domain/events.js";
-import { amountSchema, currencySchema, freeFormObject, need, needOneOf } from "../domain/validation.js";
-import { listQuerySchema } from "./common.js";
+import { idOf, requestIdSchema, timestampSchema } from "../../domain/answer-schemas.js";
+import { EVENT_TYPES } from "../../domain/events.js";
+import { amountSchema, currencySchema, freeFormObject, need, needOneOf } from "../../domain/validation.js";
+import { listQuerySchema } from "../../contracts/common.js";
+import { deliverySchema } from "../deliveries/contract.js";
 
 /**
  * An event: the body the unit of work stores and every delivery sends. Its `request_id` is the
@@ -22,34 +22,6 @@ export const eventSchema = z.lazy(() =>
 );
 
 export type EventResource = z.infer<typeof eventSchema>;
-
-/** One attempt of a delivery: `status_code` null and `error` set on a network error or timeout. */
-export const deliveryAttemptSchema = z.lazy(() =>
-  z.strictObject({
-    attempted_at: timestampSchema,
-    status_code: z.number().int().nullable(),
-    error: z.string().nullable(),
-    duration_ms: z.number().int().min(0).nullable(),
-    /** The first KiB of the receiver's answer, masked; null without an answer. */
-    response_body: z.string().nullable(),
-    /** Which webhook chaos made the attempt (docs/webhooks.md), or null. */
-    chaos: chaosMarkSchema.nullable(),
-  }),
-);
-
-/** A delivery as `GET /v1/events/:id` shows it. */
-export const deliverySchema = z.lazy(() =>
-  z.strictObject({
-    id: idOf("del"),
-    endpoint_id: idOf("we"),
-    url: z.string(),
-    status: z.enum(["pending", "succeeded", "failed"]),
-    next_attempt_at: timestampSchema.nullable(),
-    attempts: z.array(deliveryAttemptSchema),
-  }),
-);
-
-export type DeliveryView = z.infer<typeof deliverySchema>;
 
 /** An event with its deliveries and their attempts: what a read by id, a resend and an HTTP wait answer. */
 export const eventWithDeliveriesSchema = z.lazy(() => eventSchema.unwrap().extend({ deliveries: z.array(deliverySchema) }));

@@ -1,10 +1,20 @@
 /** @jsxImportSource hono/jsx */
-import { DELAY_MAX_MS, type Chaos } from "../../../domain/chaos.js";
-import { EVENT_TYPES } from "../../../domain/events.js";
-import type { WebhookEndpointResource } from "../../../services/webhook-endpoints.js";
-import { createWebhookEndpoint, deleteWebhookEndpoint } from "../../operations/webhook-endpoints.js";
-import { baseOf, companyOf, formNumber, given, linkTo, type DashboardApp, type DashboardContext, type DashboardKit, type Form } from "../kit.js";
-import { Csrf, NumberField, PageHead, PostButton, Time } from "../views/parts.js";
+import { DELAY_MAX_MS, type Chaos } from "../../domain/chaos.js";
+import { EVENT_TYPES } from "../../domain/events.js";
+import type { WebhookEndpointResource } from "./service.js";
+import { createWebhookEndpoint, deleteWebhookEndpoint } from "./operations.js";
+import {
+  baseOf,
+  companyOf,
+  formNumber,
+  given,
+  linkTo,
+  type DashboardApp,
+  type DashboardContext,
+  type DashboardKit,
+  type Form,
+} from "../../server/dashboard/kit.js";
+import { Csrf, NumberField, PageHead, PostButton, Time } from "../../server/dashboard/views/parts.js";
 
 /** An endpoint's chaos in a few words, or "none". */
 export function chaosSummary(chaos: Chaos | null): string {

@@ -1,6 +1,6 @@
-import type { Bus } from "../bus.js";
-import type { FaultRuleResource } from "../contracts/faults.js";
-import { ApiError } from "../domain/errors.js";
+import type { Bus } from "../../bus.js";
+import type { FaultRuleResource } from "./contract.js";
+import { ApiError } from "../../domain/errors.js";
 import {
   createFaultRuleIndex,
   faultRuleSchema,
@@ -9,13 +9,13 @@ import {
   MAX_ACTIVE_FAULT_RULES,
   type FaultKind,
   type FaultRuleIndex,
-} from "../domain/faults.js";
-import type { Ids } from "../domain/ids.js";
-import { maskInput } from "../domain/masking.js";
-import { parseOrThrow } from "../domain/validation.js";
-import type { Clock } from "../runtime/clock.js";
-import type { Store } from "../store/index.js";
-import type { FaultRuleRow } from "../store/repos/fault-rules.js";
+} from "../../domain/faults.js";
+import type { Ids } from "../../domain/ids.js";
+import { maskInput } from "../../domain/masking.js";
+import { parseOrThrow } from "../../domain/validation.js";
+import type { Clock } from "../../runtime/clock.js";
+import type { Store } from "../../store/index.js";
+import type { FaultRuleRow } from "./store.js";
 
 /** The fault a rule chose for one request. */
 export interface FaultHit {
@@ -154,4 +154,4 @@ export function createFaultRules({ store, clock, ids, bus }: { store: Store; clo
 
 export type FaultRules = ReturnType<typeof createFaultRules>;
 
-export type { FaultRuleResource } from "../contracts/faults.js";
+export type { FaultRuleResource } from "./contract.js";

@@ -1,14 +1,7 @@
 import { listEnvelopeSchema, withRequestIdSchema } from "../../contracts/common.js";
-import {
-  createdInstanceSchema,
-  createInstanceSchema,
-  deletedInstanceSchema,
-  INSTANCE_CREDENTIALS,
-  instanceSchema,
-  listInstancesQuery,
-} from "../../contracts/instances.js";
-import { pageOfWhole } from "../list-query.js";
-import { defineAction } from "./define.js";
+import { createdInstanceSchema, createInstanceSchema, deletedInstanceSchema, INSTANCE_CREDENTIALS, instanceSchema, listInstancesQuery } from "./contract.js";
+import { pageOfWhole } from "../../server/list-query.js";
+import { defineAction } from "../../server/operations/define.js";
 
 const PATH = "/v1/sandbox/instances";
 
