@@ -29,21 +29,28 @@ await build({
 
 /**
  * Each resource definition links its module with a dynamic import (src/resources/define.ts), which
- * a start always follows. Split, each module would be a chunk of its own, and the code it shares
- * with the rest another few: files every start loads. Bundled as a require() instead, the module
- * is part of the one bundle and still evaluated only when its link is followed.
+ * a start always follows, and each module links its dashboard pages so, which only the first
+ * dashboard request follows. Split, each would be a chunk of its own, and the code it shares with
+ * the rest another few: files every start loads. Bundled as a require() instead, each is part of
+ * the one bundle and still evaluated only when its link is followed.
  */
 function resourceModulesInTheBundle() {
+  const links = [
+    { file: /[\\/]dist[\\/]resources[\\/][^\\/]+[\\/]resource\.js$/, target: "./module.js" },
+    { file: /[\\/]dist[\\/]resources[\\/][^\\/]+[\\/]module\.js$/, target: "./page.js" },
+  ];
   return {
     name: "resource-modules-in-the-bundle",
     setup(build) {
-      build.onLoad({ filter: /[\\/]dist[\\/]resources[\\/][^\\/]+[\\/]resource\.js$/ }, (args) => {
-        const source = readFileSync(args.path, "utf8");
-        const contents = source.replaceAll('import("./module.js")', 'Promise.resolve().then(() => require("./module.js"))');
-        // A link written another way would be split into chunks again without a word: refuse it.
-        if (contents === source && source.includes("./module.js")) throw new Error(`${args.path}: its module link is not import("./module.js")`);
-        return { contents, loader: "js" };
-      });
+      for (const { file, target } of links) {
+        build.onLoad({ filter: file }, (args) => {
+          const source = readFileSync(args.path, "utf8");
+          const contents = source.replaceAll(`import("${target}")`, `Promise.resolve().then(() => require("${target}"))`);
+          // A link written another way would be split into chunks again without a word: refuse it.
+          if (contents === source && source.includes(target)) throw new Error(`${args.path}: its link is not import("${target}")`);
+          return { contents, loader: "js" };
+        });
+      }
     },
   };
 }

@@ -4,9 +4,11 @@ import { createSandboxService } from "./sandbox.js";
 import { createWebhookEndpointService } from "../resources/webhook-endpoints/service.js";
 
 /**
- * The services the API, the dashboard and the helpers call, each made by its maker from the ports
- * the wiring gives them all (ServiceDeps): a new service is one module and one line here, and the
- * server reaches it as `deps.<name>` (server/env.ts's AppDeps has every one).
+ * The services every layer reaches by name, each made by its maker from the ports the wiring gives
+ * them all (ServiceDeps): the sandbox's own, and those a resource's module shares (`shared.service`,
+ * resources/resource-module.ts), whose makers live in the resource's folder. The server reaches
+ * each as `deps.<name>` (server/env.ts's AppDeps has every one). A new resource's service is made
+ * by its module instead, and needs no line here.
  */
 const SERVICES = {
   events: createEventService,

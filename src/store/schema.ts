@@ -1,7 +1,9 @@
 /**
- * What the store is made of, in one place: the schema's steps and each table's repository. A new
- * table is its migration and its repository, one line each here (docs/architecture.md, "Adding a
- * resource"); a migration file left out of MIGRATIONS fails a test named for it.
+ * What the store is made of: paysim's own schema steps, and the repositories every layer reads by
+ * name (`store.<name>`), among them those a resource's module shares (`shared.repo`), made from
+ * resources/<collection>/store.ts. A new resource's table is its module's (resources/resource-module.ts) and needs
+ * no line here (docs/architecture.md, "Adding a resource"); a migration file left out of MIGRATIONS
+ * fails a test named for it.
  */
 
 import type { Migration } from "./migrations/migration.js";

@@ -10,7 +10,7 @@ import { REPOS } from "../../src/store/schema.js";
 
 const store = { migrations: [], repo: () => ({}), tables: [] };
 const operation = {} as Operation;
-const page = () => {};
+const page = () => Promise.resolve(() => {});
 
 const REFUSED: [string, unknown, RegExp][] = [
   ["nothing exported", undefined, /^The module of payouts is not its own: .*export default defineResourceModule/],

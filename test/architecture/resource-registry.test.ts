@@ -177,7 +177,9 @@ describe("the resource registry", () => {
     for (const name of folders) {
       const mounter = /export function (\w+)\(app: DashboardApp\b/.exec(readFileSync(new URL(`${name}/page.tsx`, RESOURCE_FOLDERS), "utf8"))?.[1];
       const module = readFileSync(new URL(`${name}/module.ts`, RESOURCE_FOLDERS), "utf8").replace(/\/\/.*$|\/\*[\s\S]*?\*\//gm, "");
-      expect(module, `${name}/module.ts gives ${mounter}`).toMatch(new RegExp(`\\bpage: ${mounter}\\b`));
+      expect(module, `${name}/module.ts gives ${mounter}`).toMatch(
+        new RegExp(`\\bpage: async \\(\\) => \\(await import\\("\\./page\\.js"\\)\\)\\.${mounter}\\b`),
+      );
     }
   });
 

@@ -11,13 +11,13 @@ const RESOURCE_FOLDERS = `${SRC}resources/`;
 
 /**
  * The sandbox's own controls, each filed in its module, and the one sandbox path that acts on a
- * resource without naming its collection (the test event's ingestion, in events.ts).
+ * resource without naming its collection (the test event's ingestion, in the events' folder).
  */
 const CONTROLS: readonly (readonly [string, RegExp])[] = [
   ["sandbox.ts", /^\/v1\/sandbox\/(clock|reset)(\/|$)/],
   ["waits.ts", /^\/v1\/sandbox\/(events|webhooks)\/wait$/],
   ["coverage.ts", /^\/v1\/sandbox\/(coverage|report)$/],
-  ["events.ts", /^\/v1\/sandbox\/webhook_ingest$/],
+  ["resources/events/operations.ts", /^\/v1\/sandbox\/webhook_ingest$/],
 ];
 
 /**

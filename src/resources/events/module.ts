@@ -1,7 +1,6 @@
 import { defineResourceModule } from "../resource-module.js";
 import { eventSchema } from "./contract.js";
 import { EVENT_OPERATIONS, ingestWebhookEvent } from "./operations.js";
-import { eventsPage } from "./page.js";
 import { event } from "./resource.js";
 import { createEventsRepo } from "./store.js";
 
@@ -16,5 +15,5 @@ export default defineResourceModule(event, {
   shared: { repo: "events", service: "events" },
   operations: [...EVENT_OPERATIONS, ingestWebhookEvent],
   schema: eventSchema,
-  page: eventsPage,
+  page: async () => (await import("./page.js")).eventsPage,
 });

@@ -1,6 +1,5 @@
 import { defineResourceModule } from "../resource-module.js";
 import { FAULT_OPERATIONS } from "./operations.js";
-import { faultsPage } from "./page.js";
 import { fault } from "./resource.js";
 import { createFaultRulesRepo } from "./store.js";
 
@@ -13,5 +12,5 @@ export default defineResourceModule(fault, {
   store: { migrations: [], repo: createFaultRulesRepo, tables: [] },
   shared: { repo: "faultRules", service: "faults" },
   operations: FAULT_OPERATIONS,
-  page: faultsPage,
+  page: async () => (await import("./page.js")).faultsPage,
 });

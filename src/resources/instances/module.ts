@@ -1,6 +1,5 @@
 import { defineResourceModule } from "../resource-module.js";
 import { INSTANCE_OPERATIONS } from "./operations.js";
-import { instancesPage } from "./page.js";
 import { instance } from "./resource.js";
 
 /**
@@ -11,5 +10,5 @@ import { instance } from "./resource.js";
 export default defineResourceModule(instance, {
   shared: { service: "instances" },
   operations: INSTANCE_OPERATIONS,
-  page: instancesPage,
+  page: async () => (await import("./page.js")).instancesPage,
 });

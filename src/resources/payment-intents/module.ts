@@ -1,7 +1,6 @@
 import { defineResourceModule } from "../resource-module.js";
 import { paymentIntentAnswer, paymentIntentSchema } from "./contract.js";
 import { PAYMENT_INTENT_OPERATIONS } from "./operations.js";
-import { paymentIntentsPage } from "./page.js";
 import { paymentIntent } from "./resource.js";
 import { createPaymentIntentService } from "./service.js";
 import { createPaymentIntentsRepo } from "./store.js";
@@ -17,5 +16,5 @@ export default defineResourceModule(paymentIntent, {
   operations: PAYMENT_INTENT_OPERATIONS,
   schema: paymentIntentSchema,
   answer: paymentIntentAnswer,
-  page: paymentIntentsPage,
+  page: async () => (await import("./page.js")).paymentIntentsPage,
 });

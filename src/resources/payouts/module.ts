@@ -2,7 +2,6 @@ import { createPayoutSimulator, registerPayoutMoves } from "../../sim/payout-sim
 import { defineResourceModule } from "../resource-module.js";
 import { payoutAnswer, payoutSchema } from "./contract.js";
 import { PAYOUT_OPERATIONS, transitionPayout } from "./operations.js";
-import { payoutsPage } from "./page.js";
 import { payout } from "./resource.js";
 import { createPayoutService } from "./service.js";
 import { createPayoutsRepo } from "./store.js";
@@ -22,5 +21,5 @@ export default defineResourceModule(payout, {
   operations: [...PAYOUT_OPERATIONS, transitionPayout],
   schema: payoutSchema,
   answer: payoutAnswer,
-  page: payoutsPage,
+  page: async () => (await import("./page.js")).payoutsPage,
 });

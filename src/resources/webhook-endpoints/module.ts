@@ -1,7 +1,6 @@
 import { defineResourceModule } from "../resource-module.js";
 import { webhookEndpointAnswer, webhookEndpointSchema } from "./contract.js";
 import { WEBHOOK_ENDPOINT_OPERATIONS } from "./operations.js";
-import { webhookEndpointsPage } from "./page.js";
 import { webhookEndpoint } from "./resource.js";
 import { createWebhookEndpointsRepo } from "./store.js";
 
@@ -16,5 +15,5 @@ export default defineResourceModule(webhookEndpoint, {
   operations: WEBHOOK_ENDPOINT_OPERATIONS,
   schema: webhookEndpointSchema,
   answer: webhookEndpointAnswer,
-  page: webhookEndpointsPage,
+  page: async () => (await import("./page.js")).webhookEndpointsPage,
 });

@@ -28,7 +28,8 @@ const MAX_FORM_BYTES = 16 * 1024;
  * Coverage and Report pages' reports cover: the app's, built from the operations it mounts. Each of
  * `modules` (the resources, each in its folder) mounts its pages, when it has some.
  */
-export function dashboardRoutes(deps: AppDeps, coverageCatalogue: () => CoverageCatalogue, modules: readonly ServedModule[]) {
+export async function dashboardRoutes(deps: AppDeps, coverageCatalogue: () => CoverageCatalogue, modules: readonly ServedModule[]) {
+  const resourcePages = await Promise.all(modules.map((module) => module.page?.()));
   const auth = deps.dashboardAuth;
   const kit = createKit(deps, auth);
   const app = new Hono<DashboardEnv>();
@@ -80,7 +81,7 @@ export function dashboardRoutes(deps: AppDeps, coverageCatalogue: () => Coverage
   clockPage(pages, kit);
   reportPage(pages, kit, coverageCatalogue);
   coveragePage(pages, kit, coverageCatalogue);
-  for (const module of modules) module.page?.(pages, kit);
+  for (const mount of resourcePages) mount?.(pages, kit);
   pages.all("*", (c) => kit.message(c, "Page not found", "There is no such dashboard page, or it belongs to another company.", 404));
 
   app.route("/:scope", pages);

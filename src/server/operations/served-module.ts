@@ -14,9 +14,16 @@ export interface ServedModule {
   operations: readonly Operation[];
   schema?: z.ZodType;
   answer?: z.ZodType;
-  /** Mounts its pages (`/<collection>`, and `/<collection>/:id` when the definition says `dashboardPage`). */
-  page?: (pages: DashboardApp, kit: DashboardKit) => void;
+  /**
+   * Loads what mounts its pages (`/<collection>`, and `/<collection>/:id` when the definition says
+   * `dashboardPage`): asked when the dashboard is first asked for, so a run that never opens it
+   * loads none of its pages (written `import("./page.js")`, which the CLI bundle keeps in its one file).
+   */
+  page?: () => Promise<PageMounter>;
 }
+
+/** Mounts a resource's dashboard pages on the session's pages, with the dashboard's kit. */
+export type PageMounter = (pages: DashboardApp, kit: DashboardKit) => void;
 
 /**
  * The service of the resource `definition` names, for its own operations: the wiring makes it from
