@@ -8,7 +8,7 @@ import { maskText } from "../../domain/masking.js";
 import type { Work } from "../../services/unit-of-work.js";
 import type { PaymentIntentRow } from "../../resources/payment-intents/store.js";
 import { paymentIntentService } from "../../resources/payment-intents/operations.js";
-import { checkoutHeaders, createFormTokens, isCrossSitePost, styleNonce } from "../checkout-security.js";
+import { checkoutHeaders, createFormTokens, isCrossSitePost, styleNonce } from "../page-security.js";
 import { requestIdOf, type AppDeps, type AppEnv } from "../env.js";
 import { CheckoutPage } from "./views/CheckoutPage.js";
 import { toIntentView, type IntentView } from "./views/IntentSummary.js";

@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { ApiError } from "../../domain/errors.js";
-import { pageHeaders } from "../checkout-security.js";
+import { pageHeaders } from "../page-security.js";
 import type { AppDeps } from "../env.js";
 import { csrfMatches } from "./auth.js";
 import { createKit, linkTo, readForm, requestIdOf, type DashboardContext, type DashboardEnv } from "./kit.js";

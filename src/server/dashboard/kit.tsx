@@ -6,7 +6,7 @@ import { maskText } from "../../domain/masking.js";
 import type { Sends } from "../operations/define.js";
 import { invoke, type Invocable } from "../operations/invoke.js";
 import type { Company } from "../../resources/companies/store.js";
-import { styleNonce } from "../checkout-security.js";
+import { styleNonce } from "../page-security.js";
 import type { AppDeps, AppEnv } from "../env.js";
 import { sessionBase, type DashboardAuth, type DashboardSession } from "./auth.js";
 import { SIGN_IN_PATH, type Section } from "./nav.js";

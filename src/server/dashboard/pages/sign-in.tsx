@@ -2,7 +2,7 @@
 import { deleteCookie, setCookie } from "hono/cookie";
 import { hashSecretKey, isSecretKey } from "../../../domain/secret-keys.js";
 import type { Company } from "../../../resources/companies/store.js";
-import { createFormTokens, isCrossSitePost, styleNonce } from "../../checkout-security.js";
+import { createFormTokens, isCrossSitePost, styleNonce } from "../../page-security.js";
 import { sessionBase, type DashboardSession } from "../auth.js";
 import { SIGN_IN_PATH } from "../nav.js";
 import { readForm, sendPage, type DashboardApp, type DashboardContext, type DashboardKit } from "../kit.js";

@@ -1,6 +1,6 @@
 /**
- * What keeps the hosted checkout page safe to show: form tokens against
- * cross-site posts, an Origin / Sec-Fetch-Site check, and strict response headers.
+ * What keeps paysim's HTML pages safe to show, the hosted checkout's and the dashboard's: form
+ * tokens against cross-site posts, an Origin / Sec-Fetch-Site check, and strict response headers.
  */
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import type { MiddlewareHandler } from "hono";
