@@ -10,6 +10,7 @@ import { useDatabase } from "../helpers/disposables.js";
 import { loadResourceModules } from "../../src/resources/load.js";
 import { withResourceMigrations } from "../../src/store/resource-store.js";
 import { checkSnapshotRows } from "../../src/store/snapshot-rows.js";
+import { NAV } from "../../src/server/dashboard/nav.js";
 
 /** The folders of the resources, each with its definition and its module. */
 const RESOURCE_FOLDERS = new URL("../../src/resources/", import.meta.url);
@@ -180,6 +181,17 @@ describe("the resource registry", () => {
       expect(module, `${name}/module.ts gives ${mounter}`).toMatch(
         new RegExp(`\\bpage: async \\(\\) => \\(await import\\("\\./page\\.js"\\)\\)\\.${mounter}\\b`),
       );
+    }
+  });
+
+  it("a resource's dashboard page with no place in the navigation: each module with a page has its section, `/<collection>`", async () => {
+    const withPage = (await loadResourceModules()).filter((module) => module.page !== undefined);
+    expect(withPage.length).toBeGreaterThanOrEqual(2);
+    for (const { definition } of withPage) {
+      expect(
+        NAV.map(({ id, path }) => `${id} ${path}`),
+        `the section of ${definition.collection}`,
+      ).toContain(`${definition.collection} /${definition.collection}`);
     }
   });
 
