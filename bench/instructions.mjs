@@ -123,6 +123,6 @@ if (results.length > 1) {
   const [first] = results;
   for (const { build, create: c, read: r, replay: p } of results.slice(1))
     console.log(
-      `${results[0].build} / ${build}: creation ×${(first.create / c).toFixed(3)}, read ×${(first.read / r).toFixed(3)}, replay ×${(first.replay / p).toFixed(3)} (instructions; below 1 is fewer)`,
+      `${results[0].build} / ${build}: creation ×${(first.create / c).toFixed(3)}, read ×${(first.read / r).toFixed(3)}, replay ×${(first.replay / p).toFixed(3)} (the first build's instructions over this one's: above 1, this one runs fewer)`,
     );
 }
