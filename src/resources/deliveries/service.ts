@@ -1,16 +1,8 @@
-import type { EventResource, EventWithDeliveries } from "../events/contract.js";
+/** The deliveries of events with their attempts, as an event's read shows them: the API's, the dashboard's and the test harness's. */
 import type { DeliveryView } from "./contract.js";
 import type { Store } from "../../store/index.js";
 import type { DeliveryRow } from "./store.js";
 import type { StoredEvent } from "../events/store.js";
-
-/**
- * An event as the API shows it: the stored body, parsed. The body is the event's JSON byte for
- * byte as every delivery sends it, so the resource has no other definition (resources/events/contract.ts).
- */
-export function eventResource(event: Pick<StoredEvent, "body">): EventResource {
-  return JSON.parse(event.body) as EventResource;
-}
 
 /** The deliveries of one of the company's events with their attempts, as `GET /v1/events/:id` shows them (docs/webhooks.md). */
 export function eventDeliveries(store: Store, event: Pick<StoredEvent, "id" | "company_id">): DeliveryView[] {
@@ -43,10 +35,4 @@ function withAttempts(store: Store, deliveries: DeliveryRow[]): DeliveryView[] {
   }));
 }
 
-/** The event as `GET /v1/events/:id` shows it, deliveries included. */
-export function eventWithDeliveries(store: Store, event: Pick<StoredEvent, "id" | "company_id" | "body">): EventWithDeliveries {
-  return { ...eventResource(event), deliveries: eventDeliveries(store, event) };
-}
-
 export type { DeliveryView } from "./contract.js";
-export type { EventWithDeliveries } from "../events/contract.js";

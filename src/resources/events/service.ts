@@ -1,14 +1,25 @@
-import type { EventWithDeliveries } from "./contract.js";
+import type { EventResource, EventWithDeliveries } from "./contract.js";
 import type { DeliveryView } from "../deliveries/contract.js";
 import { ApiError } from "../../domain/errors.js";
 import type { Store } from "../../store/index.js";
 import type { StoredEvent } from "./store.js";
 import type { PageQuery } from "../../store/repos/paging.js";
-import { eventDeliveries, eventWithDeliveries } from "../deliveries/service.js";
+import { eventDeliveries } from "../deliveries/service.js";
 import { signaturesSent } from "../../services/sent-signatures.js";
 import type { OutboxPort } from "../../services/outbox-port.js";
 
-export { eventResource } from "../deliveries/service.js";
+/**
+ * An event as the API shows it: the stored body, parsed. The body is the event's JSON byte for
+ * byte as every delivery sends it, so the resource has no other definition (resources/events/contract.ts).
+ */
+export function eventResource(event: Pick<StoredEvent, "body">): EventResource {
+  return JSON.parse(event.body) as EventResource;
+}
+
+/** The event as `GET /v1/events/:id` shows it, deliveries included. */
+export function eventWithDeliveries(store: Store, event: Pick<StoredEvent, "id" | "company_id" | "body">): EventWithDeliveries {
+  return { ...eventResource(event), deliveries: eventDeliveries(store, event) };
+}
 
 /** The events of each company (docs/webhooks.md): listed, read with their deliveries, resent. */
 export function createEventService({ store, outbox }: { store: Store; outbox: OutboxPort }) {
