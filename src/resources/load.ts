@@ -8,10 +8,9 @@ export class ResourceModuleError extends Error {}
 let loading: Promise<readonly ResourceModule[]> | undefined;
 
 /**
- * The module of every registered resource (its definition's `module`), in the registry's order, loaded once per process: modules are code, the same for every instance.
- * Refuses a module that is not its definition's own, one whose operations have no service to
- * call or whose service has no table, and one whose definition promises a dashboard page it does
- * not give.
+ * The module of every registered resource (its definition's `module`), in the registry's order,
+ * loaded once per process: modules are code, the same for every instance. Each is checked by
+ * `checkedModule`, which says at start why one cannot be served.
  */
 export function loadResourceModules(): Promise<readonly ResourceModule[]> {
   return (loading ??= Promise.all(Object.values(RESOURCES as Record<string, ResourceDefinition>).map((definition) => loaded(definition))));
@@ -21,7 +20,12 @@ async function loaded(definition: ResourceDefinition): Promise<ResourceModule> {
   return checkedModule(definition, (await definition.module()).default);
 }
 
-/** `exported` as the module of `definition`, or why it cannot be served (ResourceModuleError). */
+/**
+ * `exported` as the module of `definition`, or why it cannot be served (ResourceModuleError): one
+ * that is not its definition's own, a service or a shared repository without a store to read, a
+ * service both made and shared, operations with no service to call, a dashboard page the
+ * definition promises and the module does not give.
+ */
 export function checkedModule(definition: ResourceDefinition, exported: unknown): ResourceModule {
   const module = exported as ResourceModule | undefined;
   if (module?.definition !== definition) {
