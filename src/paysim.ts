@@ -369,6 +369,8 @@ function buildInstance(options: PaysimOptions, start: CheckedStart, modules: rea
           ),
   });
 
+  // What a resource's module may share (`shared.service`): made once, above, where every layer reaches it.
+  const sharedServices = { ...services, instances };
   const app = createApp(
     {
       store,
@@ -382,7 +384,7 @@ function buildInstance(options: PaysimOptions, start: CheckedStart, modules: rea
         modules,
         { ...serviceDeps, scheduler, testCards, baseUrl, destinations, payoutMode: options.payouts ?? "auto" },
         db,
-        (name) => ({ ...services, instances })[name],
+        (name) => sharedServices[name],
       ),
       testCards,
       loopbackHostNames: loopbackHostNames(start.host),

@@ -1,6 +1,6 @@
 /**
- * What the CLI's calls answer, as types read off the API's own operation definitions
- * (src/server/operations/, `AnswerOf`): the CLI imports them as types only, so it still reaches
+ * What the CLI's calls answer, as types read off the API's own operation definitions (a resource's
+ * resources/<collection>/operations.ts, the sandbox's src/server/operations/; `AnswerOf`): the CLI imports them as types only, so it still reaches
  * the server through HTTP alone, and an answer the API changes breaks the CLI's build instead of
  * printing "undefined".
  */
